@@ -1,0 +1,51 @@
+"""Hand evaluator: comparable int values for 5, 6 and 7 cards.
+
+>>> import numpy as np
+>>> from pipeline import parse_cards, evaluate, category, describe
+>>> v = evaluate(np.array([parse_cards("9s9h8c8dAs2c3d")]))
+>>> int(category(v)[0]), describe(int(v[0]))
+(2, 'two pair, Nines and Eights')
+
+Values are ``category << 12 | index`` (see :mod:`.classes`): higher wins, equal
+splits, ``value >> 12`` is the category 0 (high card) .. 8 (straight flush).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..cards import CardError
+from .classes import CATEGORY_NAMES, CATEGORY_SHIFT, describe_value
+from .kernels import check_cards, evaluate_into
+from .tables import tables
+
+__all__ = ["evaluate", "category", "describe", "CATEGORY_NAMES"]
+
+
+def evaluate(cards: np.ndarray, *, check: bool = True) -> np.ndarray:
+    """Values (int32, higher wins) of ``cards``: an integer array (n, 5|6|7) of card ids.
+
+    With ``check`` (the default) a row with an id outside 0..51 or a repeated
+    card raises :class:`~pipeline.cards.CardError`; ``check=False`` skips the scan.
+    """
+    cards = np.asarray(cards)
+    if cards.ndim == 1:
+        cards = cards[None, :]
+    if cards.ndim != 2 or cards.shape[1] not in (5, 6, 7) or cards.dtype.kind not in "iu":
+        raise CardError(f"cards must be an integer array of shape (n, 5|6|7), got {cards.dtype} {cards.shape}")
+    if check:
+        bad = check_cards(cards)
+        if bad >= 0:
+            raise CardError(f"row {bad} of cards is not a hand of distinct card ids 0..51: {cards[bad].tolist()}")
+    out = np.empty(len(cards), np.int32)
+    evaluate_into(cards, out, *tables())
+    return out
+
+
+def category(values: np.ndarray) -> np.ndarray:
+    """Category 0..8 (high card .. straight flush) of each value; see ``CATEGORY_NAMES``."""
+    return np.asarray(values) >> CATEGORY_SHIFT
+
+
+def describe(value: int) -> str:
+    """PokerStars' words for a hand value, e.g. ``'a full house, Kings full of Fours'``."""
+    return describe_value(int(value))

@@ -1,0 +1,118 @@
+"""Numba kernels of the evaluator and the constants of its key scheme (see :mod:`.tables`).
+
+All kernels take the table arrays as arguments (``T.card_keys`` etc.), so they
+cache cleanly and hold no Python objects.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+# The key scheme.  These constants live in this file, not beside the table
+# builder, because numba's on-disk cache is keyed on this file and freezes the
+# globals it reads: a change here recompiles the kernels.
+# Found by a greedy search (benchmarks/search_rank_multipliers.py): each is the
+# smallest integer above the previous that keeps every sum of <= 7 ranks
+# (<= 4 of a rank) unique.  tests/test_evaluator.py checks the property.
+RANK_MULTIPLIERS = (1, 5, 24, 112, 521, 2247, 9244, 30823, 103066, 250154, 667453,
+                    1526359, 3453520)
+SUIT_SHIFT = 32
+KEY_BASE = np.uint64(0x3333 << SUIT_SHIFT)    # every suit counter starts at 3 ...
+FLUSH_FLAGS = np.uint64(0x8888 << SUIT_SHIFT)  # ... so bit 3 of a nibble means five of that suit
+DRAW_FLAGS = np.uint64(0x1111 << SUIT_SHIFT)  # added to a key, flags suits holding four
+RANK_SUM_MASK = np.uint64(0xFFFFFFFF)
+HASH_SHIFT = 10
+HASH_MASK = (1 << HASH_SHIFT) - 1
+
+_SUIT_SHIFT_0 = np.uint64(0x0008 << 32)
+_SUIT_SHIFT_1 = np.uint64(0x0080 << 32)
+_SUIT_SHIFT_2 = np.uint64(0x0800 << 32)
+_HS = np.uint64(HASH_SHIFT)
+_HM = np.uint64(HASH_MASK)
+
+
+@njit(cache=True, nogil=True)
+def flush_suit(key: np.uint64) -> int:
+    """Suit (0..3) whose counter in ``key`` reached five cards; call only when flagged."""
+    if key & _SUIT_SHIFT_0:
+        return 0
+    if key & _SUIT_SHIFT_1:
+        return 1
+    if key & _SUIT_SHIFT_2:
+        return 2
+    return 3
+
+
+@njit(cache=True, nogil=True)
+def rank_value(key: np.uint64, rank_offsets: np.ndarray, rank_values: np.ndarray) -> int:
+    """Value of a non-flush hand from its key (rank sum in the low 32 bits)."""
+    s = key & RANK_SUM_MASK
+    return rank_values[rank_offsets[s >> _HS] + (s & _HM)]  # all uint64: no wraparound checks
+
+
+@njit(cache=True, nogil=True)
+def suit_ranks(suited: np.uint64, suit: int) -> int:
+    """13-bit rank mask of ``suit`` from a 4x16-bit suited mask (bit 16*suit + rank)."""
+    return (suited >> np.uint64(16 * suit)) & np.uint64(0x1FFF)
+
+
+@njit(cache=True, nogil=True)
+def suited_bit(card: int) -> np.uint64:
+    """Bit of a card in the 4x16-bit suited mask."""
+    return np.uint64(1) << np.uint64(16 * (card & 3) + (card >> 2))
+
+
+@njit(cache=True, nogil=True)
+def key_value(key: np.uint64, suited: np.uint64, rank_offsets: np.ndarray, rank_values: np.ndarray,
+              flush_values: np.ndarray) -> int:
+    """Value of a 5..7-card hand from its key and its suited mask (only read on a flush)."""
+    if key & FLUSH_FLAGS:
+        return flush_values[suit_ranks(suited, flush_suit(key))]
+    return rank_value(key, rank_offsets, rank_values)
+
+
+@njit(cache=True, nogil=True)
+def evaluate_into(cards: np.ndarray, out: np.ndarray, card_keys: np.ndarray, rank_offsets: np.ndarray,
+                  rank_values: np.ndarray, flush_values: np.ndarray) -> None:
+    """Write the value of each row of ``cards`` (n, 5|6|7 card ids) to ``out`` (n,).
+
+    The seven-card key sum is written out as straight-line code (the hot case);
+    everything stays in this one function so that nothing is passed per hand.
+    """
+    n, m = cards.shape
+    K = card_keys
+    for i in range(n):
+        if m == 7:
+            key = (KEY_BASE + K[cards[i, 0]] + K[cards[i, 1]] + K[cards[i, 2]] + K[cards[i, 3]]
+                   + K[cards[i, 4]] + K[cards[i, 5]] + K[cards[i, 6]])
+        else:
+            key = KEY_BASE
+            for j in range(m):
+                key += K[cards[i, j]]
+        if key & FLUSH_FLAGS:
+            s = flush_suit(key)
+            ranks = 0
+            for j in range(m):
+                c = cards[i, j]
+                if c & 3 == s:
+                    ranks |= 1 << (c >> 2)
+            out[i] = flush_values[ranks]
+        else:
+            out[i] = rank_value(key, rank_offsets, rank_values)
+
+
+@njit(cache=True, nogil=True)
+def check_cards(cards: np.ndarray) -> int:
+    """Index of the first row holding an id outside 0..51 or a repeated card, else -1."""
+    n, m = cards.shape
+    for i in range(n):
+        seen = np.uint64(0)
+        for j in range(m):
+            c = cards[i, j]
+            if c < 0 or c > 51:
+                return i
+            b = np.uint64(1) << np.uint64(c)
+            if seen & b:
+                return i
+            seen |= b
+    return -1

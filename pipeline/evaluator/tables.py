@@ -1,0 +1,162 @@
+"""Lookup tables of the evaluator: card keys, the perfect-hashed rank table, the flush table.
+
+How a hand is evaluated (any 5, 6 or 7 cards, or a partial hand extended card by card):
+
+* Every card has a 64-bit *key*.  Its low 32 bits are a multiplier of the card's
+  rank, chosen (:data:`RANK_MULTIPLIERS`) so that the sum over any multiset of up
+  to seven ranks, each at most four times, is unique.  Bits 32..47 hold four
+  4-bit suit counters.  A hand's key is :data:`KEY_BASE` plus its cards' keys;
+  the base starts every suit counter at 3, so a counter reaches 8 — bit 3 of its
+  nibble, tested with :data:`FLUSH_FLAGS` — exactly when a suit has five cards.
+  Keys are added, so a partial board's key is reused by every completion of it.
+* Without a flush, the hand's value depends only on its rank multiset: the
+  rank sum (< 2**25) is mapped by a row-displacement perfect hash
+  (``RANK_OFFSETS[sum >> HASH_SHIFT] + (sum & HASH_MASK)``) into a dense table
+  of 16-bit values, small enough to stay in the L2 cache.
+* With a flush, the value is the flush table's entry for the 13-bit rank mask of
+  the flush suit.
+
+Tables are built from :mod:`.classes` in a few seconds and cached as one
+``.npz`` file (``$POKERPIPE_CACHE`` or ``~/.cache/pokerpipe``); the file name
+carries a digest of the constants, so a change of scheme never reads a stale file.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+from functools import lru_cache
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from .classes import rank_multiset_class, suited_class, value_of_class
+from .kernels import HASH_MASK, HASH_SHIFT, RANK_MULTIPLIERS, SUIT_SHIFT
+
+TABLE_VERSION = 2
+
+
+class Tables(NamedTuple):
+    """The arrays every evaluation kernel takes."""
+
+    card_keys: np.ndarray    # (52,) uint64: rank multiplier | 1 << (32 + 4*suit)
+    rank_offsets: np.ndarray  # (rows,) uint64: displacement per hash row
+    rank_values: np.ndarray  # (slots,) uint16: value of each rank multiset of 5..7 cards
+    flush_values: np.ndarray  # (8192,) uint16: value of a suit's 13-bit rank mask (>= 5 bits)
+
+
+def card_keys() -> np.ndarray:
+    """Key of each card id (see module doc)."""
+    keys = np.zeros(52, np.uint64)
+    for c in range(52):
+        keys[c] = RANK_MULTIPLIERS[c >> 2] + (1 << (SUIT_SHIFT + 4 * (c & 3)))
+    return keys
+
+
+def rank_multisets(sizes: tuple[int, ...] = (5, 6, 7)):
+    """Yield count vectors (13 ints, each <= 4) whose total is in ``sizes``."""
+    hi = max(sizes)
+
+    def rec(r: int, left: int, acc: list[int]):
+        if r == 13:
+            if hi - left in sizes:
+                yield list(acc)
+            return
+        for c in range(min(4, left) + 1):
+            acc.append(c)
+            yield from rec(r + 1, left - c, acc)
+            acc.pop()
+
+    yield from rec(0, hi, [])
+
+
+@njit(cache=True)
+def _first_fit(order: np.ndarray, starts: np.ndarray, cols: np.ndarray, capacity: int) -> np.ndarray:
+    """Offsets placing each row's columns (``cols[starts[r]:starts[r+1]]``) in free slots."""
+    used = np.zeros(capacity, np.bool_)
+    offsets = np.zeros(starts.size - 1, np.int64)
+    first_free = 0
+    for r in order:
+        a, b = starts[r], starts[r + 1]
+        if a == b:
+            continue
+        o = first_free - cols[a]  # columns are sorted: the row's first slot lands on a free one
+        if o < 0:
+            o = 0
+        while True:
+            clash = False
+            for i in range(a, b):
+                if used[o + cols[i]]:
+                    clash = True
+                    break
+            if not clash:
+                break
+            o += 1
+        for i in range(a, b):
+            used[o + cols[i]] = True
+        offsets[r] = o
+        while used[first_free]:
+            first_free += 1
+    return offsets
+
+
+def _displace(keys: np.ndarray) -> tuple[np.ndarray, int]:
+    """Row-displacement perfect hash: per-row offsets so ``offset[row] + col`` never collide.
+
+    Rows are placed first-fit, fullest first (Tarjan & Yao's heuristic).
+    """
+    keys = np.sort(keys)
+    rows = keys >> HASH_SHIFT
+    cols = keys & HASH_MASK
+    nrows = int(rows.max()) + 1
+    counts = np.bincount(rows, minlength=nrows)
+    starts = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+    order = np.argsort(-counts, kind="stable").astype(np.int64)
+    offsets = _first_fit(order, starts, cols, 4 * len(keys) + 4 * (1 << HASH_SHIFT))
+    size = int((offsets[rows] + cols).max()) + 1
+    return offsets, size
+
+
+def build_tables() -> Tables:
+    """Build all tables from the class definitions (plain Python, a few seconds)."""
+    mults = np.array(RANK_MULTIPLIERS, np.int64)
+    sums, values = [], []
+    for counts in rank_multisets():
+        sums.append(int(np.dot(counts, mults)))
+        values.append(value_of_class(rank_multiset_class(counts)))
+    sums_a = np.array(sums, np.int64)
+    offsets, size = _displace(sums_a)
+    rank_values = np.zeros(size, np.uint16)
+    rank_values[offsets[sums_a >> HASH_SHIFT] + (sums_a & HASH_MASK)] = values
+    flush_values = np.zeros(1 << 13, np.uint16)
+    for mask in range(1 << 13):
+        if bin(mask).count("1") >= 5:
+            flush_values[mask] = value_of_class(suited_class(mask))
+    return Tables(card_keys(), offsets.astype(np.uint64), rank_values, flush_values)
+
+
+def _cache_path() -> Path:
+    root = Path(os.environ.get("POKERPIPE_CACHE") or Path.home() / ".cache" / "pokerpipe")
+    tag = hashlib.sha256(repr((TABLE_VERSION, RANK_MULTIPLIERS, SUIT_SHIFT, HASH_SHIFT)).encode()).hexdigest()[:12]
+    return root / f"evaluator-{tag}.npz"
+
+
+@lru_cache(maxsize=1)
+def tables() -> Tables:
+    """The evaluator's tables, from the disk cache or built (and cached) now."""
+    path = _cache_path()
+    try:
+        with np.load(path) as f:
+            return Tables(*(f[name] for name in Tables._fields))
+    except (OSError, KeyError, ValueError):
+        pass
+    t = build_tables()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
+        np.savez(tmp, **t._asdict())
+        os.replace(tmp, path)
+    except OSError:
+        pass  # a read-only home still evaluates; it just rebuilds next time
+    return t
