@@ -1,0 +1,1 @@
+"""pokerpipe's command line (Typer): one module per command; no kernels here."""

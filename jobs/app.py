@@ -1,0 +1,67 @@
+"""The ``pokerpipe`` command line: one Typer app, one module per command.
+
+Every command reports bad input as one line on stderr and exits with code 2.
+"""
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from pipeline.cards import CardError
+
+app = typer.Typer(
+    name="pokerpipe",
+    help="Exact poker tables: hand evaluation, equity enumeration, batch jobs to Parquet.",
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+
+def fail(message: str) -> "typer.Exit":
+    """Print ``pokerpipe: error: message`` on stderr; return the exit to raise (code 2)."""
+    print(f"pokerpipe: error: {message}", file=sys.stderr)
+    return typer.Exit(2)
+
+
+@app.callback()
+def _root() -> None:
+    """Exact poker tables: hand evaluation, equity enumeration, batch jobs to Parquet."""
+
+
+def _register() -> None:
+    from . import equity  # noqa: F401  (each module adds its command to ``app``)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Console entry point: runs the app, turning usage and input errors into one line."""
+    _register()
+    try:
+        code = app(args=argv, prog_name="pokerpipe", standalone_mode=False)
+    except (typer.Exit, typer.Abort, KeyboardInterrupt) as e:
+        if isinstance(e, typer.Exit):
+            return e.exit_code
+        print("pokerpipe: interrupted", file=sys.stderr)
+        return 130
+    except CardError as e:
+        print(f"pokerpipe: error: {e}", file=sys.stderr)
+        return 2
+    except Exception as e:
+        # Usage errors (Click's, vendored or not, per Typer version): one line, exit 2.
+        if hasattr(e, "format_message") and hasattr(e, "exit_code"):
+            if type(e).__name__ == "NoArgsIsHelpError":   # bare ``pokerpipe``: the help, not an error
+                print(e.format_message())
+                return 0
+            if type(e).__name__ == "Abort":
+                print("pokerpipe: interrupted", file=sys.stderr)
+                return 130
+            print(f"pokerpipe: error: {e.format_message()}", file=sys.stderr)
+            return 2
+        raise
+    return code if isinstance(code, int) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

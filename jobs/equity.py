@@ -1,0 +1,54 @@
+"""``pokerpipe equity``: equity of 2..10 hands or ranges, exact or Monte Carlo."""
+from __future__ import annotations
+
+import json
+from typing import List, Optional
+
+import typer
+
+from .app import app, fail
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.4f}%"
+
+
+def _count(x: Optional[int]) -> str:
+    return "" if x is None else f"{x:,}"
+
+
+@app.command()
+def equity(
+    hands: List[str] = typer.Argument(..., metavar="HAND_OR_RANGE...",
+                                      help="2 to 10 players: a hand (AhKh) or a range (QQ+,AKs)"),
+    board: str = typer.Option("", "--board", "-b", help="0, 3, 4 or 5 board cards, e.g. 'Ah7c2d'"),
+    dead: str = typer.Option("", "--dead", "-d", help="cards known out of play"),
+    trials: Optional[int] = typer.Option(None, "--trials", "-n", help="force Monte Carlo with N trials"),
+    seed: int = typer.Option(0, "--seed", help="Monte Carlo seed (same seed, same result)"),
+    exact: bool = typer.Option(False, "--exact", help="force exact enumeration"),
+    as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+    threads: Optional[int] = typer.Option(None, "--threads", help="threads to use (default: all cores)"),
+) -> None:
+    """Equity of each player: win (sole best hand), tie (split) and equity (win + pot shares)."""
+    from pipeline.cards import CardError
+    from pipeline.equity import equity as compute
+
+    try:
+        result = compute(hands, board=board, dead=dead, trials=trials, seed=seed,
+                         exact=True if exact else None, threads=threads)
+    except CardError as e:
+        raise fail(str(e))
+    if as_json:
+        print(json.dumps(result.to_json()))
+        return
+    how = (f"exact, {result.boards:,} boards" if result.exact
+           else f"Monte Carlo, {result.boards:,} trials, seed {seed}")
+    print(f"board: {result.board or '-'}   dead: {result.dead or '-'}   ({how})")
+    rows = [("", "range", "equity", "win", "tie", "wins", "ties", "losses", "± stderr")]
+    for i, p in enumerate(result.players, 1):
+        rows.append((str(i), p.range, _pct(p.equity), _pct(p.win), _pct(p.tie), _count(p.wins),
+                     _count(p.ties), _count(p.losses), "" if result.exact else _pct(p.stderr)))
+    keep = [k for k in range(len(rows[0])) if any(r[k] for r in rows[1:]) or k < 5]
+    widths = [max(len(r[k]) for r in rows) for k in keep]
+    for r in rows:
+        print("  ".join((r[k].ljust(w) if k in (0, 1) else r[k].rjust(w)) for k, w in zip(keep, widths)).rstrip())

@@ -1,0 +1,112 @@
+"""Exact equity: every non-conflicting assignment of range combos times every board.
+
+The players' ranges are concatenated into one combo array with per-player
+``offsets``.  :func:`count_assignments` / :func:`list_assignments` walk the
+cartesian product like an odometer, skipping any prefix that already shares a
+card, and :func:`exact_counts` scores each assignment's boards with
+:func:`~.showdown.enumerate_boards`.  Assignments are independent, so a caller
+may split them into chunks and add the integer counts in any order.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..evaluator.kernels import KEY_BASE, suited_bit
+from .showdown import enumerate_boards
+
+
+@njit(cache=True, nogil=True)
+def _walk(masks: np.ndarray, offsets: np.ndarray, used: np.uint64, out: np.ndarray, fill: bool) -> int:
+    P = offsets.size - 1
+    pos = np.empty(P, np.int64)
+    taken = np.empty(P + 1, np.uint64)
+    taken[0] = used
+    depth = 0
+    pos[0] = offsets[0]
+    count = 0
+    while depth >= 0:
+        if pos[depth] >= offsets[depth + 1]:      # this player's combos exhausted: back up
+            depth -= 1
+            if depth >= 0:
+                pos[depth] += 1
+            continue
+        m = masks[pos[depth]]
+        if m & taken[depth]:
+            pos[depth] += 1
+            continue
+        if depth == P - 1:
+            if fill:
+                for p in range(P):
+                    out[count, p] = pos[p]
+            count += 1
+            pos[depth] += 1
+            continue
+        taken[depth + 1] = taken[depth] | m
+        depth += 1
+        pos[depth] = offsets[depth]
+    return count
+
+
+def count_assignments(masks: np.ndarray, offsets: np.ndarray, used: int) -> int:
+    """How many ways to give each player one combo with no card shared (or in ``used``)."""
+    return _walk(masks, offsets, np.uint64(used), np.empty((0, 0), np.int64), False)
+
+
+def list_assignments(masks: np.ndarray, offsets: np.ndarray, used: int) -> np.ndarray:
+    """The assignments themselves: (A, P) indexes into the concatenated combos."""
+    n = count_assignments(masks, offsets, used)
+    out = np.empty((n, offsets.size - 1), np.int64)
+    _walk(masks, offsets, np.uint64(used), out, True)
+    return out
+
+
+@njit(cache=True, nogil=True)
+def exact_counts(assign: np.ndarray, combos: np.ndarray, weights: np.ndarray, board: np.ndarray,
+                 dead_mask: np.uint64, counts: np.ndarray, wcounts: np.ndarray,
+                 card_keys: np.ndarray, rank_offsets: np.ndarray, rank_values: np.ndarray,
+                 flush_values: np.ndarray) -> tuple:
+    """Score all boards of each assignment row.  Adds to ``counts`` (P, 3) int64 and to
+    ``wcounts`` (P, 3) float64 (each assignment weighted by the product of its
+    combos' weights); returns ``(boards, weighted boards)``.
+    """
+    A, P = assign.shape
+    missing = 5 - board.size
+    bkey = KEY_BASE
+    bsuited = np.uint64(0)
+    used0 = dead_mask
+    for c in board:
+        bkey += card_keys[c]
+        bsuited |= suited_bit(c)
+        used0 |= np.uint64(1) << np.uint64(c)
+    keys = np.empty(P, np.uint64)
+    suited = np.empty(P, np.uint64)
+    live = np.empty(52, np.uint8)
+    local = np.zeros((P, 3), np.int64)
+    boards = 0
+    wboards = 0.0
+    for a in range(A):
+        used = used0
+        w = 1.0
+        for p in range(P):
+            i = assign[a, p]
+            c1, c2 = combos[i, 0], combos[i, 1]
+            keys[p] = bkey + card_keys[c1] + card_keys[c2]
+            suited[p] = bsuited | suited_bit(c1) | suited_bit(c2)
+            used |= (np.uint64(1) << np.uint64(c1)) | (np.uint64(1) << np.uint64(c2))
+            w *= weights[i]
+        n = 0
+        for c in range(52):
+            if not (used >> np.uint64(c)) & np.uint64(1):
+                live[n] = c
+                n += 1
+        local[:] = 0
+        nb = enumerate_boards(keys, suited, live[:n], missing, local, card_keys, rank_offsets,
+                              rank_values, flush_values)
+        boards += nb
+        wboards += w * nb
+        for p in range(P):
+            for k in range(3):
+                counts[p, k] += local[p, k]
+                wcounts[p, k] += w * local[p, k]
+    return boards, wboards

@@ -1,0 +1,138 @@
+"""Equity against published exact counts and brute-force enumeration."""
+import math
+
+import pytest
+
+from pipeline import CardError, parse_cards
+from pipeline.equity import equity
+from pipeline.ranges import parse_range
+from reference import showdown_counts
+
+
+def _pct(r, i=0):
+    return round(100 * r.players[i].equity, 4)
+
+
+@pytest.mark.parametrize("hero, villain, counts", [
+    ("AhKh", "QsQd", (787966, 6732, 917606)),
+    ("AsAc", "KdKh", (1388072, 6538, 317694)),
+])
+def test_heads_up_preflop_counts(hero, villain, counts):
+    r = equity([hero, villain])
+    assert r.exact and r.boards == 1712304
+    p = r.players[0]
+    assert (p.wins, p.ties, p.losses) == counts
+    assert (r.players[1].wins, r.players[1].losses) == (counts[2], counts[0])
+
+
+def test_ahkh_vs_qsqd_equity():
+    assert _pct(equity(["AhKh", "QsQd"])) == 46.2145
+
+
+@pytest.mark.parametrize("a, b, pct", [
+    ("AA", "KK", 81.9461), ("AKs", "QQ", 46.0485), ("72o", "AA", 11.8004), ("JTs", "AKo", 40.5139),
+])
+def test_class_matchups(a, b, pct):
+    r = equity([a, b])
+    assert r.exact
+    assert _pct(r) == pct
+    assert math.isclose(r.players[0].equity + r.players[1].equity, 1.0)
+
+
+def test_class_counts_sum_over_combos():
+    r = equity(["AA", "KK"])
+    assert r.boards == 36 * 1712304
+    p = r.players[0]
+    assert p.wins + p.ties + p.losses == r.boards
+
+
+@pytest.mark.parametrize("hands, board, dead", [
+    (["AhKh", "QsQd", "7c6c"], "2h3h9c", ""),
+    (["AhKh", "QsQd", "7c6c", "2d2s"], "Th3hJc", "4h"),
+    (["Ac2c", "Kd3d"], "5c6c7d", "8c"),
+    (["9s8s", "AdKc", "Qh5h"], "Ts7s2h4h", ""),
+    (["As4s", "Ad4d"], "Kh7c2s3d", ""),
+])
+def test_multiway_matches_brute_force(hands, board, dead):
+    r = equity(hands, board=board, dead=dead)
+    ref = showdown_counts([parse_cards(h) for h in hands], parse_cards(board), parse_cards(dead) if dead else [])
+    n = r.boards
+    for p, (wins, ties, share) in zip(r.players, ref):
+        assert (p.wins, p.ties) == (wins, ties)
+        assert math.isclose(p.equity, share / n, rel_tol=1e-12)
+
+
+def test_river_is_one_showdown():
+    r = equity(["AhKh", "QsQd"], board="2h3h4c5d6d")
+    assert r.boards == 1 and r.players[0].ties == 1 and r.players[0].equity == 0.5
+
+
+def test_three_way_preflop_against_known_total():
+    r = equity(["AhKh", "QsQd", "7c6c"])
+    assert r.boards == math.comb(46, 5)
+    assert sum(p.wins for p in r.players) + max(p.ties for p in r.players) <= r.boards
+    total_equity = sum(p.equity for p in r.players)
+    assert math.isclose(total_equity, 1.0)
+
+
+def test_weighted_range_is_weighted_mix():
+    full = equity(["AKs:0.5, QQ", "JJ"])
+    qq, aks = equity(["QQ", "JJ"]), equity(["AKs", "JJ"])
+    # every QQ/AKs combo meets all 6 JJ combos with the same board count
+    w_qq, w_aks = 6 * 1.0, 4 * 0.5
+    expect = (w_qq * qq.players[0].equity + w_aks * aks.players[0].equity) / (w_qq + w_aks)
+    assert math.isclose(full.players[0].equity, expect, rel_tol=1e-12)
+    assert full.players[0].wins is None
+
+
+def test_card_removal_between_ranges():
+    # AK vs AA: each AA combo blocks some AK combos; exact total boards count the legal pairs only
+    r = equity(["AK", "AA"])
+    ak, aa = parse_range("AK"), parse_range("AA")
+    legal = sum(1 for x in ak.combos for y in aa.combos if not set(x) & set(y))
+    assert legal == 16 * 3  # each AK combo holds one ace, leaving 3 AA combos
+    assert r.boards == legal * 1712304
+
+
+def test_monte_carlo_is_seeded_and_close():
+    exact = equity(["AKs", "QQ"]).players[0].equity
+    a = equity(["AKs", "QQ"], trials=200_000, seed=7)
+    b = equity(["AKs", "QQ"], trials=200_000, seed=7, threads=1)
+    c = equity(["AKs", "QQ"], trials=200_000, seed=8)
+    assert not a.exact and a.boards == 200_000
+    assert a.players[0].equity == b.players[0].equity     # thread count does not matter
+    assert a.players[0].equity != c.players[0].equity
+    p = a.players[0]
+    assert 0.0005 < p.stderr < 0.002
+    assert abs(p.equity - exact) < 4 * p.stderr
+
+
+def test_monte_carlo_vs_random_matches_published():
+    r = equity(["AA", "random"], trials=400_000, seed=1)
+    p = r.players[0]
+    assert abs(p.equity - 0.852037) < 4 * p.stderr
+
+
+def test_auto_mode_falls_back_to_monte_carlo():
+    assert not equity(["random", "random"]).exact
+    assert equity(["AA", "KK"]).exact
+
+
+@pytest.mark.parametrize("players, kw, match", [
+    (["AhKh"], {}, "2 to 10"),
+    (["AA"] * 11, {}, "2 to 10"),
+    (["AhKh", "AhQd"], {}, "duplicate card Ah"),
+    (["AhKh", "QsQd"], {"board": "2h"}, "1 card"),
+    (["AhKh", "QsQd"], {"board": "2h3h4h5h6h7h"}, "6 cards"),
+    (["AhKh", "QsQd"], {"board": "AhKd3c"}, "duplicate card Ah"),
+    (["AhKh", "QsQd"], {"dead": "Qs"}, "duplicate card Qs"),
+    (["AhKh", "QsQd"], {"board": "2c3c4c", "dead": "3c"}, "duplicate card 3c"),
+    (["AhKh", "Xx9"], {}, "player 2"),
+    (["AhKh", ""], {}, "empty range"),
+    (["AA", "AA", "AA"], {}, "no deal is possible"),
+    (["AA", "KK"], {"board": "AcAdAh", "dead": "As"}, "no combo left"),
+    (["AA", "KK"], {"trials": 10, "exact": True}, "not both"),
+])
+def test_bad_input(players, kw, match):
+    with pytest.raises(CardError, match=match):
+        equity(players, **kw)
