@@ -4,7 +4,7 @@ The players' ranges are concatenated into one combo array with per-player
 ``offsets``.  :func:`count_assignments` / :func:`list_assignments` walk the
 cartesian product like an odometer, skipping any prefix that already shares a
 card, and :func:`exact_counts` scores each assignment's boards with
-:func:`~.showdown.enumerate_boards`.  Assignments are independent, so a caller
+:func:`~.ranksets.enumerate_by_ranks`.  Assignments are independent, so a caller
 may split them into chunks and add the integer counts in any order.
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from ..evaluator.kernels import KEY_BASE, suited_bit
-from .showdown import enumerate_boards
+from .ranksets import enumerate_by_ranks
 
 
 @njit(cache=True, nogil=True)
@@ -101,7 +101,7 @@ def exact_counts(assign: np.ndarray, combos: np.ndarray, weights: np.ndarray, bo
                 live[n] = c
                 n += 1
         local[:] = 0
-        nb = enumerate_boards(keys, suited, live[:n], missing, local, card_keys, rank_offsets,
+        nb = enumerate_by_ranks(keys, suited, live[:n], missing, local, card_keys, rank_offsets,
                               rank_values, flush_values)
         boards += nb
         wboards += w * nb

@@ -1,4 +1,8 @@
-"""Numba kernels that enumerate every board completion and score the showdowns.
+"""Numba kernels that enumerate every board completion card by card and score the showdowns.
+
+The exact calculator uses the faster :mod:`.ranksets` kernel; this one, a
+different method with the same contract, checks it in the tests and serves
+the scoring helpers (``score``, ``hand_value``) that both use.
 
 Counts per player are kept as integers: ``wins`` (sole best hand), ``ties``
 (best hand shared) and ``shares``, the pot shares won in ties in units of
