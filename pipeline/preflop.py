@@ -1,0 +1,290 @@
+"""Preflop tables: the 169 hand classes, the 47,008 suit-isomorphic heads-up matchups,
+and the 169x169 class grid built from them.
+
+A *matchup* is an unordered pair of disjoint hole-card pairs.  There are
+812,175 of them; permuting suits maps matchups onto each other with the same
+showdown counts, leaving 47,008 classes.  A class is named by its canonical
+member: over the 24 suit permutations, the one whose code
+``hero1<<18 | hero2<<12 | villain1<<6 | villain2`` (each hand high card first,
+hero the higher hand) is largest.  ``weight`` counts the specific matchups a
+class stands for.
+
+>>> codes, weights = canonical_matchups()
+>>> len(codes), int(weights.sum())
+(47008, 812175)
+>>> format_matchup(int(codes[0]))
+('AsAh', 'AdAc')
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import permutations
+
+import numpy as np
+from numba import njit
+
+from .cards import RANKS, format_cards
+from .equity.ranksets import enumerate_by_ranks
+from .evaluator.kernels import KEY_BASE, suited_bit
+
+BOARDS_HEADS_UP = 1712304
+SPECIFIC_MATCHUPS = 812175
+SUIT_PERMUTATIONS = np.array(list(permutations(range(4))), np.int64)
+
+
+def class_labels() -> list[str]:
+    """The 169 classes in grid order: row by first rank A..2, suited above the diagonal.
+
+    Index ``13*i + j`` (``i``, ``j`` = 0 for an ace .. 12 for a deuce): a pair on
+    the diagonal, ``AKs`` at (0, 1), ``AKo`` at (1, 0).
+    """
+    out = []
+    for i in range(13):
+        for j in range(13):
+            hi, lo = RANKS[12 - min(i, j)], RANKS[12 - max(i, j)]
+            out.append(hi + lo if i == j else hi + lo + ("s" if i < j else "o"))
+    return out
+
+
+CLASS_LABELS = class_labels()
+CLASS_INDEX = {label: i for i, label in enumerate(CLASS_LABELS)}
+
+
+@njit(cache=True, nogil=True)
+def class_of(c1: int, c2: int) -> int:
+    """Grid index (see :func:`class_labels`) of two hole cards."""
+    i, j = 12 - (c1 >> 2), 12 - (c2 >> 2)
+    if i > j:
+        i, j = j, i
+    if i == j:
+        return 13 * i + i
+    if (c1 & 3) == (c2 & 3):
+        return 13 * i + j
+    return 13 * j + i
+
+
+@njit(cache=True, nogil=True)
+def _canonical(a1, a2, b1, b2, perms):
+    """(code, hero_is_a) of a matchup: the largest code over suit permutations."""
+    best = -1
+    a_first = True
+    for k in range(perms.shape[0]):
+        p = perms[k]
+        x1, x2 = 4 * (a1 >> 2) + p[a1 & 3], 4 * (a2 >> 2) + p[a2 & 3]
+        y1, y2 = 4 * (b1 >> 2) + p[b1 & 3], 4 * (b2 >> 2) + p[b2 & 3]
+        if x2 > x1:
+            x1, x2 = x2, x1
+        if y2 > y1:
+            y1, y2 = y2, y1
+        ha = (x1 << 6) | x2
+        hb = (y1 << 6) | y2
+        if ha >= hb:
+            code = (ha << 12) | hb
+            first = True
+        else:
+            code = (hb << 12) | ha
+            first = False
+        if code > best:
+            best = code
+            a_first = first
+    return best, a_first
+
+
+@njit(cache=True, nogil=True)
+def _all_specific(perms):
+    codes = np.empty(SPECIFIC_MATCHUPS, np.int64)
+    n = 0
+    for a1 in range(52):
+        for a2 in range(a1):
+            for b1 in range(a1, 52):
+                for b2 in range(b1):
+                    if b1 == a1 and b2 <= a2:
+                        continue      # each unordered pair once: (b1, b2) after (a1, a2)
+                    if b1 == a2 or b2 == a1 or b2 == a2 or b1 == a1:
+                        continue
+                    codes[n] = _canonical(a1, a2, b1, b2, perms)[0]
+                    n += 1
+    return codes[:n]
+
+
+@lru_cache(maxsize=1)
+def canonical_matchups() -> tuple[np.ndarray, np.ndarray]:
+    """Sorted canonical codes of the 47,008 matchup classes (descending) and their weights."""
+    codes, weights = np.unique(_all_specific(SUIT_PERMUTATIONS), return_counts=True)
+    order = np.argsort(-codes, kind="stable")
+    return codes[order], weights[order].astype(np.int64)
+
+
+def decode(code: int) -> tuple[int, int, int, int]:
+    """Hero's two cards and villain's two cards of a matchup code."""
+    return (code >> 18) & 63, (code >> 12) & 63, (code >> 6) & 63, code & 63
+
+
+def format_matchup(code: int) -> tuple[str, str]:
+    """``('AsAh', 'AdAc')``: hero and villain of a matchup code."""
+    h1, h2, v1, v2 = decode(code)
+    return format_cards([h1, h2]), format_cards([v1, v2])
+
+
+@njit(cache=True, nogil=True)
+def matchup_counts(codes: np.ndarray, card_keys: np.ndarray, rank_offsets: np.ndarray,
+                   rank_values: np.ndarray, flush_values: np.ndarray) -> np.ndarray:
+    """(n, 3) hero wins, ties, losses over all 1,712,304 boards of each matchup code."""
+    out = np.empty((codes.size, 3), np.int64)
+    keys = np.empty(2, np.uint64)
+    suited = np.empty(2, np.uint64)
+    live = np.empty(48, np.uint8)
+    counts = np.zeros((2, 3), np.int64)
+    for i in range(codes.size):
+        code = codes[i]
+        cards = ((code >> 18) & 63, (code >> 12) & 63, (code >> 6) & 63, code & 63)
+        keys[0] = KEY_BASE + card_keys[cards[0]] + card_keys[cards[1]]
+        keys[1] = KEY_BASE + card_keys[cards[2]] + card_keys[cards[3]]
+        suited[0] = suited_bit(cards[0]) | suited_bit(cards[1])
+        suited[1] = suited_bit(cards[2]) | suited_bit(cards[3])
+        n = 0
+        for c in range(52):
+            if c != cards[0] and c != cards[1] and c != cards[2] and c != cards[3]:
+                live[n] = c
+                n += 1
+        counts[:] = 0
+        boards = enumerate_by_ranks(keys, suited, live, 5, counts, card_keys, rank_offsets,
+                                    rank_values, flush_values)
+        out[i, 0] = counts[0, 0]
+        out[i, 1] = counts[0, 1]
+        out[i, 2] = boards - counts[0, 0] - counts[0, 1]
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _grid(codes_sorted, order, wtl, perms):
+    grid = np.zeros((169, 169, 4), np.int64)   # combos, wins, ties, losses (row hand's view)
+    for a1 in range(52):
+        for a2 in range(a1):
+            for b1 in range(52):
+                for b2 in range(b1):
+                    if b1 == a1 or b1 == a2 or b2 == a1 or b2 == a2:
+                        continue
+                    code, a_first = _canonical(a1, a2, b1, b2, perms)
+                    k = order[np.searchsorted(codes_sorted, code)]
+                    w, t, l = wtl[k, 0], wtl[k, 1], wtl[k, 2]
+                    if not a_first:
+                        w, l = l, w
+                    ca, cb = class_of(a1, a2), class_of(b1, b2)
+                    grid[ca, cb, 0] += 1
+                    grid[ca, cb, 1] += w
+                    grid[ca, cb, 2] += t
+                    grid[ca, cb, 3] += l
+    return grid
+
+
+def class_grid(codes: np.ndarray, wtl: np.ndarray) -> np.ndarray:
+    """(169, 169, 4) combos, wins, ties, losses of every ordered class pair, summed over
+    all 1,624,350 ordered specific matchups, from the matchup classes' counts."""
+    order = np.argsort(codes, kind="stable")
+    return _grid(np.ascontiguousarray(codes[order]), order, np.ascontiguousarray(wtl), SUIT_PERMUTATIONS)
+
+
+# ---------------------------------------------------------------------------
+# Table builders for the batch jobs (run on Dask workers; each returns an Arrow table)
+
+def matchup_rows(codes: np.ndarray, weights: np.ndarray):
+    """Arrow table of matchups: hero, villain, classes, exact wins/ties/losses, weight."""
+    import pyarrow as pa
+
+    from .evaluator.tables import tables
+    from .store import labels_array
+
+    codes = np.asarray(codes, np.int64)
+    wtl = matchup_counts(codes, *tables())
+    heroes, villains, hc, vc = [], [], [], []
+    for code in codes.tolist():
+        h1, h2, v1, v2 = decode(code)
+        heroes.append(format_cards([h1, h2]))
+        villains.append(format_cards([v1, v2]))
+        hc.append(class_of(h1, h2))
+        vc.append(class_of(v1, v2))
+    return pa.table({
+        "hero": pa.array(heroes, pa.string()),
+        "villain": pa.array(villains, pa.string()),
+        "hero_class": labels_array(hc, CLASS_LABELS),
+        "villain_class": labels_array(vc, CLASS_LABELS),
+        "wins": pa.array(wtl[:, 0], pa.int64()),
+        "ties": pa.array(wtl[:, 1], pa.int64()),
+        "losses": pa.array(wtl[:, 2], pa.int64()),
+        "weight": pa.array(np.asarray(weights, np.int64), pa.int64()),
+    })
+
+
+def grid_rows(grid: np.ndarray):
+    """Arrow table of the ordered class grid (169*169 rows) from :func:`class_grid`'s array."""
+    import pyarrow as pa
+
+    from .store import labels_array
+
+    idx = np.arange(169 * 169)
+    g = grid.reshape(-1, 4)
+    total = g[:, 1] + g[:, 2] + g[:, 3]
+    return pa.table({
+        "hero": labels_array(idx // 169, CLASS_LABELS),
+        "villain": labels_array(idx % 169, CLASS_LABELS),
+        "combos": pa.array(g[:, 0], pa.int64()),
+        "wins": pa.array(g[:, 1], pa.int64()),
+        "ties": pa.array(g[:, 2], pa.int64()),
+        "losses": pa.array(g[:, 3], pa.int64()),
+        "win": pa.array(g[:, 1] / total, pa.float64()),
+        "tie": pa.array(g[:, 2] / total, pa.float64()),
+        "equity": pa.array((2 * g[:, 1] + g[:, 2]) / (2 * total), pa.float64()),
+    })
+
+
+def vs_random_exact(grid: np.ndarray) -> np.ndarray:
+    """(169, 3) wins, ties, losses of each class against one random hand, from the grid."""
+    return grid[:, :, 1:].sum(axis=1)
+
+
+def vs_random_mc_rows(opponents: int, classes: list[int], trials: int, seed: int):
+    """Arrow table: each class in ``classes`` against ``opponents`` random hands, Monte Carlo.
+
+    Class ``c`` is seeded from ``(seed, opponents, c)`` alone, so a row never
+    depends on how the classes were split into partitions.
+    """
+    import pyarrow as pa
+
+    from .equity.calculator import equity
+    from .store import labels_array
+
+    cols: dict[str, list] = {"win": [], "tie": [], "equity": [], "stderr": []}
+    for c in classes:
+        s = int(np.random.SeedSequence([seed, opponents, c]).generate_state(1)[0])
+        r = equity([CLASS_LABELS[c]] + ["random"] * opponents, trials=trials, seed=s, threads=1).players[0]
+        for k in cols:
+            cols[k].append(getattr(r, k))
+    n = len(classes)
+    return pa.table({
+        "hand": labels_array(classes, CLASS_LABELS),
+        "opponents": pa.array([opponents] * n, pa.int64()),
+        **{k: pa.array(v, pa.float64()) for k, v in cols.items()},
+        "samples": pa.array([trials] * n, pa.int64()),
+        "exact": pa.array([False] * n, pa.bool_()),
+    })
+
+
+def vs_random_exact_rows(wtl: np.ndarray):
+    """Arrow table: each class against one random hand, exact, from (169, 3) counts."""
+    import pyarrow as pa
+
+    from .store import labels_array
+
+    wtl = np.asarray(wtl, np.int64)
+    total = wtl.sum(axis=1)
+    return pa.table({
+        "hand": labels_array(np.arange(169), CLASS_LABELS),
+        "opponents": pa.array(np.ones(169, np.int64), pa.int64()),
+        "win": pa.array(wtl[:, 0] / total, pa.float64()),
+        "tie": pa.array(wtl[:, 1] / total, pa.float64()),
+        "equity": pa.array((2 * wtl[:, 0] + wtl[:, 1]) / (2 * total), pa.float64()),
+        "stderr": pa.array(np.zeros(169), pa.float64()),
+        "samples": pa.array(total, pa.int64()),
+        "exact": pa.array(np.ones(169, bool), pa.bool_()),
+    })
