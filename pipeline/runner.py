@@ -225,31 +225,30 @@ def run_job(job: Job, out: Path, workers: Optional[int] = None, scheduler: Optio
     computed = 0
     if todo:
         schema = job.full_schema
-        with _sigterm_as_interrupt(), _progress(job, quiet) as bar:
-            task = bar.add_task(job.name, total=len(job.partitions), completed=len(parts)) if bar else None
-            try:
-                with dask_client(workers, scheduler) as client:
-                    from distributed import as_completed
+        try:
+            with _sigterm_as_interrupt(), dask_client(workers, scheduler) as client, _progress(job, quiet) as bar:
+                from distributed import as_completed
 
-                    size = -(-len(todo) // MAX_TASKS)
-                    groups = [[(i, job.partitions[i]) for i in todo[k:k + size]] for k in range(0, len(todo), size)]
-                    futures = client.map(build_parts, [job.compute] * len(groups), groups, [schema] * len(groups),
-                                         key=[f"{job.name}-{g[0][0]:05d}-{len(g)}" for g in groups], pure=False)
-                    try:
-                        for batch in as_completed(futures, with_results=True).batches():
-                            for _, built in batch:
-                                for i, data in built:
-                                    write_atomic(folder / part_name(i), data, sync=False)
-                                    parts[i] = data
-                                    computed += 1
-                                if bar:
-                                    bar.advance(task, len(built))
-                    except KeyboardInterrupt:
-                        client.cancel(futures)
-                        raise
-            except KeyboardInterrupt:
-                raise Interrupted(f"{job.name}: interrupted with {len(parts)} of {len(job.partitions)} "
-                                  f"parts done; run the same command again to resume") from None
+                task = bar.add_task(job.name, total=len(job.partitions), completed=len(parts)) if bar else None
+                size = -(-len(todo) // MAX_TASKS)
+                groups = [[(i, job.partitions[i]) for i in todo[k:k + size]] for k in range(0, len(todo), size)]
+                futures = client.map(build_parts, [job.compute] * len(groups), groups, [schema] * len(groups),
+                                     key=[f"{job.name}-{g[0][0]:05d}-{len(g)}" for g in groups], pure=False)
+                try:
+                    for batch in as_completed(futures, with_results=True).batches():
+                        for _, built in batch:
+                            for i, data in built:
+                                write_atomic(folder / part_name(i), data, sync=False)
+                                parts[i] = data
+                                computed += 1
+                            if bar:
+                                bar.advance(task, len(built))
+                except KeyboardInterrupt:
+                    client.cancel(futures)
+                    raise
+        except KeyboardInterrupt:
+            raise Interrupted(f"{job.name}: interrupted with {len(parts)} of {len(job.partitions)} "
+                              f"parts done; run the same command again to resume") from None
     manifest = {
         "job": job.name,
         "parameters": job.params,

@@ -1,0 +1,136 @@
+"""The batch commands end to end, as a user runs them (fresh processes, real Dask)."""
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pyarrow.dataset as ds
+import pytest
+
+
+def pokerpipe(*args, **kw):
+    return subprocess.run([sys.executable, "-m", "jobs", *args], capture_output=True, text=True, timeout=900, **kw)
+
+
+def parts(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.glob("part-*.parquet"))}
+
+
+@pytest.fixture(scope="module")
+def full(tmp_path_factory):
+    """``preflop-grid`` from nothing (it runs ``matchups`` first), then ``vs-random``."""
+    out = tmp_path_factory.mktemp("full")
+    p = pokerpipe("preflop-grid", "--out", str(out), "--quiet")
+    assert p.returncode == 0, p.stderr
+    p = pokerpipe("vs-random", "--opponents", "1,2", "--trials", "3000", "--out", str(out), "--quiet")
+    assert p.returncode == 0, p.stderr
+    return out
+
+
+def test_matchups_dataset(full):
+    t = ds.dataset(full / "matchups", format="parquet").to_table().to_pandas()
+    assert len(t) == 47008
+    assert t.weight.sum() == 812175
+    assert ((t.wins + t.ties + t.losses) == 1712304).all()
+    row = t[(t.hero_class == "AA") & (t.villain_class == "KK")]
+    assert row.weight.sum() == 6 * 6
+    m = json.loads((full / "matchups" / "_manifest.json").read_text())
+    assert m["rows"] == 47008 and len(m["parts"]) == 95
+
+
+def test_grid_published_cells(full):
+    t = ds.dataset(full / "preflop-grid", format="parquet").to_table().to_pandas()
+    assert len(t) == 28561
+    cell = t.set_index(["hero", "villain"])
+    for a, b, pct in [("AA", "KK", 81.9461), ("AKs", "QQ", 46.0485), ("72o", "AA", 11.8004), ("JTs", "AKo", 40.5139)]:
+        assert round(100 * cell.loc[(a, b), "equity"], 4) == pct
+    assert cell.loc[("AA", "KK"), ["wins", "ties", "losses"]].tolist() == [50371344, 285228, 10986372]
+    total = t.wins + t.ties + t.losses
+    assert (t.equity == (t.wins + t.ties / 2) / total).all()
+    assert (total == t.combos * 1712304).all()
+    swapped = cell.loc[list(zip(t.villain, t.hero)), "equity"].to_numpy()
+    assert abs(t.equity.to_numpy() + swapped - 1).max() < 1e-12
+    assert t.combos.sum() == 1624350
+    assert (full / "preflop-grid" / "_heatmap.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_vs_random(full):
+    t = ds.dataset(full / "vs-random", format="parquet").to_table().to_pandas()
+    one = t[t.opponents == 1].set_index("hand")
+    assert len(one) == 169 and one.exact.all() and (one.stderr == 0).all()
+    assert {h: round(100 * one.loc[h, "equity"], 4) for h in ("AA", "72o", "32o")} == \
+        {"AA": 85.2037, "72o": 34.5836, "32o": 32.3032}
+    assert one.equity.idxmin() == "32o"
+    two = t[t.opponents == 2].set_index("hand")
+    assert len(two) == 169 and not two.exact.any() and (two.samples == 3000).all()
+    assert (two.stderr > 0).all()
+    assert abs(two.loc["AA", "equity"] - 0.7339) < 5 * two.loc["AA", "stderr"]   # AA vs two random hands
+
+
+def test_rerun_is_a_resume(full):
+    p = pokerpipe("matchups", "--out", str(full))
+    assert p.returncode == 0
+    assert "0 computed, 95 kept" in p.stderr
+
+
+def test_interrupt_then_resume_equals_uninterrupted(tmp_path):
+    ref = pokerpipe("matchups", "--limit", "6000", "--workers", "2", "--quiet", "--out", str(tmp_path / "ref"))
+    assert ref.returncode == 0, ref.stderr
+    out = tmp_path / "run"
+    proc = subprocess.Popen([sys.executable, "-m", "jobs", "matchups", "--limit", "6000", "--workers", "1",
+                             "--quiet", "--out", str(out)], stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 300
+    while time.time() < deadline and len(list((out / "matchups").glob("part-*.parquet"))) < 2:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    err = proc.communicate(timeout=120)[1]
+    assert proc.returncode == 130, err
+    assert "run the same command again to resume" in err and "Traceback" not in err
+    folder = out / "matchups"
+    assert not (folder / "_manifest.json").exists()
+    done = len(parts(folder))
+    assert 2 <= done < 12
+    again = pokerpipe("matchups", "--limit", "6000", "--workers", "2", "--out", str(out))
+    assert again.returncode == 0, again.stderr
+    assert f"{12 - done} computed, {done} kept" in again.stderr
+    assert parts(folder) == parts(tmp_path / "ref" / "matchups")
+
+
+def test_odds_table(tmp_path):
+    p = pokerpipe("odds-table", "--out", str(tmp_path), "--quiet")
+    assert p.returncode == 0, p.stderr
+    t = ds.dataset(tmp_path / "odds-table", format="parquet").to_table().to_pandas().set_index("outs")
+    assert len(t) == 20
+    assert abs(t.loc[15, "turn_or_river_pct"] - 100 * (1 - 32 * 31 / (47 * 46))) < 1e-12
+    assert abs(t.loc[9, "turn_pct"] - 100 * 9 / 47) < 1e-12 and abs(t.loc[9, "river_pct"] - 100 * 9 / 46) < 1e-12
+    assert t.loc[15, "rule_4_pct"] == 59 and t.loc[15, "rule_2_pct"] == 31
+    assert t.loc[9, "turn_odds"] == "4.22 : 1"
+    assert "54.12%" in p.stdout
+
+
+def _closed_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.parametrize("args, words", [
+    (["vs-random", "--opponents", "0"], "opponents must be 1 to 9"),
+    (["vs-random", "--opponents", "10"], "opponents must be 1 to 9"),
+    (["vs-random", "--opponents", "x"], "--opponents"),
+    (["odds-table", "--out", "/proc/forbidden"], "cannot write"),
+    (["odds-table", "--scheduler", "tcp://127.0.0.1:{port}"], "cannot reach Dask scheduler"),
+    (["matchups", "--workers", "0"], "--workers"),
+])
+def test_bad_options(tmp_path, args, words):
+    args = [a.format(port=_closed_port()) for a in args]
+    if "--out" not in args:
+        args += ["--out", str(tmp_path)]
+    p = pokerpipe(*args)
+    assert p.returncode == 2, (p.returncode, p.stderr)
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1 and words in lines[0], p.stderr
