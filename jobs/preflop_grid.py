@@ -25,14 +25,9 @@ def grid_job(grid):
 
 
 def _compute(part):
-    import numpy as np
-    import pyarrow as pa
-
     from pipeline.preflop import grid_rows
     r, rows = part
-    full = np.zeros((169, 169, 4), np.int64)
-    full[13 * r:13 * r + 13] = rows
-    return grid_rows(full).slice(13 * r * 169, 13 * 169)
+    return grid_rows(rows, 13 * r)
 
 
 @app.command("preflop-grid")

@@ -216,17 +216,21 @@ def matchup_rows(codes: np.ndarray, weights: np.ndarray):
     })
 
 
-def grid_rows(grid: np.ndarray):
-    """Arrow table of the ordered class grid (169*169 rows) from :func:`class_grid`'s array."""
+def grid_rows(grid: np.ndarray, first_hero: int = 0):
+    """Arrow table of ordered class pairs from rows of :func:`class_grid`'s array.
+
+    ``grid`` is (h, 169, 4) for the hero classes ``first_hero .. first_hero + h - 1``.
+    """
     import pyarrow as pa
 
     from .store import labels_array
 
-    idx = np.arange(169 * 169)
+    h = grid.shape[0]
+    idx = np.arange(h * 169)
     g = grid.reshape(-1, 4)
     total = g[:, 1] + g[:, 2] + g[:, 3]
     return pa.table({
-        "hero": labels_array(idx // 169, CLASS_LABELS),
+        "hero": labels_array(first_hero + idx // 169, CLASS_LABELS),
         "villain": labels_array(idx % 169, CLASS_LABELS),
         "combos": pa.array(g[:, 0], pa.int64()),
         "wins": pa.array(g[:, 1], pa.int64()),
