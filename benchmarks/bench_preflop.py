@@ -4,8 +4,8 @@
 
 1. ``pokerpipe preflop-grid`` into an empty folder (runs all 47,008 matchups,
    exact), as a fresh process with the JIT cache warm.
-2. ``matchups`` on a local cluster of 1 and of 2 workers; the speed-up and each
-   worker's peak resident memory.
+2. ``pokerpipe matchups --workers 1`` and ``--workers 2`` (fresh processes,
+   empty folders), the speed-up, and a worker's peak resident memory.
 3. A job of 10,000 trivial partitions through the runner.
 """
 from __future__ import annotations
@@ -34,17 +34,22 @@ def _trivial(i: int) -> pa.Table:
     return pa.table({"i": pa.array([i], pa.int64())})
 
 
-def matchups_on(workers: int, out: Path) -> tuple[float, list[float]]:
+def matchups_cli(workers: int, out: Path) -> float:
+    """Wall time of ``pokerpipe matchups --workers N`` as a fresh process, into an empty folder."""
+    t = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "jobs", "matchups", "--workers", str(workers), "--quiet",
+                    "--out", str(out)], check=True)
+    return time.perf_counter() - t
+
+
+def worker_peak_memory(out: Path) -> list[float]:
+    """Peak resident MiB of each of 2 local workers after they ran part of ``matchups``."""
     from distributed import Client, LocalCluster
 
-    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
             Client(cluster) as client:
-        client.run(lambda: __import__("pipeline.preflop"))      # same start for both: modules loaded
-        t = time.perf_counter()
-        run_job(matchups_job(), out, scheduler=cluster.scheduler_address, quiet=True, force=True)
-        dt = time.perf_counter() - t
-        rss = list(client.run(_peak_rss_mib).values())
-    return dt, rss
+        run_job(matchups_job(limit=6000), out, scheduler=cluster.scheduler_address, quiet=True, force=True)
+        return list(client.run(_peak_rss_mib).values())
 
 
 def main() -> None:
@@ -59,13 +64,14 @@ def main() -> None:
         print(f"pokerpipe preflop-grid from nothing (47,008 matchups + 28,561-cell grid): "
               f"{time.perf_counter() - t:.1f} s wall on {os.cpu_count()} cores  (OMPEval, C++, 1 core: 71 s)")
         if not args.skip_scaling:
-            one, rss1 = matchups_on(1, tmp / "m1")
-            two, rss2 = matchups_on(2, tmp / "m2")
+            one = matchups_cli(1, tmp / "m1")
+            two = matchups_cli(2, tmp / "m2")
+            rss = worker_peak_memory(tmp / "mem")
             same = all((tmp / "m1" / "matchups" / p.name).read_bytes() == p.read_bytes()
                        for p in (tmp / "m2" / "matchups").glob("part-*.parquet"))
-            print(f"matchups, 1 worker: {one:.1f} s; 2 workers: {two:.1f} s; speed-up {one / two:.2f}x; "
+            print(f"pokerpipe matchups --workers 1: {one:.1f} s; --workers 2: {two:.1f} s; speed-up {one / two:.2f}x; "
                   f"identical parts: {same}")
-            print(f"peak resident memory per worker: {max(rss1 + rss2):.0f} MiB")
+            print(f"peak resident memory per worker: {max(rss):.0f} MiB")
         job = Job("trivial", {"n": 10_000}, pa.schema([("i", pa.int64())]), list(range(10_000)), _trivial,
                   rows=lambda p: 1)
         t = time.perf_counter()

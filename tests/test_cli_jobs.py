@@ -58,6 +58,16 @@ def test_grid_published_cells(full):
     assert (full / "preflop-grid" / "_heatmap.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_grid_reads_in_polars_and_duckdb(full):
+    polars = pytest.importorskip("polars")
+    duckdb = pytest.importorskip("duckdb")
+    glob = str(full / "preflop-grid" / "*.parquet")
+    df = polars.read_parquet(glob)
+    assert df.height == 28561 and df["wins"].dtype == polars.Int64
+    (row,) = duckdb.sql(f"select wins, ties, losses from '{glob}' where hero = 'AA' and villain = 'KK'").fetchall()
+    assert row == (50371344, 285228, 10986372)
+
+
 def test_vs_random(full):
     t = ds.dataset(full / "vs-random", format="parquet").to_table().to_pandas()
     one = t[t.opponents == 1].set_index("hand")
@@ -77,7 +87,8 @@ def test_rerun_is_a_resume(full):
     assert "0 computed, 95 kept" in p.stderr
 
 
-def test_interrupt_then_resume_equals_uninterrupted(tmp_path):
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_interrupt_then_resume_equals_uninterrupted(tmp_path, sig):
     ref = pokerpipe("matchups", "--limit", "6000", "--workers", "2", "--quiet", "--out", str(tmp_path / "ref"))
     assert ref.returncode == 0, ref.stderr
     out = tmp_path / "run"
@@ -86,7 +97,7 @@ def test_interrupt_then_resume_equals_uninterrupted(tmp_path):
     deadline = time.time() + 300
     while time.time() < deadline and len(list((out / "matchups").glob("part-*.parquet"))) < 2:
         time.sleep(0.05)
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(sig)
     err = proc.communicate(timeout=120)[1]
     assert proc.returncode == 130, err
     assert "run the same command again to resume" in err and "Traceback" not in err

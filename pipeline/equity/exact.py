@@ -12,8 +12,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..evaluator.kernels import KEY_BASE, suited_bit
+from ..evaluator.kernels import suited_bit
 from .ranksets import enumerate_by_ranks
+from .showdown import board_state
 
 
 @njit(cache=True, nogil=True)
@@ -72,13 +73,7 @@ def exact_counts(assign: np.ndarray, combos: np.ndarray, weights: np.ndarray, bo
     """
     A, P = assign.shape
     missing = 5 - board.size
-    bkey = KEY_BASE
-    bsuited = np.uint64(0)
-    used0 = dead_mask
-    for c in board:
-        bkey += card_keys[c]
-        bsuited |= suited_bit(c)
-        used0 |= np.uint64(1) << np.uint64(c)
+    bkey, bsuited, used0 = board_state(board, dead_mask, card_keys)
     keys = np.empty(P, np.uint64)
     suited = np.empty(P, np.uint64)
     live = np.empty(52, np.uint8)

@@ -14,8 +14,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..evaluator.kernels import KEY_BASE, suited_bit
-from .showdown import SHARE_UNIT, SHARES, TIES, WINS, hand_value
+from ..evaluator.kernels import suited_bit
+from .showdown import SHARE_UNIT, SHARES, TIES, WINS, board_state, hand_value
 
 CHUNK_TRIALS = 1 << 16
 
@@ -33,13 +33,7 @@ def monte_carlo_chunk(trials: int, seed: int, combos: np.ndarray, offsets: np.nd
     np.random.seed(seed)
     P = offsets.size - 1
     missing = 5 - board.size
-    bkey = KEY_BASE
-    bsuited = np.uint64(0)
-    used0 = dead_mask
-    for c in board:
-        bkey += card_keys[c]
-        bsuited |= suited_bit(c)
-        used0 |= np.uint64(1) << np.uint64(c)
+    bkey, bsuited, used0 = board_state(board, dead_mask, card_keys)
     keys = np.empty(P, np.uint64)
     suited = np.empty(P, np.uint64)
     values = np.empty(P, np.int32)

@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..evaluator.kernels import DRAW_FLAGS, RANK_MULTIPLIERS, FLUSH_FLAGS, RANK_SUM_MASK, flush_suit, rank_value, suit_ranks, suited_bit
+from ..evaluator.kernels import KEY_BASE, DRAW_FLAGS, RANK_MULTIPLIERS, FLUSH_FLAGS, RANK_SUM_MASK, flush_suit, rank_value, suit_ranks, suited_bit
 
 SHARE_UNIT = 2520  # lcm(1..10): a k-way split is SHARE_UNIT // k units
 WINS, TIES, SHARES = 0, 1, 2
@@ -43,6 +43,19 @@ def hand_value(key, suited, rank_offsets, rank_values, flush_values):
     if key & FLUSH_FLAGS:
         return flush_values[suit_ranks(suited, flush_suit(key))]
     return rank_value(key, rank_offsets, rank_values)
+
+
+@njit(cache=True, nogil=True)
+def board_state(board: np.ndarray, dead_mask: np.uint64, card_keys: np.ndarray) -> tuple:
+    """``(key, suited mask, used-card mask)`` of a known board, its key starting from KEY_BASE."""
+    key = KEY_BASE
+    suited = np.uint64(0)
+    used = dead_mask
+    for c in board:
+        key += card_keys[c]
+        suited |= suited_bit(c)
+        used |= np.uint64(1) << np.uint64(c)
+    return key, suited, used
 
 
 @njit(cache=True, nogil=True)

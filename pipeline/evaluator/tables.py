@@ -136,27 +136,42 @@ def build_tables() -> Tables:
     return Tables(card_keys(), offsets.astype(np.uint64), rank_values, flush_values)
 
 
+def cache_dir() -> Path:
+    """Where built tables are cached: ``$POKERPIPE_CACHE`` or ``~/.cache/pokerpipe``."""
+    return Path(os.environ.get("POKERPIPE_CACHE") or Path.home() / ".cache" / "pokerpipe")
+
+
+def load_or_build(path: Path, build) -> dict:
+    """Arrays saved at ``path`` (an ``.npz``), or ``build()``'s dict of arrays, saved there now.
+
+    The file is written under a temporary name and renamed, so concurrent
+    processes never read half a file; an unwritable cache just rebuilds.
+    """
+    try:
+        with np.load(path) as f:
+            return {k: f[k] for k in f.files}
+    except (OSError, KeyError, ValueError):
+        pass
+    arrays = build()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp.npz")
+        np.savez(tmp, **arrays)
+        os.replace(tmp, path)
+    except OSError:
+        pass
+    return arrays
+
+
 def _cache_path() -> Path:
-    root = Path(os.environ.get("POKERPIPE_CACHE") or Path.home() / ".cache" / "pokerpipe")
     tag = hashlib.sha256(repr((TABLE_VERSION, RANK_MULTIPLIERS, SUIT_SHIFT, HASH_SHIFT)).encode()).hexdigest()[:12]
-    return root / f"evaluator-{tag}.npz"
+    return cache_dir() / f"evaluator-{tag}.npz"
 
 
 @lru_cache(maxsize=1)
 def tables() -> Tables:
     """The evaluator's tables, from the disk cache or built (and cached) now."""
-    path = _cache_path()
-    try:
-        with np.load(path) as f:
-            return Tables(*(f[name] for name in Tables._fields))
-    except (OSError, KeyError, ValueError):
-        pass
-    t = build_tables()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
-        np.savez(tmp, **t._asdict())
-        os.replace(tmp, path)
-    except OSError:
-        pass  # a read-only home still evaluates; it just rebuilds next time
-    return t
+    arrays = load_or_build(_cache_path(), lambda: build_tables()._asdict())
+    if set(arrays) != set(Tables._fields):
+        arrays = build_tables()._asdict()
+    return Tables(**arrays)
