@@ -1,10 +1,25 @@
-"""pokerpipe's engine: cards, the evaluator, equity enumeration and ranges.
+"""pokerpipe's engine: cards, the evaluator, equity enumeration, ranges, video poker.
 
-The public names are re-exported here; each lives in a small module of its own.
+The public names are re-exported here and imported on first use, so that a
+command needing only one part (say video poker) does not load the others.
 """
-from .cards import CardError, format_card, format_cards, parse_card, parse_cards
-from .evaluator import CATEGORY_NAMES, category, describe, evaluate
+from __future__ import annotations
+
+import importlib
 
 __version__ = "0.1.0"
-__all__ = ["CardError", "parse_card", "parse_cards", "format_card", "format_cards",
-           "evaluate", "category", "describe", "CATEGORY_NAMES", "__version__"]
+
+_EXPORTS = {
+    "CardError": "cards", "parse_card": "cards", "parse_cards": "cards", "format_card": "cards",
+    "format_cards": "cards", "evaluate": "evaluator", "category": "evaluator", "describe": "evaluator",
+    "CATEGORY_NAMES": "evaluator",
+}
+__all__ = sorted(_EXPORTS) + ["__version__"]
+
+
+def __getattr__(name: str):
+    if name in _EXPORTS:
+        value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'pipeline' has no attribute {name!r}")

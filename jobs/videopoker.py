@@ -1,0 +1,75 @@
+"""``pokerpipe videopoker``: exact return, variance and distribution of a video-poker game."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from .app import app, fail
+from .options import FORCE, QUIET, SCHEDULER, WORKERS
+
+
+def _table(a) -> None:
+    pt = a.paytable
+    print(f"{pt.title} ({pt.name})")
+    print(f"{'hand':24s} {'pays':>5s} {'combinations':>20s} {'probability':>12s} {'1 in':>12s} {'return':>9s}")
+    for r in a.distribution():
+        one_in = f"{r['one_in']:,.1f}" if r["one_in"] else "-"
+        print(f"{r['hand']:24s} {r['pays']:5d} {r['combinations']:20,d} {r['probability']:12.8f} {one_in:>12s} "
+              f"{r['return']:9.6f}")
+    print(f"{'total':24s} {'':5s} {a.total:20,d}")
+    print(f"return {a.ret:.8f}   variance {a.variance:.6f}   std {a.std:.6f}   hit frequency {a.hit_frequency:.6f}")
+
+
+@app.command()
+def videopoker(
+    game: Optional[str] = typer.Argument(None, help="a built-in game (see --list)"),
+    paytable: Optional[Path] = typer.Option(None, "--paytable", help="a pay-table TOML file instead of GAME"),
+    as_json: bool = typer.Option(False, "--json", help="print one JSON object (a list with --all)"),
+    royal: Optional[int] = typer.Option(None, "--royal", help="override the royal flush pay (per coin)"),
+    break_even: bool = typer.Option(False, "--break-even", help="find the royal pay that returns 100%"),
+    list_games: bool = typer.Option(False, "--list", help="list the built-in games"),
+    all_games: bool = typer.Option(False, "--all", help="analyze every built-in game"),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help="also write the strategy dataset to <out>/videopoker/<game>/"),
+    workers: Optional[int] = WORKERS, scheduler: Optional[str] = SCHEDULER, quiet: bool = QUIET, force: bool = FORCE,
+) -> None:
+    """Exact return, variance and distribution for any pay table, over all deal classes."""
+    from pipeline.videopoker import PayTableError, analyze, break_even_royal, builtin, builtin_names, load
+
+    if list_games:
+        for name in builtin_names():
+            print(f"{name:28s} {builtin(name).title}")
+        return
+    chosen = [x for x in (game, paytable, all_games or None) if x]
+    if len(chosen) != 1:
+        raise fail("give one of GAME, --paytable FILE or --all (see --list)")
+    if royal is not None and royal < 0:
+        raise fail(f"--royal must be >= 0, got {royal}")
+    try:
+        tables = [builtin(n) for n in builtin_names()] if all_games else [load(paytable) if paytable else builtin(game)]
+        if royal is not None:
+            tables = [t.with_royal(royal) for t in tables]
+    except PayTableError as e:
+        raise fail(str(e))
+    results = []
+    for pt in tables:
+        a = analyze(pt)
+        doc = a.to_json()
+        if break_even:
+            doc["break_even_royal"] = break_even_royal(pt)
+        results.append(doc)
+        if not as_json:
+            _table(a)
+            if break_even:
+                print(f"break-even royal: {doc['break_even_royal']:.2f} per coin "
+                      f"({5 * doc['break_even_royal']:.0f} for 5 coins)")
+            print()
+        if out is not None:
+            from .options import run
+            from .videopoker_strategy import strategy_job, write_strategy_table
+            report = run(strategy_job(pt), out, workers, scheduler, quiet, force)
+            write_strategy_table(report.folder, pt)
+    if as_json:
+        print(json.dumps(results if all_games else results[0]))
