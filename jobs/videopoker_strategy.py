@@ -37,7 +37,7 @@ def write_strategy_table(folder: Path, pt) -> None:
 
     rows = strategy_table(ds.dataset(folder, format="parquet").to_table(columns=["best_hold", "ev", "weight"]), pt)
     lines = [f"{pt.title}: holds by mean EV where they are the best play (per coin)",
-             f"{'rank':>4}  {"hold":20s} {'mean EV':>9s} {'min EV':>9s} {'deals':>10s}"]
+             f"{'rank':>4}  {'hold':20s} {'mean EV':>9s} {'min EV':>9s} {'deals':>10s}"]
     for i, (pattern, mean, low, n) in enumerate(rows, 1):
         lines.append(f"{i:4d}  {pattern:20s} {mean:9.4f} {low:9.4f} {n:10,d}")
     write_atomic(folder / STRATEGY_TEXT, ("\n".join(lines) + "\n").encode())
