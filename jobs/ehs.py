@@ -1,0 +1,37 @@
+"""``pokerpipe ehs``: hand strength, potential and EHS of one hole on one board."""
+from __future__ import annotations
+
+import json
+
+import typer
+
+from .app import app, fail
+
+
+@app.command()
+def ehs(hole: str = typer.Argument(..., help="two hole cards, e.g. AdQc"),
+        board: str = typer.Option(..., "--board", "-b", help="3, 4 or 5 board cards"),
+        opponents: int = typer.Option(1, "--opponents", "-k", help="opponents for HS^N (1..9)"),
+        as_json: bool = typer.Option(False, "--json", help="print one JSON object")) -> None:
+    """HS, the 3x3 potential table, PPOT, NPOT and EHS against uniformly random opponent hands."""
+    from pipeline.cards import CardError
+    from pipeline.ehs import hand_strength
+
+    try:
+        r = hand_strength(hole, board, opponents)
+    except CardError as e:
+        raise fail(str(e))
+    if as_json:
+        print(json.dumps(r.to_json()))
+        return
+    total = r.ahead + r.tied + r.behind
+    print(f"{hole} on {board}: ahead {r.ahead:,}  tied {r.tied:,}  behind {r.behind:,}  (of {total:,} opponent hands)")
+    print(f"HS {r.hs:.4f}   HS^{opponents} {r.hs_n:.4f}")
+    if any(any(row) for row in r.potential):
+        cases = sum(map(sum, r.potential))
+        print(f"potential ({cases:,} cases)   {'ahead':>10s} {'tied':>10s} {'behind':>10s}   (at the river)")
+        for name, row in zip(("ahead", "tied", "behind"), r.potential):
+            print(f"  now {name:8s}          {row[0]:10,d} {row[1]:10,d} {row[2]:10,d}")
+    print(f"PPOT {r.ppot:.4f}   NPOT {r.npot:.4f}" + (f"   one card ahead: PPOT1 {r.ppot1:.4f}  NPOT1 {r.npot1:.4f}"
+                                                     if r.ppot1 is not None else ""))
+    print(f"EHS {r.ehs:.4f}   EHS' (optimistic, {opponents} opponent{'s' if opponents > 1 else ''}) {r.ehs_optimistic:.4f}")

@@ -1,0 +1,158 @@
+"""Hand strength and potential (Billings, Papp, Schaeffer, Szafron, AAAI-98; seed 000).
+
+Against one opponent holding any two unseen cards with equal weight:
+
+* **HS** — the share of opponent hands we beat now, ties counting half:
+  ``(ahead + tied/2) / (ahead + tied + behind)``; against N opponents ``HS^N``.
+* **Potential** — the 3x3 table ``HP[now][at the river]`` of (opponent hand,
+  runout) cases, rows and columns ahead / tied / behind.  The flop looks two
+  cards ahead (turn and river), the turn one; ``ppot1``/``npot1`` give the
+  flop's one-card look-ahead.  With row sums ``T`` (runouts, not opponent hands)::
+
+      PPOT = (HP[B][A] + HP[B][T]/2 + HP[T][A]/2) / (T[B] + T[T]/2)
+      NPOT = (HP[A][B] + HP[T][B]/2 + HP[A][T]/2) / (T[A] + T[T]/2)
+
+* **EHS** = ``HS·(1−NPOT) + (1−HS)·PPOT``; optimistic ``EHS' = HS^N + (1−HS^N)·PPOT``.
+
+>>> r = hand_strength("AdQc", "3h4cJh")
+>>> (r.ahead, r.tied, r.behind), round(r.hs, 3), round(r.ppot, 3), round(r.npot, 3), round(r.ehs, 4)
+((628, 9, 444), 0.585, 0.208, 0.274, 0.5114)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+import numpy as np
+from numba import njit
+
+from .cards import CardError, check_disjoint, parse_cards
+from .equity.showdown import board_state, hand_value
+from .evaluator.kernels import suited_bit
+from .evaluator.tables import tables
+
+AHEAD, TIED, BEHIND = 0, 1, 2
+
+
+@njit(cache=True, nogil=True)
+def _outcome(a, b) -> int:
+    return AHEAD if a > b else (TIED if a == b else BEHIND)
+
+
+@njit(cache=True, nogil=True)
+def potential_counts(hero: np.ndarray, board: np.ndarray, lookahead: int, now: np.ndarray, hp: np.ndarray,
+                     card_keys, rank_offsets, rank_values, flush_values) -> None:
+    """Fill ``now`` (3,) with opponent hands ahead/tied/behind and ``hp`` (3, 3) with
+    (opponent hand, runout of ``lookahead`` 0..2 cards) cases by now / final outcome."""
+    bkey, bsuited, used = board_state(board, np.uint64(0), card_keys)
+    hkey = bkey + card_keys[hero[0]] + card_keys[hero[1]]
+    hsuited = bsuited | suited_bit(hero[0]) | suited_bit(hero[1])
+    used |= (np.uint64(1) << np.uint64(hero[0])) | (np.uint64(1) << np.uint64(hero[1]))
+    live = np.empty(52, np.int64)
+    n = 0
+    for c in range(52):
+        if not (used >> np.uint64(c)) & np.uint64(1):
+            live[n] = c
+            n += 1
+    hero_now = hand_value(hkey, hsuited, rank_offsets, rank_values, flush_values)
+    # hero's final value for each runout (i, j), i < j (lookahead 2) or (i, i) (lookahead 1)
+    hero_final = np.zeros((n, n), np.int64)
+    for i in range(n):
+        ci = live[i]
+        if lookahead == 1:
+            hero_final[i, i] = hand_value(hkey + card_keys[ci], hsuited | suited_bit(ci),
+                                          rank_offsets, rank_values, flush_values)
+        elif lookahead == 2:
+            for j in range(i + 1, n):
+                cj = live[j]
+                hero_final[i, j] = hand_value(hkey + card_keys[ci] + card_keys[cj],
+                                              hsuited | suited_bit(ci) | suited_bit(cj),
+                                              rank_offsets, rank_values, flush_values)
+    for a in range(n):
+        for b in range(a + 1, n):
+            ca, cb = live[a], live[b]
+            okey = bkey + card_keys[ca] + card_keys[cb]
+            osuited = bsuited | suited_bit(ca) | suited_bit(cb)
+            idx = _outcome(hero_now, hand_value(okey, osuited, rank_offsets, rank_values, flush_values))
+            now[idx] += 1
+            if lookahead == 1:
+                for i in range(n):
+                    if i == a or i == b:
+                        continue
+                    ci = live[i]
+                    v = hand_value(okey + card_keys[ci], osuited | suited_bit(ci), rank_offsets, rank_values,
+                                   flush_values)
+                    hp[idx, _outcome(hero_final[i, i], v)] += 1
+            elif lookahead == 2:
+                for i in range(n):
+                    if i == a or i == b:
+                        continue
+                    ci = live[i]
+                    k1 = okey + card_keys[ci]
+                    s1 = osuited | suited_bit(ci)
+                    for j in range(i + 1, n):
+                        if j == a or j == b:
+                            continue
+                        cj = live[j]
+                        v = hand_value(k1 + card_keys[cj], s1 | suited_bit(cj), rank_offsets, rank_values,
+                                       flush_values)
+                        hp[idx, _outcome(hero_final[i, j], v)] += 1
+
+
+def _pots(hp: np.ndarray) -> tuple[float, float]:
+    t = hp.sum(axis=1)
+    den_p = t[BEHIND] + t[TIED] / 2
+    den_n = t[AHEAD] + t[TIED] / 2
+    ppot = (hp[BEHIND, AHEAD] + hp[BEHIND, TIED] / 2 + hp[TIED, AHEAD] / 2) / den_p if den_p else 0.0
+    npot = (hp[AHEAD, BEHIND] + hp[TIED, BEHIND] / 2 + hp[AHEAD, TIED] / 2) / den_n if den_n else 0.0
+    return float(ppot), float(npot)
+
+
+@dataclass
+class HandStrength:
+    ahead: int
+    tied: int
+    behind: int
+    hs: float
+    hs_n: float
+    potential: list[list[int]]
+    ppot: float
+    npot: float
+    ppot1: Optional[float]
+    npot1: Optional[float]
+    ehs: float
+    ehs_optimistic: float
+
+    def to_json(self) -> dict:
+        return dict(self.__dict__)
+
+
+def hand_strength(hole: str, board: str, opponents: int = 1) -> HandStrength:
+    """HS, potential, PPOT, NPOT and EHS of ``hole`` on a 3-, 4- or 5-card ``board``."""
+    h = parse_cards(hole, what="hole cards")
+    b = parse_cards(board, what="board")
+    if len(h) != 2:
+        raise CardError(f"hole {hole!r} has {len(h)} card{'s' if len(h) != 1 else ''}; a hold'em hand has 2")
+    if len(b) not in (3, 4, 5):
+        raise CardError(f"board {board!r} has {len(b)} card{'s' if len(b) != 1 else ''}; hand strength needs 3, 4 or 5")
+    if not 1 <= opponents <= 9:
+        raise CardError(f"opponents must be 1 to 9, got {opponents}")
+    check_disjoint([("hole cards", h), ("board", b)])
+    t = tables()
+    hero, brd = np.array(h, np.int64), np.array(b, np.int64)
+    look = 5 - len(b)
+    now = np.zeros(3, np.int64)
+    hp = np.zeros((3, 3), np.int64)
+    potential_counts(hero, brd, look, now, hp, *t)
+    ppot1 = npot1 = None
+    if look == 2:
+        now1 = np.zeros(3, np.int64)
+        hp1 = np.zeros((3, 3), np.int64)
+        potential_counts(hero, brd, 1, now1, hp1, *t)
+        ppot1, npot1 = _pots(hp1)
+    ppot, npot = _pots(hp) if look else (0.0, 0.0)
+    ahead, tied, behind = (int(x) for x in now)
+    hs = (ahead + tied / 2) / (ahead + tied + behind)
+    hs_n = hs ** opponents
+    return HandStrength(ahead, tied, behind, hs, hs_n, hp.tolist(), ppot, npot, ppot1, npot1,
+                        hs * (1 - npot) + (1 - hs) * ppot, hs_n + (1 - hs_n) * ppot)
