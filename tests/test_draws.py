@@ -1,0 +1,75 @@
+"""Outs and draws: the seed's example, brute-force rules, draw flags."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from pipeline import CardError, parse_cards
+from pipeline.draws import draw_count, flush_draw, outs
+from reference import best_hand
+
+
+def test_seed_example_aces_on_k98():
+    r = outs("AsAc", "Kd8h9c")
+    assert r["count"] == 11
+    assert sorted(r["by_hand"]["two pair"]) == sorted("Ks Kh Kc 9s 9h 9d 8s 8d 8c".split())
+    assert sorted(r["by_hand"]["three of a kind"]) == ["Ad", "Ah"]
+    assert "Qs" not in r["outs"]          # a better kicker is no out
+    assert 0 < r["discounted"] < 11
+
+
+def _category(cards):
+    """Category with the reference evaluator; under five cards only pairs/trips/quads."""
+    if len(cards) >= 5:
+        return best_hand(cards)[0]
+    counts = sorted((sum(1 for c in cards if c // 4 == r) for r in range(13)), reverse=True)
+    return {4: 7, 3: 3}.get(counts[0], 2 if counts[:2] == [2, 2] else 1 if counts[0] == 2 else 0)
+
+
+@pytest.mark.parametrize("hole, board, opps", [
+    ("9h8h", "7h6c2h", []), ("AsKs", "Qs7s2d", ["JhJd"]), ("7c7d", "Kh7hKs", []), ("QcJd", "Th9s3c4h", ["AcAd"]),
+])
+def test_outs_follow_the_rules(hole, board, opps):
+    h, b = parse_cards(hole), parse_cards(board)
+    os_ = [parse_cards(o) for o in opps]
+    known = set(h) | set(b) | {c for o in os_ for c in o}
+    want = set()
+    for c in range(52):
+        if c in known:
+            continue
+        before, after = best_hand(h + b), best_hand(h + b + [c])
+        if after > before and after[0] > before[0] and after[0] > _category(b + [c]) \
+                and all(best_hand(o + b + [c]) <= after for o in os_):
+            want.add(c)
+    assert set(parse_cards(" ".join(outs(hole, board, opps)["outs"]))) == want
+
+
+def test_draw_flags():
+    d = outs("9h8h", "7h6c2h")["draws"]
+    assert d["open_ended_straight_draw"] and d["flush_draw"] and d["flush_draw_count"] == 9
+    assert d["straight_draw_count"] == 6            # T and 5 not of hearts
+    g = outs("9h8h", "Th6c2d")["draws"]
+    assert g["gutshot_straight_draw"] and not g["open_ended_straight_draw"] and g["straight_draw_count"] == 4
+    assert g["backdoor_flush_draw"]
+    assert not flush_draw(parse_cards("AsKd"), parse_cards("2h3h4h5h"))   # the board's draw is not the player's
+    assert draw_count(parse_cards("AsAc"), parse_cards("Kd8h9c"), 3) == 2
+
+
+@pytest.mark.parametrize("args", [["AsAc", "--board", "Kd"], ["AsAc", "--board", "Kd8h9c7s2d"],
+                                  ["AsAc", "--board", "Kd8h9c", "--opponent", "As9d"]])
+def test_cli_bad_input(args):
+    p = subprocess.run([sys.executable, "-m", "jobs", "outs", *args], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1, p.stderr
+
+
+def test_cli_json():
+    p = subprocess.run([sys.executable, "-m", "jobs", "outs", "AsAc", "--board", "Kd8h9c", "--json"],
+                       capture_output=True, text=True, timeout=300)
+    doc = json.loads(p.stdout)
+    assert {"count", "outs", "by_hand", "discounted", "draws"} <= set(doc) and doc["count"] == 11
+
+
+def test_bad_hole():
+    with pytest.raises(CardError):
+        outs("As", "Kd8h9c")
