@@ -32,7 +32,7 @@ def _root() -> None:
 
 
 def _register() -> None:
-    from . import ehs, equity, matchups, odds_table, outs, preflop_grid, videopoker, vs_random  # noqa: F401
+    from . import ehs, equity, matchups, odds_table, outs, preflop_grid, range_cmd, videopoker, vs_random  # noqa: F401
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -24,7 +24,8 @@ import numpy as np
 
 from ..cards import CardError, check_disjoint, format_cards, mask_of, parse_cards
 from ..evaluator.tables import tables
-from ..ranges import Range, parse_range
+from ..query import parse_query
+from ..ranges import Range
 from .exact import count_assignments, exact_counts, list_assignments
 from .montecarlo import CHUNK_TRIALS, monte_carlo_chunk
 from .showdown import SHARE_UNIT, SHARES, TIES, WINS
@@ -101,7 +102,7 @@ def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = ""
     ranges = []
     for i, p in enumerate(players, 1):
         try:
-            rng = p if isinstance(p, Range) else parse_range(p)
+            rng = p if isinstance(p, Range) else parse_query(p)
         except CardError as e:
             raise CardError(f"player {i}: {e}") from None
         if len(rng) == 1:   # a specific hand: name the clash with board or dead cards

@@ -1,0 +1,40 @@
+"""``pokerpipe range``: what a range or pocket query holds, as a count and a 13x13 grid."""
+from __future__ import annotations
+
+import json
+
+import typer
+
+from .app import app, fail
+
+
+@app.command("range")
+def range_(query: str = typer.Argument(..., help="a range or query, e.g. 'Group2 To Group5 And Suited'"),
+           as_json: bool = typer.Option(False, "--json", help="print one JSON object")) -> None:
+    """Combo count and the 13x13 grid of the classes a range or pocket query holds."""
+    from pipeline.cards import CardError, format_cards
+    from pipeline.preflop import CLASS_LABELS
+    from pipeline.query import parse_query
+    from pipeline.ranges import class_combos, hand_class
+
+    try:
+        r = parse_query(query)
+    except CardError as e:
+        raise fail(str(e))
+    hands = [format_cards(c) for c in r.combos.tolist()]
+    if as_json:
+        print(json.dumps({"combos": len(hands), "hands": hands}))
+        return
+    held: dict[str, int] = {}
+    for a, b in r.combos.tolist():
+        held[hand_class(a, b)] = held.get(hand_class(a, b), 0) + 1
+    print(f"{query}: {len(hands)} combos ({100 * len(hands) / 1326:.1f}% of 1,326), {len(held)} classes "
+          "(lower case: part of the class)")
+    for i in range(13):
+        row = []
+        for label in CLASS_LABELS[13 * i:13 * i + 13]:
+            hi, lo = "23456789TJQKA".index(label[0]), "23456789TJQKA".index(label[1])
+            full = len(class_combos(hi, lo, label[2:]))
+            n = held.get(label, 0)
+            row.append(f"{label:4s}" if n == full else f"{label.lower():4s}" if n else " .  ")
+        print(" ".join(row))

@@ -1,0 +1,192 @@
+"""The pocket query language (after Keith Rule's, seed 003): ranges with words and logic.
+
+Everything a range accepts (``AKs``, ``QQ+``, ``A2s-A5s``, ``AhKh``, ``random``,
+comma lists) plus:
+
+=====================  =================================================
+``Kx``, ``Ax``, ...    every hand holding that rank
+``Suited``             both cards one suit;  ``Offsuit`` two suits, not a pair
+``Pair``               a pocket pair
+``Connected``          adjacent ranks (A2 too);  ``Gap1``..``Gap3`` one to three ranks between
+``Group1``..``Group8`` Sklansky–Malmuth groups;  ``Group2 To Group5`` the span
+``And``, ``Or``, ``Not``, ``( )``   intersection, union, complement; a comma is a union
+=====================  =================================================
+
+Words are case-insensitive; ``Not`` binds tightest, then ``And``, then ``Or``
+and commas.  Errors name the offending token and its column.
+
+>>> len(parse_query("Group1"))
+28
+>>> len(parse_query("Suited And Connected")), len(parse_query("Kx")), len(parse_query("Not Pair"))
+(52, 198, 1248)
+"""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from .cards import RANKS, CardError
+from .ranges import Range, parse_range
+
+GROUPS = {
+    1: "AA, KK, QQ, JJ, AKs",
+    2: "TT, AQs, AJs, KQs, AKo",
+    3: "99, JTs, QJs, KJs, ATs, AQo",
+    4: "T9s, KQo, 88, QTs, 98s, J9s, AJo, KTs",
+    5: "77, 87s, Q9s, T8s, KJo, QJo, JTo, 76s, 97s, A2s-A9s, 65s",
+    6: "66, ATo, 55, 86s, KTo, QTo, 54s, K9s, J8s, 75s",
+    7: "44, J9o, 64s, T9o, 53s, 33, 98o, 43s, 22, K2s-K8s, T7s, Q8s",
+    8: "87o, A9o, Q9o, 76o, 42s, 32s, 96s, 85s, J8o, J7s, 65o, 54o, 74s, K9o, T8o",
+}
+ALL = {(a, b) for a in range(52) for b in range(a)}
+_TOKEN = re.compile(r"\s*(?:(?P<punct>[(),])|(?P<word>group[1-8]|suited|offsuit|pair|connected|gap[1-3]|"
+                    r"and|or|not|to)(?![0-9a-z])|(?P<anyrank>[2-9tjqka]x)(?![0-9a-z])|"
+                    r"(?P<atom>[0-9a-z+\-:.]+))", re.IGNORECASE)
+
+
+def _gap(a: int, b: int) -> int:
+    """Ranks strictly between two cards' ranks, the ace also counting low; -1 for a pair."""
+    ra, rb = a >> 2, b >> 2
+    if ra == rb:
+        return -1
+    d = abs(ra - rb) - 1
+    if 12 in (ra, rb):
+        low = min(ra, rb) if max(ra, rb) == 12 else max(ra, rb)
+        d = min(d, low)          # ace low: A-2 connected, A-3 one gap
+    return d
+
+
+def _predicate(word: str) -> set[tuple[int, int]]:
+    w = word.lower()
+    if w.startswith("group"):
+        return _combos(GROUPS[int(w[5])])
+    if w == "suited":
+        return {c for c in ALL if c[0] & 3 == c[1] & 3}
+    if w == "offsuit":
+        return {c for c in ALL if c[0] & 3 != c[1] & 3 and c[0] >> 2 != c[1] >> 2}
+    if w == "pair":
+        return {c for c in ALL if c[0] >> 2 == c[1] >> 2}
+    if w == "connected":
+        return {c for c in ALL if _gap(*c) == 0}
+    return {c for c in ALL if _gap(*c) == int(w[3])}           # gapN
+
+
+def _combos(text: str) -> set[tuple[int, int]]:
+    return {(int(a), int(b)) for a, b in parse_range(text).combos}
+
+
+class _Parser:
+    def __init__(self, text: str):
+        self.text = text
+        self.tokens: list[tuple[str, str, int]] = []
+        pos = 0
+        while pos < len(text):
+            m = _TOKEN.match(text, pos)
+            if not m or m.end() == pos:
+                if text[pos:].strip() == "":
+                    break
+                raise CardError(f"query {text!r}: cannot read {text[pos:].strip()[:12]!r} at column {pos + 1}")
+            kind = m.lastgroup
+            self.tokens.append((kind, m.group(kind), m.start(kind) + 1))
+            pos = m.end()
+        self.i = 0
+
+    def peek(self, word: str | None = None):
+        if self.i >= len(self.tokens):
+            return None
+        tok = self.tokens[self.i]
+        if word is None or tok[1].lower() == word:
+            return tok
+        return None
+
+    def error(self, what: str):
+        if self.i >= len(self.tokens):
+            return CardError(f"query {self.text!r}: {what} at the end")
+        kind, val, col = self.tokens[self.i]
+        return CardError(f"query {self.text!r}: {what} {val!r} at column {col}")
+
+    def union(self) -> set:
+        out = self.conj()
+        while self.peek("or") or self.peek(","):
+            self.i += 1
+            out |= self.conj()
+        return out
+
+    def conj(self) -> set:
+        out = self.neg()
+        while self.peek("and"):
+            self.i += 1
+            out &= self.neg()
+        return out
+
+    def neg(self) -> set:
+        if self.peek("not"):
+            self.i += 1
+            return ALL - self.neg()
+        return self.primary()
+
+    def primary(self) -> set:
+        tok = self.peek()
+        if tok is None:
+            raise self.error("expected a hand, a range or a word")
+        kind, val, col = tok
+        low = val.lower()
+        if val == "(":
+            self.i += 1
+            out = self.union()
+            if not self.peek(")"):
+                raise self.error("expected ')' instead of")
+            self.i += 1
+            return out
+        self.i += 1
+        if kind == "word" and low.startswith("group") and self.peek("to"):
+            self.i += 1
+            nxt = self.peek()
+            if nxt is None or not re.fullmatch(r"group[1-8]", nxt[1], re.IGNORECASE):
+                raise self.error("'To' needs a group after it, not")
+            self.i += 1
+            lo, hi = sorted((int(low[5]), int(nxt[1][5])))
+            return set().union(*(_combos(GROUPS[g]) for g in range(lo, hi + 1)))
+        if kind == "word" and low in ("and", "or", "not", "to"):
+            self.i -= 1
+            raise self.error("unexpected")
+        if kind == "word":
+            return _predicate(val)
+        if kind == "anyrank":
+            r = RANKS.index(val[0].upper())
+            return {c for c in ALL if c[0] >> 2 == r or c[1] >> 2 == r}
+        if kind == "atom":
+            if ":" in val:
+                self.i -= 1
+                raise self.error("weights are for plain ranges, not queries:")
+            try:
+                return _combos(val)
+            except CardError as e:
+                self.i -= 1
+                raise self.error(f"unknown item ({e}):") from None
+        self.i -= 1
+        raise self.error("unexpected")
+
+
+_QUERY_WORDS = re.compile(r"(?<![0-9a-z])(group[1-8]|suited|offsuit|pair|connected|gap[1-3]|and|or|not|to|"
+                          r"[2-9tjqka]x)(?![0-9a-z])|[()]", re.IGNORECASE)
+
+
+def is_query(text: str) -> bool:
+    """Does ``text`` use the query language (rather than plain range syntax)?"""
+    return bool(_QUERY_WORDS.search(text))
+
+
+def parse_query(text: str) -> Range:
+    """The combos a query selects, as a :class:`~pipeline.ranges.Range` with unit weights."""
+    if not is_query(text):
+        return parse_range(text)
+    p = _Parser(text)
+    combos = p.union()
+    if p.i < len(p.tokens):
+        raise p.error("unexpected")
+    if not combos:
+        raise CardError(f"query {text!r} selects no hand")
+    arr = np.array(sorted(combos, key=lambda c: (-c[0], -c[1])), np.int64).reshape(-1, 2)
+    return Range(text.strip(), arr, np.ones(len(arr)))
