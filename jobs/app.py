@@ -32,7 +32,8 @@ def _root() -> None:
 
 
 def _register() -> None:
-    from . import ehs, equity, matchups, odds_table, outs, preflop_grid, range_cmd, videopoker, vs_random  # noqa: F401
+    from . import (ehs, equity, matchups, odds, odds_table, outs, preflop_grid, range_cmd,  # noqa: F401
+                   videopoker, vs_random)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -72,3 +72,17 @@ def test_cli_json():
     bad = subprocess.run([sys.executable, "-m", "jobs", "ehs", "AdQc", "--board", "3h"], capture_output=True,
                          text=True, timeout=300)
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_win_odds_one_opponent_is_exact_equity():
+    from pipeline.odds import win_odds
+    r = win_odds("AdQc", "3h4cJh", max_opponents=3, trials=20000, seed=3)
+    one = r["opponents"][0]
+    e = equity(["AdQc", "random"], board="3h4cJh").players[0]
+    assert one["exact"] and one["win"] == e.win and one["tie"] == e.tie
+    assert round(r["hs"], 3) == 0.585 and round(r["ppot"], 3) == 0.208
+    wins = [row["win"] for row in r["opponents"]]
+    assert wins == sorted(wins, reverse=True) and not r["opponents"][1]["exact"]
+    assert r == win_odds("AdQc", "3h4cJh", max_opponents=3, trials=20000, seed=3)   # seeded
+    q = win_odds("Group1", "3h4cJh", max_opponents=1)
+    assert q["combos"] == 25 and q["opponents"][0]["exact"]    # JJ loses the three combos with Jh

@@ -1,0 +1,37 @@
+"""``pokerpipe odds``: win odds against 1..9 random opponents, beside HS, PPOT and NPOT."""
+from __future__ import annotations
+
+import json
+
+import typer
+
+from .app import app, fail
+
+
+@app.command()
+def odds(hole: str = typer.Argument(..., help="two hole cards or a pocket query"),
+         board: str = typer.Option("", "--board", "-b", help="0, 3, 4 or 5 board cards"),
+         max_opponents: int = typer.Option(9, "--max-opponents", help="last opponent count (1..9)"),
+         trials: int = typer.Option(100_000, "--trials", "-n", help="Monte Carlo trials per opponent count"),
+         seed: int = typer.Option(0, "--seed", help="Monte Carlo seed"),
+         as_json: bool = typer.Option(False, "--json", help="print one JSON object")) -> None:
+    """Chance to win at showdown against k = 1..9 random hands: exact for one opponent on a board."""
+    from pipeline.cards import CardError
+    from pipeline.odds import win_odds
+
+    try:
+        r = win_odds(hole, board, max_opponents, trials, seed)
+    except CardError as e:
+        raise fail(str(e))
+    if as_json:
+        print(json.dumps(r))
+        return
+    head = f"{hole} on {board or '(preflop)'}"
+    if r["hs"] is not None:
+        head += f": HS {r['hs']:.4f}  PPOT {r['ppot']:.4f}  NPOT {r['npot']:.4f}"
+    print(head)
+    print(f"{'opponents':>9s} {'win':>9s} {'tie':>9s} {'equity':>9s} {'± stderr':>9s}")
+    for row in r["opponents"]:
+        err = "exact" if row["exact"] else f"{100 * row['stderr']:.3f}%"
+        print(f"{row['opponents']:9d} {100 * row['win']:8.3f}% {100 * row['tie']:8.3f}% {100 * row['equity']:8.3f}% "
+              f"{err:>9s}")

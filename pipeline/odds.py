@@ -1,0 +1,58 @@
+"""Win odds against 1..9 random opponents (Keith Rule's MultiOddsApp), beside HS, PPOT and NPOT.
+
+On a flop, turn or river the odds against one opponent are exact: every
+(opponent hand, runout) case of the hand-potential enumeration (:mod:`.ehs`)
+counts once.  Against two or more, and preflop, they are seeded Monte Carlo (:func:`pipeline.equity.equity` with ``random``
+opponents) with a standard error.  The hole may be a pocket query: its combos
+that fit the board are pooled, each counting equally.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .cards import CardError, format_cards, mask_of, parse_cards
+from .ehs import AHEAD, TIED, _pots, potential_counts
+from .equity import equity
+from .evaluator.tables import tables
+from .query import parse_query
+
+
+def win_odds(hole: str, board: str, max_opponents: int = 9, trials: int = 100_000, seed: int = 0) -> dict:
+    """``{"hs", "ppot", "npot", "combos", "opponents": [{opponents, win, tie, equity, stderr, exact}]}``."""
+    b = parse_cards(board, what="board") if board else []
+    if len(b) not in (0, 3, 4, 5):
+        raise CardError(f"board {board!r} has {len(b)} card{'s' if len(b) != 1 else ''}; a board has 0, 3, 4 or 5")
+    if not 1 <= max_opponents <= 9:
+        raise CardError(f"opponents must be 1 to 9, got {max_opponents}")
+    if trials < 1:
+        raise CardError(f"trials must be positive, got {trials}")
+    rng = parse_query(hole).without(mask_of(b))
+    if len(rng) == 0:
+        raise CardError(f"{hole!r} has no hand left beside the board")
+    rows = []
+    out: dict = {"combos": len(rng), "hs": None, "ppot": None, "npot": None}
+    if b:
+        t = tables()
+        now = np.zeros(3, np.int64)
+        hp = np.zeros((3, 3), np.int64)
+        for combo in rng.combos:
+            potential_counts(np.array(combo, np.int64), np.array(b, np.int64), 5 - len(b), now, hp, *t)
+        out["hs"] = float((now[AHEAD] + now[TIED] / 2) / now.sum())
+        if len(b) < 5:
+            out["ppot"], out["npot"] = _pots(hp)
+            cases = hp.sum()
+            win, tie = hp[:, AHEAD].sum() / cases, hp[:, TIED].sum() / cases
+        else:
+            out["ppot"] = out["npot"] = 0.0
+            win, tie = now[AHEAD] / now.sum(), now[TIED] / now.sum()
+        rows.append({"opponents": 1, "win": float(win), "tie": float(tie), "equity": float(win + tie / 2),
+                     "stderr": 0.0, "exact": True})
+    start = 2 if b else 1
+    text = rng.text if len(rng) > 1 else format_cards(rng.combos[0])
+    for k in range(start, max_opponents + 1):
+        r = equity([text] + ["random"] * k, board=format_cards(b), trials=trials, seed=seed + k)
+        p = r.players[0]
+        rows.append({"opponents": k, "win": p.win, "tie": p.tie, "equity": p.equity, "stderr": p.stderr,
+                     "exact": r.exact})
+    out["opponents"] = rows
+    return out
