@@ -1,6 +1,4 @@
 """``python -m jobs`` runs the ``pokerpipe`` command line."""
-import sys
+from .app import entry
 
-from .app import main
-
-sys.exit(main())
+entry()
