@@ -12,7 +12,7 @@ __version__ = "0.1.0"
 _EXPORTS = {
     "CardError": "cards", "parse_card": "cards", "parse_cards": "cards", "format_card": "cards",
     "format_cards": "cards", "evaluate": "evaluator", "category": "evaluator", "describe": "evaluator",
-    "CATEGORY_NAMES": "evaluator",
+    "CATEGORY_NAMES": "evaluator", "situation_index": "isomorphism", "situation_cards": "isomorphism",
 }
 __all__ = sorted(_EXPORTS) + ["__version__"]
 

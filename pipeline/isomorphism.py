@@ -1,0 +1,227 @@
+"""Suit-isomorphic indexing of hold'em situations: a dense index in O(1), and its inverse.
+
+Two situations (hole cards, board as a set) are the same when a permutation of
+suits maps one onto the other.  Each street then has a fixed number of classes:
+169 preflop, 1,286,792 on the flop, 13,960,050 on the turn and 123,156,254 on
+the river.  :func:`situation_index` numbers them densely without any table of
+situations, in the spirit of Waugh's hand isomorphism (2013):
+
+1. Per suit, the ranks it holds in each round (hole, board) form a *suit
+   configuration*; its *shape* is the count per round, and it is numbered by
+   the combinatorial number system round by round (a round's ranks among those
+   the earlier rounds left free).
+2. Suits are sorted by (shape, number); suits sharing a shape form a group
+   whose numbers are a multiset, numbered by colex over multisets.
+3. The sorted shapes of the four suits select a block of the index space (an
+   offset), and the groups' numbers a place inside it (mixed radix).
+
+>>> situation_index("AhKh", "2c7d9s") == situation_index("AsKs", "2h7c9d")
+True
+>>> hole, board = situation_cards(situation_index("AhKh", "2c7d9s"), 3)
+>>> situation_index(hole, board) == situation_index("AhKh", "2c7d9s")
+True
+>>> street_size(3), street_size(4), street_size(5)
+(1286792, 13960050, 123156254)
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import product
+from math import comb
+from typing import Sequence, Union
+
+from .cards import RANKS, SUITS, CardError, check_disjoint, parse_cards
+
+Cards = Union[str, Sequence[int]]
+
+
+def _colex(mask: int) -> int:
+    """Colex rank of a set of bit positions among sets of the same size."""
+    idx, k, pos = 0, 0, 0
+    while mask:
+        if mask & 1:
+            k += 1
+            idx += comb(pos, k)
+        mask >>= 1
+        pos += 1
+    return idx
+
+
+def _uncolex(idx: int, k: int) -> int:
+    """The ``k``-set of bit positions with colex rank ``idx``."""
+    mask = 0
+    for j in range(k, 0, -1):
+        pos = j - 1
+        while comb(pos + 1, j) <= idx:
+            pos += 1
+        idx -= comb(pos, j)
+        mask |= 1 << pos
+    return mask
+
+
+def _squeeze(mask: int, used: int) -> int:
+    """``mask`` renumbered over the positions 0..12 not in ``used``."""
+    out, j = 0, 0
+    for p in range(13):
+        if used >> p & 1:
+            continue
+        if mask >> p & 1:
+            out |= 1 << j
+        j += 1
+    return out
+
+
+def _expand(mask: int, used: int) -> int:
+    out, j = 0, 0
+    for p in range(13):
+        if used >> p & 1:
+            continue
+        if mask >> j & 1:
+            out |= 1 << p
+        j += 1
+    return out
+
+
+def _suit_number(masks: Sequence[int]) -> int:
+    """Number of a suit configuration (one rank mask per round) within its shape."""
+    idx, mult, used = 0, 1, 0
+    for m in masks:
+        k = bin(m).count("1")
+        idx += mult * _colex(_squeeze(m, used))
+        mult *= comb(13 - bin(used).count("1"), k)
+        used |= m
+    return idx
+
+
+def _suit_masks(number: int, shape: Sequence[int]) -> list[int]:
+    masks, used = [], 0
+    for k in shape:
+        size = comb(13 - bin(used).count("1"), k)
+        number, here = divmod(number, size)
+        m = _expand(_uncolex(here, k), used)
+        masks.append(m)
+        used |= m
+    return masks
+
+
+def _shape_size(shape: Sequence[int]) -> int:
+    size, used = 1, 0
+    for k in shape:
+        size *= comb(13 - used, k)
+        used += k
+    return size
+
+
+def _multiset_rank(values: Sequence[int]) -> int:
+    """Colex rank of a multiset given high to low."""
+    g = len(values)
+    return sum(comb(v + g - 1 - j, g - j) for j, v in enumerate(values))
+
+
+def _multiset_unrank(idx: int, g: int) -> list[int]:
+    xs = []
+    for j in range(g):
+        t = g - j
+        x = t - 1
+        while comb(x + 1, t) <= idx:
+            x += 1
+        idx -= comb(x, t)
+        xs.append(x - (g - 1 - j))
+    return xs
+
+
+@lru_cache(maxsize=None)
+def _blocks(rounds: tuple[int, ...]) -> tuple[dict, list]:
+    """Every sorted 4-suit shape configuration of a street with its offset and size."""
+    shapes = [s for s in product(*(range(k + 1) for k in rounds))]
+    configs = set()
+    for combo in product(shapes, repeat=4):
+        if all(sum(s[r] for s in combo) == rounds[r] for r in range(len(rounds))):
+            configs.add(tuple(sorted(combo, reverse=True)))
+    offsets, order, at = {}, [], 0
+    for cfg in sorted(configs, reverse=True):
+        size = 1
+        for shape in set(cfg):
+            g = cfg.count(shape)
+            size *= comb(_shape_size(shape) + g - 1, g)
+        offsets[cfg] = (at, size)
+        order.append((at, cfg))
+        at += size
+    return offsets, order
+
+
+def street_size(board_cards: int) -> int:
+    """Situations on a street: hole cards plus ``board_cards`` (0, 3, 4 or 5) on the board."""
+    rounds = (2, board_cards) if board_cards else (2,)
+    offsets, _ = _blocks(rounds)
+    return sum(size for _, size in offsets.values())
+
+
+def _cards(x: Cards, what: str) -> list[int]:
+    return parse_cards(x, what=what) if isinstance(x, str) else [int(c) for c in x]
+
+
+def situation_index(hole: Cards, board: Cards = ()) -> int:
+    """Dense index of (hole, board as a set) up to suit permutation; O(1) in the deck size."""
+    h, b = _cards(hole, "hole cards"), _cards(board, "board")
+    if len(h) != 2 or len(b) not in (0, 3, 4, 5):
+        raise CardError(f"a situation is 2 hole cards and 0, 3, 4 or 5 board cards, got {len(h)} and {len(b)}")
+    check_disjoint([("hole cards", h), ("board", b)])
+    rounds = (2, len(b)) if b else (2,)
+    per_suit = []
+    for s in range(4):
+        masks = [sum(1 << (c >> 2) for c in rnd if c & 3 == s) for rnd in ((h, b) if b else (h,))]
+        shape = tuple(bin(m).count("1") for m in masks)
+        per_suit.append((shape, _suit_number(masks)))
+    per_suit.sort(reverse=True)
+    cfg = tuple(shape for shape, _ in per_suit)
+    offsets, _ = _blocks(rounds)
+    at, _size = offsets[cfg]
+    idx, mult = 0, 1
+    for shape in sorted(set(cfg), reverse=True):
+        nums = [n for sh, n in per_suit if sh == shape]
+        g = len(nums)
+        idx += mult * _multiset_rank(nums)
+        mult *= comb(_shape_size(shape) + g - 1, g)
+    return at + idx
+
+
+def situation_cards(index: int, board_cards: int) -> tuple[list[int], list[int]]:
+    """The canonical (hole, board) of an index — the inverse of :func:`situation_index`."""
+    rounds = (2, board_cards) if board_cards else (2,)
+    offsets, order = _blocks(rounds)
+    total = sum(size for _, size in offsets.values())
+    if not 0 <= index < total:
+        raise CardError(f"situation index {index} is outside 0..{total - 1}")
+    lo, hi = 0, len(order) - 1
+    while lo < hi:                                  # last block starting at or before index
+        mid = (lo + hi + 1) // 2
+        if order[mid][0] <= index:
+            lo = mid
+        else:
+            hi = mid - 1
+    at, cfg = order[lo]
+    rest = index - at
+    numbers: dict[tuple, list[int]] = {}
+    for shape in sorted(set(cfg), reverse=True):
+        g = cfg.count(shape)
+        radix = comb(_shape_size(shape) + g - 1, g)
+        rest, here = divmod(rest, radix)
+        numbers[shape] = _multiset_unrank(here, g)
+    hole, board = [], []
+    suit = 0
+    for shape in sorted(set(cfg), reverse=True):
+        for n in numbers[shape]:
+            masks = _suit_masks(n, shape)
+            hole += [4 * r + suit for r in range(13) if masks[0] >> r & 1]
+            if len(masks) > 1:
+                board += [4 * r + suit for r in range(13) if masks[1] >> r & 1]
+            suit += 1
+    return sorted(hole, reverse=True), sorted(board, reverse=True)
+
+
+def situation_text(index: int, board_cards: int) -> tuple[str, str]:
+    """``('AsKs', '9h7d2c')``-style text of an index's canonical situation."""
+    hole, board = situation_cards(index, board_cards)
+    fmt = lambda cs: "".join(RANKS[c >> 2] + SUITS[c & 3] for c in cs)  # noqa: E731
+    return fmt(hole), fmt(board)
