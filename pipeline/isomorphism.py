@@ -30,6 +30,9 @@ from itertools import product
 from math import comb
 from typing import Sequence, Union
 
+import numpy as np
+from numba import njit
+
 from .cards import RANKS, SUITS, CardError, check_disjoint, parse_cards
 
 Cards = Union[str, Sequence[int]]
@@ -225,3 +228,111 @@ def situation_text(index: int, board_cards: int) -> tuple[str, str]:
     hole, board = situation_cards(index, board_cards)
     fmt = lambda cs: "".join(RANKS[c >> 2] + SUITS[c & 3] for c in cs)  # noqa: E731
     return fmt(hole), fmt(board)
+
+
+# ---------------------------------------------------------------------------
+# The same numbering in numba, for tables of millions of situations.
+
+def _block_table(board_cards: int) -> np.ndarray:
+    """Block offset of each sorted shape configuration, keyed base 18 (shape code hole*6 + board)."""
+    rounds = (2, board_cards) if board_cards else (2,)
+    offsets, _ = _blocks(rounds)
+    table = np.full(18 ** 4, -1, np.int64)
+    for cfg, (at, _size) in offsets.items():
+        key = 0
+        for shape in cfg:
+            key = key * 18 + shape[0] * 6 + (shape[1] if len(shape) > 1 else 0)
+        table[key] = at
+    return table
+
+
+@njit(cache=True, nogil=True)
+def _nb_comb(n: int, k: int) -> int:
+    if k < 0 or n < k:
+        return 0
+    r = 1
+    for i in range(k):
+        r = r * (n - i) // (i + 1)
+    return r
+
+
+@njit(cache=True, nogil=True)
+def _nb_colex(mask: int) -> int:
+    idx = 0
+    k = 0
+    pos = 0
+    while mask:
+        if mask & 1:
+            k += 1
+            idx += _nb_comb(pos, k)
+        mask >>= 1
+        pos += 1
+    return idx
+
+
+@njit(cache=True, nogil=True)
+def _nb_squeeze(mask: int, used: int) -> int:
+    out = 0
+    j = 0
+    for p in range(13):
+        if (used >> p) & 1:
+            continue
+        if (mask >> p) & 1:
+            out |= 1 << j
+        j += 1
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _nb_popcount(x: int) -> int:
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def situation_index_nb(hole, board, nboard: int, blocks: np.ndarray) -> int:
+    """:func:`situation_index` for arrays of card ids (``board[:nboard]``), numba-compiled."""
+    codes = np.empty(4, np.int64)
+    numbers = np.empty(4, np.int64)
+    for s in range(4):
+        hm = 0
+        bm = 0
+        for c in hole:
+            if c & 3 == s:
+                hm |= 1 << (c >> 2)
+        for i in range(nboard):
+            c = board[i]
+            if c & 3 == s:
+                bm |= 1 << (c >> 2)
+        kh = _nb_popcount(hm)
+        kb = _nb_popcount(bm)
+        codes[s] = kh * 6 + kb
+        numbers[s] = _nb_colex(hm) + _nb_comb(13, kh) * _nb_colex(_nb_squeeze(bm, hm))
+    # sort suits by (shape code, number), high to low
+    for i in range(1, 4):
+        j = i
+        while j > 0 and (codes[j] > codes[j - 1] or (codes[j] == codes[j - 1] and numbers[j] > numbers[j - 1])):
+            codes[j], codes[j - 1] = codes[j - 1], codes[j]
+            numbers[j], numbers[j - 1] = numbers[j - 1], numbers[j]
+            j -= 1
+    key = ((codes[0] * 18 + codes[1]) * 18 + codes[2]) * 18 + codes[3]
+    idx = 0
+    mult = 1
+    i = 0
+    while i < 4:
+        g = 1
+        while i + g < 4 and codes[i + g] == codes[i]:
+            g += 1
+        kh = codes[i] // 6
+        kb = codes[i] % 6
+        size = _nb_comb(13, kh) * _nb_comb(13 - kh, kb)
+        rank = 0
+        for j in range(g):
+            rank += _nb_comb(numbers[i + j] + g - 1 - j, g - j)
+        idx += mult * rank
+        mult *= _nb_comb(size + g - 1, g)
+        i += g
+    return blocks[key] + idx
