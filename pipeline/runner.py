@@ -118,13 +118,13 @@ def _recorded_checksums(folder: Path, job: Job) -> dict[str, str]:
     return {p["file"]: p["sha256"] for p in manifest.get("parts", [])}
 
 
-def _valid_parts(folder: Path, job: Job, force: bool) -> dict[int, bytes]:
-    """Parts already on disk that can be kept, by index, with their bytes.
+def _valid_parts(folder: Path, job: Job, force: bool) -> dict[int, tuple[int, str]]:
+    """Parts already on disk that can be kept, by index, with their rows and checksum.
 
     After a finished run the manifest's checksums decide; after an interrupted
     one each part must read back whole with the job's schema and row count.
     """
-    keep: dict[int, bytes] = {}
+    keep: dict[int, tuple[int, str]] = {}
     recorded = {} if force else _recorded_checksums(folder, job)
     remove_quietly([folder / MANIFEST])
     schema = job.full_schema
@@ -144,10 +144,10 @@ def _valid_parts(folder: Path, job: Job, force: bool) -> dict[int, bytes]:
         if path.name in recorded:
             data = path.read_bytes()
             if sha256(data) == recorded[path.name]:
-                keep[i] = data
+                keep[i] = _summary(data)
                 continue
         elif read_part(path, schema, job.rows(part) if job.rows else None) is not None:
-            keep[i] = path.read_bytes()
+            keep[i] = _summary(path.read_bytes())
             continue
         remove_quietly([path])
     return keep
@@ -239,7 +239,7 @@ def run_job(job: Job, out: Path, workers: Optional[int] = None, scheduler: Optio
                         for _, built in batch:
                             for i, data in built:
                                 write_atomic(folder / part_name(i), data, sync=False)
-                                parts[i] = data
+                                parts[i] = _summary(data)
                                 computed += 1
                             if bar:
                                 bar.advance(task, len(built))
@@ -253,7 +253,7 @@ def run_job(job: Job, out: Path, workers: Optional[int] = None, scheduler: Optio
         "job": job.name,
         "parameters": job.params,
         "version": __version__,
-        "parts": [{"file": part_name(i), "rows": _rows(parts[i]), "sha256": sha256(parts[i])}
+        "parts": [{"file": part_name(i), "rows": parts[i][0], "sha256": parts[i][1]}
                   for i in range(len(job.partitions))],
         "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "seconds": round(time.time() - start, 3),
@@ -262,6 +262,11 @@ def run_job(job: Job, out: Path, workers: Optional[int] = None, scheduler: Optio
     manifest["rows"] = sum(p["rows"] for p in manifest["parts"])
     write_atomic(folder / MANIFEST, (json.dumps(manifest, indent=1) + "\n").encode(), sync=True)
     return RunReport(folder, len(job.partitions), computed, manifest["rows"], time.time() - start, manifest)
+
+
+def _summary(data: bytes) -> tuple[int, str]:
+    """What the manifest keeps of a part: its rows and SHA-256 (not its bytes)."""
+    return _rows(data), sha256(data)
 
 
 def _rows(data: bytes) -> int:
