@@ -236,11 +236,12 @@ def run_job(job: Job, out: Path, workers: Optional[int] = None, scheduler: Optio
                                      key=[f"{job.name}-{g[0][0]:05d}-{len(g)}" for g in groups], pure=False)
                 try:
                     for batch in as_completed(futures, with_results=True).batches():
-                        for _, built in batch:
+                        for future, built in batch:
                             for i, data in built:
                                 write_atomic(folder / part_name(i), data, sync=False)
                                 parts[i] = _summary(data)
                                 computed += 1
+                            future.release()      # let the worker drop the bytes now
                             if bar:
                                 bar.advance(task, len(built))
                 except KeyboardInterrupt:
