@@ -15,10 +15,10 @@ BOARDS_PER_PART = 500
 def river_job(limit: Optional[int] = None):
     import pyarrow as pa
 
+    from pipeline.isomorphism import canonical_boards
     from pipeline.runner import Job
-    from pipeline.videopoker.tables import family_tables
 
-    boards = family_tables("natural").deals      # the 134,459 suit-canonical five-card sets
+    boards = canonical_boards()                   # the 134,459 suit-canonical five-card sets
     if limit is not None:
         boards = boards[:limit]
     parts = [boards[i:i + BOARDS_PER_PART] for i in range(0, len(boards), BOARDS_PER_PART)]

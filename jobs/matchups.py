@@ -21,7 +21,7 @@ def matchups_job(limit: Optional[int] = None):
     """
     import pyarrow as pa
 
-    from pipeline.preflop import canonical_matchups, matchup_rows
+    from pipeline.preflop import canonical_matchups
     from pipeline.runner import Job
     from pipeline.store import dictionary_type
 

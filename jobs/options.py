@@ -1,6 +1,7 @@
 """Options every batch command shares, and the call that hands a job to the runner."""
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Optional
 
@@ -24,10 +25,10 @@ def run(job, out: Path, workers: Optional[int], scheduler: Optional[str], quiet:
     except RunnerError as e:
         raise fail(str(e))
     except Interrupted as e:
-        print(f"pokerpipe: {e}", file=__import__("sys").stderr)
+        print(f"pokerpipe: {e}", file=sys.stderr)
         raise typer.Exit(130)
     if not quiet:
         kept = report.parts - report.computed
         print(f"{job.name}: {report.rows:,} rows in {report.parts} parts at {report.folder} "
-              f"({report.computed} computed, {kept} kept, {report.seconds:.1f} s)", file=__import__("sys").stderr)
+              f"({report.computed} computed, {kept} kept, {report.seconds:.1f} s)", file=sys.stderr)
     return report

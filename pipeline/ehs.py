@@ -55,19 +55,27 @@ def potential_counts(hero: np.ndarray, board: np.ndarray, lookahead: int, now: n
             live[n] = c
             n += 1
     hero_now = hand_value(hkey, hsuited, rank_offsets, rank_values, flush_values)
-    # hero's final value for each runout (i, j), i < j (lookahead 2) or (i, i) (lookahead 1)
-    hero_final = np.zeros((n, n), np.int64)
-    for i in range(n):
-        ci = live[i]
-        if lookahead == 1:
-            hero_final[i, i] = hand_value(hkey + card_keys[ci], hsuited | suited_bit(ci),
-                                          rank_offsets, rank_values, flush_values)
-        elif lookahead == 2:
-            for j in range(i + 1, n):
-                cj = live[j]
-                hero_final[i, j] = hand_value(hkey + card_keys[ci] + card_keys[cj],
-                                              hsuited | suited_bit(ci) | suited_bit(cj),
-                                              rank_offsets, rank_values, flush_values)
+    # every runout once: its cards' positions in ``live`` (second -1 for one card), key, suited mask,
+    # and the hero's final value on it
+    most = n * (n - 1) // 2 if lookahead == 2 else n
+    first = np.empty(most, np.int64)
+    second = np.empty(most, np.int64)
+    rkey = np.empty(most, np.uint64)
+    rsuited = np.empty(most, np.uint64)
+    hero_final = np.empty(most, np.int64)
+    runouts = 0
+    if lookahead > 0:
+        for i in range(n):
+            for j in range(i + 1, n) if lookahead == 2 else range(-1, 0):
+                ci = live[i]
+                k = card_keys[ci]
+                sb = suited_bit(ci)
+                if j >= 0:
+                    k += card_keys[live[j]]
+                    sb |= suited_bit(live[j])
+                first[runouts], second[runouts], rkey[runouts], rsuited[runouts] = i, j, k, sb
+                hero_final[runouts] = hand_value(hkey + k, hsuited | sb, rank_offsets, rank_values, flush_values)
+                runouts += 1
     for a in range(n):
         for b in range(a + 1, n):
             ca, cb = live[a], live[b]
@@ -75,28 +83,12 @@ def potential_counts(hero: np.ndarray, board: np.ndarray, lookahead: int, now: n
             osuited = bsuited | suited_bit(ca) | suited_bit(cb)
             idx = _outcome(hero_now, hand_value(okey, osuited, rank_offsets, rank_values, flush_values))
             now[idx] += 1
-            if lookahead == 1:
-                for i in range(n):
-                    if i == a or i == b:
-                        continue
-                    ci = live[i]
-                    v = hand_value(okey + card_keys[ci], osuited | suited_bit(ci), rank_offsets, rank_values,
-                                   flush_values)
-                    hp[idx, _outcome(hero_final[i, i], v)] += 1
-            elif lookahead == 2:
-                for i in range(n):
-                    if i == a or i == b:
-                        continue
-                    ci = live[i]
-                    k1 = okey + card_keys[ci]
-                    s1 = osuited | suited_bit(ci)
-                    for j in range(i + 1, n):
-                        if j == a or j == b:
-                            continue
-                        cj = live[j]
-                        v = hand_value(k1 + card_keys[cj], s1 | suited_bit(cj), rank_offsets, rank_values,
-                                       flush_values)
-                        hp[idx, _outcome(hero_final[i, j], v)] += 1
+            for r in range(runouts):
+                i, j = first[r], second[r]
+                if i == a or i == b or j == a or j == b:
+                    continue
+                v = hand_value(okey + rkey[r], osuited | rsuited[r], rank_offsets, rank_values, flush_values)
+                hp[idx, _outcome(hero_final[r], v)] += 1
 
 
 def _pots(hp: np.ndarray) -> tuple[float, float]:

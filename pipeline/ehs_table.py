@@ -110,10 +110,10 @@ def river_rows(boards: np.ndarray):
     import pyarrow as pa
 
     from .evaluator.tables import tables
-    from .isomorphism import _block_table
+    from .isomorphism import block_table
 
     boards = np.ascontiguousarray(boards, np.uint8)
-    idx, hole, which, atb = river_counts(boards, _block_table(5), *tables())
+    idx, hole, which, atb = river_counts(boards, block_table(5), *tables())
     idx, first = np.unique(idx, return_index=True)
     hole, which, atb = hole[first], which[first], atb[first]
     hs = (atb[:, 0] + atb[:, 1] / 2) / OPPONENT_HANDS_RIVER

@@ -6,6 +6,9 @@ suits maps one onto the other.  Each street then has a fixed number of classes:
 the river.  :func:`situation_index` numbers them densely without any table of
 situations, in the spirit of Waugh's hand isomorphism (2013):
 
+The numbering runs in numba (:func:`situation_index_nb`, for tables of
+millions); the inverse is plain Python.
+
 1. Per suit, the ranks it holds in each round (hole, board) form a *suit
    configuration*; its *shape* is the count per round, and it is numbered by
    the combinatorial number system round by round (a round's ranks among those
@@ -38,18 +41,6 @@ from .cards import RANKS, SUITS, CardError, check_disjoint, parse_cards
 Cards = Union[str, Sequence[int]]
 
 
-def _colex(mask: int) -> int:
-    """Colex rank of a set of bit positions among sets of the same size."""
-    idx, k, pos = 0, 0, 0
-    while mask:
-        if mask & 1:
-            k += 1
-            idx += comb(pos, k)
-        mask >>= 1
-        pos += 1
-    return idx
-
-
 def _uncolex(idx: int, k: int) -> int:
     """The ``k``-set of bit positions with colex rank ``idx``."""
     mask = 0
@@ -62,18 +53,6 @@ def _uncolex(idx: int, k: int) -> int:
     return mask
 
 
-def _squeeze(mask: int, used: int) -> int:
-    """``mask`` renumbered over the positions 0..12 not in ``used``."""
-    out, j = 0, 0
-    for p in range(13):
-        if used >> p & 1:
-            continue
-        if mask >> p & 1:
-            out |= 1 << j
-        j += 1
-    return out
-
-
 def _expand(mask: int, used: int) -> int:
     out, j = 0, 0
     for p in range(13):
@@ -83,17 +62,6 @@ def _expand(mask: int, used: int) -> int:
             out |= 1 << p
         j += 1
     return out
-
-
-def _suit_number(masks: Sequence[int]) -> int:
-    """Number of a suit configuration (one rank mask per round) within its shape."""
-    idx, mult, used = 0, 1, 0
-    for m in masks:
-        k = bin(m).count("1")
-        idx += mult * _colex(_squeeze(m, used))
-        mult *= comb(13 - bin(used).count("1"), k)
-        used |= m
-    return idx
 
 
 def _suit_masks(number: int, shape: Sequence[int]) -> list[int]:
@@ -113,12 +81,6 @@ def _shape_size(shape: Sequence[int]) -> int:
         size *= comb(13 - used, k)
         used += k
     return size
-
-
-def _multiset_rank(values: Sequence[int]) -> int:
-    """Colex rank of a multiset given high to low."""
-    g = len(values)
-    return sum(comb(v + g - 1 - j, g - j) for j, v in enumerate(values))
 
 
 def _multiset_unrank(idx: int, g: int) -> list[int]:
@@ -170,23 +132,8 @@ def situation_index(hole: Cards, board: Cards = ()) -> int:
     if len(h) != 2 or len(b) not in (0, 3, 4, 5):
         raise CardError(f"a situation is 2 hole cards and 0, 3, 4 or 5 board cards, got {len(h)} and {len(b)}")
     check_disjoint([("hole cards", h), ("board", b)])
-    rounds = (2, len(b)) if b else (2,)
-    per_suit = []
-    for s in range(4):
-        masks = [sum(1 << (c >> 2) for c in rnd if c & 3 == s) for rnd in ((h, b) if b else (h,))]
-        shape = tuple(bin(m).count("1") for m in masks)
-        per_suit.append((shape, _suit_number(masks)))
-    per_suit.sort(reverse=True)
-    cfg = tuple(shape for shape, _ in per_suit)
-    offsets, _ = _blocks(rounds)
-    at, _size = offsets[cfg]
-    idx, mult = 0, 1
-    for shape in sorted(set(cfg), reverse=True):
-        nums = [n for sh, n in per_suit if sh == shape]
-        g = len(nums)
-        idx += mult * _multiset_rank(nums)
-        mult *= comb(_shape_size(shape) + g - 1, g)
-    return at + idx
+    return int(situation_index_nb(np.array(h, np.int64), np.array(b + [0] * (5 - len(b)), np.int64), len(b),
+                                  block_table(len(b))))
 
 
 def situation_cards(index: int, board_cards: int) -> tuple[list[int], list[int]]:
@@ -233,7 +180,8 @@ def situation_text(index: int, board_cards: int) -> tuple[str, str]:
 # ---------------------------------------------------------------------------
 # The same numbering in numba, for tables of millions of situations.
 
-def _block_table(board_cards: int) -> np.ndarray:
+@lru_cache(maxsize=None)
+def block_table(board_cards: int) -> np.ndarray:
     """Block offset of each sorted shape configuration, keyed base 18 (shape code hole*6 + board)."""
     rounds = (2, board_cards) if board_cards else (2,)
     offsets, _ = _blocks(rounds)
@@ -336,3 +284,81 @@ def situation_index_nb(hole, board, nboard: int, blocks: np.ndarray) -> int:
         mult *= _nb_comb(size + g - 1, g)
         i += g
     return blocks[key] + idx
+
+
+# ---------------------------------------------------------------------------
+# Five-card sets up to suit permutation: the boards of the river table and the
+# deals of video poker.
+
+@njit(cache=True, nogil=True)
+def all_five_card_sets(n: int) -> np.ndarray:
+    """Every 5-card hand of an ``n``-card deck, ascending ids, in colex order."""
+    total = 0
+    for a in range(n):
+        for b in range(a):
+            for c in range(b):
+                for d in range(c):
+                    total += d
+    out = np.empty((total, 5), np.uint8)
+    i = 0
+    for e in range(4, n):
+        for d in range(3, e):
+            for c in range(2, d):
+                for b in range(1, c):
+                    for a in range(b):
+                        out[i, 0], out[i, 1], out[i, 2], out[i, 3], out[i, 4] = a, b, c, d, e
+                        i += 1
+    return out
+
+
+@njit(cache=True, nogil=True)
+def suit_canonical_codes(hands, joker: bool):
+    """Canonical code of each hand up to suit permutation: its four suit rank-masks
+    sorted high to low (13 bits each), plus bit 52 for the joker."""
+    codes = np.empty(hands.shape[0], np.int64)
+    for i in range(hands.shape[0]):
+        m0 = m1 = m2 = m3 = 0
+        extra = 0
+        for j in range(5):
+            c = hands[i, j]
+            if joker and c == 52:
+                extra = 1 << 52
+            elif c & 3 == 0:
+                m0 |= 1 << (c >> 2)
+            elif c & 3 == 1:
+                m1 |= 1 << (c >> 2)
+            elif c & 3 == 2:
+                m2 |= 1 << (c >> 2)
+            else:
+                m3 |= 1 << (c >> 2)
+        # sorting network for four values, high to low
+        if m0 < m1:
+            m0, m1 = m1, m0
+        if m2 < m3:
+            m2, m3 = m3, m2
+        if m0 < m2:
+            m0, m2 = m2, m0
+        if m1 < m3:
+            m1, m3 = m3, m1
+        if m1 < m2:
+            m1, m2 = m2, m1
+        codes[i] = extra | (m0 << 39) | (m1 << 26) | (m2 << 13) | m3
+    return codes
+
+
+def cards_of_codes(codes: np.ndarray) -> np.ndarray:
+    """Canonical deals (ascending ids) from codes: suit 0 gets the largest mask, and so on."""
+    out = np.zeros((len(codes), 5), np.uint8)
+    for i, code in enumerate(codes.tolist()):
+        cards = [52] if code >> 52 & 1 else []
+        for suit in range(4):
+            mask = code >> (39 - 13 * suit) & 0x1FFF
+            cards += [4 * r + suit for r in range(13) if mask >> r & 1]
+        out[i] = sorted(cards)
+    return out
+
+
+@lru_cache(maxsize=1)
+def canonical_boards() -> np.ndarray:
+    """One representative (ascending ids) of each of the 134,459 five-card sets up to suits."""
+    return cards_of_codes(np.unique(suit_canonical_codes(all_five_card_sets(52), False)))

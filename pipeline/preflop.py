@@ -27,7 +27,6 @@ from .cards import RANKS, format_cards
 from .equity.ranksets import enumerate_by_ranks
 from .evaluator.kernels import KEY_BASE, suited_bit
 
-BOARDS_HEADS_UP = 1712304
 SPECIFIC_MATCHUPS = 812175
 SUIT_PERMUTATIONS = np.array(list(permutations(range(4))), np.int64)
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .cards import RANKS, CardError, format_cards, parse_cards
+from .cards import RANKS, CardError, parse_cards
 
 _RANK = "[2-9TJQKA]"
 _CLASS = re.compile(rf"({_RANK})({_RANK})([so]?)", re.IGNORECASE)
@@ -164,7 +164,3 @@ def parse_range(text: str) -> Range:
     arr = np.array([c for c, _ in kept], np.int64).reshape(-1, 2)
     return Range(text.strip(), arr, np.array([w for _, w in kept], np.float64))
 
-
-def describe_combo(combo) -> str:
-    """``(51, 47)`` -> ``'AsKs'``."""
-    return format_cards(combo)

@@ -34,6 +34,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from . import __version__
+from .combinatorics import available_cores
 from .store import parquet_bytes, read_part, remove_quietly, sha256, with_metadata, write_atomic
 
 MANIFEST = "_manifest.json"
@@ -141,15 +142,15 @@ def _valid_parts(folder: Path, job: Job, force: bool) -> dict[int, tuple[int, st
         path = folder / part_name(i)
         if not path.exists():
             continue
+        data = path.read_bytes()
         if path.name in recorded:
-            data = path.read_bytes()
-            if sha256(data) == recorded[path.name]:
-                keep[i] = _summary(data)
-                continue
-        elif read_part(path, schema, job.rows(part) if job.rows else None) is not None:
-            keep[i] = _summary(path.read_bytes())
-            continue
-        remove_quietly([path])
+            valid = sha256(data) == recorded[path.name]
+        else:
+            valid = read_part(data, schema, job.rows(part) if job.rows else None) is not None
+        if valid:
+            keep[i] = _summary(data)
+        else:
+            remove_quietly([path])
     return keep
 
 
@@ -185,7 +186,7 @@ def dask_client(workers: Optional[int], scheduler: Optional[str]):
         finally:
             client.close()
         return
-    n = workers or (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
+    n = workers or available_cores()
     cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
                            silence_logs=logging.ERROR)
     client = Client(cluster)

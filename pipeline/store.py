@@ -74,11 +74,11 @@ def write_atomic(path: Path, data: bytes, sync: bool = False) -> None:
     os.replace(tmp, path)
 
 
-def read_part(path: Path, schema: pa.Schema, rows: Optional[int] = None) -> Optional[pa.Table]:
-    """The part at ``path`` if it is a complete Parquet file written for exactly this
+def read_part(data: bytes, schema: pa.Schema, rows: Optional[int] = None) -> Optional[pa.Table]:
+    """The part in ``data`` if it is a complete Parquet file written for exactly this
     ``schema`` (metadata included) and, when given, this many ``rows``; else None."""
     try:
-        table = pq.read_table(path)
+        table = pq.read_table(pa.BufferReader(data))
     except (OSError, pa.ArrowException, ValueError):
         return None
     if not table.schema.equals(schema, check_metadata=True):

@@ -1,6 +1,5 @@
 """The batch commands end to end, as a user runs them (fresh processes, real Dask)."""
 import json
-import os
 import signal
 import socket
 import subprocess

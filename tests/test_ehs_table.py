@@ -1,5 +1,4 @@
 """The river EHS table against the single-situation command and the situation index."""
-import random
 import subprocess
 import sys
 

@@ -1,5 +1,4 @@
 """The evaluator against published counts, a plain-Python reference and eval7."""
-from itertools import combinations
 
 import numpy as np
 import pytest

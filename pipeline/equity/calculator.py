@@ -15,18 +15,18 @@ boards, times players — is at most :data:`EXACT_WORK_LIMIT` hand evaluations
 from __future__ import annotations
 
 import math
-import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Optional, Sequence, Union
 
 import numpy as np
 
+from ..combinatorics import available_cores
 from ..cards import CardError, check_disjoint, format_cards, mask_of, parse_cards
 from ..evaluator.tables import tables
 from ..query import parse_query
 from ..ranges import Range
-from .exact import count_assignments, exact_counts, list_assignments
+from .exact import exact_counts, list_assignments
 from .montecarlo import CHUNK_TRIALS, monte_carlo_chunk
 from .showdown import SHARE_UNIT, SHARES, TIES, WINS
 
@@ -63,13 +63,6 @@ class EquityResult:
         """The ``--json`` object of ``pokerpipe equity``."""
         return {"exact": self.exact, "boards": self.boards,
                 "players": [asdict(p) for p in self.players]}
-
-
-def available_cores() -> int:
-    """Cores this process may run on (its CPU affinity where the OS tells it)."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
 
 
 def _threads(requested: Optional[int]) -> int:
@@ -125,14 +118,15 @@ def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = ""
     board_a = np.array(board_cards, np.int64)
     missing = 5 - len(board_cards)
     live = 52 - len(board_cards) - len(dead_cards) - 2 * len(ranges)
-    work = math.prod(len(r) for r in ranges) * math.comb(live, missing) * len(ranges)
+    assignments_bound = math.prod(len(r) for r in ranges)
+    work = assignments_bound * math.comb(live, missing) * len(ranges)
     if exact is None:
         exact = trials is None and work <= EXACT_WORK_LIMIT
     n_threads = _threads(threads)
     if exact:
-        if math.prod(len(r) for r in ranges) > EXACT_ASSIGNMENT_LIMIT:
+        if assignments_bound > EXACT_ASSIGNMENT_LIMIT:
             raise CardError(f"exact enumeration of these ranges is too large "
-                            f"({math.prod(len(r) for r in ranges):,} combo assignments); use --trials")
+                            f"({assignments_bound:,} combo assignments); use --trials")
         result = _exact(ranges, combos, masks, weights, offsets, board_a, used, n_threads)
     else:
         result = _monte_carlo(ranges, combos, weights, offsets, board_a, used,
@@ -148,9 +142,9 @@ def _no_assignment(ranges: list[Range]) -> CardError:
 
 def _exact(ranges, combos, masks, weights, offsets, board, used, n_threads) -> EquityResult:
     P = len(ranges)
-    if count_assignments(masks, offsets, used) == 0:
-        raise _no_assignment(ranges)
     assign = list_assignments(masks, offsets, used)
+    if len(assign) == 0:
+        raise _no_assignment(ranges)
     t = tables()
     chunks = np.array_split(assign, min(len(assign), n_threads * 8 if len(assign) > 1 else 1))
 

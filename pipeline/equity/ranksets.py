@@ -24,15 +24,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..combinatorics import BINOM
 from ..evaluator.kernels import KEY_BASE, RANK_SUM_MASK, rank_value, suit_ranks, suited_bit
 from .showdown import RANK_KEYS, hand_value, score
-
-# C(n, k) for n, k <= 13
-_BINOM = np.zeros((14, 14), np.int64)
-for _n in range(14):
-    _BINOM[_n, 0] = 1
-    for _k in range(1, _n + 1):
-        _BINOM[_n, _k] = _BINOM[_n - 1, _k - 1] + _BINOM[_n - 1, _k]
 
 
 @njit(cache=True, nogil=True)
@@ -71,7 +65,7 @@ def _walk_multisets(avail, missing, sums, flush, correct, values, tvalues, count
         k = take[r]
         nl = left[r] - k
         na = add[r] + np.uint64(k) * RANK_KEYS[r]
-        nw = ways[r] * _BINOM[avail[r], k]
+        nw = ways[r] * BINOM[avail[r], k]
         if nl == 0:
             changed = False
             for p in range(P):

@@ -63,15 +63,6 @@ def suited_bit(card: int) -> np.uint64:
 
 
 @njit(cache=True, nogil=True)
-def key_value(key: np.uint64, suited: np.uint64, rank_offsets: np.ndarray, rank_values: np.ndarray,
-              flush_values: np.ndarray) -> int:
-    """Value of a 5..7-card hand from its key and its suited mask (only read on a flush)."""
-    if key & FLUSH_FLAGS:
-        return flush_values[suit_ranks(suited, flush_suit(key))]
-    return rank_value(key, rank_offsets, rank_values)
-
-
-@njit(cache=True, nogil=True)
 def evaluate_into(cards: np.ndarray, out: np.ndarray, card_keys: np.ndarray, rank_offsets: np.ndarray,
                   rank_values: np.ndarray, flush_values: np.ndarray) -> None:
     """Write the value of each row of ``cards`` (n, 5|6|7 card ids) to ``out`` (n,).

@@ -16,7 +16,6 @@ canonical deal, ascending ids).
 from __future__ import annotations
 
 import math
-import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -24,11 +23,8 @@ import numpy as np
 from numba import njit
 
 from .paytable import PayTable
-from .tables import BINOM, FamilyTables, family_tables, subset_row
-
-def available_cores() -> int:
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-
+from ..combinatorics import BINOM, available_cores
+from .tables import FamilyTables, family_tables, subset_row
 
 POPCOUNT = np.array([bin(m).count("1") for m in range(32)], np.int64)
 

@@ -29,7 +29,6 @@ JOKER_TYPES = (
     "four of a kind", "straight flush", "wild royal flush", "five of a kind", "natural royal flush",
 )
 FAMILIES = {"natural": (52, NATURAL_TYPES), "deuces": (52, DEUCES_TYPES), "joker": (53, JOKER_TYPES)}
-JOKER = 52
 
 
 @njit(cache=True, nogil=True)

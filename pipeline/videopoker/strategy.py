@@ -17,7 +17,8 @@ import numpy as np
 from ..cards import RANKS, SUITS
 from .analyzer import POPCOUNT, scales, solve_deals
 from .paytable import PayTable
-from .tables import BINOM, family_tables
+from ..combinatorics import BINOM
+from .tables import family_tables
 
 
 def card_text(c: int) -> str:
