@@ -9,29 +9,35 @@ import typer
 from .app import app, fail
 from .options import FORCE, OUT, QUIET, SCHEDULER, WORKERS, run
 
-BOARDS_PER_PART = 500
+STREETS = {"flop": 3, "turn": 4, "river": 5}          # board cards
+BOARDS_PER_PART = {"flop": 10, "turn": 100, "river": 500}  # a few seconds of work per part
 
 
-def river_job(limit: Optional[int] = None):
+def street_job(street: str, limit: Optional[int] = None):
+    """The job of one street's table: its canonical boards in parts, and the output schema."""
     import pyarrow as pa
 
-    from pipeline.isomorphism import canonical_boards
+    from pipeline.boards import canonical_boards
+    from pipeline.ehs_table import POTENTIAL_COLUMNS
     from pipeline.runner import Job
 
-    boards = canonical_boards()                   # the 134,459 suit-canonical five-card sets
+    boards = canonical_boards(STREETS[street])      # 1,755 flops, 16,432 turns, 134,459 rivers
     if limit is not None:
         boards = boards[:limit]
-    parts = [boards[i:i + BOARDS_PER_PART] for i in range(0, len(boards), BOARDS_PER_PART)]
-    schema = pa.schema([("index", pa.int64()), ("hole", pa.string()), ("board", pa.string()),
-                        ("ahead", pa.int64()), ("tied", pa.int64()), ("behind", pa.int64()),
-                        ("hs", pa.float64()), ("ppot", pa.float64()), ("npot", pa.float64()), ("ehs", pa.float64())])
-    params = {"street": "river", "boards_per_part": BOARDS_PER_PART, **({"limit": limit} if limit else {})}
-    return Job("ehs-table/river", params, schema, parts, _compute)
+    size = BOARDS_PER_PART[street]
+    parts = [boards[i:i + size] for i in range(0, len(boards), size)]
+    fields = [("index", pa.int64()), ("hole", pa.string()), ("board", pa.string()),
+              ("ahead", pa.int64()), ("tied", pa.int64()), ("behind", pa.int64()),
+              ("hs", pa.float64()), ("ppot", pa.float64()), ("npot", pa.float64()), ("ehs", pa.float64())]
+    if street != "river":
+        fields += [(name, pa.int64()) for name in POTENTIAL_COLUMNS]
+    params = {"street": street, "boards_per_part": size, **({"limit": limit} if limit else {})}
+    return Job(f"ehs-table/{street}", params, pa.schema(fields), parts, _compute)
 
 
 def _compute(boards):
-    from pipeline.ehs_table import river_rows
-    return river_rows(boards)
+    from pipeline.ehs_table import street_rows
+    return street_rows(boards)
 
 
 @app.command("ehs-table")
@@ -41,10 +47,8 @@ def ehs_table(street: str = typer.Option(..., "--street", help="flop, turn or ri
               limit: Optional[int] = typer.Option(None, "--limit", help="only the first N canonical boards (smoke runs)")) -> None:
     """HS, PPOT, NPOT and EHS of every canonical (hole, board) situation of a street, indexed by situation_index."""
     street = street.lower()
-    if street not in ("flop", "turn", "river"):
+    if street not in STREETS:
         raise fail(f"--street must be flop, turn or river, got {street!r}")
-    if street != "river":
-        raise fail(f"the {street} table is not built yet; --street river is")
     if limit is not None and limit < 1:
         raise fail(f"--limit must be positive, got {limit}")
-    run(river_job(limit), out, workers, scheduler, quiet, force)
+    run(street_job(street, limit), out, workers, scheduler, quiet, force)

@@ -91,13 +91,28 @@ def potential_counts(hero: np.ndarray, board: np.ndarray, lookahead: int, now: n
                 hp[idx, _outcome(hero_final[r], v)] += 1
 
 
-def _pots(hp: np.ndarray) -> tuple[float, float]:
-    t = hp.sum(axis=1)
-    den_p = t[BEHIND] + t[TIED] / 2
-    den_n = t[AHEAD] + t[TIED] / 2
-    ppot = (hp[BEHIND, AHEAD] + hp[BEHIND, TIED] / 2 + hp[TIED, AHEAD] / 2) / den_p if den_p else 0.0
-    npot = (hp[AHEAD, BEHIND] + hp[TIED, BEHIND] / 2 + hp[AHEAD, TIED] / 2) / den_n if den_n else 0.0
-    return float(ppot), float(npot)
+def hand_strengths(now: np.ndarray) -> np.ndarray:
+    """HS of rows of (ahead, tied, behind) counts: ``(ahead + tied/2) / (ahead + tied + behind)``."""
+    now = np.asarray(now)
+    return (now[..., AHEAD] + now[..., TIED] / 2) / now.sum(axis=-1)
+
+
+def potentials(hp: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """PPOT and NPOT of potential tables ``hp`` (..., 3, 3); 0 where a denominator is 0."""
+    hp = np.asarray(hp)
+    t = hp.sum(axis=-1)
+    den_p = t[..., BEHIND] + t[..., TIED] / 2
+    den_n = t[..., AHEAD] + t[..., TIED] / 2
+    num_p = hp[..., BEHIND, AHEAD] + hp[..., BEHIND, TIED] / 2 + hp[..., TIED, AHEAD] / 2
+    num_n = hp[..., AHEAD, BEHIND] + hp[..., TIED, BEHIND] / 2 + hp[..., AHEAD, TIED] / 2
+    ppot = np.divide(num_p, den_p, out=np.zeros(np.shape(num_p)), where=den_p != 0)
+    npot = np.divide(num_n, den_n, out=np.zeros(np.shape(num_n)), where=den_n != 0)
+    return ppot, npot
+
+
+def effective_strength(hs, ppot, npot):
+    """EHS = HS·(1 − NPOT) + (1 − HS)·PPOT (scalars or arrays)."""
+    return hs * (1 - npot) + (1 - hs) * ppot
 
 
 @dataclass
@@ -141,10 +156,10 @@ def hand_strength(hole: str, board: str, opponents: int = 1) -> HandStrength:
         now1 = np.zeros(3, np.int64)
         hp1 = np.zeros((3, 3), np.int64)
         potential_counts(hero, brd, 1, now1, hp1, *t)
-        ppot1, npot1 = _pots(hp1)
-    ppot, npot = _pots(hp) if look else (0.0, 0.0)
+        ppot1, npot1 = (float(x) for x in potentials(hp1))
+    ppot, npot = (float(x) for x in potentials(hp)) if look else (0.0, 0.0)
     ahead, tied, behind = (int(x) for x in now)
-    hs = (ahead + tied / 2) / (ahead + tied + behind)
+    hs = float(hand_strengths(now))
     hs_n = hs ** opponents
     return HandStrength(ahead, tied, behind, hs, hs_n, hp.tolist(), ppot, npot, ppot1, npot1,
-                        hs * (1 - npot) + (1 - hs) * ppot, hs_n + (1 - hs_n) * ppot)
+                        effective_strength(hs, ppot, npot), hs_n + (1 - hs_n) * ppot)

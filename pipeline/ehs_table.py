@@ -1,19 +1,35 @@
-"""The river EHS table: every canonical (hole, board) river situation, ranked by sharing work.
+"""The EHS tables: every canonical (hole, board) situation of a street, computed by sharing work.
 
-For each of the 134,459 suit-canonical five-card boards every one of the 1,081
-hole pairs is evaluated once.  A hole ``{a, b}`` of value ``v`` is then ahead of
-the opponent pairs below ``v`` that hold neither ``a`` nor ``b``: with sorted
-values of all pairs and of the 46 pairs holding each card,
+For each suit-canonical board (1,755 flops, 16,432 turns, 134,459 rivers) every
+pair of live cards is evaluated once on it.
+
+**Hand strength.**  A hole ``{a, b}`` of value ``v`` is ahead of the opponent
+pairs below ``v`` that hold neither ``a`` nor ``b``: with sorted values of all
+pairs and of the pairs holding each card,
 
     ahead = below(all) - below(a) - below(b)      (no pair below v holds both)
     tied  = equal(all) - equal(a) - equal(b) + 1  (the hole itself holds both)
 
-and behind is the rest of the C(45, 2) = 990 opponent hands.  Every situation
-class is reached from its board's canonical representative; holes that a
-board's own suit symmetry maps onto each other give the same row once.
-On the river PPOT = NPOT = 0 and EHS = HS.
+**Potential.**  Each runout (turn and river on the flop, the river on the turn)
+leaves 47 cards whose 1,081 pairs are evaluated once on the complete board.
+Every pair is then a point (value now, value at the river), and a hole's
+potential table counts the other pairs by (now: above / level / below it,
+final: above / level / below) — a two-dimensional dominance count, done for all
+pairs at once: pairs enter a Fenwick tree over final values in order of their
+value now, a group of equal value now at a time; each pair queries the tree
+before its group enters (the opponents it is ahead of now), its own group, kept
+sorted, gives the tied-now row, and a histogram of final values the columns.
+Opponents that share a card with the hole are removed as above: the 46 pairs
+holding a card are compared with each other directly, and the hole itself once.
+Summed over runouts this is the AAAI-98 table ``HP[now][final]`` of
+:mod:`pipeline.ehs`, whose per-situation enumeration checks it in the tests.
+
+Holes that a board's own suit symmetry maps onto each other give the same
+situation; each situation comes once, from its board's canonical representative.
 """
 from __future__ import annotations
+
+from functools import lru_cache
 
 import numpy as np
 from numba import njit
@@ -22,76 +38,241 @@ from .equity.showdown import hand_value
 from .evaluator.kernels import KEY_BASE, suited_bit
 from .isomorphism import situation_index_nb
 
-OPPONENT_HANDS_RIVER = 990
+RUNOUT_CARDS = 47              # cards left after a complete board and no hole
+RUNOUT_PAIRS = 47 * 46 // 2
+
+
+@lru_cache(maxsize=1)
+def dense_values() -> np.ndarray:
+    """Map each hand value to its order 1..7,462 among all values (0 where none), for the Fenwick tree."""
+    from .evaluator.tables import tables
+
+    _, _, rank_values, flush_values = tables()
+    values = np.unique(np.concatenate([rank_values, flush_values]).astype(np.int64))
+    dense = np.zeros(values[-1] + 1, np.int64)
+    dense[values] = np.arange(1, len(values) + 1)
+    return dense
 
 
 @njit(cache=True, nogil=True)
-def river_counts(boards, blocks, card_keys, rank_offsets, rank_values, flush_values):
-    """(rows, 1081 per board): situation index, hole cards, ahead, tied, behind."""
-    nb = boards.shape[0]
-    out_idx = np.empty(nb * 1081, np.int64)
-    out_hole = np.empty((nb * 1081, 2), np.uint8)
-    out_board = np.empty(nb * 1081, np.int64)
-    out_atb = np.empty((nb * 1081, 3), np.int64)
-    live = np.empty(47, np.int64)
-    value = np.empty((47, 47), np.int64)
-    per_card = np.empty((47, 46), np.int64)
-    allv = np.empty(1081, np.int64)
+def _tree_add(tree, i) -> None:
+    while i < tree.shape[0]:
+        tree[i] += 1
+        i += i & -i
+
+
+@njit(cache=True, nogil=True)
+def _tree_below(tree, i) -> int:
+    """How many entries are at positions < ``i``."""
+    i -= 1
+    s = 0
+    while i > 0:
+        s += tree[i]
+        i &= i - 1
+    return s
+
+
+@njit(cache=True, nogil=True)
+def _cmp(x, y) -> int:
+    """0, 1, 2 when x is above, level with, below y (ahead / tied / behind)."""
+    return (x < y) + (x <= y)
+
+
+
+def scratch(n_live: int, n_dense: int) -> tuple:
+    """Work arrays of :func:`_add_runout`, allocated once per kernel call."""
+    q = RUNOUT_PAIRS
+    return (np.empty(RUNOUT_CARDS, np.int64), np.empty(q, np.int64), np.empty(q, np.int64), np.empty(q, np.int64),
+            np.empty(n_live * (n_live - 1) // 2, np.int64), np.empty((RUNOUT_CARDS, RUNOUT_CARDS - 1), np.int64),
+            np.empty(RUNOUT_CARDS, np.int64), np.empty((q, 9), np.int64), np.zeros(n_dense + 1, np.int64),
+            np.zeros(n_dense + 2, np.int64), np.empty(q, np.int64), np.empty(q, np.int64))
+
+
+@njit(cache=True, nogil=True)
+def _add_runout(rkey, rsuited, ri, rj, live, pid, now, order, hp, dense, work, card_keys, rank_offsets,
+                rank_values, flush_values) -> None:
+    """Add one runout's (opponent pair, now, final) cases to the table ``hp`` (live pairs, 9) of every
+    hole it leaves live; ``ri``/``rj`` are the runout's positions in ``live`` (``rj`` -1 for one card)."""
+    rest, q_pair, q_now, q_fin, q_of, holding, held, cells, tree, hist, ordered, gfin = work
+    n = live.shape[0]
+    nr = 0
+    for u in range(n):
+        if u != ri and u != rj:
+            rest[nr] = u
+            held[nr] = 0
+            nr += 1
+    q_of[:] = -1
+    nq = 0
+    for x in range(nr):
+        for y in range(x + 1, nr):
+            u, w = rest[x], rest[y]
+            p = pid[u, w]
+            cu, cw = live[u], live[w]
+            q_pair[nq], q_now[nq] = p, now[p]
+            q_of[p] = nq
+            q_fin[nq] = hand_value(rkey + card_keys[cu] + card_keys[cw], rsuited | suited_bit(cu) | suited_bit(cw),
+                                   rank_offsets, rank_values, flush_values)
+            holding[x, held[x]] = nq
+            held[x] += 1
+            holding[y, held[y]] = nq
+            held[y] += 1
+            nq += 1
+    t = 0
+    for i in range(order.shape[0]):            # the runout's pairs by value now
+        q = q_of[order[i]]
+        if q >= 0:
+            ordered[t] = q
+            t += 1
+    tree[:] = 0
+    hist[:] = 0
+    below_now = 0
+    start = 0
+    while start < nq:                           # groups of equal value now, low to high
+        v = q_now[ordered[start]]
+        end = start
+        while end < nq and q_now[ordered[end]] == v:
+            f = q_fin[ordered[end]]
+            k = end - start                     # insertion sort of the group's final values
+            while k > 0 and gfin[k - 1] > f:
+                gfin[k] = gfin[k - 1]
+                k -= 1
+            gfin[k] = f
+            end += 1
+        g = end - start
+        for i in range(start, end):
+            q = ordered[i]
+            f = q_fin[q]
+            d = dense[f]
+            lo = _tree_below(tree, d)
+            eq = _tree_below(tree, d + 1) - lo
+            cells[q, 0], cells[q, 1], cells[q, 2] = lo, eq, below_now - lo - eq
+            lo = np.searchsorted(gfin[:g], f, side="left")
+            eq = np.searchsorted(gfin[:g], f, side="right") - lo
+            cells[q, 3], cells[q, 4], cells[q, 5] = lo, eq, g - lo - eq
+        for i in range(start, end):
+            d = dense[q_fin[ordered[i]]]
+            _tree_add(tree, d)
+            hist[d + 1] += 1
+        below_now += g
+        start = end
+    for d in range(1, hist.shape[0]):           # hist[d] becomes the count of final values below order d
+        hist[d] += hist[d - 1]
+    for q in range(nq):
+        d = dense[q_fin[q]]
+        cells[q, 6] = hist[d] - cells[q, 0] - cells[q, 3]
+        cells[q, 7] = hist[d + 1] - hist[d] - cells[q, 1] - cells[q, 4]
+        cells[q, 8] = nq - (cells[q, 0] + cells[q, 1] + cells[q, 2] + cells[q, 3] + cells[q, 4] + cells[q, 5]
+                            + cells[q, 6] + cells[q, 7])
+        cells[q, 4] -= 1                        # the hole itself
+    for x in range(nr):                         # opponents sharing a card with the hole
+        for i in range(held[x]):
+            q1 = holding[x, i]
+            n1, f1 = q_now[q1], q_fin[q1]
+            for j in range(i + 1, held[x]):
+                q2 = holding[x, j]
+                c = 3 * _cmp(n1, q_now[q2]) + _cmp(f1, q_fin[q2])
+                cells[q1, c] -= 1
+                cells[q2, 8 - c] -= 1
+    for q in range(nq):
+        p = q_pair[q]
+        for c in range(9):
+            hp[p, c] += cells[q, c]
+
+
+@njit(cache=True, nogil=True)
+def street_counts(boards, blocks, dense, work, card_keys, rank_offsets, rank_values, flush_values):
+    """Every live hole of each board (rows of 3, 4 or 5 card ids): situation index, hole, board row,
+    ahead/tied/behind now, and the potential table (9 counts; no rows on the river)."""
+    nb, m = boards.shape
+    n = 52 - m
+    npairs = n * (n - 1) // 2
+    look = 5 - m
+    rows = nb * npairs
+    out_idx = np.empty(rows, np.int64)
+    out_hole = np.empty((rows, 2), np.uint8)
+    out_board = np.empty(rows, np.int64)
+    out_now = np.empty((rows, 3), np.int64)
+    out_hp = np.zeros((rows if look > 0 else 0, 9), np.int64)
+    pid = np.empty((n, n), np.int64)
+    pair_a = np.empty(npairs, np.int64)
+    pair_b = np.empty(npairs, np.int64)
+    p = 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            pid[i, j] = pid[j, i] = p
+            pair_a[p], pair_b[p] = i, j
+            p += 1
+    live = np.empty(n, np.int64)
+    now = np.empty(npairs, np.int64)
+    allv = np.empty(npairs, np.int64)
+    per_card = np.empty((n, n - 1), np.int64)
+    fill = np.empty(n, np.int64)
+    hp = np.empty((npairs, 9), np.int64)
     hole = np.empty(2, np.int64)
-    board = np.empty(5, np.int64)
+    board = np.zeros(5, np.int64)
     row = 0
     for bi in range(nb):
         bkey = KEY_BASE
         bsuited = np.uint64(0)
         used = np.uint64(0)
-        for j in range(5):
+        for j in range(m):
             c = boards[bi, j]
             board[j] = c
             bkey += card_keys[c]
             bsuited |= suited_bit(c)
             used |= np.uint64(1) << np.uint64(c)
-        n = 0
+        k = 0
         for c in range(52):
             if not (used >> np.uint64(c)) & np.uint64(1):
-                live[n] = c
-                n += 1
-        k = 0
-        fill = np.zeros(47, np.int64)
-        for i in range(47):
-            for j in range(i + 1, 47):
-                ci, cj = live[i], live[j]
-                v = hand_value(bkey + card_keys[ci] + card_keys[cj], bsuited | suited_bit(ci) | suited_bit(cj),
-                               rank_offsets, rank_values, flush_values)
-                value[i, j] = v
-                allv[k] = v
+                live[k] = c
                 k += 1
-                per_card[i, fill[i]] = v
-                fill[i] += 1
-                per_card[j, fill[j]] = v
-                fill[j] += 1
+        fill[:] = 0
+        for p in range(npairs):
+            a, b = pair_a[p], pair_b[p]
+            ca, cb = live[a], live[b]
+            v = hand_value(bkey + card_keys[ca] + card_keys[cb], bsuited | suited_bit(ca) | suited_bit(cb),
+                           rank_offsets, rank_values, flush_values)
+            now[p] = allv[p] = v
+            per_card[a, fill[a]] = v
+            fill[a] += 1
+            per_card[b, fill[b]] = v
+            fill[b] += 1
         allv.sort()
-        for i in range(47):
+        for i in range(n):
             per_card[i].sort()
-        for i in range(47):
-            for j in range(i + 1, 47):
-                v = value[i, j]
-                below = np.searchsorted(allv, v, side="left")
-                equal = np.searchsorted(allv, v, side="right") - below
-                bi_ = np.searchsorted(per_card[i], v, side="left")
-                ei = np.searchsorted(per_card[i], v, side="right") - bi_
-                bj = np.searchsorted(per_card[j], v, side="left")
-                ej = np.searchsorted(per_card[j], v, side="right") - bj
-                ahead = below - bi_ - bj
-                tied = equal - ei - ej + 1
-                hole[0], hole[1] = live[j], live[i]
-                out_idx[row] = situation_index_nb(hole, board, 5, blocks)
-                out_hole[row, 0], out_hole[row, 1] = live[j], live[i]
-                out_board[row] = bi
-                out_atb[row, 0] = ahead
-                out_atb[row, 1] = tied
-                out_atb[row, 2] = 990 - ahead - tied
-                row += 1
-    return out_idx, out_hole, out_board, out_atb
+        if look > 0:
+            hp[:] = 0
+            order = np.argsort(now)
+            for ri in range(n):
+                for rj in range(ri + 1, n) if look == 2 else range(-1, 0):
+                    rkey = bkey + card_keys[live[ri]]
+                    rsuited = bsuited | suited_bit(live[ri])
+                    if rj >= 0:
+                        rkey += card_keys[live[rj]]
+                        rsuited |= suited_bit(live[rj])
+                    _add_runout(rkey, rsuited, ri, rj, live, pid, now, order, hp, dense, work, card_keys,
+                                rank_offsets, rank_values, flush_values)
+        opponents = (n - 2) * (n - 3) // 2
+        for p in range(npairs):
+            a, b = pair_a[p], pair_b[p]
+            v = now[p]
+            below = np.searchsorted(allv, v, side="left")
+            equal = np.searchsorted(allv, v, side="right") - below
+            ba = np.searchsorted(per_card[a], v, side="left")
+            ea = np.searchsorted(per_card[a], v, side="right") - ba
+            bb = np.searchsorted(per_card[b], v, side="left")
+            eb = np.searchsorted(per_card[b], v, side="right") - bb
+            ahead = below - ba - bb
+            tied = equal - ea - eb + 1
+            hole[0], hole[1] = live[b], live[a]
+            out_idx[row] = situation_index_nb(hole, board, m, blocks)
+            out_hole[row, 0], out_hole[row, 1] = live[b], live[a]
+            out_board[row] = bi
+            out_now[row, 0], out_now[row, 1], out_now[row, 2] = ahead, tied, opponents - ahead - tied
+            if look > 0:
+                out_hp[row] = hp[p]
+            row += 1
+    return out_idx, out_hole, out_board, out_now, out_hp
 
 
 _CARD_TEXT = np.array([list((r + s).encode()) for r in "23456789TJQKA" for s in "cdhs"], np.uint8)
@@ -105,28 +286,46 @@ def _text(cards: np.ndarray):
     return pa.array(chars.view(f"S{chars.shape[1]}").ravel(), pa.binary()).cast(pa.string())
 
 
-def river_rows(boards: np.ndarray):
-    """Arrow table of the river situations reached from ``boards`` (canonical), one row each."""
+POTENTIAL_COLUMNS = ("hp_aa", "hp_at", "hp_ab", "hp_ta", "hp_tt", "hp_tb", "hp_ba", "hp_bt", "hp_bb")
+
+
+def street_rows(boards: np.ndarray):
+    """Arrow table of the situations reached from canonical ``boards`` (rows of 3, 4 or 5 ids), one row each.
+
+    Columns: ``index``, ``hole``, ``board``, ``ahead``, ``tied``, ``behind``, ``hs``, ``ppot``, ``npot``,
+    ``ehs``; on the flop and turn also the potential table's counts ``hp_<now><final>`` (a/t/b for
+    ahead/tied/behind, e.g. ``hp_ba``: behind now, ahead at the river)."""
     import pyarrow as pa
 
+    from .ehs import effective_strength, hand_strengths, potentials
     from .evaluator.tables import tables
     from .isomorphism import block_table
 
     boards = np.ascontiguousarray(boards, np.uint8)
-    idx, hole, which, atb = river_counts(boards, block_table(5), *tables())
+    m = boards.shape[1]
+    dense = dense_values()
+    idx, hole, which, now, hp = street_counts(boards, block_table(m), dense, scratch(52 - m, int(dense.max())),
+                                              *tables())
     idx, first = np.unique(idx, return_index=True)
-    hole, which, atb = hole[first], which[first], atb[first]
-    hs = (atb[:, 0] + atb[:, 1] / 2) / OPPONENT_HANDS_RIVER
-    zero = np.zeros(len(idx))
-    return pa.table({
+    hole, which, now = hole[first], which[first], now[first]
+    hs = hand_strengths(now)
+    if m < 5:
+        hp = hp[first]
+        ppot, npot = potentials(hp.reshape(-1, 3, 3))
+    else:
+        ppot = npot = np.zeros(len(idx))                # nothing left to come on the river
+    columns = {
         "index": pa.array(idx, pa.int64()),
         "hole": _text(hole),
         "board": _text(boards[which][:, ::-1]),
-        "ahead": pa.array(atb[:, 0], pa.int64()),
-        "tied": pa.array(atb[:, 1], pa.int64()),
-        "behind": pa.array(atb[:, 2], pa.int64()),
+        "ahead": pa.array(now[:, 0], pa.int64()),
+        "tied": pa.array(now[:, 1], pa.int64()),
+        "behind": pa.array(now[:, 2], pa.int64()),
         "hs": pa.array(hs, pa.float64()),
-        "ppot": pa.array(zero, pa.float64()),
-        "npot": pa.array(zero, pa.float64()),
-        "ehs": pa.array(hs, pa.float64()),
-    })
+        "ppot": pa.array(ppot, pa.float64()),
+        "npot": pa.array(npot, pa.float64()),
+        "ehs": pa.array(effective_strength(hs, ppot, npot), pa.float64()),
+    }
+    if m < 5:
+        columns.update({name: pa.array(hp[:, i], pa.int64()) for i, name in enumerate(POTENTIAL_COLUMNS)})
+    return pa.table(columns)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .cards import CardError, format_cards, mask_of, parse_cards
-from .ehs import AHEAD, TIED, _pots, potential_counts
+from .ehs import AHEAD, TIED, hand_strengths, potential_counts, potentials
 from .equity import equity
 from .evaluator.tables import tables
 from .query import parse_query
@@ -37,9 +37,9 @@ def win_odds(hole: str, board: str, max_opponents: int = 9, trials: int = 100_00
         hp = np.zeros((3, 3), np.int64)
         for combo in rng.combos:
             potential_counts(np.array(combo, np.int64), np.array(b, np.int64), 5 - len(b), now, hp, *t)
-        out["hs"] = float((now[AHEAD] + now[TIED] / 2) / now.sum())
+        out["hs"] = float(hand_strengths(now))
         if len(b) < 5:
-            out["ppot"], out["npot"] = _pots(hp)
+            out["ppot"], out["npot"] = (float(x) for x in potentials(hp))
             cases = hp.sum()
             win, tie = hp[:, AHEAD].sum() / cases, hp[:, TIED].sum() / cases
         else:

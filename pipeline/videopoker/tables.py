@@ -23,7 +23,7 @@ from numba import njit
 
 from ..combinatorics import BINOM
 from ..evaluator.tables import cache_dir, load_or_build
-from ..isomorphism import all_five_card_sets, cards_of_codes, suit_canonical_codes
+from ..boards import all_five_card_sets, cards_of_codes, suit_canonical_codes
 from .hands import CLASSIFIERS, FAMILIES
 
 TABLES_VERSION = 2
