@@ -104,3 +104,9 @@ def test_canonical_boards_reach_every_situation(cards, rows):
     idx = _indices_of(canonical_boards(cards), block_table(cards))
     assert rows == street_size(cards) and idx.min() == 0 and idx.max() == rows - 1
     assert np.bincount(idx, minlength=rows).all()
+
+
+@pytest.mark.parametrize("args", [["--street", "preflop"], ["--street", "flop", "--limit", "0"]])
+def test_bad_options_one_line_exit_2(args):
+    p = subprocess.run([sys.executable, "-m", "jobs", "ehs-table", *args], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1, p.stderr
