@@ -5,7 +5,11 @@
 1. ``pokerpipe preflop-grid`` into an empty folder (runs all 47,008 matchups,
    exact), as a fresh process with the JIT cache warm.
 2. ``pokerpipe matchups --workers 1`` and ``--workers 2`` (fresh processes,
-   empty folders), the speed-up, and a worker's peak resident memory.
+   empty folders), interleaved over ``--rounds`` rounds: each round's speed-up
+   and the median; then the machine's own ceiling for this kernel — one process
+   enumerating every matchup against two processes sharing the work, with no
+   Dask at all — and a worker's peak resident memory.  This VM's two vCPUs
+   slow each other down by 0–25% from minute to minute, so single figures vary.
 3. A job of 10,000 trivial partitions through the runner.
 """
 from __future__ import annotations
@@ -13,6 +17,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -42,6 +47,27 @@ def matchups_cli(workers: int, out: Path) -> float:
     return time.perf_counter() - t
 
 
+def _kernel_share(share: int, of: int) -> None:
+    """Run the matchup kernel over every ``of``-th canonical matchup starting at ``share``."""
+    from pipeline.evaluator.tables import tables
+    from pipeline.preflop import canonical_matchups, matchup_counts
+
+    codes, _ = canonical_matchups()
+    matchup_counts(codes[:1], *tables())
+    matchup_counts(codes[share::of], *tables())
+
+
+def machine_ceiling() -> float:
+    """Speed-up of two bare processes sharing the matchup kernel's work over one doing it all."""
+    def wall(shares: list[tuple[int, int]]) -> float:
+        t = time.perf_counter()
+        procs = [subprocess.Popen([sys.executable, __file__, "--kernel-share", f"{s}/{o}"]) for s, o in shares]
+        for p in procs:
+            p.wait()
+        return time.perf_counter() - t
+    return wall([(0, 1)]) / wall([(0, 2), (1, 2)])
+
+
 def worker_peak_memory(out: Path) -> list[float]:
     """Peak resident MiB of each of 2 local workers after they ran part of ``matchups``."""
     from distributed import Client, LocalCluster
@@ -55,7 +81,12 @@ def worker_peak_memory(out: Path) -> list[float]:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--skip-scaling", action="store_true")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--kernel-share", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.kernel_share:
+        _kernel_share(*map(int, args.kernel_share.split("/")))
+        return
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         subprocess.run([sys.executable, "-m", "jobs", "odds-table", "--out", str(tmp / "warm"), "--quiet"], check=True)
@@ -64,13 +95,20 @@ def main() -> None:
         print(f"pokerpipe preflop-grid from nothing (47,008 matchups + 28,561-cell grid): "
               f"{time.perf_counter() - t:.1f} s wall on {os.cpu_count()} cores  (OMPEval, C++, 1 core: 71 s)")
         if not args.skip_scaling:
-            one = matchups_cli(1, tmp / "m1")
-            two = matchups_cli(2, tmp / "m2")
+            ratios = []
+            for r in range(args.rounds):
+                one = matchups_cli(1, tmp / f"m1-{r}")
+                two = matchups_cli(2, tmp / f"m2-{r}")
+                ratios.append(one / two)
+                same = all((tmp / f"m1-{r}" / "matchups" / p.name).read_bytes() == p.read_bytes()
+                           for p in (tmp / f"m2-{r}" / "matchups").glob("part-*.parquet"))
+                print(f"round {r + 1}: pokerpipe matchups --workers 1: {one:.1f} s; --workers 2: {two:.1f} s; "
+                      f"speed-up {one / two:.2f}x; identical parts: {same}")
+            print(f"speed-up 1 -> 2 workers: median {statistics.median(ratios):.2f}x "
+                  f"(range {min(ratios):.2f}-{max(ratios):.2f}x over {len(ratios)} rounds)")
+            print(f"machine ceiling now: two bare processes run the matchup kernel {machine_ceiling():.2f}x "
+                  f"as fast as one")
             rss = worker_peak_memory(tmp / "mem")
-            same = all((tmp / "m1" / "matchups" / p.name).read_bytes() == p.read_bytes()
-                       for p in (tmp / "m2" / "matchups").glob("part-*.parquet"))
-            print(f"pokerpipe matchups --workers 1: {one:.1f} s; --workers 2: {two:.1f} s; speed-up {one / two:.2f}x; "
-                  f"identical parts: {same}")
             print(f"peak resident memory per worker: {max(rss):.0f} MiB")
         job = Job("trivial", {"n": 10_000}, pa.schema([("i", pa.int64())]), list(range(10_000)), _trivial,
                   rows=lambda p: 1)

@@ -70,13 +70,15 @@ def entry() -> None:
 
     Tearing down an interpreter that loaded numba's LLVM takes ~0.3 s, a third of
     a quick command's wall time.  Nothing a command leaves needs it: output is
-    flushed here and files are written atomically before a command returns.  Runs
-    that started Dask exit normally so its atexit clean-up still happens.
+    flushed here and files are written atomically before a command returns; a
+    batch job has closed its Dask client and local cluster (workers joined) by
+    then.  Only an interrupted run exits normally, so that Dask's atexit
+    clean-up still runs after a shutdown that a signal may have cut short.
     """
     code = main()
     sys.stdout.flush()
     sys.stderr.flush()
-    if "distributed" in sys.modules:
+    if code == 130 and "distributed" in sys.modules:
         sys.exit(code)
     os._exit(code)
 
