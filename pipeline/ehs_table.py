@@ -20,7 +20,8 @@ value now, a group of equal value now at a time; each pair queries the tree
 before its group enters (the opponents it is ahead of now), its own group, kept
 sorted, gives the tied-now row, and a histogram of final values the columns.
 Opponents that share a card with the hole are removed as above: the 46 pairs
-holding a card are compared with each other directly, and the hole itself once.
+holding a card are compared with each other directly (a vectorized all-pairs
+count), and the hole itself once.
 Summed over runouts this is the AAAI-98 table ``HP[now][final]`` of
 :mod:`pipeline.ehs`, whose per-situation enumeration checks it in the tests.
 
@@ -85,7 +86,8 @@ def scratch(n_live: int, n_dense: int) -> tuple:
     return (np.empty(RUNOUT_CARDS, np.int64), np.empty(q, np.int64), np.empty(q, np.int64), np.empty(q, np.int64),
             np.empty(n_live * (n_live - 1) // 2, np.int64), np.empty((RUNOUT_CARDS, RUNOUT_CARDS - 1), np.int64),
             np.empty(RUNOUT_CARDS, np.int64), np.empty((q, 9), np.int64), np.zeros(n_dense + 1, np.int64),
-            np.zeros(n_dense + 2, np.int64), np.empty(q, np.int64), np.empty(q, np.int64))
+            np.zeros(n_dense + 2, np.int64), np.empty(q, np.int64), np.empty(q, np.int64),
+            np.empty(RUNOUT_CARDS, np.int32), np.empty(RUNOUT_CARDS, np.int32))
 
 
 @njit(cache=True, nogil=True)
@@ -93,7 +95,7 @@ def _add_runout(rkey, rsuited, ri, rj, live, pid, now, order, hp, dense, work, c
                 rank_values, flush_values) -> None:
     """Add one runout's (opponent pair, now, final) cases to the table ``hp`` (live pairs, 9) of every
     hole it leaves live; ``ri``/``rj`` are the runout's positions in ``live`` (``rj`` -1 for one card)."""
-    rest, q_pair, q_now, q_fin, q_of, holding, held, cells, tree, hist, ordered, gfin = work
+    rest, q_pair, q_now, q_fin, q_of, holding, held, cells, tree, hist, ordered, gfin, g_now, g_fin = work
     n = live.shape[0]
     nr = 0
     for u in range(n):
@@ -165,14 +167,41 @@ def _add_runout(rkey, rsuited, ri, rj, live, pid, now, order, hp, dense, work, c
                             + cells[q, 6] + cells[q, 7])
         cells[q, 4] -= 1                        # the hole itself
     for x in range(nr):                         # opponents sharing a card with the hole
-        for i in range(held[x]):
-            q1 = holding[x, i]
-            n1, f1 = q_now[q1], q_fin[q1]
-            for j in range(i + 1, held[x]):
-                q2 = holding[x, j]
-                c = 3 * _cmp(n1, q_now[q2]) + _cmp(f1, q_fin[q2])
-                cells[q1, c] -= 1
-                cells[q2, 8 - c] -= 1
+        m = held[x]
+        for i in range(m):
+            q = holding[x, i]
+            g_now[i] = q_now[q]
+            g_fin[i] = q_fin[q]
+        for i in range(m):                      # each pair holding x against all of them (itself too):
+            ni = g_now[i]                       # eight branch-free sums the compiler vectorizes
+            fi = g_fin[i]
+            ln = en = lf = ef = ll = le = el = ee = 0
+            for j in range(m):
+                a = np.int32(g_now[j] < ni)
+                b = np.int32(g_now[j] == ni)
+                c = np.int32(g_fin[j] < fi)
+                d = np.int32(g_fin[j] == fi)
+                ln += a
+                en += b
+                lf += c
+                ef += d
+                ll += a & c
+                le += a & d
+                el += b & c
+                ee += b & d
+            en -= 1                             # not itself
+            ef -= 1
+            ee -= 1
+            q = holding[x, i]
+            cells[q, 0] -= ll
+            cells[q, 1] -= le
+            cells[q, 2] -= ln - ll - le
+            cells[q, 3] -= el
+            cells[q, 4] -= ee
+            cells[q, 5] -= en - el - ee
+            cells[q, 6] -= lf - ll - el
+            cells[q, 7] -= ef - le - ee
+            cells[q, 8] -= (m - 1) - (ln + en + lf + ef - ll - le - el - ee)
     for q in range(nq):
         p = q_pair[q]
         for c in range(9):
