@@ -37,11 +37,6 @@ def all_card_sets(n: int, k: int) -> np.ndarray:
     return out
 
 
-def all_five_card_sets(n: int) -> np.ndarray:
-    """Every 5-card hand of an ``n``-card deck (video poker's deal space), colex order."""
-    return all_card_sets(n, 5)
-
-
 @njit(cache=True, nogil=True)
 def suit_canonical_codes(hands, joker: bool):
     """Canonical code of each row of card ids up to suit permutation: its four suit

@@ -23,7 +23,7 @@ from numba import njit
 
 from ..combinatorics import BINOM
 from ..evaluator.tables import cache_dir, load_or_build
-from ..boards import all_five_card_sets, cards_of_codes, suit_canonical_codes
+from ..boards import all_card_sets, cards_of_codes, suit_canonical_codes
 from .hands import CLASSIFIERS, FAMILIES
 
 TABLES_VERSION = 2
@@ -69,7 +69,7 @@ class FamilyTables(NamedTuple):
 
 def _build(family: str) -> dict:
     deck, types = FAMILIES[family]
-    hands = all_five_card_sets(deck)
+    hands = all_card_sets(deck, 5)                 # colex order: the subset tables' indexing
     t = CLASSIFIERS[family](hands)
     offsets = subset_offsets(deck)
     counts = _count_subsets(hands, t, len(types), offsets, BINOM)
