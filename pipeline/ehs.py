@@ -27,7 +27,7 @@ import numpy as np
 from numba import njit
 
 from .cards import CardError, check_disjoint, parse_cards
-from .equity.showdown import board_state, hand_value
+from .equity.showdown import board_state, hand_value, live_cards
 from .evaluator.kernels import suited_bit
 from .evaluator.tables import tables
 
@@ -49,11 +49,7 @@ def potential_counts(hero: np.ndarray, board: np.ndarray, lookahead: int, now: n
     hsuited = bsuited | suited_bit(hero[0]) | suited_bit(hero[1])
     used |= (np.uint64(1) << np.uint64(hero[0])) | (np.uint64(1) << np.uint64(hero[1]))
     live = np.empty(52, np.int64)
-    n = 0
-    for c in range(52):
-        if not (used >> np.uint64(c)) & np.uint64(1):
-            live[n] = c
-            n += 1
+    n = live_cards(used, live)
     hero_now = hand_value(hkey, hsuited, rank_offsets, rank_values, flush_values)
     # every runout once: its cards' positions in ``live`` (second -1 for one card), key, suited mask,
     # and the hero's final value on it

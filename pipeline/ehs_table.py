@@ -35,8 +35,8 @@ from functools import lru_cache
 import numpy as np
 from numba import njit
 
-from .equity.showdown import hand_value
-from .evaluator.kernels import KEY_BASE, suited_bit
+from .equity.showdown import board_state, hand_value, live_cards
+from .evaluator.kernels import suited_bit
 from .isomorphism import situation_index_nb
 
 RUNOUT_CARDS = 47              # cards left after a complete board and no hole
@@ -71,12 +71,6 @@ def _tree_below(tree, i) -> int:
         s += tree[i]
         i &= i - 1
     return s
-
-
-@njit(cache=True, nogil=True)
-def _cmp(x, y) -> int:
-    """0, 1, 2 when x is above, level with, below y (ahead / tied / behind)."""
-    return (x < y) + (x <= y)
 
 
 
@@ -241,20 +235,9 @@ def street_counts(boards, blocks, dense, work, card_keys, rank_offsets, rank_val
     board = np.zeros(5, np.int64)
     row = 0
     for bi in range(nb):
-        bkey = KEY_BASE
-        bsuited = np.uint64(0)
-        used = np.uint64(0)
-        for j in range(m):
-            c = boards[bi, j]
-            board[j] = c
-            bkey += card_keys[c]
-            bsuited |= suited_bit(c)
-            used |= np.uint64(1) << np.uint64(c)
-        k = 0
-        for c in range(52):
-            if not (used >> np.uint64(c)) & np.uint64(1):
-                live[k] = c
-                k += 1
+        board[:m] = boards[bi]
+        bkey, bsuited, used = board_state(boards[bi], np.uint64(0), card_keys)
+        live_cards(used, live)
         fill[:] = 0
         for p in range(npairs):
             a, b = pair_a[p], pair_b[p]

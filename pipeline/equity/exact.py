@@ -14,7 +14,7 @@ from numba import njit
 
 from ..evaluator.kernels import suited_bit
 from .ranksets import enumerate_by_ranks
-from .showdown import board_state
+from .showdown import board_state, live_cards
 
 
 @njit(cache=True, nogil=True)
@@ -90,11 +90,7 @@ def exact_counts(assign: np.ndarray, combos: np.ndarray, weights: np.ndarray, bo
             suited[p] = bsuited | suited_bit(c1) | suited_bit(c2)
             used |= (np.uint64(1) << np.uint64(c1)) | (np.uint64(1) << np.uint64(c2))
             w *= weights[i]
-        n = 0
-        for c in range(52):
-            if not (used >> np.uint64(c)) & np.uint64(1):
-                live[n] = c
-                n += 1
+        n = live_cards(used, live)
         local[:] = 0
         nb = enumerate_by_ranks(keys, suited, live[:n], missing, local, card_keys, rank_offsets,
                               rank_values, flush_values)

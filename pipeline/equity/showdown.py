@@ -59,6 +59,17 @@ def board_state(board: np.ndarray, dead_mask: np.uint64, card_keys: np.ndarray) 
 
 
 @njit(cache=True, nogil=True)
+def live_cards(used: np.uint64, live: np.ndarray) -> int:
+    """Write the ids missing from the ``used`` mask to ``live`` in ascending order; return how many."""
+    n = 0
+    for c in range(52):
+        if not (used >> np.uint64(c)) & np.uint64(1):
+            live[n] = c
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
 def score(values: np.ndarray, counts: np.ndarray, mult: int) -> None:
     """Add one showdown of ``values`` (P,) to ``counts`` (P, 3), ``mult`` times."""
     best = values[0]
