@@ -27,7 +27,7 @@ import numpy as np
 from numba import njit
 
 from .cards import CardError, check_disjoint, parse_cards
-from .equity.showdown import board_state, hand_value, live_cards
+from .evaluator.kernels import board_state, hand_value, live_cards
 from .evaluator.kernels import suited_bit
 from .evaluator.tables import tables
 

@@ -35,7 +35,7 @@ from functools import lru_cache
 import numpy as np
 from numba import njit
 
-from .equity.showdown import board_state, hand_value, live_cards
+from .evaluator.kernels import board_state, hand_value, live_cards
 from .evaluator.kernels import suited_bit
 from .isomorphism import situation_index_nb
 

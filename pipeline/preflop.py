@@ -113,14 +113,14 @@ def canonical_matchups() -> tuple[np.ndarray, np.ndarray]:
     Derived from all 812,175 specific matchups (about 1.5 s) and cached on disk
     beside the evaluator tables.
     """
-    from .evaluator.tables import cache_dir, load_or_build
+    from .cache import cache_dir, load_or_build
 
     def build() -> dict:
         codes, weights = np.unique(_all_specific(SUIT_PERMUTATIONS), return_counts=True)
         order = np.argsort(-codes, kind="stable")
         return {"codes": codes[order], "weights": weights[order].astype(np.int64)}
 
-    got = load_or_build(cache_dir() / "matchups-v1.npz", build)
+    got = load_or_build(cache_dir() / "matchups-v2.npz", build)
     return got["codes"], got["weights"]
 
 

@@ -148,7 +148,7 @@ def test_rank_multiset_enumeration_equals_card_enumeration(deck, players, board_
     from pipeline.evaluator.kernels import KEY_BASE, suited_bit
     from pipeline.evaluator.tables import tables
     from pipeline.equity.ranksets import enumerate_by_ranks
-    from pipeline.equity.showdown import enumerate_boards
+    from card_by_card import enumerate_boards
 
     t = tables()
     hands = [deck[2 * i:2 * i + 2] for i in range(players)]

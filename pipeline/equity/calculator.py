@@ -28,7 +28,7 @@ from ..query import parse_query
 from ..ranges import Range
 from .exact import exact_counts, list_assignments
 from .montecarlo import CHUNK_TRIALS, monte_carlo_chunk
-from .showdown import SHARE_UNIT, SHARES, TIES, WINS
+from .scoring import SHARE_UNIT, SHARES, TIES, WINS
 
 EXACT_WORK_LIMIT = 1_000_000_000
 EXACT_ASSIGNMENT_LIMIT = 50_000_000   # beyond this even --exact is refused (memory and hours)

@@ -14,7 +14,7 @@ from numba import njit
 
 from ..evaluator.kernels import suited_bit
 from .ranksets import enumerate_by_ranks
-from .showdown import board_state, live_cards
+from ..evaluator.kernels import board_state, live_cards
 
 
 @njit(cache=True, nogil=True)

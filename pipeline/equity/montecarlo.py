@@ -15,7 +15,8 @@ import numpy as np
 from numba import njit
 
 from ..evaluator.kernels import suited_bit
-from .showdown import SHARE_UNIT, SHARES, TIES, WINS, board_state, hand_value
+from ..evaluator.kernels import board_state, hand_value
+from .scoring import SHARE_UNIT, SHARES, TIES, WINS
 
 CHUNK_TRIALS = 1 << 16
 

@@ -16,7 +16,7 @@ all boards sharing a rank multiset have the same outcome.  The kernel
 
 Heads-up preflop this scores ~6,000 multisets plus 50,000–200,000 flush
 boards instead of 1,712,304 boards.  Counts are the same integers as
-:func:`~.showdown.enumerate_boards` gives (the tests check both against each
+the card-by-card kernel in ``tests/card_by_card.py`` gives (the tests check both against each
 other and against brute force).
 """
 from __future__ import annotations
@@ -26,7 +26,8 @@ from numba import njit
 
 from ..combinatorics import BINOM
 from ..evaluator.kernels import KEY_BASE, RANK_SUM_MASK, rank_value, suit_ranks, suited_bit
-from .showdown import RANK_KEYS, hand_value, score
+from ..evaluator.kernels import RANK_KEYS, hand_value
+from .scoring import score
 
 
 @njit(cache=True, nogil=True)
@@ -110,7 +111,7 @@ def _next_combo(idx, k, n) -> bool:
 def enumerate_by_ranks(keys: np.ndarray, suited: np.ndarray, live: np.ndarray, missing: int,
                        counts: np.ndarray, card_keys: np.ndarray, rank_offsets: np.ndarray,
                        rank_values: np.ndarray, flush_values: np.ndarray) -> int:
-    """Same contract as :func:`~.showdown.enumerate_boards`: add every completion's showdown
+    """Same contract as the card-by-card kernel in ``tests/card_by_card.py``: add every completion's showdown
     to ``counts`` (P, 3) and return the number of boards."""
     P = keys.size
     values = np.empty(P, np.int32)

@@ -107,3 +107,38 @@ def check_cards(cards: np.ndarray) -> int:
                 return i
             seen |= b
     return -1
+
+
+RANK_KEYS = np.array(RANK_MULTIPLIERS, np.uint64)   # a card's key without its suit counter
+
+
+@njit(cache=True, nogil=True)
+def hand_value(key, suited, rank_offsets, rank_values, flush_values):
+    """Value of a complete hand from its key and suited mask."""
+    if key & FLUSH_FLAGS:
+        return flush_values[suit_ranks(suited, flush_suit(key))]
+    return rank_value(key, rank_offsets, rank_values)
+
+
+@njit(cache=True, nogil=True)
+def board_state(board: np.ndarray, dead_mask: np.uint64, card_keys: np.ndarray) -> tuple:
+    """``(key, suited mask, used-card mask)`` of a known board, its key starting from KEY_BASE."""
+    key = KEY_BASE
+    suited = np.uint64(0)
+    used = dead_mask
+    for c in board:
+        key += card_keys[c]
+        suited |= suited_bit(c)
+        used |= np.uint64(1) << np.uint64(c)
+    return key, suited, used
+
+
+@njit(cache=True, nogil=True)
+def live_cards(used: np.uint64, live: np.ndarray) -> int:
+    """Write the ids missing from the ``used`` mask to ``live`` in ascending order; return how many."""
+    n = 0
+    for c in range(52):
+        if not (used >> np.uint64(c)) & np.uint64(1):
+            live[n] = c
+            n += 1
+    return n

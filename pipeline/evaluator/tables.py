@@ -23,7 +23,6 @@ carries a digest of the constants, so a change of scheme never reads a stale fil
 from __future__ import annotations
 
 import hashlib
-import os
 from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
@@ -31,10 +30,11 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from ..cache import cache_dir, load_or_build
 from .classes import rank_multiset_class, suited_class, value_of_class
 from .kernels import HASH_MASK, HASH_SHIFT, RANK_MULTIPLIERS, SUIT_SHIFT
 
-TABLE_VERSION = 2
+TABLE_VERSION = 3   # 3: cached files carry a digest of their arrays
 
 
 class Tables(NamedTuple):
@@ -136,33 +136,6 @@ def build_tables() -> Tables:
     return Tables(card_keys(), offsets.astype(np.uint64), rank_values, flush_values)
 
 
-def cache_dir() -> Path:
-    """Where built tables are cached: ``$POKERPIPE_CACHE`` or ``~/.cache/pokerpipe``."""
-    return Path(os.environ.get("POKERPIPE_CACHE") or Path.home() / ".cache" / "pokerpipe")
-
-
-def load_or_build(path: Path, build) -> dict:
-    """Arrays saved at ``path`` (an ``.npz``), or ``build()``'s dict of arrays, saved there now.
-
-    The file is written under a temporary name and renamed, so concurrent
-    processes never read half a file; an unwritable cache just rebuilds.
-    """
-    try:
-        with np.load(path) as f:
-            return {k: f[k] for k in f.files}
-    except (OSError, KeyError, ValueError):
-        pass
-    arrays = build()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp.npz")
-        np.savez(tmp, **arrays)
-        os.replace(tmp, path)
-    except OSError:
-        pass
-    return arrays
-
-
 def _cache_path() -> Path:
     tag = hashlib.sha256(repr((TABLE_VERSION, RANK_MULTIPLIERS, SUIT_SHIFT, HASH_SHIFT)).encode()).hexdigest()[:12]
     return cache_dir() / f"evaluator-{tag}.npz"
@@ -171,7 +144,4 @@ def _cache_path() -> Path:
 @lru_cache(maxsize=1)
 def tables() -> Tables:
     """The evaluator's tables, from the disk cache or built (and cached) now."""
-    arrays = load_or_build(_cache_path(), lambda: build_tables()._asdict())
-    if set(arrays) != set(Tables._fields):
-        arrays = build_tables()._asdict()
-    return Tables(**arrays)
+    return Tables(**load_or_build(_cache_path(), lambda: build_tables()._asdict(), set(Tables._fields)))

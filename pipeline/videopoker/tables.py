@@ -22,11 +22,11 @@ import numpy as np
 from numba import njit
 
 from ..combinatorics import BINOM
-from ..evaluator.tables import cache_dir, load_or_build
+from ..cache import cache_dir, load_or_build
 from ..boards import all_card_sets, cards_of_codes, suit_canonical_codes
 from .hands import CLASSIFIERS, FAMILIES
 
-TABLES_VERSION = 2
+TABLES_VERSION = 3
 
 
 def subset_offsets(n: int) -> np.ndarray:

@@ -1,13 +1,8 @@
-"""Numba kernels that enumerate every board completion card by card and score the showdowns.
+"""An independent exact kernel for the tests: every board completion, card by card.
 
-The exact calculator uses the faster :mod:`.ranksets` kernel; this one, a
-different method with the same contract, checks it in the tests and serves
-the scoring helpers (``score``, ``hand_value``) that both use.
-
-Counts per player are kept as integers: ``wins`` (sole best hand), ``ties``
-(best hand shared) and ``shares``, the pot shares won in ties in units of
-1/2520 (2520 is divisible by every pot split 2..10), so equity is exactly
-``(wins * 2520 + shares) / (2520 * boards)``.
+The library's exact calculator enumerates boards by rank multiset
+(:mod:`pipeline.equity.ranksets`); this kernel, a different method with the
+same contract, checks it.  Counts are as in :mod:`pipeline.equity.scoring`.
 
 Boards are enumerated as combinations of the live cards (ascending ids).  All
 but the last board card form a *partial* board, scored once per partial; the
@@ -27,70 +22,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..evaluator.kernels import KEY_BASE, DRAW_FLAGS, RANK_MULTIPLIERS, FLUSH_FLAGS, RANK_SUM_MASK, flush_suit, rank_value, suit_ranks, suited_bit
+from pipeline.equity.scoring import SHARE_UNIT, SHARES, TIES, WINS, score
+from pipeline.evaluator.kernels import (DRAW_FLAGS, FLUSH_FLAGS, RANK_KEYS, RANK_SUM_MASK, flush_suit, hand_value,
+                                        rank_value, suit_ranks, suited_bit)
 
-SHARE_UNIT = 2520  # lcm(1..10): a k-way split is SHARE_UNIT // k units
-WINS, TIES, SHARES = 0, 1, 2
 NO_SUIT = 4
-RANK_KEYS = np.array(RANK_MULTIPLIERS, np.uint64)
 POP4 = np.array([bin(x).count('1') for x in range(16)], np.int64)        # bits set in a 4-bit suit mask
 LOW4 = np.array([(x & -x).bit_length() - 1 for x in range(16)], np.int64)  # its lowest suit
-
-
-@njit(cache=True, nogil=True)
-def hand_value(key, suited, rank_offsets, rank_values, flush_values):
-    """Value of a complete hand from its key and suited mask."""
-    if key & FLUSH_FLAGS:
-        return flush_values[suit_ranks(suited, flush_suit(key))]
-    return rank_value(key, rank_offsets, rank_values)
-
-
-@njit(cache=True, nogil=True)
-def board_state(board: np.ndarray, dead_mask: np.uint64, card_keys: np.ndarray) -> tuple:
-    """``(key, suited mask, used-card mask)`` of a known board, its key starting from KEY_BASE."""
-    key = KEY_BASE
-    suited = np.uint64(0)
-    used = dead_mask
-    for c in board:
-        key += card_keys[c]
-        suited |= suited_bit(c)
-        used |= np.uint64(1) << np.uint64(c)
-    return key, suited, used
-
-
-@njit(cache=True, nogil=True)
-def live_cards(used: np.uint64, live: np.ndarray) -> int:
-    """Write the ids missing from the ``used`` mask to ``live`` in ascending order; return how many."""
-    n = 0
-    for c in range(52):
-        if not (used >> np.uint64(c)) & np.uint64(1):
-            live[n] = c
-            n += 1
-    return n
-
-
-@njit(cache=True, nogil=True)
-def score(values: np.ndarray, counts: np.ndarray, mult: int) -> None:
-    """Add one showdown of ``values`` (P,) to ``counts`` (P, 3), ``mult`` times."""
-    best = values[0]
-    nbest = 1
-    for p in range(1, values.size):
-        v = values[p]
-        if v > best:
-            best = v
-            nbest = 1
-        elif v == best:
-            nbest += 1
-    if nbest == 1:
-        for p in range(values.size):
-            if values[p] == best:
-                counts[p, WINS] += mult
-    else:
-        share = SHARE_UNIT // nbest
-        for p in range(values.size):
-            if values[p] == best:
-                counts[p, TIES] += mult
-                counts[p, SHARES] += share * mult
 
 
 @njit(cache=True, nogil=True)

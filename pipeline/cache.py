@@ -1,0 +1,73 @@
+"""The disk cache of built tables: ``$POKERPIPE_CACHE`` or ``~/.cache/pokerpipe``.
+
+Tables that take seconds to build (the evaluator's, the 47,008 matchup
+classes, video poker's per-family tables) are saved once as ``.npz`` files.
+A cached file carries a SHA-256 of its arrays; a file that is missing,
+truncated, damaged or holds other arrays is rebuilt, saying so once on stderr,
+so a bad cache never breaks a command and never gives a wrong number.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+DIGEST = "__sha256__"
+
+
+def cache_dir() -> Path:
+    """Where built tables are cached: ``$POKERPIPE_CACHE`` or ``~/.cache/pokerpipe``."""
+    return Path(os.environ.get("POKERPIPE_CACHE") or Path.home() / ".cache" / "pokerpipe")
+
+
+def arrays_digest(arrays: dict[str, np.ndarray]) -> str:
+    """SHA-256 over the arrays' names, dtypes, shapes and bytes, in name order."""
+    h = hashlib.sha256()
+    for name in sorted(arrays):
+        a = np.ascontiguousarray(arrays[name])
+        h.update(f"{name}|{a.dtype.str}|{a.shape}|".encode())
+        h.update(a.tobytes())
+    return h.hexdigest()
+
+
+def _read(path: Path) -> dict[str, np.ndarray] | None:
+    """The arrays at ``path`` if the file is whole and its digest matches, else None."""
+    try:
+        with np.load(path, allow_pickle=False) as f:
+            arrays = {k: f[k] for k in f.files}
+    except FileNotFoundError:
+        return None
+    except Exception:                     # truncated, not a zip, bad CRC, bad header ...
+        return {}
+    digest = arrays.pop(DIGEST, None)
+    if digest is None or str(digest) != arrays_digest(arrays):
+        return {}
+    return arrays
+
+
+def load_or_build(path: Path, build: Callable[[], dict[str, np.ndarray]],
+                  fields: set[str] | None = None) -> dict[str, np.ndarray]:
+    """Arrays saved at ``path`` (an ``.npz``), or ``build()``'s dict of arrays, saved there now.
+
+    ``fields``, when given, are the array names a valid file must hold.  The file
+    is written under a temporary name and renamed, so concurrent processes never
+    read half a file; an unwritable cache just rebuilds each time.
+    """
+    got = _read(path)
+    if got and (fields is None or set(got) == set(fields)):
+        return got
+    if got is not None:
+        print(f"pokerpipe: cached table {path} was damaged or stale; rebuilding it", file=sys.stderr)
+    arrays = build()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp.npz")
+        np.savez(tmp, **arrays, **{DIGEST: np.array(arrays_digest(arrays))})
+        os.replace(tmp, path)
+    except OSError:
+        pass
+    return arrays
