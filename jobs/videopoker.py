@@ -28,7 +28,7 @@ def videopoker(
     game: Optional[str] = typer.Argument(None, help="a built-in game (see --list)"),
     paytable: Optional[Path] = typer.Option(None, "--paytable", help="a pay-table TOML file instead of GAME"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object (a list with --all)"),
-    royal: Optional[int] = typer.Option(None, "--royal", help="override the royal flush pay (per coin)"),
+    royal: Optional[int] = typer.Option(None, "--royal", help="override the royal flush pay (per coin, 0..1000000)"),
     break_even: bool = typer.Option(False, "--break-even", help="find the royal pay that returns 100%"),
     list_games: bool = typer.Option(False, "--list", help="list the built-in games"),
     all_games: bool = typer.Option(False, "--all", help="analyze every built-in game"),
@@ -55,10 +55,13 @@ def videopoker(
         raise fail(str(e))
     results = []
     for pt in tables:
-        a = analyze(pt)
-        doc = a.to_json()
-        if break_even:
-            doc["break_even_royal"] = break_even_royal(pt)
+        try:
+            a = analyze(pt)
+            doc = a.to_json()
+            if break_even:
+                doc["break_even_royal"] = break_even_royal(pt)
+        except PayTableError as e:
+            raise fail(str(e))
         results.append(doc)
         if not as_json:
             _table(a)

@@ -12,6 +12,10 @@ A range is a comma-separated list of parts, each optionally weighted with ``:w``
 ``AKs:0.5``    any part with a weight (default 1); a later part overrides
 =============  =====================================================
 
+A weight lies in 0..1; 0 drops the part.  A positive weight below the smallest
+normal double (about 2.2e-308) is refused: products and sums of such weights
+underflow to zero and the equity would be 0/0.
+
 >>> r = parse_range("QQ+, AKs:0.5")
 >>> len(r), float(r.weights.max()), float(r.weights.min())
 (22, 1.0, 0.5)
@@ -21,14 +25,16 @@ A range is a comma-separated list of parts, each optionally weighted with ``:w``
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass
 
 import numpy as np
 
-from .cards import RANKS, CardError, parse_cards
+from .cards import RANKS, CardError, check_ascii, parse_cards
 
 _RANK = "[2-9TJQKA]"
-_CLASS = re.compile(rf"({_RANK})({_RANK})([so]?)", re.IGNORECASE)
+_CLASS = re.compile(rf"({_RANK})({_RANK})([so]?)", re.IGNORECASE | re.ASCII)
+MIN_WEIGHT = sys.float_info.min          # smallest positive normal double
 
 
 @dataclass(frozen=True)
@@ -127,6 +133,7 @@ def _class_span(token: str) -> list[tuple[int, int, str]]:
 def parse_range(text: str) -> Range:
     """Parse a range; raises :class:`CardError` for a malformed or empty one."""
     combos: dict[tuple[int, int], float] = {}
+    check_ascii(text, "range")
     if not text or not text.strip():
         raise CardError("empty range")
     for part in text.split(","):
@@ -142,6 +149,9 @@ def parse_range(text: str) -> Range:
                 raise CardError(f"bad weight {w!r} in range {text!r}") from None
             if not (0.0 <= weight <= 1.0):
                 raise CardError(f"weight {w} in range {text!r} is outside 0..1")
+            if 0.0 < weight < MIN_WEIGHT:
+                raise CardError(f"weight {w} in range {text!r} is too small to compute with: "
+                                f"use 0 or at least {MIN_WEIGHT:.3g}")
         low = part.lower()
         if low in ("random", "any", "xxxx", "xx"):
             pairs = [(a, b) for a in range(52) for b in range(a)]

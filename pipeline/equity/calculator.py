@@ -92,7 +92,7 @@ def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = ""
     dead_cards = parse_cards(dead, what="dead cards") if dead else []
     check_disjoint([("board", board_cards), ("dead cards", dead_cards)])
     used = mask_of(board_cards) | mask_of(dead_cards)
-    ranges = []
+    ranges, given = [], []             # the ranges left beside board and dead cards; their sizes as given
     for i, p in enumerate(players, 1):
         try:
             rng = p if isinstance(p, Range) else parse_query(p)
@@ -105,7 +105,13 @@ def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = ""
         if len(left) == 0:
             raise CardError(f"player {i}: range {rng.text!r} has no combo left beside the board and dead cards")
         ranges.append(left)
-    specific = [r for r in ranges if len(r) == 1]
+        given.append(len(rng))
+    specific = [r for r, n in zip(ranges, given) if n == 1]
+    fixed = mask_of(c for r in specific for c in r.combos[0])
+    for i, (r, n) in enumerate(zip(ranges, given), 1):   # a range that only clashes with hands given card by card
+        if n > 1 and len(r.without(fixed)) == 0:
+            raise CardError(f"player {i}: range {r.text!r} has no combo left beside the board, dead cards "
+                            f"and the other players' hands")
     for i, a in enumerate(specific):   # two specific hands sharing a card: say which
         for b in specific[i + 1:]:
             common = set(a.combos[0]) & set(b.combos[0])
@@ -113,7 +119,7 @@ def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = ""
                 raise CardError(f"duplicate card {format_cards(sorted(common))} in {a.text} and {b.text}")
     combos = np.ascontiguousarray(np.concatenate([r.combos for r in ranges]).astype(np.int64))
     masks = np.concatenate([r.masks for r in ranges])
-    weights = np.concatenate([r.weights for r in ranges])
+    weights = np.concatenate([r.weights / r.weights.max() for r in ranges])   # scale-free; no product underflow
     offsets = np.cumsum([0] + [len(r) for r in ranges]).astype(np.int64)
     board_a = np.array(board_cards, np.int64)
     missing = 5 - len(board_cards)
