@@ -24,7 +24,7 @@ def equity(
     board: str = typer.Option("", "--board", "-b", help="0, 3, 4 or 5 board cards, e.g. 'Ah7c2d'"),
     dead: str = typer.Option("", "--dead", "-d", help="cards known out of play"),
     trials: Optional[int] = typer.Option(None, "--trials", "-n", help="force Monte Carlo with N trials"),
-    seed: int = typer.Option(0, "--seed", help="Monte Carlo seed (same seed, same result)"),
+    seed: int = typer.Option(0, "--seed", min=0, help="Monte Carlo seed >= 0 (same seed, same result)"),
     exact: bool = typer.Option(False, "--exact", help="force exact enumeration"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
     threads: Optional[int] = typer.Option(None, "--threads", help="threads to use (default: all cores)"),
