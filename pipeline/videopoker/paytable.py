@@ -162,7 +162,10 @@ def load(path: Path | str) -> PayTable:
         raise PayTableError(f"cannot read pay table {shown}: {e.strerror or e}") from None
     if len(raw) > MAX_FILE_BYTES:
         raise PayTableError(f"{shown}: larger than {MAX_FILE_BYTES:,} bytes; not a pay table")
-    slug(path.stem)
+    try:
+        slug(path.stem)
+    except PayTableError as e:
+        raise PayTableError(f"{shown}: {e}") from None
     try:
         data = tomllib.loads(raw.decode("utf-8"))
     except UnicodeDecodeError as e:
