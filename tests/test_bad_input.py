@@ -12,6 +12,7 @@ import io
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 from contextlib import redirect_stderr, redirect_stdout
@@ -340,8 +341,14 @@ def run_main(argv):
     return code, out.getvalue(), err.getvalue()
 
 
-def check_main(argv):
+_OUTSIDE_ALPHABET = re.compile(r"[^\x20-\x7e\t\n]")
+
+
+def check_main(argv, fuzzed=""):
+    """Exit 0, or exit 2 with one ``pokerpipe: error:`` line; a character outside printable ASCII is always 2."""
     code, out, err = run_main(argv)
+    if _OUTSIDE_ALPHABET.search(fuzzed):
+        assert code == 2, (argv, code, out, err)
     if code == 0:
         return
     assert code == 2, (argv, code, err)
@@ -354,11 +361,26 @@ CARD_ALPHABET = "23456789TJQKAtjqkacdhsxo10 ,:+-.()"
 PIECES = ["Not ", "And ", " Or ", "(", ")", "Suited", "Pair", "Connected", "Gap1", "Group1", " To ", "Group8",
           "Kx", ":0.5", ":1e-320", "random", "AKs", "QQ+", "A2s-A5s", "AhKh", "10h", KELVIN, LONG_S, "\u0130",
           "\u0131", "\uff21", "\u00df", "\x00", "\n", "\t", "\u2028", "\x85", "\udcff", "\U0001f0a1"]
+VALID = ["AhKh", "QsQd", "As Kd", "10h9h", "AKs", "KK", "QQ+", "A2s-A5s", "KTo+", "TT-", "AKs:0.5,QQ", "random",
+         "Suited And Connected", "Group2 To Group5", "Kx And Not Pair", "(Pair Or Suited)", "3h4cJh", "Kd8h9c",
+         "2c3c4c5d", "jacks-or-better-9-6"]
+# characters that Unicode case folding, float() or str.split() map onto what the parsers accept
+LOOKALIKES = [KELVIN, LONG_S, "\u0130", "\u0131", "\u212b", "\ufb06", "\uff21", "\uff4b", "\u0660", "\u00b2",
+              "\u1e9e", "\u2160", "\u00a0", "\u2009", "\ufeff", "\u200b"]
+
+
+def _mutate(text: str, at: int, char: str, replace: bool) -> str:
+    i = at % (len(text) + 1)
+    return text[:i] + char + text[i + (1 if replace else 0):]
+
+
 ANY_TEXT = st.text(st.characters(codec=None), max_size=16)
 CARDISH = st.text(CARD_ALPHABET, max_size=14)
 MIXED = st.lists(st.one_of(CARDISH, ANY_TEXT, st.sampled_from(PIECES)), max_size=6).map("".join)
-ARG = st.one_of(ANY_TEXT, CARDISH, MIXED)
-FUZZ = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+MUTATED = st.builds(_mutate, st.sampled_from(VALID), st.integers(0, 40),
+                    st.one_of(st.sampled_from(LOOKALIKES), st.characters(codec=None)), st.booleans())
+ARG = st.one_of(ANY_TEXT, CARDISH, MIXED, MUTATED, MUTATED)
+FUZZ = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow],
                 database=None)
 
 TEMPLATES = {
@@ -386,7 +408,7 @@ def test_any_string_in_any_argument(name):
     @FUZZ
     @given(ARG)
     def prop(text):
-        check_main([text if x is None else x for x in template])
+        check_main([text if x is None else x for x in template], text)
 
     prop()
 
