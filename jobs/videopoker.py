@@ -37,6 +37,7 @@ def videopoker(
 ) -> None:
     """Exact return, variance and distribution for any pay table, over all deal classes."""
     from pipeline.videopoker import PayTableError, analyze, break_even_royal, builtin, builtin_names, load
+    from pipeline.videopoker.paytable import MAX_PAY
 
     if list_games:
         for name in builtin_names():
@@ -45,8 +46,9 @@ def videopoker(
     chosen = [x for x in (game, paytable, all_games or None) if x]
     if len(chosen) != 1:
         raise fail("give one of GAME, --paytable FILE or --all (see --list)")
-    if royal is not None and royal < 0:
-        raise fail(f"--royal must be >= 0, got {royal}")
+    if royal is not None and not 0 <= royal <= MAX_PAY:
+        raise fail(f"--royal must be 0 to {MAX_PAY:,} per coin (pays are at most {MAX_PAY:,} coins per coin, "
+                   f"for exact int64 arithmetic), got {royal:,}")
     try:
         tables = [builtin(n) for n in builtin_names()] if all_games else [load(paytable) if paytable else builtin(game)]
         if royal is not None:
