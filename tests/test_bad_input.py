@@ -24,12 +24,12 @@ from hypothesis import strategies as st
 
 from jobs.app import main
 from pipeline import CardError, situation_cards
+from pipeline.cards import parse_card, parse_cards
 from pipeline.draws import outs
 from pipeline.equity import equity
 from pipeline.isomorphism import street_size
 from pipeline.query import MAX_DEPTH, parse_query
 from pipeline.ranges import parse_range
-from pipeline.cards import parse_card, parse_cards
 from pipeline.videopoker import PayTableError, analyze, builtin
 from pipeline.videopoker.paytable import MAX_PAY, build, slug
 

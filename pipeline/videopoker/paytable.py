@@ -91,7 +91,7 @@ def slug(name: str) -> str:
     pipeline.videopoker.paytable.PayTableError: game name '..' is not a slug: use lower-case letters, digits and '-' (e.g. my-game.toml), starting with a letter or digit
     """
     if not isinstance(name, str) or not _SLUG.fullmatch(name) or len(name) > 100:
-        raise PayTableError(f"game name {ascii(name)} is not a slug: use "
+        raise PayTableError(f"game name {name!a} is not a slug: use "
                             "lower-case letters, digits and '-' (e.g. my-game.toml), starting with a letter or digit")
     return name
 
