@@ -35,7 +35,8 @@ def preflop_grid(out: Path = OUT, workers: Optional[int] = WORKERS, scheduler: O
                  quiet: bool = QUIET, force: bool = FORCE) -> None:
     """The 169x169 grid of class-vs-class equity (28,561 rows) and a heat map PNG of equity vs a random hand."""
     from pipeline.heatmap import write_heatmap
-    from pipeline.preflop import CLASS_LABELS, class_grid, vs_random_exact
+    from pipeline.hand_classes import CLASS_LABELS
+    from pipeline.preflop import class_grid, vs_random_exact
 
     from .matchups import load_matchups
 
