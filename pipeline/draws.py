@@ -37,7 +37,7 @@ from typing import Sequence
 
 import numpy as np
 
-from .cards import CardError, check_disjoint, format_card, parse_cards
+from .cards import CardError, check_disjoint, format_card, parse_board, parse_cards, parse_hole
 from .evaluator import CATEGORY_NAMES, evaluate
 
 STRAIGHT, FLUSH = 4, 5
@@ -144,12 +144,8 @@ def draw_count(hole: list[int], board: list[int], category: int) -> int:
 
 def outs(hole: str, board: str, opponents: Sequence[str] = ()) -> dict:
     """Outs, discounted outs and draws of ``hole`` on a 3- or 4-card ``board`` (see module doc)."""
-    h = parse_cards(hole, what="hole cards")
-    b = parse_cards(board, what="board")
-    if len(h) != 2:
-        raise CardError(f"hole {hole!r} has {len(h)} card{'s' if len(h) != 1 else ''}; a hold'em hand has 2")
-    if len(b) not in (3, 4):
-        raise CardError(f"board {board!r} has {len(b)} card{'s' if len(b) != 1 else ''}; outs need a flop or a turn")
+    h = parse_hole(hole)
+    b = parse_board(board, (3, 4), "outs need a flop or a turn")
     opps = [parse_cards(o, what=f"opponent {i}") for i, o in enumerate(opponents, 1)]
     for i, o in enumerate(opps, 1):
         if len(o) != 2:

@@ -25,6 +25,7 @@ from numba import njit
 
 from .cards import format_cards
 from .equity.ranksets import enumerate_by_ranks
+from .equity.scoring import equity_fraction
 from .evaluator.kernels import KEY_BASE, suited_bit
 from .hand_classes import CLASS_LABELS, class_of
 
@@ -217,7 +218,7 @@ def grid_rows(grid: np.ndarray, first_hero: int = 0):
         "losses": pa.array(g[:, 3], pa.int64()),
         "win": pa.array(g[:, 1] / total, pa.float64()),
         "tie": pa.array(g[:, 2] / total, pa.float64()),
-        "equity": pa.array((2 * g[:, 1] + g[:, 2]) / (2 * total), pa.float64()),
+        "equity": pa.array(equity_fraction(g[:, 1], g[:, 2], total, unit=2), pa.float64()),
     })
 
 
@@ -266,7 +267,7 @@ def vs_random_exact_rows(wtl: np.ndarray):
         "opponents": pa.array(np.ones(169, np.int64), pa.int64()),
         "win": pa.array(wtl[:, 0] / total, pa.float64()),
         "tie": pa.array(wtl[:, 1] / total, pa.float64()),
-        "equity": pa.array((2 * wtl[:, 0] + wtl[:, 1]) / (2 * total), pa.float64()),
+        "equity": pa.array(equity_fraction(wtl[:, 0], wtl[:, 1], total, unit=2), pa.float64()),
         "stderr": pa.array(np.zeros(169), pa.float64()),
         "samples": pa.array(total, pa.int64()),
         "exact": pa.array(np.ones(169, bool), pa.bool_()),
