@@ -6,7 +6,7 @@ import sys
 import pytest
 
 from pipeline import CardError, parse_cards
-from pipeline.draws import draw_count, flush_draw, outs
+from pipeline.outs import draw_count, flush_draw, outs
 from reference import best_hand
 
 
