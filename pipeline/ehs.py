@@ -1,4 +1,5 @@
-"""Hand strength and potential (Billings, Papp, Schaeffer, Szafron, AAAI-98; seed 000).
+"""Hand strength and potential (Billings, Papp, Schaeffer, Szafron, "Opponent modeling in
+poker", AAAI-98).
 
 Against one opponent holding any two unseen cards with equal weight:
 

@@ -6,7 +6,8 @@ From the flop 47 cards are unseen, from the turn 46.  Exact probabilities:
 * river (one card from 46): ``n / 46``
 * turn or river (two cards from 47): ``1 - C(47 - n, 2) / C(47, 2)``
 
-Seed ``001`` gives the quick estimates ``(4n - 1)%`` for turn-or-river and
+The Russian article on a poker odds calculator ("Проектирование алгоритма игры «Покер»",
+"Designing a poker-playing algorithm") gives the quick estimates ``(4n - 1)%`` for turn-or-river and
 ``(2n + 1)%`` for one card.
 
 >>> row = outs_row(15)

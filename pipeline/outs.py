@@ -1,4 +1,5 @@
-"""Outs and draws (seed 003, Keith Rule's rules).
+"""Outs and draws by Keith Rule's rules (his C# Hold'em library, "More Texas Holdem Analysis in C#",
+CodeProject 2007).
 
 An unseen card is an **out** when, added to the board, it
 
