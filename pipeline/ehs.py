@@ -28,8 +28,7 @@ import numpy as np
 from numba import njit
 
 from .cards import CardError, check_disjoint, parse_board, parse_hole
-from .evaluator.kernels import board_state, hand_value, live_cards
-from .evaluator.kernels import suited_bit
+from .evaluator.kernels import board_state, hand_value, live_cards, suited_bit
 from .evaluator.tables import tables
 
 AHEAD, TIED, BEHIND = 0, 1, 2

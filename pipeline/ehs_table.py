@@ -36,8 +36,7 @@ import numpy as np
 from numba import njit
 
 from .cards import format_card_rows
-from .evaluator.kernels import board_state, hand_value, live_cards
-from .evaluator.kernels import suited_bit
+from .evaluator.kernels import board_state, hand_value, live_cards, suited_bit
 from .isomorphism import situation_index_nb
 
 RUNOUT_CARDS = 47              # cards left after a complete board and no hole
