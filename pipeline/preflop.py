@@ -25,9 +25,8 @@ from numba import njit
 
 from .cards import format_cards
 from .equity.ranksets import enumerate_by_ranks
-from .equity.scoring import equity_fraction
 from .evaluator.kernels import KEY_BASE, suited_bit
-from .hand_classes import CLASS_LABELS, class_of
+from .hand_classes import class_of
 
 SPECIFIC_MATCHUPS = 812175
 SUIT_PERMUTATIONS = np.array(list(permutations(range(4))), np.int64)
@@ -165,110 +164,6 @@ def class_grid(codes: np.ndarray, wtl: np.ndarray) -> np.ndarray:
     return _grid(np.ascontiguousarray(codes[order]), order, np.ascontiguousarray(wtl), SUIT_PERMUTATIONS)
 
 
-# ---------------------------------------------------------------------------
-# Table builders for the batch jobs (run on Dask workers; each returns an Arrow table)
-
-def matchup_rows(codes: np.ndarray, weights: np.ndarray):
-    """Arrow table of matchups: hero, villain, classes, exact wins/ties/losses, weight."""
-    import pyarrow as pa
-
-    from .evaluator.tables import tables
-    from .store import labels_array
-
-    codes = np.asarray(codes, np.int64)
-    wtl = matchup_counts(codes, *tables())
-    heroes, villains, hc, vc = [], [], [], []
-    for code in codes.tolist():
-        h1, h2, v1, v2 = decode(code)
-        heroes.append(format_cards([h1, h2]))
-        villains.append(format_cards([v1, v2]))
-        hc.append(class_of(h1, h2))
-        vc.append(class_of(v1, v2))
-    return pa.table({
-        "hero": pa.array(heroes, pa.string()),
-        "villain": pa.array(villains, pa.string()),
-        "hero_class": labels_array(hc, CLASS_LABELS),
-        "villain_class": labels_array(vc, CLASS_LABELS),
-        "wins": pa.array(wtl[:, 0], pa.int64()),
-        "ties": pa.array(wtl[:, 1], pa.int64()),
-        "losses": pa.array(wtl[:, 2], pa.int64()),
-        "weight": pa.array(np.asarray(weights, np.int64), pa.int64()),
-    })
-
-
-def grid_rows(grid: np.ndarray, first_hero: int = 0):
-    """Arrow table of ordered class pairs from rows of :func:`class_grid`'s array.
-
-    ``grid`` is (h, 169, 4) for the hero classes ``first_hero .. first_hero + h - 1``.
-    """
-    import pyarrow as pa
-
-    from .store import labels_array
-
-    h = grid.shape[0]
-    idx = np.arange(h * 169)
-    g = grid.reshape(-1, 4)
-    total = g[:, 1] + g[:, 2] + g[:, 3]
-    return pa.table({
-        "hero": labels_array(first_hero + idx // 169, CLASS_LABELS),
-        "villain": labels_array(idx % 169, CLASS_LABELS),
-        "combos": pa.array(g[:, 0], pa.int64()),
-        "wins": pa.array(g[:, 1], pa.int64()),
-        "ties": pa.array(g[:, 2], pa.int64()),
-        "losses": pa.array(g[:, 3], pa.int64()),
-        "win": pa.array(g[:, 1] / total, pa.float64()),
-        "tie": pa.array(g[:, 2] / total, pa.float64()),
-        "equity": pa.array(equity_fraction(g[:, 1], g[:, 2], total, unit=2), pa.float64()),
-    })
-
-
 def vs_random_exact(grid: np.ndarray) -> np.ndarray:
     """(169, 3) wins, ties, losses of each class against one random hand, from the grid."""
     return grid[:, :, 1:].sum(axis=1)
-
-
-def vs_random_mc_rows(opponents: int, classes: list[int], trials: int, seed: int):
-    """Arrow table: each class in ``classes`` against ``opponents`` random hands, Monte Carlo.
-
-    Class ``c`` is seeded from ``(seed, opponents, c)`` alone, so a row never
-    depends on how the classes were split into partitions.
-    """
-    import pyarrow as pa
-
-    from .equity.calculator import equity
-    from .store import labels_array
-
-    cols: dict[str, list] = {"win": [], "tie": [], "equity": [], "stderr": []}
-    for c in classes:
-        s = int(np.random.SeedSequence([seed, opponents, c]).generate_state(1)[0])
-        r = equity([CLASS_LABELS[c]] + ["random"] * opponents, trials=trials, seed=s, threads=1).players[0]
-        for k in cols:
-            cols[k].append(getattr(r, k))
-    n = len(classes)
-    return pa.table({
-        "hand": labels_array(classes, CLASS_LABELS),
-        "opponents": pa.array([opponents] * n, pa.int64()),
-        **{k: pa.array(v, pa.float64()) for k, v in cols.items()},
-        "samples": pa.array([trials] * n, pa.int64()),
-        "exact": pa.array([False] * n, pa.bool_()),
-    })
-
-
-def vs_random_exact_rows(wtl: np.ndarray):
-    """Arrow table: each class against one random hand, exact, from (169, 3) counts."""
-    import pyarrow as pa
-
-    from .store import labels_array
-
-    wtl = np.asarray(wtl, np.int64)
-    total = wtl.sum(axis=1)
-    return pa.table({
-        "hand": labels_array(np.arange(169), CLASS_LABELS),
-        "opponents": pa.array(np.ones(169, np.int64), pa.int64()),
-        "win": pa.array(wtl[:, 0] / total, pa.float64()),
-        "tie": pa.array(wtl[:, 1] / total, pa.float64()),
-        "equity": pa.array(equity_fraction(wtl[:, 0], wtl[:, 1], total, unit=2), pa.float64()),
-        "stderr": pa.array(np.zeros(169), pa.float64()),
-        "samples": pa.array(total, pa.int64()),
-        "exact": pa.array(np.ones(169, bool), pa.bool_()),
-    })
