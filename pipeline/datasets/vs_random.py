@@ -91,7 +91,7 @@ def vs_random_mc_rows(opponents: int, classes: list[int], trials: int, seed: int
     depends on how the classes were split into partitions.
     """
     from ..equity.calculator import equity
-    from ..preflop import CLASS_LABELS
+    from ..hand_classes import CLASS_LABELS
 
     cols: dict[str, list] = {"win": [], "tie": [], "equity": [], "stderr": []}
     for c in classes:
@@ -111,7 +111,8 @@ def vs_random_mc_rows(opponents: int, classes: list[int], trials: int, seed: int
 
 def vs_random_exact_rows(wtl: np.ndarray) -> pa.Table:
     """Arrow table: each class against one random hand, exact, from (169, 3) counts."""
-    from ..preflop import CLASS_LABELS
+    from ..equity.scoring import equity_fraction
+    from ..hand_classes import CLASS_LABELS
 
     wtl = np.asarray(wtl, np.int64)
     total = wtl.sum(axis=1)
@@ -120,7 +121,7 @@ def vs_random_exact_rows(wtl: np.ndarray) -> pa.Table:
         "opponents": pa.array(np.ones(169, np.int64), pa.int64()),
         "win": pa.array(wtl[:, 0] / total, pa.float64()),
         "tie": pa.array(wtl[:, 1] / total, pa.float64()),
-        "equity": pa.array((2 * wtl[:, 0] + wtl[:, 1]) / (2 * total), pa.float64()),
+        "equity": pa.array(equity_fraction(wtl[:, 0], wtl[:, 1], total, unit=2), pa.float64()),
         "stderr": pa.array(np.zeros(169), pa.float64()),
         "samples": pa.array(total, pa.int64()),
         "exact": pa.array(np.ones(169, bool), pa.bool_()),
