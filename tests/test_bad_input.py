@@ -25,9 +25,9 @@ from hypothesis import strategies as st
 from jobs.app import main
 from pipeline import CardError, situation_cards
 from pipeline.cards import parse_card, parse_cards
-from pipeline.draws import outs
 from pipeline.equity import equity
 from pipeline.isomorphism import street_size
+from pipeline.outs import outs
 from pipeline.query import MAX_DEPTH, parse_query
 from pipeline.ranges import parse_range
 from pipeline.videopoker import PayTableError, analyze, builtin
