@@ -15,9 +15,10 @@ boards, times players — is at most :data:`EXACT_WORK_LIMIT` hand evaluations
 from __future__ import annotations
 
 import math
-from concurrent.futures import ThreadPoolExecutor
+import time
+from concurrent.futures import Executor
 from dataclasses import asdict, dataclass, field
-from typing import Optional, Sequence, Union
+from typing import Callable, Optional, Sequence, Union
 
 import numpy as np
 
@@ -26,13 +27,17 @@ from ..cards import CardError, check_disjoint, format_cards, mask_of, parse_card
 from ..evaluator.tables import tables
 from ..query import parse_query
 from ..ranges import Range
-from .exact import exact_counts, list_assignments
-from .montecarlo import CHUNK_TRIALS, monte_carlo_chunk
+from .chunks import run_chunks
+from .deal import plan_deal
+from .exact import any_assignment, exact_counts, list_assignments
+from .montecarlo import MonteCarloTotals, monte_carlo_chunk
 from .scoring import SHARE_UNIT, SHARES, TIES, WINS
 
 EXACT_WORK_LIMIT = 1_000_000_000
 EXACT_ASSIGNMENT_LIMIT = 50_000_000   # beyond this even --exact is refused (memory and hours)
 DEFAULT_TRIALS = 1_000_000
+MAX_TRIALS = 10**15                   # about a year at 30 M trials/s: refused above
+CHUNK_TRIALS = 1 << 16                # trials per chunk: its own RNG stream, one merge, one interrupt check
 MAX_PLAYERS = 10
 
 
@@ -53,16 +58,23 @@ class PlayerEquity:
 
 @dataclass
 class EquityResult:
+    """Equities of all players.  ``trials`` and ``stderr`` (the largest player's standard
+    error) describe a Monte Carlo run, ``stopped`` why it ended: ``"trials"``, ``"stderr"``
+    (the target was reached) or ``"time"`` (the budget ran out)."""
+
     exact: bool
     boards: int                      # boards scored: over all combo assignments (exact) or trials
     players: list[PlayerEquity] = field(default_factory=list)
     board: str = ""
     dead: str = ""
+    trials: Optional[int] = None
+    stderr: float = 0.0
+    stopped: Optional[str] = None
 
     def to_json(self) -> dict:
         """The ``--json`` object of ``pokerpipe equity``."""
-        return {"exact": self.exact, "boards": self.boards,
-                "players": [asdict(p) for p in self.players]}
+        return {"exact": self.exact, "boards": self.boards, "trials": self.trials, "stderr": self.stderr,
+                "stopped": self.stopped, "players": [asdict(p) for p in self.players]}
 
 
 def _threads(requested: Optional[int]) -> int:
@@ -78,20 +90,51 @@ def parse_board(board: str) -> list[int]:
     return cards
 
 
-def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = "",
-           trials: Optional[int] = None, seed: int = 0, exact: Optional[bool] = None,
-           threads: Optional[int] = None) -> EquityResult:
-    """Equity of each player; see the module doc for how exact or Monte Carlo is chosen."""
-    if not 2 <= len(players) <= MAX_PLAYERS:
-        raise CardError(f"{len(players)} players given; equity needs 2 to {MAX_PLAYERS}")
-    if trials is not None and exact:
-        raise CardError("choose either exact enumeration or a number of Monte Carlo trials, not both")
+def _check_budget(trials: Optional[int], seed: int, stderr: Optional[float], seconds: Optional[float]) -> None:
     if trials is not None and trials <= 0:
         raise CardError(f"trials must be positive, got {trials}")
+    if trials is not None and trials > MAX_TRIALS:
+        raise CardError(f"{trials:,} trials is beyond reason (at most {MAX_TRIALS:,}); "
+                        "use --stderr TARGET or --time SECONDS to bound the work")
+    if not 0 <= seed < 2**63:
+        raise CardError(f"seed must be 0 to 2**63-1, got {seed}")
+    if stderr is not None and not (0.0 < stderr < 1.0):
+        raise CardError(f"stderr target must be above 0 and below 1 (e.g. 0.001), got {stderr}")
+    if seconds is not None and not (0.0 < seconds < math.inf):
+        raise CardError(f"time budget must be a positive number of seconds, got {seconds}")
+
+
+def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = "",
+           trials: Optional[int] = None, seed: int = 0, exact: Optional[bool] = None,
+           threads: Optional[int] = None, *, stderr: Optional[float] = None,
+           seconds: Optional[float] = None, executor: Optional[Executor] = None,
+           progress: Optional[Callable[[int, float], None]] = None) -> EquityResult:
+    """Equity of each player; see the module doc for how exact or Monte Carlo is chosen.
+
+    Monte Carlo stops after ``trials`` trials, or — with ``stderr`` — once every
+    player's standard error is at most that target (OMPEval's ``stdevTarget``;
+    reproducible whatever the threads), or — with ``seconds`` — after that
+    time budget (Keith Rule's timed odds functions; not reproducible), whichever
+    comes first.  ``executor`` runs the chunks (a ``concurrent.futures``
+    executor, pokerkit's pattern); without one, ``threads`` threads are used
+    (default: every core).  ``progress(trials_done, seconds)`` is called after
+    each merged Monte Carlo chunk.
+    """
+    if not 2 <= len(players) <= MAX_PLAYERS:
+        raise CardError(f"{len(players)} players given; equity needs 2 to {MAX_PLAYERS}")
+    adaptive = stderr is not None or seconds is not None
+    if (trials is not None or adaptive) and exact:
+        raise CardError("choose either exact enumeration or Monte Carlo (trials, stderr or time), not both")
+    _check_budget(trials, seed, stderr, seconds)
     board_cards = parse_board(board)
     dead_cards = parse_cards(dead, what="dead cards") if dead else []
     check_disjoint([("board", board_cards), ("dead cards", dead_cards)])
     used = mask_of(board_cards) | mask_of(dead_cards)
+    missing = 5 - len(board_cards)
+    left = 52 - len(board_cards) - len(dead_cards)
+    if left < 2 * len(players) + missing:
+        raise CardError(f"impossible deal: {len(players)} players and {missing} board card{'s' if missing != 1 else ''} "
+                        f"need {2 * len(players) + missing} cards, only {left} are left beside the board and dead cards")
     ranges = []
     for i, p in enumerate(players, 1):
         try:
@@ -101,36 +144,41 @@ def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = ""
         if len(rng) == 1:   # a specific hand: name the clash with board or dead cards
             check_disjoint([("board", board_cards), ("dead cards", dead_cards),
                             (f"player {i} ({rng.text})", list(rng.combos[0]))])
-        left = rng.without(used)
-        if len(left) == 0:
+        rest = rng.without(used)
+        if len(rest) == 0:
             raise CardError(f"player {i}: range {rng.text!r} has no combo left beside the board and dead cards")
-        ranges.append(left)
+        total = float(np.sum(rest.weights))
+        if not (total > 0.0 and math.isfinite(total)) or float(np.min(rest.weights)) < 0.0:
+            raise CardError(f"player {i}: the weights of range {rng.text!r} add up to {total:g}; "
+                            "weights lie in 0..1 and at least one combo needs a weight above 0")
+        ranges.append(rest)
     specific = [r for r in ranges if len(r) == 1]
     for i, a in enumerate(specific):   # two specific hands sharing a card: say which
         for b in specific[i + 1:]:
             common = set(a.combos[0]) & set(b.combos[0])
             if common:
                 raise CardError(f"duplicate card {format_cards(sorted(common))} in {a.text} and {b.text}")
-    combos = np.ascontiguousarray(np.concatenate([r.combos for r in ranges]).astype(np.int64))
     masks = np.concatenate([r.masks for r in ranges])
-    weights = np.concatenate([r.weights for r in ranges])
     offsets = np.cumsum([0] + [len(r) for r in ranges]).astype(np.int64)
+    if not any_assignment(masks, offsets, used):
+        raise _no_assignment(ranges)
     board_a = np.array(board_cards, np.int64)
-    missing = 5 - len(board_cards)
-    live = 52 - len(board_cards) - len(dead_cards) - 2 * len(ranges)
+    live = left - 2 * len(ranges)
     assignments_bound = math.prod(len(r) for r in ranges)
     work = assignments_bound * math.comb(live, missing) * len(ranges)
     if exact is None:
-        exact = trials is None and work <= EXACT_WORK_LIMIT
+        exact = trials is None and not adaptive and work <= EXACT_WORK_LIMIT
     n_threads = _threads(threads)
     if exact:
         if assignments_bound > EXACT_ASSIGNMENT_LIMIT:
             raise CardError(f"exact enumeration of these ranges is too large "
-                            f"({assignments_bound:,} combo assignments); use --trials")
-        result = _exact(ranges, combos, masks, weights, offsets, board_a, used, n_threads)
+                            f"({assignments_bound:,} combo assignments); use --trials, --stderr or --time")
+        result = _exact(ranges, masks, offsets, board_a, used, executor, n_threads)
     else:
-        result = _monte_carlo(ranges, combos, weights, offsets, board_a, used,
-                              trials or DEFAULT_TRIALS, seed, n_threads)
+        if trials is None and not adaptive:
+            trials = DEFAULT_TRIALS
+        result = _monte_carlo(ranges, board_cards, used, trials, seed, stderr, seconds,
+                              executor, n_threads, progress)
     result.board, result.dead = format_cards(board_cards), format_cards(dead_cards)
     return result
 
@@ -140,29 +188,36 @@ def _no_assignment(ranges: list[Range]) -> CardError:
                      + " vs ".join(r.text for r in ranges) + ")")
 
 
-def _exact(ranges, combos, masks, weights, offsets, board, used, n_threads) -> EquityResult:
+def _exact(ranges, masks, offsets, board, used, executor, n_threads) -> EquityResult:
     P = len(ranges)
+    combos = np.ascontiguousarray(np.concatenate([r.combos for r in ranges]).astype(np.int64))
+    weights = np.concatenate([r.weights for r in ranges])
     assign = list_assignments(masks, offsets, used)
     if len(assign) == 0:
         raise _no_assignment(ranges)
     t = tables()
-    chunks = np.array_split(assign, min(len(assign), n_threads * 8 if len(assign) > 1 else 1))
+    n_chunks = min(len(assign), max(n_threads * 8, len(assign) // 4096 + 1))
+    bounds = np.linspace(0, len(assign), n_chunks + 1).astype(np.int64)
+    counts = np.zeros((P, 3), np.int64)
+    wcounts = np.zeros((P, 3), np.float64)
+    totals = [0, 0.0]
 
-    def run(chunk):
+    def task(i):
         c = np.zeros((P, 3), np.int64)
         w = np.zeros((P, 3), np.float64)
-        nb, wb = exact_counts(chunk, combos, weights, board, np.uint64(used), c, w, *t)
+        nb, wb = exact_counts(assign[bounds[i]:bounds[i + 1]], combos, weights, board, np.uint64(used), c, w, *t)
         return c, w, nb, wb
 
-    if n_threads > 1 and len(chunks) > 1:
-        with ThreadPoolExecutor(n_threads) as pool:
-            parts = list(pool.map(run, chunks))
-    else:
-        parts = [run(ch) for ch in chunks]
-    counts = sum(p[0] for p in parts)
-    wcounts = sum(p[1] for p in parts)
-    boards = int(sum(p[2] for p in parts))
-    wboards = float(sum(p[3] for p in parts))
+    def merge(i, got):
+        c, w, nb, wb = got
+        counts[:] += c
+        wcounts[:] += w
+        totals[0] += int(nb)
+        totals[1] += float(wb)
+        return False
+
+    run_chunks(task, merge, n_chunks, executor, n_threads)
+    boards, wboards = totals
     unit = all(r.unit_weights for r in ranges)
     players = []
     for p, r in enumerate(ranges):
@@ -180,35 +235,44 @@ def _exact(ranges, combos, masks, weights, offsets, board, used, n_threads) -> E
     return EquityResult(True, boards, players)
 
 
-def _monte_carlo(ranges, combos, weights, offsets, board, used, trials, seed, n_threads) -> EquityResult:
+def _monte_carlo(ranges, board_cards, base_mask, trials, seed, stderr_target, time_limit,
+                 executor, workers, progress) -> EquityResult:
     P = len(ranges)
-    cumw = np.concatenate([np.cumsum(r.weights) for r in ranges])
+    plan = plan_deal(ranges, board_cards, base_mask)
     t = tables()
-    n_chunks = -(-trials // CHUNK_TRIALS)
-    sizes = [min(CHUNK_TRIALS, trials - i * CHUNK_TRIALS) for i in range(n_chunks)]
-    seeds = np.random.SeedSequence(seed).generate_state(n_chunks, np.uint32)
+    acc = MonteCarloTotals(P, plan.weighted)
+    start = time.monotonic()
+    size = CHUNK_TRIALS
+    count = None if trials is None else -(-trials // size)
 
-    def run(i):
-        c = np.zeros((P, 3), np.int64)
-        sq = np.zeros(P, np.int64)
-        got = monte_carlo_chunk(sizes[i], int(seeds[i]), combos, offsets, cumw, board, np.uint64(used),
-                                c, sq, 1000 * sizes[i] + 1000, *t)
-        if got < 0:
-            raise _no_assignment(ranges)
-        return c, sq
+    def task(i):
+        n = size if trials is None else min(size, trials - i * size)
+        counts = np.zeros((P, 11), np.int64)
+        wsums = np.zeros((P, 5), np.float64)
+        wtot = np.zeros(2, np.float64)
+        monte_carlo_chunk(n, seed, i, *plan.kernel_args(), counts, wsums, wtot, *t)
+        return n, counts, wsums, wtot
 
-    if n_threads > 1 and n_chunks > 1:
-        with ThreadPoolExecutor(n_threads) as pool:
-            parts = list(pool.map(run, range(n_chunks)))
-    else:
-        parts = [run(i) for i in range(n_chunks)]
-    counts = sum(p[0] for p in parts)
-    sq = sum(p[1] for p in parts)
-    players = []
-    for p, r in enumerate(ranges):
-        n = trials
-        mean = (counts[p, WINS] * SHARE_UNIT + counts[p, SHARES]) / (SHARE_UNIT * n)
-        var = max(sq[p] / SHARE_UNIT**2 / n - mean * mean, 0.0) * n / max(n - 1, 1)
-        players.append(PlayerEquity(r.text, float(counts[p, WINS] / n), float(counts[p, TIES] / n), float(mean),
-                                    stderr=math.sqrt(var / n)))
-    return EquityResult(False, trials, players)
+    stopped = ["trials"]
+
+    def merge(i, got):
+        acc.add(*got)
+        elapsed = time.monotonic() - start
+        if progress is not None:
+            progress(acc.trials, elapsed)
+        if stderr_target is not None and acc.max_stderr() <= stderr_target:
+            stopped[0] = "stderr"
+            return True
+        if time_limit is not None and elapsed >= time_limit:
+            stopped[0] = "time"
+            return True
+        if acc.trials >= MAX_TRIALS:
+            return True
+        return False
+
+    run_chunks(task, merge, count, executor, workers)
+    if plan.weighted and acc.wtot[0] <= 0.0:
+        raise _no_assignment(ranges)
+    players = [PlayerEquity(r.text, *acc.player(p)) for p, r in enumerate(ranges)]
+    return EquityResult(False, acc.trials, players, trials=acc.trials,
+                        stderr=max(p.stderr for p in players), stopped=stopped[0])

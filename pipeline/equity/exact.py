@@ -18,7 +18,8 @@ from ..evaluator.kernels import board_state, live_cards
 
 
 @njit(cache=True, nogil=True)
-def _walk(masks: np.ndarray, offsets: np.ndarray, used: np.uint64, out: np.ndarray, fill: bool) -> int:
+def _walk(masks: np.ndarray, offsets: np.ndarray, used: np.uint64, out: np.ndarray, fill: bool,
+          limit: int) -> int:
     P = offsets.size - 1
     pos = np.empty(P, np.int64)
     taken = np.empty(P + 1, np.uint64)
@@ -41,6 +42,8 @@ def _walk(masks: np.ndarray, offsets: np.ndarray, used: np.uint64, out: np.ndarr
                 for p in range(P):
                     out[count, p] = pos[p]
             count += 1
+            if count == limit:
+                return count
             pos[depth] += 1
             continue
         taken[depth + 1] = taken[depth] | m
@@ -51,14 +54,19 @@ def _walk(masks: np.ndarray, offsets: np.ndarray, used: np.uint64, out: np.ndarr
 
 def count_assignments(masks: np.ndarray, offsets: np.ndarray, used: int) -> int:
     """How many ways to give each player one combo with no card shared (or in ``used``)."""
-    return _walk(masks, offsets, np.uint64(used), np.empty((0, 0), np.int64), False)
+    return _walk(masks, offsets, np.uint64(used), np.empty((0, 0), np.int64), False, -1)
+
+
+def any_assignment(masks: np.ndarray, offsets: np.ndarray, used: int) -> bool:
+    """Whether at least one such assignment exists (the walk stops at the first)."""
+    return _walk(masks, offsets, np.uint64(used), np.empty((0, 0), np.int64), False, 1) > 0
 
 
 def list_assignments(masks: np.ndarray, offsets: np.ndarray, used: int) -> np.ndarray:
     """The assignments themselves: (A, P) indexes into the concatenated combos."""
     n = count_assignments(masks, offsets, used)
     out = np.empty((n, offsets.size - 1), np.int64)
-    _walk(masks, offsets, np.uint64(used), out, True)
+    _walk(masks, offsets, np.uint64(used), out, True, -1)
     return out
 
 
