@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from typing import List, Optional
 
 import typer
@@ -17,6 +18,30 @@ def _count(x: Optional[int]) -> str:
     return "" if x is None else f"{x:,}"
 
 
+class _Estimate:
+    """Progress callback: once a long run's rate is known, say how long it will take."""
+
+    def __init__(self) -> None:
+        self.said = False
+
+    def __call__(self, done: int, total: Optional[int], elapsed: float, unit: str) -> None:
+        if self.said or total is None or elapsed < 0.5 or done == 0:
+            return
+        self.said = True
+        left = (total - done) * elapsed / done
+        if left > 30:
+            print(f"pokerpipe: {total:,} {unit} at {done / elapsed:,.0f}/s will take about {_duration(left)}; "
+                  "Ctrl-C stops, --stderr TARGET or --time SECONDS bound Monte Carlo work",
+                  file=sys.stderr, flush=True)
+
+
+def _duration(seconds: float) -> str:
+    for unit, size in (("days", 86400), ("hours", 3600), ("minutes", 60)):
+        if seconds >= 2 * size:
+            return f"{seconds / size:,.0f} {unit}"
+    return f"{seconds:.0f} seconds"
+
+
 @app.command()
 def equity(
     hands: List[str] = typer.Argument(..., metavar="HAND_OR_RANGE...",
@@ -24,6 +49,10 @@ def equity(
     board: str = typer.Option("", "--board", "-b", help="0, 3, 4 or 5 board cards, e.g. 'Ah7c2d'"),
     dead: str = typer.Option("", "--dead", "-d", help="cards known out of play"),
     trials: Optional[int] = typer.Option(None, "--trials", "-n", help="force Monte Carlo with N trials"),
+    stderr: Optional[float] = typer.Option(None, "--stderr", help="Monte Carlo until every player's standard "
+                                           "error is at most TARGET (e.g. 0.001)", metavar="TARGET"),
+    seconds: Optional[float] = typer.Option(None, "--time", help="Monte Carlo for at most SECONDS",
+                                            metavar="SECONDS"),
     seed: int = typer.Option(0, "--seed", help="Monte Carlo seed (same seed, same result)"),
     exact: bool = typer.Option(False, "--exact", help="force exact enumeration"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
@@ -35,14 +64,16 @@ def equity(
 
     try:
         result = compute(hands, board=board, dead=dead, trials=trials, seed=seed,
-                         exact=True if exact else None, threads=threads)
+                         exact=True if exact else None, threads=threads, stderr=stderr, seconds=seconds,
+                         progress=_Estimate())
     except CardError as e:
         raise fail(str(e))
     if as_json:
         print(json.dumps(result.to_json()))
         return
     how = (f"exact, {result.boards:,} boards" if result.exact
-           else f"Monte Carlo, {result.boards:,} trials, seed {seed}")
+           else f"Monte Carlo, {result.boards:,} trials, seed {seed}, stderr {_pct(result.stderr)}"
+           + {"stderr": ", target reached", "time": ", time budget spent"}.get(result.stopped or "", ""))
     print(f"board: {result.board or '-'}   dead: {result.dead or '-'}   ({how})")
     rows = [("", "range", "equity", "win", "tie", "wins", "ties", "losses", "± stderr")]
     for i, p in enumerate(result.players, 1):

@@ -29,9 +29,10 @@ from ..query import parse_query
 from ..ranges import Range
 from .chunks import run_chunks
 from .deal import plan_deal
-from .exact import any_assignment, exact_counts, list_assignments
+from .exact import any_assignment, exact_counts, first_assignments, list_assignments
 from .montecarlo import MonteCarloTotals, monte_carlo_chunk
 from .scoring import SHARE_UNIT, SHARES, TIES, WINS
+from .suits import group_assignments, stabilizer
 
 EXACT_WORK_LIMIT = 1_000_000_000
 EXACT_ASSIGNMENT_LIMIT = 50_000_000   # beyond this even --exact is refused (memory and hours)
@@ -108,7 +109,7 @@ def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = ""
            trials: Optional[int] = None, seed: int = 0, exact: Optional[bool] = None,
            threads: Optional[int] = None, *, stderr: Optional[float] = None,
            seconds: Optional[float] = None, executor: Optional[Executor] = None,
-           progress: Optional[Callable[[int, float], None]] = None) -> EquityResult:
+           progress: Optional[Callable[[int, Optional[int], float, str], None]] = None) -> EquityResult:
     """Equity of each player; see the module doc for how exact or Monte Carlo is chosen.
 
     Monte Carlo stops after ``trials`` trials, or — with ``stderr`` — once every
@@ -117,8 +118,9 @@ def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = ""
     time budget (Keith Rule's timed odds functions; not reproducible), whichever
     comes first.  ``executor`` runs the chunks (a ``concurrent.futures``
     executor, pokerkit's pattern); without one, ``threads`` threads are used
-    (default: every core).  ``progress(trials_done, seconds)`` is called after
-    each merged Monte Carlo chunk.
+    (default: every core).  ``progress(done, total, seconds, unit)`` is called
+    after each merged chunk: Monte Carlo ``"trials"`` (``total`` None when
+    adaptive) or exact ``"suit classes"`` enumerated.
     """
     if not 2 <= len(players) <= MAX_PLAYERS:
         raise CardError(f"{len(players)} players given; equity needs 2 to {MAX_PLAYERS}")
@@ -162,7 +164,6 @@ def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = ""
     offsets = np.cumsum([0] + [len(r) for r in ranges]).astype(np.int64)
     if not any_assignment(masks, offsets, used):
         raise _no_assignment(ranges)
-    board_a = np.array(board_cards, np.int64)
     live = left - 2 * len(ranges)
     assignments_bound = math.prod(len(r) for r in ranges)
     work = assignments_bound * math.comb(live, missing) * len(ranges)
@@ -171,9 +172,11 @@ def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = ""
     n_threads = _threads(threads)
     if exact:
         if assignments_bound > EXACT_ASSIGNMENT_LIMIT:
-            raise CardError(f"exact enumeration of these ranges is too large "
-                            f"({assignments_bound:,} combo assignments); use --trials, --stderr or --time")
-        result = _exact(ranges, masks, offsets, board_a, used, executor, n_threads)
+            seconds_needed = _exact_seconds(ranges, masks, offsets, board_cards, dead_cards, used, assignments_bound)
+            raise CardError(f"exact enumeration of these ranges is too large ({assignments_bound:,} combo "
+                            f"assignments, about {_duration(seconds_needed)} on one core); "
+                            "use --trials N, --stderr TARGET or --time SECONDS")
+        result = _exact(ranges, masks, offsets, board_cards, dead_cards, used, executor, n_threads, progress)
     else:
         if trials is None and not adaptive:
             trials = DEFAULT_TRIALS
@@ -183,29 +186,56 @@ def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = ""
     return result
 
 
+def _exact_seconds(ranges, masks, offsets, board, dead, used, bound: int) -> float:
+    """Rough time of an exact run of up to ``bound`` assignments: a timed sample, with the
+    suit symmetry's saving."""
+    combos = np.ascontiguousarray(np.concatenate([r.combos for r in ranges]).astype(np.int64))
+    sample = first_assignments(masks, offsets, used, 4)
+    P = len(ranges)
+    args = (sample, np.ones(len(sample), np.int64), np.ones(len(sample)), combos, np.array(board, np.int64),
+            np.uint64(used), np.zeros((P, 3), np.int64), np.zeros((P, 3)), *tables())
+    exact_counts(*args)   # compiled and warm
+    t = time.perf_counter()
+    exact_counts(*args)
+    per = (time.perf_counter() - t) / max(len(sample), 1)
+    return bound * per / len(stabilizer(board, dead))
+
+
+def _duration(seconds: float) -> str:
+    for unit, size in (("years", 365 * 86400), ("days", 86400), ("hours", 3600), ("minutes", 60)):
+        if seconds >= 2 * size:
+            return f"{seconds / size:,.0f} {unit}"
+    return f"{seconds:.0f} seconds"
+
+
 def _no_assignment(ranges: list[Range]) -> CardError:
     return CardError("no deal is possible: the players' ranges cannot all be dealt without sharing a card ("
                      + " vs ".join(r.text for r in ranges) + ")")
 
 
-def _exact(ranges, masks, offsets, board, used, executor, n_threads) -> EquityResult:
+def _exact(ranges, masks, offsets, board, dead, used, executor, n_threads, progress) -> EquityResult:
     P = len(ranges)
     combos = np.ascontiguousarray(np.concatenate([r.combos for r in ranges]).astype(np.int64))
     weights = np.concatenate([r.weights for r in ranges])
     assign = list_assignments(masks, offsets, used)
     if len(assign) == 0:
         raise _no_assignment(ranges)
+    assign, sizes, wsums = group_assignments(assign, combos, weights, stabilizer(board, dead))
     t = tables()
-    n_chunks = min(len(assign), max(n_threads * 8, len(assign) // 4096 + 1))
+    n_chunks = min(len(assign), max(n_threads * 8, len(assign) // 64 + 1))
     bounds = np.linspace(0, len(assign), n_chunks + 1).astype(np.int64)
     counts = np.zeros((P, 3), np.int64)
     wcounts = np.zeros((P, 3), np.float64)
     totals = [0, 0.0]
+    board_a = np.array(board, np.int64)
+    start = time.monotonic()
 
     def task(i):
         c = np.zeros((P, 3), np.int64)
         w = np.zeros((P, 3), np.float64)
-        nb, wb = exact_counts(assign[bounds[i]:bounds[i + 1]], combos, weights, board, np.uint64(used), c, w, *t)
+        lo, hi = bounds[i], bounds[i + 1]
+        nb, wb = exact_counts(assign[lo:hi], sizes[lo:hi], wsums[lo:hi], combos, board_a, np.uint64(used),
+                              c, w, *t)
         return c, w, nb, wb
 
     def merge(i, got):
@@ -214,6 +244,8 @@ def _exact(ranges, masks, offsets, board, used, executor, n_threads) -> EquityRe
         wcounts[:] += w
         totals[0] += int(nb)
         totals[1] += float(wb)
+        if progress is not None:
+            progress(int(bounds[i + 1]), len(assign), time.monotonic() - start, "suit classes")
         return False
 
     run_chunks(task, merge, n_chunks, executor, n_threads)
@@ -259,7 +291,7 @@ def _monte_carlo(ranges, board_cards, base_mask, trials, seed, stderr_target, ti
         acc.add(*got)
         elapsed = time.monotonic() - start
         if progress is not None:
-            progress(acc.trials, elapsed)
+            progress(acc.trials, trials, elapsed, "trials")
         if stderr_target is not None and acc.max_stderr() <= stderr_target:
             stopped[0] = "stderr"
             return True
