@@ -36,12 +36,15 @@ class DealPlan:
     weighted: bool               # can two range players collide (importance weights needed)?
     dplayers: np.ndarray         # (D,) player index of each deck player
     requal: np.ndarray           # (R,) bool: the range's combos all weigh the same (no alias draw)
+    card_weight: np.ndarray      # (R, 52): weight of each range's combos holding a card
+    pair_weight: np.ndarray      # (R, 52, 52): weight of each range's combo of two cards
 
     def kernel_args(self) -> tuple:
         """The plan's arrays in the kernel's order, with fresh copies of the scratch arrays."""
         return (self.hole_keys.copy(), self.hole_suited.copy(), self.base_used, self.board, self.deck.copy(),
                 self.rplayers, self.roffsets, self.rcombos, self.rmasks, self.rweights, self.rtotal,
-                self.alias_prob, self.alias_idx, self.weighted, self.dplayers, self.requal)
+                self.alias_prob, self.alias_idx, self.weighted, self.dplayers, self.requal,
+                self.card_weight, self.pair_weight)
 
 
 def alias_table(weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -100,6 +103,16 @@ def plan_deal(ranges: list[Range], board: list[int], base_mask: int) -> DealPlan
         totals.append(float(np.sum(r.weights)))
         unions.append(int(np.bitwise_or.reduce(r.masks)))
     weighted = any(unions[i] & unions[j] for i in range(len(unions)) for j in range(i))
+    R = len(range_players)
+    card_weight = np.zeros((R, 52), np.float64)
+    pair_weight = np.zeros((R, 52, 52) if weighted else (R, 0, 0), np.float64)
+    for k, p in enumerate(range_players):
+        c, w = rest[p].combos, rest[p].weights.astype(np.float64)
+        np.add.at(card_weight[k], c[:, 0], w)
+        np.add.at(card_weight[k], c[:, 1], w)
+        if weighted:
+            pair_weight[k, c[:, 0], c[:, 1]] = w
+            pair_weight[k, c[:, 1], c[:, 0]] = w
 
     def cat(parts, dtype, shape=(0,)):
         return np.ascontiguousarray(np.concatenate(parts).astype(dtype)) if parts else np.zeros(shape, dtype)
@@ -111,4 +124,4 @@ def plan_deal(ranges: list[Range], board: list[int], base_mask: int) -> DealPlan
                     np.array(totals, np.float64), cat(probs, np.float64), cat(aliases, np.int64),
                     weighted, np.array(deck_players, np.int64),
                     np.array([bool(np.all(rest[p].weights == rest[p].weights[0])) for p in range(P)
-                              if p in range_players], np.bool_))
+                              if p in range_players], np.bool_), card_weight, pair_weight)

@@ -68,7 +68,7 @@ def monte_carlo_chunk(trials: int, seed: int, chunk: int,
                       rmasks: np.ndarray, rweights: np.ndarray, rtotal: np.ndarray,
                       alias_prob: np.ndarray, alias_idx: np.ndarray, weighted: bool,
                       dplayers: np.ndarray,
-                      requal: np.ndarray, counts: np.ndarray, wsums: np.ndarray, wtot: np.ndarray,
+                      requal: np.ndarray, card_weight: np.ndarray, pair_weight: np.ndarray, counts: np.ndarray, wsums: np.ndarray, wtot: np.ndarray,
                       card_keys: np.ndarray, rank_offsets: np.ndarray, rank_values: np.ndarray,
                       flush_values: np.ndarray) -> None:
     """Run ``trials`` trials of chunk ``chunk``; add to ``counts`` (unweighted plans) or
@@ -86,6 +86,7 @@ def monte_carlo_chunk(trials: int, seed: int, chunk: int,
     L = deck.size
     bkey0, bsuited0, _ = board_state(board, np.uint64(0), card_keys)
     order = np.arange(R)
+    held = np.empty(2 * R, np.int64)      # cards of the range players drawn so far in a trial
     # one block of trials at a time: deal them all, then evaluate player by player over
     # the block, so the table lookups of different trials overlap in the CPU
     keys = np.empty((P, BLOCK), np.uint64)
@@ -113,11 +114,18 @@ def monte_carlo_chunk(trials: int, seed: int, chunk: int,
                 k = order[q]
                 lo, hi = roffsets[k], roffsets[k + 1]
                 avail = rtotal[k]
-                if weighted:
-                    avail = 0.0
-                    for i in range(lo, hi):
-                        if not rmasks[i] & taken:
-                            avail += rweights[i]
+                if weighted and q > 0:
+                    # weight still available: inclusion-exclusion over the cards held so far,
+                    # recounted combo by combo when cancellation leaves too little to trust
+                    for a in range(2 * q):
+                        avail -= card_weight[k, held[a]]
+                        for b2 in range(a):
+                            avail += pair_weight[k, held[a], held[b2]]
+                    if avail < 1e-9 * rtotal[k]:
+                        avail = 0.0
+                        for i in range(lo, hi):
+                            if not rmasks[i] & taken:
+                                avail += rweights[i]
                     if avail <= 0.0:
                         omega = 0.0
                         break
@@ -145,6 +153,8 @@ def monte_carlo_chunk(trials: int, seed: int, chunk: int,
                                 break
                 taken |= rmasks[got]
                 c1, c2 = rcombos[got, 0], rcombos[got, 1]
+                held[2 * q] = c1
+                held[2 * q + 1] = c2
                 p = rplayers[k]
                 keys[p, b] = card_keys[c1] + card_keys[c2]
                 suits[p, b] = suited_bit(c1) | suited_bit(c2)
