@@ -27,16 +27,26 @@ from pathlib import Path
 import pyarrow as pa
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from jobs.matchups import matchups_job  # noqa: E402
-from pipeline.runner import Job, run_job  # noqa: E402
+from pipeline.datasets import Matchups, build  # noqa: E402
+from pipeline.spec import Dataset  # noqa: E402
 
 
 def _peak_rss_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def _trivial(i: int) -> pa.Table:
-    return pa.table({"i": pa.array([i], pa.int64())})
+class Trivial(Dataset):
+    """10,000 one-row partitions: what the runner costs per part."""
+
+    name = "trivial"
+    params = {"n": 10_000}
+    schema = pa.schema([("i", pa.int64())])
+
+    def partitions(self, inputs):
+        return list(range(10_000))
+
+    def compute(self, i: int) -> pa.Table:
+        return pa.table({"i": pa.array([i], pa.int64())})
 
 
 def matchups_cli(workers: int, out: Path) -> float:
@@ -75,7 +85,7 @@ def worker_peak_memory(out: Path) -> list[float]:
 
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
             Client(cluster) as client:
-        run_job(matchups_job(limit=6000), out, scheduler=cluster.scheduler_address, quiet=True, force=True)
+        build(Matchups(limit=6000), out, scheduler=cluster.scheduler_address, quiet=True, force=True)
         return list(client.run(_peak_rss_mib).values())
 
 
@@ -111,12 +121,10 @@ def main() -> None:
                   f"as fast as one")
             rss = worker_peak_memory(tmp / "mem")
             print(f"peak resident memory per worker: {max(rss):.0f} MiB")
-        job = Job("trivial", {"n": 10_000}, pa.schema([("i", pa.int64())]), list(range(10_000)), _trivial,
-                  rows=lambda p: 1)
         t = time.perf_counter()
-        run_job(job, tmp / "trivial", quiet=True)
+        build(Trivial(), tmp / "trivial", quiet=True)
         print(f"runner: 10,000 trivial partitions in {time.perf_counter() - t:.1f} s "
-              f"(local cluster start and 10,000 part files included)")
+              f"(local cluster start, 10,000 part files and their checksum records included)")
 
 
 if __name__ == "__main__":

@@ -33,8 +33,8 @@ def _root() -> None:
 
 
 def _register() -> None:
-    from . import (ehs, ehs_table, equity, matchups, odds, odds_table, outs, preflop_grid,  # noqa: F401
-                   range_cmd, videopoker, vs_random)
+    from . import (datasets, ehs, ehs_table, equity, matchups, odds, odds_table, outs,  # noqa: F401
+                   preflop_grid, range_cmd, tables, videopoker, vs_random)
 
 
 def main(argv: list[str] | None = None) -> int:

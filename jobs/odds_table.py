@@ -1,32 +1,19 @@
 """``pokerpipe odds-table``: the exact outs odds table beside the rules of 4 and 2."""
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Optional
 
 from .app import app
 from .options import FORCE, OUT, QUIET, SCHEDULER, WORKERS, run
 
 
-def odds_job():
-    from pipeline.outs import odds_schema
-    from pipeline.runner import Job
-
-    return Job("odds-table", {"max_outs": 20}, odds_schema(), [20], _compute, rows=lambda n: n)
-
-
-def _compute(max_outs):
-    from pipeline.outs import odds_rows
-    return odds_rows(max_outs)
-
-
 @app.command("odds-table")
-def odds_table(out: Path = OUT, workers: Optional[int] = WORKERS, scheduler: Optional[str] = SCHEDULER,
+def odds_table(out: str = OUT, workers: Optional[int] = WORKERS, scheduler: Optional[str] = SCHEDULER,
                quiet: bool = QUIET, force: bool = FORCE) -> None:
     """Chance of hitting 1..20 outs on the turn, the river, and turn-or-river; prints the table."""
     from pipeline.outs import outs_row
 
-    run(odds_job(), out, workers, scheduler, quiet, force)
+    run(["odds-table"], out, workers, scheduler, quiet, force)
     print(f"{'outs':>4}  {'turn':>7} {'odds':>10}  {'river':>7} {'odds':>10}  {'turn|river':>10} {'odds':>10}"
           f"  {'2n+1':>5} {'4n-1':>5}")
     for n in range(1, 21):

@@ -1,34 +1,50 @@
-"""Options every batch command shares, and the call that hands a job to the runner."""
+"""Options every batch command shares, and the call that hands datasets to the runner."""
 from __future__ import annotations
 
 import sys
-from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 
 from .app import fail
 
-OUT = typer.Option(Path("outputs"), "--out", "-o", help="output folder; the job writes <out>/<job>/")
+OUT = typer.Option("outputs", "--out", "-o",
+                   help="output folder or URL (s3://bucket/prefix, gs://...); a dataset writes <out>/<name>/")
 WORKERS = typer.Option(None, "--workers", "-w", help="local worker processes (default: all cores)")
-SCHEDULER = typer.Option(None, "--scheduler", help="run on an existing Dask cluster, e.g. tcp://10.0.0.5:8786")
+SCHEDULER = typer.Option(None, "--scheduler", help="run on an existing Dask cluster, e.g. tcp://10.0.0.5:8786 "
+                         "(Dask sends pickled code: connect only to a cluster you trust)")
 QUIET = typer.Option(False, "--quiet", "-q", help="no progress bar")
 FORCE = typer.Option(False, "--force", help="recompute every part instead of resuming")
+DASHBOARD = typer.Option(False, "--dashboard", help="start the Dask dashboard and print its address")
 
 
-def run(job, out: Path, workers: Optional[int], scheduler: Optional[str], quiet: bool, force: bool):
-    """Run ``job``; bad options become one line and exit 2, an interrupt exit 130."""
-    from pipeline.runner import Interrupted, RunnerError, run_job
+def run(targets: list[Any], out: str, workers: Optional[int], scheduler: Optional[str], quiet: bool, force: bool,
+        catalog: bool = False, dashboard: bool = False) -> list[Any]:
+    """Build ``targets`` (names or datasets); bad options one line and exit 2, an interrupt exit 130."""
+    from pipeline.datasets import BuildError, build_many
+    from pipeline.runner import Interrupted, Session
 
     try:
-        report = run_job(job, out, workers=workers, scheduler=scheduler, quiet=quiet, force=force)
-    except RunnerError as e:
+        with Session(workers, scheduler, quiet, dashboard) as session:
+            reports = build_many(targets, out, session, force=force, write_catalog=catalog)
+    except BuildError as e:
         raise fail(str(e))
     except Interrupted as e:
         print(f"pokerpipe: {e}", file=sys.stderr)
         raise typer.Exit(130)
     if not quiet:
-        kept = report.parts - report.computed
-        print(f"{job.name}: {report.rows:,} rows in {report.parts} parts at {report.folder} "
-              f"({report.computed} computed, {kept} kept, {report.seconds:.1f} s)", file=sys.stderr)
-    return report
+        for r in reports:
+            print(f"{r.name}: {r.rows:,} rows in {r.parts} parts at {r.location} "
+                  f"({r.computed} computed, {r.parts - r.computed} kept, {r.seconds:.1f} s)", file=sys.stderr)
+    return reports
+
+
+def dataset(name: str, **params: Any) -> Any:
+    """The registered dataset, or one line and exit 2 for bad parameters."""
+    from pipeline.datasets import DatasetError
+    from pipeline.datasets import dataset as make
+
+    try:
+        return make(name, **params)
+    except (DatasetError, ValueError) as e:
+        raise fail(str(e))

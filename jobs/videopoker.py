@@ -32,7 +32,7 @@ def videopoker(
     break_even: bool = typer.Option(False, "--break-even", help="find the royal pay that returns 100%"),
     list_games: bool = typer.Option(False, "--list", help="list the built-in games"),
     all_games: bool = typer.Option(False, "--all", help="analyze every built-in game"),
-    out: Optional[Path] = typer.Option(None, "--out", "-o", help="also write the strategy dataset to <out>/videopoker/<game>/"),
+    out: Optional[str] = typer.Option(None, "--out", "-o", help="also write the strategy dataset to <out>/videopoker/<game>/"),
     workers: Optional[int] = WORKERS, scheduler: Optional[str] = SCHEDULER, quiet: bool = QUIET, force: bool = FORCE,
 ) -> None:
     """Exact return, variance and distribution for any pay table, over all deal classes."""
@@ -67,9 +67,9 @@ def videopoker(
                       f"({5 * doc['break_even_royal']:.0f} for 5 coins)")
             print()
         if out is not None:
+            from pipeline.datasets import Strategy
+
             from .options import run
-            from .videopoker_strategy import strategy_job, write_strategy_table
-            report = run(strategy_job(pt), out, workers, scheduler, quiet, force)
-            write_strategy_table(report.folder, pt)
+            run([Strategy(pt)], out, workers, scheduler, quiet, force)
     if as_json:
         print(json.dumps(results if all_games else results[0]))

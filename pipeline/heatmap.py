@@ -6,7 +6,7 @@ through white to red (strong).
 """
 from __future__ import annotations
 
-from pathlib import Path
+import io
 
 import numpy as np
 
@@ -21,8 +21,8 @@ def _colour(t: float) -> tuple[int, int, int]:
     return 255, int(255 - 195 * u), int(255 - 215 * u)
 
 
-def write_heatmap(path: Path, values: np.ndarray, labels: list[str], title: str = "Equity vs one random hand") -> None:
-    """Write ``values`` (169, in grid order) as a labelled 13x13 PNG at ``path``."""
+def heatmap_png(values: np.ndarray, labels: list[str], title: str = "Equity vs one random hand") -> bytes:
+    """``values`` (169, in grid order) as a labelled 13x13 PNG image."""
     from PIL import Image, ImageDraw, ImageFont
 
     cell, top = 56, 40
@@ -41,7 +41,6 @@ def write_heatmap(path: Path, values: np.ndarray, labels: list[str], title: str 
         draw.rectangle([x, y, x + cell, y + cell], fill=_colour((v - lo) / (hi - lo or 1)), outline="grey")
         draw.text((x + 5, y + 6), label, fill="black", font=font)
         draw.text((x + 5, y + 30), f"{100 * v:.1f}", fill="black", font=small)
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp")
-    img.save(tmp, format="PNG")
-    tmp.replace(path)
+    buf = io.BytesIO()
+    img.save(buf, format="PNG")
+    return buf.getvalue()

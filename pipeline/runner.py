@@ -1,15 +1,22 @@
-"""The batch runner: partitions on Dask, one atomic Parquet part each, resumable.
+"""The batch runner: a dataset's partitions on Dask, one atomic Parquet part each, resumable.
 
-A job is a :class:`Job`: a name, JSON-able parameters, an Arrow schema, a list
-of small picklable partitions and a top-level ``compute(partition) -> Table``.
-:func:`run_job` writes ``<out>/<name>/part-NNNNN.parquet`` for partition N and,
-when every part is there, ``_manifest.json`` (parameters, version, row count
-and SHA-256 of each part, times).
+:func:`run_dataset` builds a :class:`~pipeline.spec.Dataset` into
+``<out>/<name>/``: ``part-NNNNN.parquet`` for partition N, each with a
+checksum record ``_checksums/part-NNNNN.parquet.json`` (SHA-256, rows, the
+parameters' digest), the side outputs, and last ``_manifest.json``
+(parameters, version, rows, bytes and SHA-256 of every part and side output).
+``<out>`` is a local folder or an object-store URL (:mod:`.storage`).
 
-* **Resume.**  The manifest is removed as a run starts and written last, so
-  only a finished job has one.  Parts already on disk are kept if they read
-  back completely with this job's schema, parameters and row count; anything
-  else is recomputed.  ``force`` recomputes everything.
+* **Workers write.**  Each Dask worker writes its own parts straight to the
+  output and returns only (rows, bytes, SHA-256): bytes cross the network once,
+  and a cluster with no shared disk can write to a bucket.
+* **Resume.**  A part is kept only if its bytes hash to the SHA-256 recorded
+  for this dataset's parameters — in the finished manifest or, after a crash,
+  in the part's own checksum record, written when the part was.  Anything
+  else is recomputed.  ``force`` recomputes every part (replacing each as its
+  new bytes arrive; nothing is deleted before the cluster is reached).
+* **One writer.**  A ``_lock`` file (pid, host) refuses a second run on the
+  same dataset while the first is alive.
 * **Determinism.**  A part's bytes depend on its partition alone (see
   :mod:`.store`), so worker count, scheduler and resume history never change
   the output.
@@ -20,28 +27,33 @@ and SHA-256 of each part, times).
 from __future__ import annotations
 
 import contextlib
-import io
+import hashlib
 import json
 import logging
 import os
 import signal
+import socket
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any, Iterator, Optional
 
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from . import __version__
 from .combinatorics import available_cores
-from .store import parquet_bytes, read_part, remove_quietly, sha256, with_metadata, write_atomic
+from .spec import Dataset
+from .storage import Storage, StorageError, check_name
+from .store import canonical_json, parquet_bytes, read_part, sha256
 
 MANIFEST = "_manifest.json"
+LOCK = "_lock"
+CHECKSUMS = "_checksums"
+MAX_TASKS = 512          # partitions are grouped into at most this many Dask tasks
+WORKERS_PER_CORE = 4     # --workers above this many per core is refused
 
 
 class RunnerError(Exception):
-    """A job cannot run as asked (bad output folder, unreachable scheduler, ...)."""
+    """A dataset cannot be built as asked (bad output, unreachable scheduler, ...)."""
 
 
 class Interrupted(Exception):
@@ -49,26 +61,16 @@ class Interrupted(Exception):
 
 
 @dataclass
-class Job:
-    name: str
-    params: dict
-    schema: pa.Schema
-    partitions: list
-    compute: Callable[[Any], pa.Table]
-    rows: Optional[Callable[[Any], int]] = None      # expected rows of a partition, if known
-
-    @property
-    def full_schema(self) -> pa.Schema:
-        return with_metadata(self.schema, self.name, self.params)
-
-
-@dataclass
 class RunReport:
-    folder: Path
-    parts: int
-    computed: int
-    rows: int
-    seconds: float
+    """What one dataset's run did."""
+
+    name: str
+    location: str        # the dataset's folder or URL
+    parts: int           # parts in the dataset
+    computed: int        # parts computed by this run (the rest were kept)
+    rows: int            # rows in the dataset
+    bytes: int           # bytes of its parts
+    seconds: float       # wall time of this run
     manifest: dict = field(default_factory=dict)
 
 
@@ -76,88 +78,191 @@ def part_name(index: int) -> str:
     return f"part-{index:05d}.parquet"
 
 
-MAX_TASKS = 512   # partitions are grouped into at most this many Dask tasks
+def params_digest(dataset: Dataset) -> str:
+    """SHA-256 of the dataset's name, canonical parameters and the package version."""
+    return hashlib.sha256(canonical_json([dataset.name, dataset.params, __version__]).encode()).hexdigest()
 
 
-def build_part(compute: Callable[[Any], pa.Table], partition: Any, schema: pa.Schema) -> bytes:
-    """Compute a partition and serialize it with the job's schema."""
-    table = compute(partition)
-    table = pa.Table.from_arrays([table.column(f.name) for f in schema], schema=schema)
-    return parquet_bytes(table)
-
-
-def build_parts(compute: Callable[[Any], pa.Table], group: list, schema: pa.Schema) -> list[tuple[int, bytes]]:
-    """Run on a worker: one Dask task builds a group of ``(index, partition)`` parts.
+def build_parts(dataset: Dataset, group: list, location: str) -> list[tuple[int, int, int, str]]:
+    """Run on a worker: compute a group of ``(index, partition)``, write each part and its
+    checksum record atomically; return ``(index, rows, bytes, sha256)`` per part.
 
     Grouping keeps the scheduler's per-task cost (about a millisecond) small
-    beside the work when a job has many tiny partitions.
+    beside the work when a dataset has many tiny partitions.
     """
-    return [(i, build_part(compute, part, schema)) for i, part in group]
+    storage = Storage(location)
+    schema = dataset.full_schema
+    digest = params_digest(dataset)
+    done = []
+    for i, partition in group:
+        table = dataset.compute(partition)
+        table = pa.Table.from_arrays([table.column(f.name) for f in schema], schema=schema)
+        data = parquet_bytes(table)
+        sha = sha256(data)
+        record = {"sha256": sha, "rows": table.num_rows, "bytes": len(data), "params": digest}
+        storage.write_atomic(data, dataset.name, part_name(i))
+        storage.write_atomic(json.dumps(record).encode(), dataset.name, CHECKSUMS, part_name(i) + ".json")
+        done.append((i, table.num_rows, len(data), sha))
+    return done
 
 
-def _prepare_folder(out: Path, job: Job) -> Path:
-    folder = Path(out) / job.name
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        probe = folder / f".probe.{os.getpid()}"
-        probe.write_bytes(b"")
-        probe.unlink()
-    except OSError as e:
-        raise RunnerError(f"cannot write to output folder {folder}: {e.strerror or e}") from None
-    return folder
+# A local cluster has no dashboard to feed (unless asked): its workers skip the
+# statistical profiler (a stack sample every 10 ms), the GIL monitor and frequent
+# housekeeping ticks.  With every core computing, that background work comes out
+# of the kernels' time: on 2 cores it cost the 2-worker `matchups` run 1-2 s.
+LOCAL_CLUSTER_CONFIG = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.system-monitor.gil.enabled": False,
+    "distributed.admin.system-monitor.interval": "2s",
+    "distributed.admin.tick.interval": "200ms",
+    "distributed.worker.memory.monitor-interval": "1s",
+}
 
 
-def _recorded_checksums(folder: Path, job: Job) -> dict[str, str]:
-    """SHA-256 per part from a finished run of the same job and parameters, if any."""
-    try:
-        manifest = json.loads((folder / MANIFEST).read_text())
-    except (OSError, ValueError):
-        return {}
-    if manifest.get("job") != job.name or manifest.get("parameters") != json.loads(json.dumps(job.params)) \
-            or manifest.get("version") != __version__:
-        return {}
-    return {p["file"]: p["sha256"] for p in manifest.get("parts", [])}
+class Session:
+    """One Dask cluster (local or ``scheduler``) and one progress display for a batch run.
 
-
-def _valid_parts(folder: Path, job: Job, force: bool) -> dict[int, tuple[int, str]]:
-    """Parts already on disk that can be kept, by index, with their rows and checksum.
-
-    After a finished run the manifest's checksums decide; after an interrupted
-    one each part must read back whole with the job's schema and row count.
+    The cluster starts on first use, so a run that finds everything built starts
+    none.  Options are checked when the session is made, before anything is
+    touched on disk.
     """
-    keep: dict[int, tuple[int, str]] = {}
-    recorded = {} if force else _recorded_checksums(folder, job)
-    remove_quietly([folder / MANIFEST])
-    schema = job.full_schema
-    wanted = {part_name(i) for i in range(len(job.partitions))}
-    for p in folder.iterdir():
-        if p.name.startswith(".") and p.name.endswith(".tmp"):
-            remove_quietly([p])          # a write that never finished
-        elif p.name.startswith("part-") and p.name not in wanted:
-            remove_quietly([p])          # left over from other parameters
-    if force:
-        remove_quietly(folder / part_name(i) for i in range(len(job.partitions)))
-        return keep
-    for i, part in enumerate(job.partitions):
-        path = folder / part_name(i)
-        if not path.exists():
-            continue
-        data = path.read_bytes()
-        if path.name in recorded:
-            valid = sha256(data) == recorded[path.name]
-        else:
-            valid = read_part(data, schema, job.rows(part) if job.rows else None) is not None
-        if valid:
-            keep[i] = _summary(data)
-        else:
-            remove_quietly([path])
-    return keep
+
+    def __init__(self, workers: Optional[int] = None, scheduler: Optional[str] = None, quiet: bool = False,
+                 dashboard: bool = False) -> None:
+        cap = WORKERS_PER_CORE * available_cores()
+        if workers is not None and not 1 <= workers <= cap:
+            raise RunnerError(f"--workers must be 1 to {cap} ({WORKERS_PER_CORE} per core), got {workers}")
+        if scheduler is not None and not scheduler.startswith(("tcp://", "tls://", "ucx://", "inproc://")):
+            raise RunnerError(f"--scheduler {scheduler!r}: expected an address such as tcp://host:8786")
+        self.workers, self.scheduler, self.quiet, self.dashboard = workers, scheduler, quiet, dashboard
+        self._stack = contextlib.ExitStack()
+        self._client: Any = None
+        self.progress = Progress(quiet)
+
+    def __enter__(self) -> "Session":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.progress.stop()
+        self._stack.close()
+        self._client = None
+
+    def connect(self) -> None:
+        """Reach the scheduler (or start the local cluster) now; RunnerError if it fails."""
+        self.client()
+
+    def client(self) -> Any:
+        if self._client is None:
+            self._client = self._stack.enter_context(_dask_client(self.workers, self.scheduler, self.dashboard))
+        return self._client
 
 
 @contextlib.contextmanager
-def _sigterm_as_interrupt():
+def _dask_client(workers: Optional[int], scheduler: Optional[str], dashboard: bool) -> Iterator[Any]:
+    """A Dask client: on ``scheduler`` if given, else on a local cluster of ``workers`` processes."""
+    import sys
+
+    from distributed import Client, LocalCluster
+
+    logging.getLogger("distributed").setLevel(logging.CRITICAL)
+    if scheduler:
+        try:
+            client = Client(scheduler, timeout="10s")
+        except (OSError, TimeoutError, ValueError) as e:
+            raise RunnerError(f"cannot reach Dask scheduler {scheduler}: {e}") from None
+        try:
+            yield client
+        finally:
+            client.close()
+        return
+    import dask
+
+    n = workers or available_cores()
+    with dask.config.set({} if dashboard else LOCAL_CLUSTER_CONFIG):
+        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                               dashboard_address=":0" if dashboard else None, silence_logs=logging.CRITICAL)
+        client = Client(cluster)
+        if dashboard:
+            print(f"pokerpipe: Dask dashboard at {client.dashboard_link}", file=sys.stderr)
+        try:
+            yield client
+        finally:
+            client.close()
+            cluster.close()
+
+
+class Progress:
+    """A rich display on stderr: the dataset in progress and, over several, the whole run."""
+
+    def __init__(self, quiet: bool) -> None:
+        self.quiet = quiet
+        self._bar: Any = None
+        self._total: Any = None
+        self._current: Any = None
+        self._planned = self._skipped = 0
+
+    def plan(self, total_parts: int, datasets: int) -> None:
+        """Announce a run of ``datasets`` datasets with ``total_parts`` parts in all."""
+        self._planned = total_parts if datasets > 1 else 0
+        self._skipped = 0
+
+    def dataset(self, name: str, parts: int, done: int) -> None:
+        """A dataset starts computing: its own bar (and the overall one, when several run)."""
+        if not self._start():
+            return
+        if self._current is not None:
+            self._bar.remove_task(self._current)
+        if self._planned and self._total is None:
+            self._total = self._bar.add_task("all datasets", total=self._planned, completed=self._skipped)
+        self._current = self._bar.add_task(name, total=parts, completed=done)
+        if self._total is not None:
+            self._bar.advance(self._total, done)
+
+    def advance(self, n: int) -> None:
+        if self._bar is not None:
+            self._bar.advance(self._current, n)
+            if self._total is not None:
+                self._bar.advance(self._total, n)
+
+    def skip(self, parts: int) -> None:
+        """A dataset found built: count its parts in the overall progress."""
+        self._skipped += parts
+        if self._bar is not None and self._total is not None:
+            self._bar.advance(self._total, parts)
+
+    def stop(self) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+            self._bar = None
+
+    def _start(self) -> bool:
+        if self.quiet:
+            return False
+        if self._bar is None:
+            from rich.console import Console
+            from rich.progress import (BarColumn, MofNCompleteColumn, ProgressColumn, TextColumn,
+                                       TimeRemainingColumn)
+            from rich.progress import Progress as Bar
+            from rich.text import Text
+
+            class Rate(ProgressColumn):
+                def render(self, task: Any) -> Text:
+                    speed = task.finished_speed or task.speed
+                    return Text("" if speed is None else f"{speed:,.1f} parts/s")
+
+            self._bar = Bar(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), Rate(),
+                            TextColumn("ETA"), TimeRemainingColumn(), console=Console(stderr=True))
+            self._bar.start()
+        return True
+
+
+@contextlib.contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
     """Turn SIGTERM into KeyboardInterrupt for the duration (main thread only)."""
-    def handler(signum, frame):
+    def handler(signum: int, frame: object) -> None:
         raise KeyboardInterrupt
     try:
         old = signal.signal(signal.SIGTERM, handler)
@@ -170,122 +275,252 @@ def _sigterm_as_interrupt():
         signal.signal(signal.SIGTERM, old)
 
 
-# A local cluster has no dashboard to feed: its workers skip the statistical
-# profiler (a stack sample every 10 ms), the GIL monitor and frequent
-# housekeeping ticks.  With every core computing, that background work comes out
-# of the kernels' time: on 2 cores it cost the 2-worker `matchups` run 1-2 s.
-LOCAL_CLUSTER_CONFIG = {
-    "distributed.worker.profile.enabled": False,
-    "distributed.admin.system-monitor.gil.enabled": False,
-    "distributed.admin.system-monitor.interval": "2s",
-    "distributed.admin.tick.interval": "200ms",
-    "distributed.worker.memory.monitor-interval": "1s",
-}
-
-
 @contextlib.contextmanager
-def dask_client(workers: Optional[int], scheduler: Optional[str]):
-    """A Dask client: on ``scheduler`` if given, else on a local cluster of ``workers`` processes."""
-    from distributed import Client, LocalCluster
-
-    logging.getLogger("distributed").setLevel(logging.ERROR)
-    if scheduler:
+def writer_lock(storage: Storage, name: str) -> Iterator[None]:
+    """Hold ``<name>/_lock`` (pid and host) while writing; refuse if another live run holds it."""
+    host = socket.gethostname()
+    record = json.dumps({"pid": os.getpid(), "host": host, "since": time.time()}).encode()
+    for _ in range(2):
+        if storage.create_exclusive(record, name, LOCK):
+            break
         try:
-            client = Client(scheduler, timeout="10s")
-        except (OSError, TimeoutError) as e:
-            raise RunnerError(f"cannot reach Dask scheduler {scheduler}: {e}") from None
+            holder = json.loads(storage.read_bytes(name, LOCK))
+            pid, where = int(holder["pid"]), str(holder["host"])
+        except (OSError, ValueError, KeyError, TypeError):
+            pid, where = -1, "?"
+        if where == host and not _alive(pid):
+            storage.remove(name, LOCK)   # its writer died (kill -9): take over
+            continue
+        raise RunnerError(f"{storage.url(name)} is being written by pid {pid} on {where}; "
+                          f"wait for it (or delete {storage.url(name, LOCK)} if that run is gone)")
+    else:
+        raise RunnerError(f"cannot take the lock {storage.url(name, LOCK)}")
+    try:
+        yield
+    finally:
+        storage.remove(name, LOCK)
+
+
+def _alive(pid: int) -> bool:
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def read_manifest(storage: Storage, name: str) -> Optional[dict]:
+    """The dataset's manifest if there is a readable one, else None."""
+    try:
+        manifest = json.loads(storage.read_bytes(name, MANIFEST))
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
+    return manifest if isinstance(manifest, dict) else None
+
+
+def manifest_matches(manifest: Optional[dict], dataset: Dataset) -> bool:
+    """Whether ``manifest`` is a finished run of exactly this dataset, parameters and version."""
+    return (manifest is not None and manifest.get("job") == dataset.name
+            and manifest.get("parameters") == json.loads(json.dumps(dataset.params))
+            and manifest.get("version") == __version__ and isinstance(manifest.get("parts"), list))
+
+
+def _recorded(storage: Storage, dataset: Dataset, index: int, manifest: Optional[dict]) -> Optional[str]:
+    """The SHA-256 a part must have: from the matching manifest, else its checksum record."""
+    name = part_name(index)
+    if manifest is not None:
+        for p in manifest["parts"]:
+            if isinstance(p, dict) and p.get("file") == name:
+                return str(p.get("sha256"))
+    try:
+        record = json.loads(storage.read_bytes(dataset.name, CHECKSUMS, name + ".json"))
+        if record.get("params") == params_digest(dataset):
+            return str(record["sha256"])
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        pass
+    return None
+
+
+def _valid_parts(storage: Storage, dataset: Dataset, count: int, force: bool,
+                 manifest: Optional[dict]) -> dict[int, tuple[int, int, str]]:
+    """Parts that can be kept, by index, with (rows, bytes, SHA-256): their bytes hash to the record."""
+    keep: dict[int, tuple[int, int, str]] = {}
+    if force:
+        return keep
+    present = set(storage.files(dataset.name))
+    schema = dataset.full_schema
+    for i in range(count):
+        name = part_name(i)
+        if name not in present:
+            continue
+        want = _recorded(storage, dataset, i, manifest)
+        if want is None:
+            continue
         try:
-            yield client
-        finally:
-            client.close()
-        return
-    import dask
-
-    n = workers or available_cores()
-    with dask.config.set(LOCAL_CLUSTER_CONFIG):
-        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
-                               silence_logs=logging.ERROR)
-        client = Client(cluster)
-        try:
-            yield client
-        finally:
-            client.close()
-            cluster.close()
+            data = storage.read_bytes(dataset.name, name)
+        except OSError:
+            continue
+        if sha256(data) == want:
+            table = read_part(data, schema)
+            if table is not None:
+                keep[i] = (table.num_rows, len(data), want)
+    return keep
 
 
-def _progress(job: Job, quiet: bool):
-    """A rich progress bar on stderr: parts done/total, rate, ETA (a null context when quiet)."""
-    if quiet:
-        return contextlib.nullcontext(None)
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
-    from rich.text import Text
-
-    class Rate(ProgressColumn):
-        def render(self, task):
-            speed = task.finished_speed or task.speed
-            return Text("" if speed is None else f"{speed:,.1f} parts/s")
-
-    return Progress(TextColumn(job.name), BarColumn(), MofNCompleteColumn(), Rate(), TextColumn("ETA"),
-                    TimeRemainingColumn(), console=Console(stderr=True))
+def _clean(storage: Storage, dataset: Dataset, count: int) -> None:
+    """Remove unfinished writes and parts beyond this run's partitions (other parameters)."""
+    wanted = {part_name(i) for i in range(count)}
+    for f in storage.files(dataset.name):
+        if (f.startswith(".") and f.endswith(".tmp")) or (f.startswith("part-") and f not in wanted):
+            storage.remove(dataset.name, f)
+    for f in storage.files(dataset.name, CHECKSUMS):
+        if f.startswith(".") or f[:-len(".json")] not in wanted:
+            storage.remove(dataset.name, CHECKSUMS, f)
 
 
-def run_job(job: Job, out: Path, workers: Optional[int] = None, scheduler: Optional[str] = None,
-            quiet: bool = False, force: bool = False) -> RunReport:
-    """Compute every missing part of ``job`` under ``out`` and write its manifest."""
-    if workers is not None and workers < 1:
-        raise RunnerError(f"--workers must be at least 1, got {workers}")
+def _failure(name: str, e: BaseException) -> RunnerError:
+    """One line for a run that a worker, the disk or the scheduler broke."""
+    kind = type(e).__name__
+    if kind == "KilledWorker":
+        return RunnerError(f"{name}: a partition killed its worker repeatedly ({e}); "
+                           "finished parts are kept: rerun to resume")
+    if isinstance(e, OSError):
+        return RunnerError(f"{name}: cannot write a part: {e.strerror or e}; finished parts are kept: rerun to resume")
+    if kind in ("CancelledError", "FutureCancelledError", "CommClosedError", "TimeoutError"):
+        return RunnerError(f"{name}: lost the Dask scheduler ({kind}); finished parts are kept: rerun to resume")
+    return RunnerError(f"{name}: a partition failed: {kind}: {e}")
+
+
+def run_dataset(dataset: Dataset, storage: Storage, session: Session, inputs: Any, force: bool = False) -> RunReport:
+    """Compute every missing part of ``dataset`` in ``storage`` and write its manifest.
+
+    ``inputs`` reads the datasets it depends on (already built).
+    """
     start = time.time()
-    folder = _prepare_folder(out, job)
-    parts = _valid_parts(folder, job, force)   # also removes the manifest: the run is not finished
-    todo = [i for i in range(len(job.partitions)) if i not in parts]
-    computed = 0
-    if todo:
-        schema = job.full_schema
-        try:
-            with _sigterm_as_interrupt(), dask_client(workers, scheduler) as client, _progress(job, quiet) as bar:
-                from distributed import as_completed
+    name = check_name(dataset.name)
+    try:
+        storage.makedirs(name, CHECKSUMS)
+    except OSError as e:
+        raise RunnerError(f"cannot write to output folder {storage.url(name)}: {e.strerror or e}") from None
+    if storage.exists(name, MANIFEST) and not storage.is_file(name, MANIFEST):
+        raise RunnerError(f"{storage.url(name, MANIFEST)} is not a file; move it away and rerun")
+    try:
+        with writer_lock(storage, name):
+            return _run_locked(dataset, storage, session, inputs, force, start)
+    except (StorageError, OSError) as e:
+        raise RunnerError(f"{name}: {getattr(e, 'strerror', None) or e}") from None
 
-                task = bar.add_task(job.name, total=len(job.partitions), completed=len(parts)) if bar else None
-                size = -(-len(todo) // MAX_TASKS)
-                groups = [[(i, job.partitions[i]) for i in todo[k:k + size]] for k in range(0, len(todo), size)]
-                futures = client.map(build_parts, [job.compute] * len(groups), groups, [schema] * len(groups),
-                                     key=[f"{job.name}-{g[0][0]:05d}-{len(g)}" for g in groups], pure=False)
-                try:
-                    for batch in as_completed(futures, with_results=True).batches():
-                        for future, built in batch:
-                            for i, data in built:
-                                write_atomic(folder / part_name(i), data, sync=False)
-                                parts[i] = _summary(data)
-                                computed += 1
-                            future.release()      # let the worker drop the bytes now
-                            if bar:
-                                bar.advance(task, len(built))
-                except KeyboardInterrupt:
-                    client.cancel(futures)
-                    raise
+
+def _run_locked(dataset: Dataset, storage: Storage, session: Session, inputs: Any, force: bool,
+                start: float) -> RunReport:
+    name = dataset.name
+    partitions = list(dataset.partitions(inputs))
+    manifest = read_manifest(storage, name)
+    manifest = manifest if manifest_matches(manifest, dataset) else None
+    parts = _valid_parts(storage, dataset, len(partitions), force, manifest)
+    todo = [i for i in range(len(partitions)) if i not in parts]
+    computed = 0
+    if todo or manifest is None:
+        session.connect() if todo else None       # reach the cluster before touching anything
+        storage.remove(name, MANIFEST)            # from here on the dataset is unfinished
+        _clean(storage, dataset, len(partitions))
+    if todo:
+        session.progress.dataset(name, len(partitions), len(parts))
+        try:
+            with _sigterm_as_interrupt():
+                computed = _compute(dataset, storage, session, partitions, todo, parts)
         except KeyboardInterrupt:
-            raise Interrupted(f"{job.name}: interrupted with {len(parts)} of {len(job.partitions)} "
+            raise Interrupted(f"{name}: interrupted with {len(parts)} of {len(partitions)} "
                               f"parts done; run the same command again to resume") from None
-    manifest = {
-        "job": job.name,
-        "parameters": job.params,
+    elif manifest is not None and _side_outputs_intact(storage, name, manifest):
+        session.progress.skip(len(partitions))
+        return RunReport(name, storage.url(name), len(partitions), 0, int(manifest.get("rows", 0)),
+                         sum(p[1] for p in parts.values()), time.time() - start, manifest)
+    side = _side_outputs(dataset, storage, inputs, len(partitions))
+    doc = {
+        "job": name,
+        "parameters": dataset.params,
         "version": __version__,
-        "parts": [{"file": part_name(i), "rows": parts[i][0], "sha256": parts[i][1]}
-                  for i in range(len(job.partitions))],
+        "parts": [{"file": part_name(i), "rows": parts[i][0], "bytes": parts[i][1], "sha256": parts[i][2]}
+                  for i in range(len(partitions))],
+        "side_outputs": side,
         "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "seconds": round(time.time() - start, 3),
         "computed_parts": computed,
     }
-    manifest["rows"] = sum(p["rows"] for p in manifest["parts"])
-    write_atomic(folder / MANIFEST, (json.dumps(manifest, indent=1) + "\n").encode(), sync=True)
-    return RunReport(folder, len(job.partitions), computed, manifest["rows"], time.time() - start, manifest)
+    doc["rows"] = sum(p["rows"] for p in doc["parts"])
+    storage.write_atomic((json.dumps(doc, indent=1) + "\n").encode(), name, MANIFEST, sync=True)
+    return RunReport(name, storage.url(name), len(partitions), computed, doc["rows"],
+                     sum(p["bytes"] for p in doc["parts"]), time.time() - start, doc)
 
 
-def _summary(data: bytes) -> tuple[int, str]:
-    """What the manifest keeps of a part: its rows and SHA-256 (not its bytes)."""
-    return _rows(data), sha256(data)
+def _compute(dataset: Dataset, storage: Storage, session: Session, partitions: list, todo: list[int],
+             parts: dict[int, tuple[int, int, str]]) -> int:
+    """Run the missing partitions on the cluster; fill ``parts``; return how many were computed."""
+    from distributed import as_completed
+
+    client = session.client()
+    size = -(-len(todo) // MAX_TASKS)
+    groups = [[(i, partitions[i]) for i in todo[k:k + size]] for k in range(0, len(todo), size)]
+    futures = client.map(build_parts, [dataset] * len(groups), groups, [storage.location] * len(groups),
+                         key=[f"{dataset.name}-{g[0][0]:05d}-{len(g)}-{params_digest(dataset)[:8]}" for g in groups],
+                         pure=False)
+    computed = 0
+    try:
+        for batch in as_completed(futures, with_results=True, raise_errors=False).batches():
+            for future, built in batch:
+                if future.status != "finished":
+                    raise _failure(dataset.name, future.exception())
+                for i, rows, nbytes, sha in built:
+                    if storage.size(dataset.name, part_name(i)) != nbytes:
+                        raise RunnerError(f"{dataset.name}: a worker wrote {part_name(i)} but it is not at "
+                                          f"{storage.url(dataset.name)}; workers on other machines need "
+                                          "a shared folder or an object-store URL for --out")
+                    parts[i] = (rows, nbytes, sha)
+                    computed += 1
+                future.release()
+                session.progress.advance(len(built))
+    except BaseException as e:
+        client.cancel(futures)
+        if isinstance(e, (KeyboardInterrupt, RunnerError)):
+            raise
+        raise _failure(dataset.name, e) from None
+    return computed
 
 
-def _rows(data: bytes) -> int:
-    return pq.ParquetFile(io.BytesIO(data)).metadata.num_rows
+def read_parts(storage: Storage, name: str, count: int, columns: Optional[list[str]] = None) -> pa.Table:
+    """Parts ``0 .. count-1`` of a dataset as one table (no checks: see :func:`pipeline.datasets.read`)."""
+    import pyarrow.parquet as pq
+
+    tables = [pq.read_table(pa.BufferReader(storage.read_bytes(name, part_name(i))), columns=columns)
+              for i in range(count)]
+    return pa.concat_tables(tables)
+
+
+def _side_outputs_intact(storage: Storage, name: str, manifest: dict) -> bool:
+    """Whether every side output the manifest lists is there with its recorded SHA-256."""
+    for side in manifest.get("side_outputs", []):
+        try:
+            if sha256(storage.read_bytes(name, side["file"])) != side["sha256"]:
+                return False
+        except (OSError, KeyError, TypeError):
+            return False
+    return True
+
+
+def _side_outputs(dataset: Dataset, storage: Storage, inputs: Any, count: int) -> list[dict]:
+    """Write the dataset's side outputs; their names, sizes and SHA-256 for the manifest."""
+    if not dataset.side_output_names:
+        return []
+    files = dataset.side_outputs(lambda: read_parts(storage, dataset.name, count), inputs)
+    out = []
+    for fname, data in sorted(files.items()):
+        if fname not in dataset.side_output_names or not fname.startswith("_"):
+            raise RunnerError(f"{dataset.name}: undeclared side output {fname!r}")
+        storage.write_atomic(data, dataset.name, fname)
+        out.append({"file": fname, "bytes": len(data), "sha256": sha256(data)})
+    return out

@@ -12,9 +12,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import os
-from pathlib import Path
-from typing import Any, Iterable, Optional
+from typing import Any, Optional
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -56,22 +54,8 @@ def parquet_bytes(table: pa.Table) -> bytes:
 
 
 def sha256(data: bytes) -> str:
+    """Hex SHA-256 of ``data``."""
     return hashlib.sha256(data).hexdigest()
-
-
-def write_atomic(path: Path, data: bytes, sync: bool = False) -> None:
-    """Write ``data`` under a temporary name in the same folder, then rename it into place.
-
-    A reader never sees a partial file.  ``sync`` also fsyncs before the rename
-    (the manifest does; parts are checked on resume anyway).
-    """
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "wb") as f:
-        f.write(data)
-        if sync:
-            f.flush()
-            os.fsync(f.fileno())
-    os.replace(tmp, path)
 
 
 def read_part(data: bytes, schema: pa.Schema, rows: Optional[int] = None) -> Optional[pa.Table]:
@@ -86,11 +70,3 @@ def read_part(data: bytes, schema: pa.Schema, rows: Optional[int] = None) -> Opt
     if rows is not None and table.num_rows != rows:
         return None
     return table
-
-
-def remove_quietly(paths: Iterable[Path]) -> None:
-    for p in paths:
-        try:
-            p.unlink()
-        except OSError:
-            pass

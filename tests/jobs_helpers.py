@@ -1,10 +1,31 @@
-"""Tiny jobs for runner tests; importable by Dask workers started from this folder."""
+"""Tiny datasets for runner tests; importable by Dask workers started from this folder."""
 import os
 import time
 
 import pyarrow as pa
 
+from pipeline.spec import Dataset
+
 SCHEMA = pa.schema([("i", pa.int64()), ("square", pa.int64()), ("label", pa.string())])
+
+
+class Squares(Dataset):
+    """``n`` parts of two rows each; ``delay`` seconds of sleep per part."""
+
+    schema = SCHEMA
+
+    def __init__(self, n=20, delay=0.0, name="squares"):
+        self.n, self.delay, self.name = n, delay, name
+        self.params = {"n": n}
+
+    def partitions(self, inputs):
+        return [(2 * i, self.delay) for i in range(self.n)]
+
+    def rows(self, partition):
+        return 2
+
+    def compute(self, partition):
+        return compute(partition)
 
 
 def compute(part):
@@ -16,8 +37,7 @@ def compute(part):
 
 
 def job(n=20, delay=0.0, name="squares"):
-    from pipeline.runner import Job
-    return Job(name, {"n": n}, SCHEMA, [(2 * i, delay) for i in range(n)], compute, rows=lambda p: 2)
+    return Squares(n, delay, name)
 
 
 def pid():

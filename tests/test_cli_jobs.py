@@ -1,4 +1,5 @@
 """The batch commands end to end, as a user runs them (fresh processes, real Dask)."""
+import hashlib
 import json
 import signal
 import socket
@@ -19,15 +20,26 @@ def parts(folder: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(folder.glob("part-*.parquet"))}
 
 
+PREFLOP_SET = ["tables", "--param", "vs-random.opponents=1,2", "--param", "vs-random.trials=3000"]
+
+
 @pytest.fixture(scope="module")
 def full(tmp_path_factory):
-    """``preflop-grid`` from nothing (it runs ``matchups`` first), then ``vs-random``."""
+    """The preflop set from nothing: ``matchups``, then ``preflop-grid`` and ``vs-random`` from it."""
     out = tmp_path_factory.mktemp("full")
-    p = pokerpipe("preflop-grid", "--out", str(out), "--quiet")
-    assert p.returncode == 0, p.stderr
-    p = pokerpipe("vs-random", "--opponents", "1,2", "--trials", "3000", "--out", str(out), "--quiet")
+    p = pokerpipe(*PREFLOP_SET, "--out", str(out), "--quiet")
     assert p.returncode == 0, p.stderr
     return out
+
+
+def test_preflop_set_byte_identical_to_before(full):
+    from test_datasets import RECORDED_FULL, RECORDED_SIDE, parts_digest
+    for name, digest in RECORDED_FULL.items():
+        assert parts_digest(json.loads((full / name / "_manifest.json").read_text())) == digest, name
+    heatmap = (full / "preflop-grid" / "_heatmap.png").read_bytes()
+    assert hashlib.sha256(heatmap).hexdigest() == RECORDED_SIDE["preflop-grid/_heatmap.png"]
+    cat = json.loads((full / "_catalog.json").read_text())
+    assert [e["dataset"] for e in cat["datasets"]] == ["matchups", "preflop-grid", "vs-random"]
 
 
 def test_matchups_dataset(full):
@@ -84,6 +96,32 @@ def test_rerun_is_a_resume(full):
     p = pokerpipe("matchups", "--out", str(full))
     assert p.returncode == 0
     assert "0 computed, 95 kept" in p.stderr
+    t = time.perf_counter()
+    p = pokerpipe(*PREFLOP_SET, "--out", str(full))
+    assert p.returncode == 0, p.stderr
+    assert time.perf_counter() - t < 10
+    rows = {line.split()[0]: line.split() for line in p.stdout.splitlines()[1:4]}
+    assert set(rows) == {"matchups", "preflop-grid", "vs-random"}
+    assert all(r[3] == "0" for r in rows.values())               # computed nothing
+
+
+def test_tables_killed_midway_then_rerun_ends_identical(full, tmp_path):
+    import psutil
+    proc = subprocess.Popen([sys.executable, "-m", "jobs", *PREFLOP_SET, "--workers", "2", "--quiet",
+                             "--out", str(tmp_path)], stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 300
+    while time.time() < deadline and len(list((tmp_path / "matchups").glob("part-*.parquet"))) < 10:
+        time.sleep(0.05)
+    children = psutil.Process(proc.pid).children(recursive=True)
+    proc.kill()
+    proc.communicate(timeout=60)
+    gone, alive = psutil.wait_procs(children, timeout=30)
+    assert not alive, [p.cmdline() for p in alive]                 # no stray workers
+    assert not (tmp_path / "matchups" / "_manifest.json").exists()
+    again = pokerpipe(*PREFLOP_SET, "--out", str(tmp_path), "--quiet")
+    assert again.returncode == 0, again.stderr
+    for name in ("matchups", "preflop-grid", "vs-random"):
+        assert parts(tmp_path / name) == parts(full / name), name
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])

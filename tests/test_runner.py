@@ -13,7 +13,8 @@ import pyarrow.dataset as ds
 import pytest
 
 import jobs_helpers
-from pipeline.runner import MANIFEST, RunnerError, run_job
+from pipeline.datasets import build as run_job
+from pipeline.runner import MANIFEST, RunnerError
 
 HERE = Path(__file__).parent
 

@@ -1,0 +1,57 @@
+"""``pokerpipe tables``: build many datasets, dependencies first, on one cluster (the overnight run)."""
+from __future__ import annotations
+
+import json
+from typing import List, Optional
+
+import typer
+
+from .app import app, fail
+from .options import DASHBOARD, FORCE, OUT, QUIET, SCHEDULER, WORKERS, dataset, run
+
+
+def _params(items: list[str]) -> dict[str, dict]:
+    """``vs-random.trials=3000`` -> ``{"vs-random": {"trials": 3000}}`` (values read as JSON when they parse)."""
+    out: dict[str, dict] = {}
+    for item in items:
+        key, eq, value = item.partition("=")
+        name, dot, param = key.rpartition(".")
+        if not eq or not dot or not name or not param:
+            raise fail(f"--param {item!r}: expected DATASET.NAME=VALUE, e.g. vs-random.trials=3000")
+        try:
+            out.setdefault(name, {})[param.replace("-", "_")] = json.loads(value)
+        except ValueError:
+            out.setdefault(name, {})[param.replace("-", "_")] = value
+    return out
+
+
+@app.command()
+def tables(names: List[str] = typer.Argument(None, metavar="[NAMES]...",
+                                             help="datasets or groups (ehs-table, videopoker); default: the preflop set"),
+           all_: bool = typer.Option(False, "--all", help="every registered dataset"),
+           param: List[str] = typer.Option([], "--param", "-p", help="a dataset parameter, e.g. vs-random.trials=3000"),
+           out: str = OUT, workers: Optional[int] = WORKERS, scheduler: Optional[str] = SCHEDULER,
+           quiet: bool = QUIET, force: bool = FORCE, dashboard: bool = DASHBOARD) -> None:
+    """Build datasets in dependency order on one cluster, resumably, and write <out>/_catalog.json."""
+    from pipeline.datasets import PREFLOP_SET, names as registered
+
+    known = registered()
+    if all_ and names:
+        raise fail("give dataset names or --all, not both")
+    chosen: list[str] = []
+    for n in (known if all_ else names or list(PREFLOP_SET)):
+        group = [k for k in known if k == n or k.startswith(n.rstrip("/") + "/")]
+        if not group:
+            raise fail(f"unknown dataset {n!r} (see `pokerpipe datasets`)")
+        chosen += [g for g in group if g not in chosen]
+    params = _params(param)
+    for name in params:
+        if name not in chosen:
+            raise fail(f"--param for {name!r}, which is not being built")
+    reports = run([dataset(n, **params.get(n, {})) for n in chosen], out, workers, scheduler, quiet,
+                  force, catalog=True, dashboard=dashboard)
+    width = max(len(r.name) for r in reports)
+    print(f"{'dataset':{width}s} {'rows':>12s} {'parts':>6s} {'computed':>8s} {'MB':>9s} {'seconds':>8s}")
+    for r in reports:
+        print(f"{r.name:{width}s} {r.rows:12,d} {r.parts:6d} {r.computed:8d} {r.bytes / 1e6:9.2f} {r.seconds:8.1f}")
+    print(f"catalog: {out.rstrip('/')}/_catalog.json")

@@ -1,0 +1,156 @@
+"""Where datasets live: a local folder or any URL pyarrow's filesystems know.
+
+``--out`` may be a local path or a URL such as ``s3://bucket/prefix`` or
+``gs://bucket/prefix``; endpoint and credentials come from the standard
+environment (``AWS_ENDPOINT_URL``, ``AWS_ACCESS_KEY_ID``, ...).  A
+:class:`Storage` is cheap to rebuild from its location string, so Dask
+workers get the string and open their own.
+
+Writes are atomic: locally under a temporary name then renamed; on an object
+store a single PUT, which readers see whole or not at all.
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Iterator
+
+import pyarrow.fs as pafs
+
+URL = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*)://")
+SCHEMES = ("s3", "gs", "gcs", "hdfs", "viewfs", "file")
+SLUG_PART = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+
+
+class StorageError(Exception):
+    """An output location that cannot be used (unknown scheme, unwritable, ...)."""
+
+
+def check_name(name: str) -> str:
+    """``name`` if it is a dataset name of slugs (``ehs-table/flop``), else StorageError.
+
+    A dataset writes only inside ``<out>/<name>/``: a name with ``..``, an
+    absolute path, upper case or odd characters could point elsewhere.
+    """
+    parts = name.split("/")
+    if not name or not all(SLUG_PART.match(p) for p in parts):
+        raise StorageError(f"dataset name {name!r} is not a slug path (lower-case letters, digits, '-', '/')")
+    return name
+
+
+@dataclass(frozen=True)
+class Storage:
+    """A root location (``location``: a local path or URL) and paths relative to it."""
+
+    location: str
+
+    @classmethod
+    def open(cls, out: str | os.PathLike) -> "Storage":
+        """Validate ``out`` and return its storage; StorageError for an unsupported URL."""
+        text = os.fspath(out)
+        m = URL.match(text)
+        if m and m.group(1).lower() not in SCHEMES:
+            raise StorageError(f"--out {text!r}: unsupported scheme {m.group(1)!r} "
+                               f"(a local folder or {', '.join(s + '://' for s in SCHEMES[:4])})")
+        storage = cls(text if m else str(Path(text).absolute()))
+        storage._fs_root            # fail now, with one line, if the URL cannot be opened
+        return storage
+
+    @property
+    def is_local(self) -> bool:
+        return isinstance(self.fs, pafs.LocalFileSystem)
+
+    @cached_property
+    def _fs_root(self) -> tuple[pafs.FileSystem, str]:
+        if not URL.match(self.location):
+            return pafs.LocalFileSystem(), self.location
+        try:
+            fs, root = pafs.FileSystem.from_uri(self.location)
+        except (OSError, ValueError, TypeError) as e:   # pyarrow's errors are OSError/ArrowInvalid
+            raise StorageError(f"--out {self.location!r}: {e}") from None
+        return fs, root.rstrip("/")
+
+    @property
+    def fs(self) -> pafs.FileSystem:
+        return self._fs_root[0]
+
+    def path(self, *parts: str) -> str:
+        """The filesystem path of ``parts`` under the root."""
+        return "/".join([self._fs_root[1], *parts])
+
+    def url(self, *parts: str) -> str:
+        """``parts`` under the root, written as the user wrote the root."""
+        return "/".join([self.location.rstrip("/"), *parts])
+
+    def makedirs(self, *parts: str) -> None:
+        self.fs.create_dir(self.path(*parts), recursive=True)
+
+    def exists(self, *parts: str) -> bool:
+        return self.fs.get_file_info(self.path(*parts)).type != pafs.FileType.NotFound
+
+    def is_file(self, *parts: str) -> bool:
+        return self.fs.get_file_info(self.path(*parts)).type == pafs.FileType.File
+
+    def size(self, *parts: str) -> int | None:
+        info = self.fs.get_file_info(self.path(*parts))
+        return info.size if info.type == pafs.FileType.File else None
+
+    def read_bytes(self, *parts: str) -> bytes:
+        """The file's bytes; OSError (FileNotFoundError included) if it cannot be read."""
+        with self.fs.open_input_stream(self.path(*parts)) as f:
+            return f.read()
+
+    def write_atomic(self, data: bytes, *parts: str, sync: bool = False) -> None:
+        """Write ``data`` so that readers see the whole file or the old one, never half."""
+        target = self.path(*parts)
+        if self.is_local:
+            tmp = str(Path(target).with_name(f".{Path(target).name}.{os.getpid()}.tmp"))
+            try:
+                with open(tmp, "wb") as f:
+                    f.write(data)
+                    if sync:
+                        f.flush()
+                        os.fsync(f.fileno())
+                os.replace(tmp, target)
+            except BaseException:
+                try:
+                    os.unlink(tmp)
+                except OSError:
+                    pass
+                raise
+            return
+        with self.fs.open_output_stream(target) as f:   # an object store's PUT is atomic
+            f.write(data)
+
+    def create_exclusive(self, data: bytes, *parts: str) -> bool:
+        """Create the file only if it does not exist; True if this call created it."""
+        target = self.path(*parts)
+        if self.is_local:
+            try:
+                fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            except FileExistsError:
+                return False
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            return True
+        if self.exists(*parts):          # object stores: best effort (check, then put)
+            return False
+        self.write_atomic(data, *parts)
+        return True
+
+    def remove(self, *parts: str) -> None:
+        """Delete a file if it is there."""
+        try:
+            self.fs.delete_file(self.path(*parts))
+        except (FileNotFoundError, OSError):
+            pass
+
+    def files(self, *parts: str) -> Iterator[str]:
+        """Names of the files directly inside the folder ``parts`` (none if it is missing)."""
+        selector = pafs.FileSelector(self.path(*parts), allow_not_found=True, recursive=False)
+        for info in self.fs.get_file_info(selector):
+            if info.type == pafs.FileType.File:
+                yield info.base_name

@@ -1,0 +1,198 @@
+"""Datasets as library specs: registry, byte-identical parts, verified reads, per-part checksums, locks."""
+import hashlib
+import json
+import os
+import socket
+import subprocess
+import sys
+
+import pyarrow.parquet as pq
+import pytest
+
+from pipeline import datasets
+from pipeline.datasets import DatasetError, build_many, read
+from pipeline.runner import CHECKSUMS, LOCK, MANIFEST, Session
+
+# Digest of the SHA-256s of a dataset's parts (in part order), recorded from runs of the
+# CLI before the datasets layer existed (commit fd3a31d): the refactor changed no byte.
+RECORDED = {
+    ("ehs-table/flop", (("limit", 2),)): "02db02dcafe2817708cc2e18cb2550d1ab29ae86a4ad515d320d396f747fa84f",
+    ("ehs-table/turn", (("limit", 2),)): "3039abdac232e45ff902334b4caadcde2e8eb95f8dc9a387f23b3e69f41f990b",
+    ("ehs-table/river", (("limit", 2),)): "427ff0aa9690edbeab01c41d4438fdb70fc55e5c1e2e3a91e9ef977d807c89b5",
+    ("matchups", (("limit", 20),)): "90acbf0b15bf62a29310ab9388a3c3f625ade9e95a22f094b2602b3d63911ef7",
+    ("odds-table", ()): "f690f6703e5b8cd8fbe980cb44c6827785384d0c7d8ab81118c38f206ca4778f",
+    ("videopoker/jacks-or-better-9-6", ()): "5fba58f60cbd340e5feb14d268e243e04e38680e66a11bea6ced45cbda630b71",
+    ("videopoker/joker-poker-kings", ()): "261b90c8b5bca7fcc738016bc07258d5d3661fe45951cedaaf84722c1c19d5d8",
+    ("vs-random", (("opponents", "2,3"), ("trials", 1000))):
+        "cc29d9421f78b333a88375c25b3ad0d882fcbd83b6c59c729f628c3a60ba935c",
+}
+# The full-size preflop datasets (built by tests/test_cli_jobs.py's fixture) and side outputs.
+RECORDED_FULL = {
+    "matchups": "1963ba93f667ad4222673a593f211fbe26dd43da130a48f4186ceca729841459",
+    "preflop-grid": "67876a64057f46c7e440b4a980366de2489b86d5f69b0d5e58e6a680c2b64cab",
+}
+RECORDED_SIDE = {
+    "preflop-grid/_heatmap.png": "70e69bc7680c3312b3a563ccae1af0108352a5d9d0767a8ec861c82de64664ec",
+    "videopoker/jacks-or-better-9-6/_strategy.txt": "418cb1ae96c6e60279e2bade4631a880796e6cb048248f014c24a5e4d7c998d4",
+    "videopoker/joker-poker-kings/_strategy.txt": "83d5d7c99578a0dcddba2db3a6fa47d0fdd55f266b53ab6738a5ebee0392758a",
+}
+
+
+def parts_digest(manifest: dict) -> str:
+    return hashlib.sha256(" ".join(p["sha256"] for p in manifest["parts"]).encode()).hexdigest()
+
+
+def pokerpipe(*args, **kw):
+    return subprocess.run([sys.executable, "-m", "jobs", *args], capture_output=True, text=True, timeout=600, **kw)
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory):
+    out = tmp_path_factory.mktemp("small")
+    targets = [datasets.dataset(name, **dict(params)) for name, params in RECORDED]
+    with Session(workers=2, quiet=True) as session:
+        reports = build_many(targets, out, session, write_catalog=True)
+    return out, reports
+
+
+def test_registry_names_and_dependencies():
+    names = datasets.names()
+    assert {"matchups", "preflop-grid", "vs-random", "odds-table", "ehs-table/flop", "ehs-table/turn",
+            "ehs-table/river", "videopoker/jacks-or-better-9-6", "videopoker/deuces-wild-full-pay"} <= set(names)
+    assert names.index("matchups") < names.index("preflop-grid")
+    assert datasets.dataset("vs-random", opponents="2-3").depends_on == []
+    assert datasets.dataset("vs-random").depends_on == ["matchups"]
+    with pytest.raises(DatasetError, match="unknown dataset"):
+        datasets.dataset("nope")
+    with pytest.raises(ValueError, match="opponents must be 1 to 9"):
+        datasets.dataset("vs-random", opponents="2-1000000000")
+
+
+def test_parts_byte_identical_to_before_the_datasets_layer(small):
+    out, reports = small
+    got = {(r.name, r.manifest["parameters"].get("limit")): parts_digest(r.manifest) for r in reports}
+    for (name, params), digest in RECORDED.items():
+        assert got[(name, dict(params).get("limit"))] == digest, name
+    for path, digest in RECORDED_SIDE.items():
+        if path.startswith("videopoker"):
+            assert hashlib.sha256((out / path).read_bytes()).hexdigest() == digest, path
+
+
+def test_side_outputs_in_the_manifest(small):
+    out, _ = small
+    m = json.loads((out / "videopoker/jacks-or-better-9-6" / MANIFEST).read_text())
+    (side,) = m["side_outputs"]
+    assert side["file"] == "_strategy.txt"
+    assert side["sha256"] == RECORDED_SIDE["videopoker/jacks-or-better-9-6/_strategy.txt"]
+
+
+def test_catalog(small):
+    out, reports = small
+    cat = json.loads((out / "_catalog.json").read_text())
+    by = {e["dataset"]: e for e in cat["datasets"]}
+    assert set(by) == {r.name for r in reports}
+    e = by["odds-table"]
+    assert e["rows"] == 20 and e["parameters"] == {"max_outs": 20} and e["manifest"] == "odds-table/_manifest.json"
+    assert e["bytes"] == sum(p.stat().st_size for p in (out / "odds-table").glob("part-*.parquet"))
+
+
+def test_read_verifies_every_part(small, tmp_path):
+    out, _ = small
+    t = read("odds-table", out)
+    assert t.num_rows == 20 and t.column("outs").to_pylist() == list(range(1, 21))
+    import shutil
+    copy = tmp_path / "copy"
+    shutil.copytree(out / "matchups", copy / "matchups")
+    part = copy / "matchups" / "part-00000.parquet"
+    data = bytearray(part.read_bytes())
+    data[len(data) // 2] ^= 1
+    part.write_bytes(bytes(data))
+    with pytest.raises(DatasetError, match="missing or damaged"):
+        read("matchups", copy, limit=20)
+    with pytest.raises(DatasetError, match="not built"):
+        read("preflop-grid", copy)
+    with pytest.raises(DatasetError, match="other parameters"):
+        read("matchups", copy)
+
+
+def test_no_manifest_damaged_part_is_recomputed(small, tmp_path):
+    """After a crash (no manifest) a part is kept only if it matches its own checksum record."""
+    out, _ = small
+    import shutil
+    shutil.copytree(out / "vs-random", tmp_path / "vs-random")
+    folder = tmp_path / "vs-random"
+    good = {p.name: p.read_bytes() for p in folder.glob("part-*.parquet")}
+    (folder / MANIFEST).unlink()
+    for name in ("part-00003.parquet", "part-00017.parquet"):
+        data = bytearray((folder / name).read_bytes())
+        data[200] ^= 0x10            # a one-bit flip that may still parse as Parquet
+        (folder / name).write_bytes(bytes(data))
+    (folder / CHECKSUMS / "part-00020.parquet.json").unlink()   # a part whose record never landed
+    with Session(workers=1, quiet=True) as session:
+        (r,) = build_many([datasets.dataset("vs-random", opponents="2,3", trials=1000)], tmp_path, session)
+    assert r.computed == 3
+    assert {p.name: p.read_bytes() for p in folder.glob("part-*.parquet")} == good
+
+
+def test_second_writer_refused(tmp_path):
+    folder = tmp_path / "odds-table"
+    folder.mkdir()
+    (folder / LOCK).write_text(json.dumps({"pid": os.getpid(), "host": socket.gethostname(), "since": 0}))
+    p = pokerpipe("odds-table", "--out", str(tmp_path), "--quiet")
+    assert p.returncode == 2
+    (line,) = p.stderr.strip().splitlines()
+    assert f"pid {os.getpid()}" in line and socket.gethostname() in line
+    assert not list(folder.glob("part-*"))
+    (folder / LOCK).write_text(json.dumps({"pid": 2 ** 22 + 7, "host": socket.gethostname(), "since": 0}))
+    p = pokerpipe("odds-table", "--out", str(tmp_path), "--quiet")    # a dead holder's lock is taken over
+    assert p.returncode == 0, p.stderr
+    assert not (folder / LOCK).exists()
+
+
+def test_force_with_bad_scheduler_deletes_nothing(small, tmp_path):
+    out, _ = small
+    import shutil
+    shutil.copytree(out / "odds-table", tmp_path / "odds-table")
+    before = {p.name: p.read_bytes() for p in (tmp_path / "odds-table").iterdir() if p.is_file()}
+    for sched in ("tcp://127.0.0.1:1", "garbage", "http://127.0.0.1:1"):
+        p = pokerpipe("odds-table", "--out", str(tmp_path), "--force", "--scheduler", sched)
+        assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1, p.stderr
+        assert {q.name: q.read_bytes() for q in (tmp_path / "odds-table").iterdir() if q.is_file()} == before
+
+
+@pytest.mark.parametrize("args, words", [
+    (["tables", "nope"], "unknown dataset"),
+    (["tables", "--param", "vs-random.trials"], "DATASET.NAME=VALUE"),
+    (["tables", "odds-table", "--param", "vs-random.trials=5"], "not being built"),
+    (["tables", "vs-random", "--param", "vs-random.trials=0"], "--trials must be positive"),
+    (["tables", "vs-random", "--param", "vs-random.opponents=2-1000000000"], "opponents must be 1 to 9"),
+    (["odds-table", "--out", "ftp://x/y"], "unsupported scheme"),
+    (["odds-table", "--workers", "1000"], "--workers must be 1 to"),
+])
+def test_bad_batch_input(tmp_path, args, words):
+    if "--out" not in args:
+        args = args + ["--out", str(tmp_path)]
+    p = pokerpipe(*args)
+    assert p.returncode == 2, (p.returncode, p.stderr)
+    (line,) = p.stderr.strip().splitlines()
+    assert words in line and "Traceback" not in p.stderr
+
+
+def test_datasets_command(small):
+    out, _ = small
+    p = pokerpipe("datasets", "--out", str(out), "--json")
+    assert p.returncode == 0, p.stderr
+    rows = {d["name"]: d for d in json.loads(p.stdout)["datasets"]}
+    assert rows["preflop-grid"]["depends_on"] == ["matchups"] and rows["preflop-grid"]["built"] is False
+    assert rows["odds-table"]["built"] is True and rows["odds-table"]["rows"] == 20
+    assert rows["videopoker/jacks-or-better-9-6"]["built"] is True
+    assert rows["matchups"]["built"] is False          # built with --limit 20, not the defaults
+    assert set(rows["matchups"]) == {"name", "depends_on", "parameters", "built", "rows"}
+
+
+def test_part_checksum_record_matches_part(small):
+    out, _ = small
+    rec = json.loads((out / "odds-table" / CHECKSUMS / "part-00000.parquet.json").read_text())
+    data = (out / "odds-table" / "part-00000.parquet").read_bytes()
+    assert rec["sha256"] == hashlib.sha256(data).hexdigest() and rec["rows"] == 20
+    assert pq.ParquetFile(out / "odds-table" / "part-00000.parquet").metadata.num_rows == 20

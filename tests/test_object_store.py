@@ -1,0 +1,122 @@
+"""Output on an object store: an S3 server on 127.0.0.1 (moto), a Dask scheduler and two workers
+as separate processes; the workers write the parts straight into the bucket."""
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+moto_server = pytest.importorskip("moto.server")
+boto3 = pytest.importorskip("boto3")
+
+HERE = Path(__file__).parent
+BUCKET = "tables"
+
+
+def _port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def s3():
+    server = moto_server.ThreadedMotoServer(ip_address="127.0.0.1", port=_port())
+    server.start()
+    host, port = server.get_host_and_port()
+    env = {**os.environ, "AWS_ENDPOINT_URL": f"http://{host}:{port}", "AWS_ACCESS_KEY_ID": "test",
+           "AWS_SECRET_ACCESS_KEY": "test", "AWS_DEFAULT_REGION": "us-east-1", "AWS_EC2_METADATA_DISABLED": "true"}
+    client = boto3.client("s3", endpoint_url=env["AWS_ENDPOINT_URL"], aws_access_key_id="test",
+                          aws_secret_access_key="test", region_name="us-east-1")
+    client.create_bucket(Bucket=BUCKET)
+    yield env, client
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def cluster(s3):
+    env, _ = s3
+    port = _port()
+    addr = f"tcp://127.0.0.1:{port}"
+    env = {**env, "PYTHONPATH": os.pathsep.join([str(HERE.parent), os.environ.get("PYTHONPATH", "")])}
+    procs = [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+                               "--port", str(port), "--dashboard-address", ":0"], env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+    try:
+        time.sleep(2)
+        for _ in range(2):
+            procs.append(subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", addr, "--nthreads",
+                                           "1", "--no-dashboard"], env=env, stdout=subprocess.DEVNULL,
+                                          stderr=subprocess.DEVNULL))
+        from distributed import Client
+        with Client(addr, timeout="30s") as c:
+            c.wait_for_workers(2, timeout=60)
+        yield addr
+    finally:
+        for p in procs:
+            p.terminate()
+        for p in procs:
+            p.wait(30)
+
+
+def pokerpipe(env, *args):
+    return subprocess.run([sys.executable, "-m", "jobs", *args], capture_output=True, text=True, timeout=600, env=env)
+
+
+def objects(client, prefix):
+    out = {}
+    for page in client.get_paginator("list_objects_v2").paginate(Bucket=BUCKET, Prefix=prefix):
+        for o in page.get("Contents", []):
+            out[o["Key"][len(prefix):]] = client.get_object(Bucket=BUCKET, Key=o["Key"])["Body"].read()
+    return out
+
+
+ARGS = ["tables", "matchups", "odds-table", "--param", "matchups.limit=1500", "--quiet"]
+
+
+def test_tables_into_a_bucket_equal_a_local_run(s3, cluster, tmp_path):
+    env, client = s3
+    local = pokerpipe(env, *ARGS, "--workers", "2", "--out", str(tmp_path))
+    assert local.returncode == 0, local.stderr
+    remote = pokerpipe(env, *ARGS, "--scheduler", cluster, "--out", f"s3://{BUCKET}/run1")
+    assert remote.returncode == 0, remote.stderr
+    got = objects(client, "run1/")
+    for name in ("matchups", "odds-table"):
+        parts = sorted(p.name for p in (tmp_path / name).glob("part-*.parquet"))
+        assert parts and all(got[f"{name}/{p}"] == (tmp_path / name / p).read_bytes() for p in parts)
+        remote_m = json.loads(got[f"{name}/_manifest.json"])
+        local_m = json.loads((tmp_path / name / "_manifest.json").read_text())
+        assert remote_m["parts"] == local_m["parts"] and remote_m["parameters"] == local_m["parameters"]
+    cat = json.loads(got["_catalog.json"])
+    assert {e["dataset"] for e in cat["datasets"]} == {"matchups", "odds-table"}
+    assert not [k for k in got if k.endswith(".tmp") or k.endswith("_lock")]
+
+
+def test_interrupted_run_resumes_in_the_bucket(s3, cluster, tmp_path):
+    env, client = s3
+    url = f"s3://{BUCKET}/run2"
+    proc = subprocess.Popen([sys.executable, "-m", "jobs", *ARGS[:-1], "--param", "matchups.limit=3000",
+                             "--scheduler", cluster, "--out", url], env=env, stderr=subprocess.PIPE, text=True)
+    # interrupt once some parts are in the bucket
+    deadline = time.time() + 300
+    while time.time() < deadline:
+        if sum(k.startswith("matchups/part-") for k in objects(client, "run2/")) >= 2:
+            break
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGINT)
+    err = proc.communicate(timeout=120)[1]
+    assert proc.returncode in (0, 130), err
+    again = pokerpipe(env, *ARGS[:-1], "--param", "matchups.limit=3000", "--scheduler", cluster, "--out", url)
+    assert again.returncode == 0, again.stderr
+    ref = pokerpipe(env, *ARGS[:-1], "--param", "matchups.limit=3000", "--workers", "1", "--out", str(tmp_path),
+                    "--quiet")
+    assert ref.returncode == 0, ref.stderr
+    got = objects(client, "run2/matchups/")
+    parts = sorted(p.name for p in (tmp_path / "matchups").glob("part-*.parquet"))
+    assert len(parts) == 6 and all(got[p] == (tmp_path / "matchups" / p).read_bytes() for p in parts)
+    assert "_manifest.json" in got
