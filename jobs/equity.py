@@ -18,7 +18,7 @@ def _count(x: Optional[int]) -> str:
     return "" if x is None else f"{x:,}"
 
 
-class _Estimate:
+class Estimate:
     """Progress callback: once a long run's rate is known, say how long it will take."""
 
     def __init__(self) -> None:
@@ -65,7 +65,7 @@ def equity(
     try:
         result = compute(hands, board=board, dead=dead, trials=trials, seed=seed,
                          exact=True if exact else None, threads=threads, stderr=stderr, seconds=seconds,
-                         progress=_Estimate())
+                         progress=Estimate())
     except CardError as e:
         raise fail(str(e))
     if as_json:

@@ -147,3 +147,15 @@ def test_bounded_draws_are_uniform():
     expected = 10_000
     chi2 = float(((h - expected) ** 2 / expected).sum())
     assert chi2 < 100      # 47 degrees of freedom: p < 1e-5 above 100
+
+
+def test_win_odds_takes_an_executor_and_refuses_negative_seeds():
+    from pipeline.odds import win_odds
+    a = win_odds("AdQc", "", max_opponents=3, trials=70_000, seed=3)
+    with ThreadPoolExecutor(2) as pool:
+        b = win_odds("AdQc", "", max_opponents=3, trials=70_000, seed=3, executor=pool)
+    assert a == b
+    assert abs(a["opponents"][0]["equity"] - equity(["AdQc", "random"]).players[0].equity) \
+        < 4 * a["opponents"][0]["stderr"]
+    with pytest.raises(CardError, match="seed"):
+        win_odds("AdQc", "", seed=-1)
