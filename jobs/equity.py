@@ -55,6 +55,8 @@ def equity(
                                             metavar="SECONDS"),
     seed: int = typer.Option(0, "--seed", help="Monte Carlo seed (same seed, same result)"),
     exact: bool = typer.Option(False, "--exact", help="force exact enumeration"),
+    no_table: bool = typer.Option(False, "--no-table", help="enumerate preflop heads-up boards instead of "
+                                  "summing the matchups table"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
     threads: Optional[int] = typer.Option(None, "--threads", help="threads to use (default: all cores)"),
 ) -> None:
@@ -65,13 +67,15 @@ def equity(
     try:
         result = compute(hands, board=board, dead=dead, trials=trials, seed=seed,
                          exact=True if exact else None, threads=threads, stderr=stderr, seconds=seconds,
+                         table=not no_table,
                          progress=Estimate())
     except CardError as e:
         raise fail(str(e))
     if as_json:
         print(json.dumps(result.to_json()))
         return
-    how = (f"exact, {result.boards:,} boards" if result.exact
+    how = (f"exact, {result.boards:,} boards" + (", from the matchups table" if result.source == "table" else "")
+           if result.exact
            else f"Monte Carlo, {result.boards:,} trials, seed {seed}, stderr {_pct(result.stderr)}"
            + {"stderr": ", target reached", "time": ", time budget spent"}.get(result.stopped or "", ""))
     print(f"board: {result.board or '-'}   dead: {result.dead or '-'}   ({how})")

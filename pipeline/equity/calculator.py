@@ -71,11 +71,13 @@ class EquityResult:
     trials: Optional[int] = None
     stderr: float = 0.0
     stopped: Optional[str] = None
+    source: str = ""                 # exact runs: "table" when summed from the matchups table
 
     def to_json(self) -> dict:
         """The ``--json`` object of ``pokerpipe equity``."""
         return {"exact": self.exact, "boards": self.boards, "trials": self.trials, "stderr": self.stderr,
-                "stopped": self.stopped, "players": [asdict(p) for p in self.players]}
+                "stopped": self.stopped, "source": self.source or ("enumeration" if self.exact else "monte carlo"),
+                "players": [asdict(p) for p in self.players]}
 
 
 def _threads(requested: Optional[int]) -> int:
@@ -108,7 +110,7 @@ def _check_budget(trials: Optional[int], seed: int, stderr: Optional[float], sec
 def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = "",
            trials: Optional[int] = None, seed: int = 0, exact: Optional[bool] = None,
            threads: Optional[int] = None, *, stderr: Optional[float] = None,
-           seconds: Optional[float] = None, executor: Optional[Executor] = None,
+           seconds: Optional[float] = None, executor: Optional[Executor] = None, table: bool = True,
            progress: Optional[Callable[[int, Optional[int], float, str], None]] = None) -> EquityResult:
     """Equity of each player; see the module doc for how exact or Monte Carlo is chosen.
 
@@ -167,6 +169,11 @@ def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = ""
     live = left - 2 * len(ranges)
     assignments_bound = math.prod(len(r) for r in ranges)
     work = assignments_bound * math.comb(live, missing) * len(ranges)
+    if ((exact or (exact is None and trials is None and not adaptive)) and table and len(ranges) == 2
+            and not board_cards and not dead_cards):
+        result = _from_table(ranges)
+        if result is not None:
+            return result
     if exact is None:
         exact = trials is None and not adaptive and work <= EXACT_WORK_LIMIT
     n_threads = _threads(threads)
@@ -249,7 +256,10 @@ def _exact(ranges, masks, offsets, board, dead, used, executor, n_threads, progr
         return False
 
     run_chunks(task, merge, n_chunks, executor, n_threads)
-    boards, wboards = totals
+    return _exact_result(ranges, counts, wcounts, *totals)
+
+
+def _exact_result(ranges, counts, wcounts, boards, wboards) -> EquityResult:
     unit = all(r.unit_weights for r in ranges)
     players = []
     for p, r in enumerate(ranges):
@@ -265,6 +275,21 @@ def _exact(ranges, masks, offsets, board, dead, used, executor, n_threads, progr
             eq = (wcounts[p, WINS] * SHARE_UNIT + wcounts[p, SHARES]) / (SHARE_UNIT * wboards)
             players.append(PlayerEquity(r.text, float(win), float(tie), float(eq)))
     return EquityResult(True, boards, players)
+
+
+def _from_table(ranges) -> Optional[EquityResult]:
+    """Preflop heads-up exact equity summed from the matchups table, when one is found."""
+    from .table import load_matchup_table, table_counts
+
+    got = load_matchup_table()
+    if got is None:
+        return None
+    counts, wcounts, boards, wboards = table_counts(ranges[0], ranges[1], *got)
+    if boards == 0:
+        raise _no_assignment(ranges)
+    result = _exact_result(ranges, counts, wcounts, boards, wboards)
+    result.source = "table"
+    return result
 
 
 def _monte_carlo(ranges, board_cards, base_mask, trials, seed, stderr_target, time_limit,
