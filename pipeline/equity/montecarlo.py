@@ -33,7 +33,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..evaluator.kernels import board_state, hand_value, suited_bit
+from ..evaluator.kernels import (FLUSH_FLAGS, HASH_MASK, HASH_SHIFT, RANK_SUM_MASK, board_state, flush_suit,
+                                 suit_ranks, suited_bit)
 from .rng import below, chunk_state, uniform
 from .scoring import SHARE_UNIT
 
@@ -43,21 +44,8 @@ from .scoring import SHARE_UNIT
 # omega*x, omega^2*x, omega^2*x^2 where x is the pot share (0..1)
 W_WIN, W_TIE, W_X, W_W2X, W_W2X2 = 0, 1, 2, 3, 4
 BLOCK = 256    # trials dealt, then evaluated, together
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _deal(s0, s1, deck, pos, L, taken, R):
-    """Next card of a partial Fisher-Yates shuffle of ``deck``, skipping the range players'
-    cards (in ``taken`` only when ``R`` > 0): ``(s0, s1, card, pos)``."""
-    while True:
-        s0, s1, j = below(s0, s1, L - pos)
-        j += pos
-        c = deck[j]
-        deck[j] = deck[pos]
-        deck[pos] = c
-        pos += 1
-        if R == 0 or not (taken >> np.uint64(c)) & np.uint64(1):
-            return s0, s1, c, pos
+HS = np.uint64(HASH_SHIFT)
+HM = np.uint64(HASH_MASK)
 
 
 @njit(cache=True, nogil=True)
@@ -98,6 +86,7 @@ def monte_carlo_chunk(trials: int, seed: int, chunk: int,
     bsuits = np.empty(BLOCK, np.uint64)
     omegas = np.empty(BLOCK, np.float64)
     values = np.empty((P, BLOCK), np.int32)
+    one = np.uint64(1)
     done = 0
     while done < trials:
         nb = min(BLOCK, trials - done)
@@ -168,21 +157,50 @@ def monte_carlo_chunk(trials: int, seed: int, chunk: int,
             bkey = bkey0
             bsuited = bsuited0
             for _d in range(missing):
-                s0, s1, c, pos = _deal(s0, s1, deck, pos, L, taken, R)
+                while True:   # partial Fisher-Yates: the next card left in the deck
+                    s0, s1, j = below(s0, s1, L - pos)
+                    j += pos
+                    c = deck[j]
+                    deck[j] = deck[pos]
+                    deck[pos] = c
+                    pos += 1
+                    if R == 0 or not (taken >> np.uint64(c)) & one:
+                        break
                 bkey += card_keys[c]
                 bsuited |= suited_bit(c)
             bkeys[b] = bkey
             bsuits[b] = bsuited
             for q in range(D):
                 p = dplayers[q]
-                s0, s1, c, pos = _deal(s0, s1, deck, pos, L, taken, R)
-                s0, s1, c2, pos = _deal(s0, s1, deck, pos, L, taken, R)
+                while True:   # partial Fisher-Yates: the next card left in the deck
+                    s0, s1, j = below(s0, s1, L - pos)
+                    j += pos
+                    c = deck[j]
+                    deck[j] = deck[pos]
+                    deck[pos] = c
+                    pos += 1
+                    if R == 0 or not (taken >> np.uint64(c)) & one:
+                        break
+                while True:   # partial Fisher-Yates: the next card left in the deck
+                    s0, s1, j = below(s0, s1, L - pos)
+                    j += pos
+                    c2 = deck[j]
+                    deck[j] = deck[pos]
+                    deck[pos] = c2
+                    pos += 1
+                    if R == 0 or not (taken >> np.uint64(c2)) & one:
+                        break
                 keys[p, b] = card_keys[c] + card_keys[c2]
                 suits[p, b] = suited_bit(c) | suited_bit(c2)
         for p in range(P):
             for b in range(nb):
-                values[p, b] = hand_value(bkeys[b] + keys[p, b], bsuits[b] | suits[p, b], rank_offsets,
-                                          rank_values, flush_values)
+                # hand_value written out: a call passing the table arrays costs more than the lookup
+                key = bkeys[b] + keys[p, b]
+                if key & FLUSH_FLAGS:
+                    values[p, b] = flush_values[suit_ranks(bsuits[b] | suits[p, b], flush_suit(key))]
+                else:
+                    rs = key & RANK_SUM_MASK
+                    values[p, b] = rank_values[rank_offsets[rs >> HS] + (rs & HM)]
         # showdowns: the best value, then who holds it
         for b in range(nb):
             omega = omegas[b]
