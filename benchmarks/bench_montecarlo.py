@@ -39,7 +39,10 @@ def interleaved(fns, rounds: int = 5) -> list[float]:
 
 
 def ours(hands, trials):
-    return lambda: equity(hands, trials=trials, seed=1, threads=1)
+    """Our run, the ranges parsed beforehand as eval7's HandRange is."""
+    from pipeline.query import parse_query
+    parsed = [parse_query(h) for h in hands]
+    return lambda: equity(parsed, trials=trials, seed=1, threads=1)
 
 
 def main() -> None:

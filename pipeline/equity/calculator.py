@@ -18,6 +18,7 @@ import math
 import time
 from concurrent.futures import Executor
 from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 from typing import Callable, Optional, Sequence, Union
 
 import numpy as np
@@ -93,6 +94,12 @@ def parse_board(board: str) -> list[int]:
     return cards
 
 
+@lru_cache(maxsize=512)
+def _parse_player(text: str) -> Range:
+    """A player's parsed range, kept: callers such as ``vs-random`` ask for ``random`` thousands of times."""
+    return parse_query(text)
+
+
 def _check_budget(trials: Optional[int], seed: int, stderr: Optional[float], seconds: Optional[float]) -> None:
     if trials is not None and trials <= 0:
         raise CardError(f"trials must be positive, got {trials}")
@@ -142,7 +149,7 @@ def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = ""
     ranges = []
     for i, p in enumerate(players, 1):
         try:
-            rng = p if isinstance(p, Range) else parse_query(p)
+            rng = p if isinstance(p, Range) else _parse_player(p)
         except CardError as e:
             raise CardError(f"player {i}: {e}") from None
         if len(rng) == 1:   # a specific hand: name the clash with board or dead cards
