@@ -79,7 +79,7 @@ def main() -> None:
     print(f"Monte Carlo {' vs '.join(hands3)} (overlapping, importance-weighted): {n // 2 / t3 / 1e6:.2f} M trials/s")
 
     def exact(a, b, table=False):
-        return lambda: equity([a, b], threads=1, table=table)
+        return lambda: equity([a, b], threads=1, exact=True, table=table)
 
     pairs = (("AA", "KK", 4), ("QQ+,AKs", "JJ,TT,99,88,AQs", 40))
     for a, b, _ in pairs:

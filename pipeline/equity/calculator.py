@@ -7,8 +7,9 @@
 46.2145
 
 Exact enumeration is chosen when its work — range combos multiplied out, times
-boards, times players — is at most :data:`EXACT_WORK_LIMIT` hand evaluations
-(about a second on one core); otherwise Monte Carlo with
+boards, times players, divided by the number of suit permutations that fix
+the board and dead cards (:mod:`.suits`) — is at most :data:`EXACT_WORK_LIMIT`
+hand evaluations (about a second on one core); otherwise Monte Carlo with
 :data:`DEFAULT_TRIALS` trials.  ``trials=N`` forces Monte Carlo and
 ``exact=True`` forces enumeration.
 """
@@ -181,7 +182,8 @@ def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = ""
         result = _from_table(ranges)
         if result is not None:
             return result
-    if exact is None:
+    if exact is None:      # suit classes are enumerated once each: the work shrinks by the group's size
+        work //= len(stabilizer(board_cards, dead_cards))
         exact = trials is None and not adaptive and work <= EXACT_WORK_LIMIT
     n_threads = _threads(threads)
     if exact:
