@@ -17,6 +17,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 from common import random_hands  # noqa: E402
+
 from pipeline.datasets.vs_random import vs_random_mc_rows  # noqa: E402
 from pipeline.equity import equity  # noqa: E402
 from pipeline.evaluator import evaluate  # noqa: E402

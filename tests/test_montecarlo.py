@@ -5,13 +5,13 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
+from numba import njit
 
 from pipeline import CardError
 from pipeline.equity import equity
 from pipeline.equity.deal import alias_table, plan_deal
 from pipeline.equity.rng import below, chunk_state
 from pipeline.query import parse_query
-from numba import njit
 
 
 def assert_within(mc, ex, k=4.0):

@@ -24,8 +24,8 @@ from typing import Callable, Optional, Sequence, Union
 
 import numpy as np
 
-from ..combinatorics import available_cores
 from ..cards import CardError, check_disjoint, format_cards, mask_of, parse_cards
+from ..combinatorics import available_cores
 from ..evaluator.tables import tables
 from ..query import parse_query
 from ..ranges import Range
@@ -145,8 +145,9 @@ def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = ""
     missing = 5 - len(board_cards)
     left = 52 - len(board_cards) - len(dead_cards)
     if left < 2 * len(players) + missing:
-        raise CardError(f"impossible deal: {len(players)} players and {missing} board card{'s' if missing != 1 else ''} "
-                        f"need {2 * len(players) + missing} cards, only {left} are left beside the board and dead cards")
+        cards = "card" if missing == 1 else "cards"
+        raise CardError(f"impossible deal: {len(players)} players and {missing} board {cards} need "
+                        f"{2 * len(players) + missing} cards, only {left} are left beside the board and dead cards")
     ranges = []
     for i, p in enumerate(players, 1):
         try:
@@ -276,8 +277,8 @@ def _exact_result(ranges, counts, wcounts, boards, wboards) -> EquityResult:
             win = counts[p, WINS] / boards
             tie = counts[p, TIES] / boards
             eq = (counts[p, WINS] * SHARE_UNIT + counts[p, SHARES]) / (SHARE_UNIT * boards)
-            players.append(PlayerEquity(r.text, float(win), float(tie), float(eq), int(counts[p, WINS]), int(counts[p, TIES]),
-                                        int(boards - counts[p, WINS] - counts[p, TIES])))
+            players.append(PlayerEquity(r.text, float(win), float(tie), float(eq), int(counts[p, WINS]),
+                                        int(counts[p, TIES]), int(boards - counts[p, WINS] - counts[p, TIES])))
         else:
             win = wcounts[p, WINS] / wboards
             tie = wcounts[p, TIES] / wboards

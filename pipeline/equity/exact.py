@@ -13,9 +13,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..evaluator.kernels import suited_bit
+from ..evaluator.kernels import board_state, live_cards, suited_bit
 from .ranksets import enumerate_by_ranks
-from ..evaluator.kernels import board_state, live_cards
 
 
 @njit(cache=True, nogil=True)

@@ -24,6 +24,12 @@ self-normalised ratio ``sum omega x / sum omega``, whose standard error comes
 from the delta method.  When no two range players can share a card, ``omega``
 is always 1 and the counts stay integers.
 
+Trials are dealt a block at a time and then evaluated player by player over
+the block, so that the table lookups of different trials overlap in the CPU;
+the evaluation and the deal are written out in the loop because a numba call
+that passes the table arrays costs more than the lookups it makes (2x on
+heads-up trials).
+
 Trials run in chunks; chunk ``i`` draws from its own xoroshiro128++ stream
 seeded from ``(seed, i)`` (:mod:`.rng`), so a result depends on the seed and
 the trial count, never on the threads.
@@ -33,8 +39,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..evaluator.kernels import (FLUSH_FLAGS, HASH_MASK, HASH_SHIFT, RANK_SUM_MASK, board_state, flush_suit,
-                                 suit_ranks, suited_bit)
+from ..evaluator.kernels import (
+    FLUSH_FLAGS,
+    HASH_MASK,
+    HASH_SHIFT,
+    RANK_SUM_MASK,
+    board_state,
+    flush_suit,
+    suit_ranks,
+    suited_bit,
+)
 from .rng import below, chunk_state, uniform
 from .scoring import SHARE_UNIT
 
@@ -55,12 +69,13 @@ def monte_carlo_chunk(trials: int, seed: int, chunk: int,
                       rplayers: np.ndarray, roffsets: np.ndarray, rcombos: np.ndarray,
                       rmasks: np.ndarray, rweights: np.ndarray, rtotal: np.ndarray,
                       alias_prob: np.ndarray, alias_idx: np.ndarray, weighted: bool,
-                      dplayers: np.ndarray,
-                      requal: np.ndarray, card_weight: np.ndarray, pair_weight: np.ndarray, counts: np.ndarray, wsums: np.ndarray, wtot: np.ndarray,
+                      dplayers: np.ndarray, requal: np.ndarray, card_weight: np.ndarray,
+                      pair_weight: np.ndarray, counts: np.ndarray, wsums: np.ndarray, wtot: np.ndarray,
                       card_keys: np.ndarray, rank_offsets: np.ndarray, rank_values: np.ndarray,
                       flush_values: np.ndarray) -> None:
     """Run ``trials`` trials of chunk ``chunk``; add to ``counts`` (unweighted plans) or
-    ``wsums``/``wtot`` (weighted plans: sums of omega and omega squared).
+    ``wsums``/``wtot`` (weighted plans: sums of omega and omega squared).  The plan's
+    arrays come from :meth:`.deal.DealPlan.kernel_args`.
 
     ``hole_keys``/``hole_suited`` (P,) hold the fixed players' cards (zero for
     the others) and are used as scratch; ``deck`` (live cards not in

@@ -32,9 +32,9 @@ def stabilizer(board: list[int], dead: list[int]) -> np.ndarray:
     keep = []
     b, d = set(board), set(dead)
     for perm in ALL_PERMUTATIONS:
-        def image(cards):
-            return {4 * (c >> 2) + int(perm[c & 3]) for c in cards}
-        if image(b) == b and image(d) == d:
+        image_b = {4 * (c >> 2) + int(perm[c & 3]) for c in b}
+        image_d = {4 * (c >> 2) + int(perm[c & 3]) for c in d}
+        if image_b == b and image_d == d:
             keep.append(perm)
     return np.array(keep, np.int64)
 

@@ -45,21 +45,21 @@ def _sum_pairs(hero: np.ndarray, hero_w: np.ndarray, villain: np.ndarray, villai
                 continue
             code, hero_first = _canonical(a1, a2, b1, b2, perms)
             k = order[np.searchsorted(sorted_codes, code)]
-            w, t, l = wtl[k, 0], wtl[k, 1], wtl[k, 2]
+            w, t, lose = wtl[k, 0], wtl[k, 1], wtl[k, 2]
             if not hero_first:
-                w, l = l, w
+                w, lose = lose, w
             counts[0, WINS] += w
-            counts[1, WINS] += l
+            counts[1, WINS] += lose
             for p in range(2):
                 counts[p, TIES] += t
                 counts[p, SHARES] += t * half
             ww = hero_w[i] * villain_w[j]
             wcounts[0, WINS] += ww * w
-            wcounts[1, WINS] += ww * l
+            wcounts[1, WINS] += ww * lose
             for p in range(2):
                 wcounts[p, TIES] += ww * t
                 wcounts[p, SHARES] += ww * (t * half)
-            n = w + t + l
+            n = w + t + lose
             boards += n
             wboards += ww * n
     return boards, wboards
