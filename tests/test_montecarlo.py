@@ -159,3 +159,19 @@ def test_win_odds_takes_an_executor_and_refuses_negative_seeds():
         < 4 * a["opponents"][0]["stderr"]
     with pytest.raises(CardError, match="seed"):
         win_odds("AdQc", "", seed=-1)
+
+
+def test_memory_stays_flat_whatever_the_trial_count():
+    """Issue 10: no per-trial or per-chunk arrays kept; ten times the trials, the same peak."""
+    import tracemalloc
+
+    def peak(trials):
+        tracemalloc.start()
+        equity(["AhKh", "random", "random"], trials=trials, seed=1, threads=2)
+        got = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        return got
+
+    peak(70_000)
+    small, large = peak(400_000), peak(4_000_000)
+    assert large < 2 * small + 200_000, (small, large)
