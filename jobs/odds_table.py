@@ -11,7 +11,7 @@ from .options import FORCE, OUT, QUIET, SCHEDULER, WORKERS, run
 def odds_table(out: str = OUT, workers: Optional[int] = WORKERS, scheduler: Optional[str] = SCHEDULER,
                quiet: bool = QUIET, force: bool = FORCE) -> None:
     """Chance of hitting 1..20 outs on the turn, the river, and turn-or-river; prints the table."""
-    from pipeline.outs import outs_row
+    from pipeline.hit_odds import outs_row
 
     run(["odds-table"], out, workers, scheduler, quiet, force)
     print(f"{'outs':>4}  {'turn':>7} {'odds':>10}  {'river':>7} {'odds':>10}  {'turn|river':>10} {'odds':>10}"

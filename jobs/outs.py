@@ -16,7 +16,7 @@ def outs(hole: str = typer.Argument(..., help="two hole cards, e.g. AsAc"),
          as_json: bool = typer.Option(False, "--json", help="print one JSON object")) -> None:
     """Cards that improve the hand a category, beat the board alone and every known opponent."""
     from pipeline.cards import CardError
-    from pipeline.draws import outs as find
+    from pipeline.outs import outs as find
 
     try:
         r = find(hole, board, opponent)

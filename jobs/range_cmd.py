@@ -13,9 +13,8 @@ def range_(query: str = typer.Argument(..., help="a range or query, e.g. 'Group2
            as_json: bool = typer.Option(False, "--json", help="print one JSON object")) -> None:
     """Combo count and the 13x13 grid of the classes a range or pocket query holds."""
     from pipeline.cards import CardError, format_cards
-    from pipeline.preflop import CLASS_LABELS
+    from pipeline.hand_classes import CLASS_LABELS, hand_class, label_combos
     from pipeline.query import parse_query
-    from pipeline.ranges import class_combos, hand_class
 
     try:
         r = parse_query(query)
@@ -33,8 +32,7 @@ def range_(query: str = typer.Argument(..., help="a range or query, e.g. 'Group2
     for i in range(13):
         row = []
         for label in CLASS_LABELS[13 * i:13 * i + 13]:
-            hi, lo = "23456789TJQKA".index(label[0]), "23456789TJQKA".index(label[1])
-            full = len(class_combos(hi, lo, label[2:]))
+            full = len(label_combos(label))
             n = held.get(label, 0)
             row.append(f"{label:4s}" if n == full else f"{label.lower():4s}" if n else " .  ")
         print(" ".join(row))

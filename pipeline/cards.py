@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 from typing import Iterable, Sequence
 
+import numpy as np
+
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 RANK_NAMES = ("Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine",
@@ -27,6 +29,7 @@ RANK_NAMES = ("Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine",
 RANK_PLURALS = ("Twos", "Threes", "Fours", "Fives", "Sixes", "Sevens", "Eights",
                 "Nines", "Tens", "Jacks", "Queens", "Kings", "Aces")
 DECK_SIZE = 52
+BOARD_SIZES = (0, 3, 4, 5)   # preflop, flop, turn, river
 
 _TOKEN = re.compile(r"(10|[2-9tjqka])([cdhs])", re.IGNORECASE)
 
@@ -92,6 +95,52 @@ def format_card(card: int) -> str:
 def format_cards(cards: Iterable[int], sep: str = "") -> str:
     """``[51, 45]`` -> ``'AsKd'`` (or ``'As Kd'`` with ``sep=' '``)."""
     return sep.join(format_card(int(c)) for c in cards)
+
+
+_CARD_BYTES = np.array([list(format_card(c).encode()) for c in range(DECK_SIZE)], np.uint8)
+
+
+def format_card_rows(cards: np.ndarray) -> np.ndarray:
+    """Text of each row of an (n, k) array of card ids as an (n,) bytes array (``b'AsKd'``),
+    by table look-up: the vectorized :func:`format_cards` for tables of millions of rows.
+
+    >>> format_card_rows(np.array([[51, 45], [0, 1]]))
+    array([b'AsKd', b'2c2d'], dtype='|S4')
+    """
+    chars = _CARD_BYTES[np.asarray(cards)].reshape(len(cards), -1)
+    return np.ascontiguousarray(chars).view(f"S{chars.shape[1]}").ravel()
+
+
+def _card_count(n: int) -> str:
+    return f"{n} card{'s' if n != 1 else ''}"
+
+
+def parse_hole(text: str) -> list[int]:
+    """Parse a hold'em hand: exactly two cards.
+
+    >>> parse_hole("AsAc")
+    [51, 48]
+    """
+    cards = parse_cards(text, what="hole cards")
+    if len(cards) != 2:
+        raise CardError(f"hole {text!r} has {_card_count(len(cards))}; a hold'em hand has 2")
+    return cards
+
+
+def parse_board(text: str, sizes: Sequence[int] = BOARD_SIZES, need: str = "a board has 0, 3, 4 or 5") -> list[int]:
+    """Parse a board and check it has one of ``sizes`` cards; ``need`` ends the message otherwise.
+
+    >>> parse_board("Ah7c2d"), parse_board("")
+    ([50, 20, 1], [])
+    >>> parse_board("Ah7c")
+    Traceback (most recent call last):
+    ...
+    pipeline.cards.CardError: board 'Ah7c' has 2 cards; a board has 0, 3, 4 or 5
+    """
+    cards = parse_cards(text, what="board") if text else []
+    if len(cards) not in sizes:
+        raise CardError(f"board {text!r} has {_card_count(len(cards))}; {need}")
+    return cards
 
 
 def mask_of(cards: Iterable[int]) -> int:

@@ -1,4 +1,5 @@
-"""Hand strength and potential (Billings, Papp, Schaeffer, Szafron, AAAI-98; seed 000).
+"""Hand strength and potential (Billings, Papp, Schaeffer, Szafron, "Opponent modeling in
+poker", AAAI-98).
 
 Against one opponent holding any two unseen cards with equal weight:
 
@@ -26,9 +27,8 @@ from typing import Optional
 import numpy as np
 from numba import njit
 
-from .cards import CardError, check_disjoint, parse_cards
-from .evaluator.kernels import board_state, hand_value, live_cards
-from .evaluator.kernels import suited_bit
+from .cards import CardError, check_disjoint, parse_board, parse_hole
+from .evaluator.kernels import board_state, hand_value, live_cards, suited_bit
 from .evaluator.tables import tables
 
 AHEAD, TIED, BEHIND = 0, 1, 2
@@ -132,12 +132,8 @@ class HandStrength:
 
 def hand_strength(hole: str, board: str, opponents: int = 1) -> HandStrength:
     """HS, potential, PPOT, NPOT and EHS of ``hole`` on a 3-, 4- or 5-card ``board``."""
-    h = parse_cards(hole, what="hole cards")
-    b = parse_cards(board, what="board")
-    if len(h) != 2:
-        raise CardError(f"hole {hole!r} has {len(h)} card{'s' if len(h) != 1 else ''}; a hold'em hand has 2")
-    if len(b) not in (3, 4, 5):
-        raise CardError(f"board {board!r} has {len(b)} card{'s' if len(b) != 1 else ''}; hand strength needs 3, 4 or 5")
+    h = parse_hole(hole)
+    b = parse_board(board, (3, 4, 5), "hand strength needs 3, 4 or 5")
     if not 1 <= opponents <= 9:
         raise CardError(f"opponents must be 1 to 9, got {opponents}")
     check_disjoint([("hole cards", h), ("board", b)])

@@ -35,8 +35,8 @@ from functools import lru_cache
 import numpy as np
 from numba import njit
 
-from .evaluator.kernels import board_state, hand_value, live_cards
-from .evaluator.kernels import suited_bit
+from .cards import format_card_rows
+from .evaluator.kernels import board_state, hand_value, live_cards, suited_bit
 from .isomorphism import situation_index_nb
 
 RUNOUT_CARDS = 47              # cards left after a complete board and no hole
@@ -287,15 +287,11 @@ def street_counts(boards, blocks, dense, work, card_keys, rank_offsets, rank_val
     return out_idx, out_hole, out_board, out_now, out_hp
 
 
-_CARD_TEXT = np.array([list((r + s).encode()) for r in "23456789TJQKA" for s in "cdhs"], np.uint8)
-
-
 def _text(cards: np.ndarray):
     """Arrow string array of rows of card ids (``AsKd``...)."""
     import pyarrow as pa
 
-    chars = _CARD_TEXT[cards].reshape(len(cards), -1)
-    return pa.array(chars.view(f"S{chars.shape[1]}").ravel(), pa.binary()).cast(pa.string())
+    return pa.array(format_card_rows(cards), pa.binary()).cast(pa.string())
 
 
 POTENTIAL_COLUMNS = ("hp_aa", "hp_at", "hp_ab", "hp_ta", "hp_tt", "hp_tb", "hp_ba", "hp_bt", "hp_bb")

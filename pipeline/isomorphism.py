@@ -36,7 +36,7 @@ from typing import Sequence, Union
 import numpy as np
 from numba import njit
 
-from .cards import RANKS, SUITS, CardError, check_disjoint, parse_cards
+from .cards import BOARD_SIZES, CardError, check_disjoint, format_cards, parse_cards
 
 Cards = Union[str, Sequence[int]]
 
@@ -129,7 +129,7 @@ def _cards(x: Cards, what: str) -> list[int]:
 def situation_index(hole: Cards, board: Cards = ()) -> int:
     """Dense index of (hole, board as a set) up to suit permutation; O(1) in the deck size."""
     h, b = _cards(hole, "hole cards"), _cards(board, "board")
-    if len(h) != 2 or len(b) not in (0, 3, 4, 5):
+    if len(h) != 2 or len(b) not in BOARD_SIZES:
         raise CardError(f"a situation is 2 hole cards and 0, 3, 4 or 5 board cards, got {len(h)} and {len(b)}")
     check_disjoint([("hole cards", h), ("board", b)])
     return int(situation_index_nb(np.array(h, np.int64), np.array(b + [0] * (5 - len(b)), np.int64), len(b),
@@ -173,8 +173,7 @@ def situation_cards(index: int, board_cards: int) -> tuple[list[int], list[int]]
 def situation_text(index: int, board_cards: int) -> tuple[str, str]:
     """``('AsKs', '9h7d2c')``-style text of an index's canonical situation."""
     hole, board = situation_cards(index, board_cards)
-    fmt = lambda cs: "".join(RANKS[c >> 2] + SUITS[c & 3] for c in cs)  # noqa: E731
-    return fmt(hole), fmt(board)
+    return format_cards(hole), format_cards(board)
 
 
 # ---------------------------------------------------------------------------

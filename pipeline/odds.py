@@ -13,7 +13,7 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from .cards import CardError, format_cards, mask_of, parse_cards
+from .cards import CardError, format_cards, mask_of, parse_board
 from .ehs import AHEAD, TIED, hand_strengths, potential_counts, potentials
 from .equity import equity
 from .evaluator.tables import tables
@@ -28,9 +28,7 @@ def win_odds(hole: str, board: str, max_opponents: int = 9, trials: int = 100_00
     ``executor`` and ``progress`` are passed to :func:`pipeline.equity.equity` for each
     Monte Carlo opponent count (opponent count ``k`` is seeded with ``seed + k``).
     """
-    b = parse_cards(board, what="board") if board else []
-    if len(b) not in (0, 3, 4, 5):
-        raise CardError(f"board {board!r} has {len(b)} card{'s' if len(b) != 1 else ''}; a board has 0, 3, 4 or 5")
+    b = parse_board(board)
     if not 1 <= max_opponents <= 9:
         raise CardError(f"opponents must be 1 to 9, got {max_opponents}")
     if trials < 1:

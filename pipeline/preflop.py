@@ -1,4 +1,4 @@
-"""Preflop tables: the 169 hand classes, the 47,008 suit-isomorphic heads-up matchups,
+"""Preflop tables: the 47,008 suit-isomorphic heads-up matchups,
 and the 169x169 class grid built from them.
 
 A *matchup* is an unordered pair of disjoint hole-card pairs.  There are
@@ -23,43 +23,13 @@ from itertools import permutations
 import numpy as np
 from numba import njit
 
-from .cards import RANKS, format_cards
+from .cards import format_cards
 from .equity.ranksets import enumerate_by_ranks
 from .evaluator.kernels import KEY_BASE, suited_bit
+from .hand_classes import class_of
 
 SPECIFIC_MATCHUPS = 812175
 SUIT_PERMUTATIONS = np.array(list(permutations(range(4))), np.int64)
-
-
-def class_labels() -> list[str]:
-    """The 169 classes in grid order: row by first rank A..2, suited above the diagonal.
-
-    Index ``13*i + j`` (``i``, ``j`` = 0 for an ace .. 12 for a deuce): a pair on
-    the diagonal, ``AKs`` at (0, 1), ``AKo`` at (1, 0).
-    """
-    out = []
-    for i in range(13):
-        for j in range(13):
-            hi, lo = RANKS[12 - min(i, j)], RANKS[12 - max(i, j)]
-            out.append(hi + lo if i == j else hi + lo + ("s" if i < j else "o"))
-    return out
-
-
-CLASS_LABELS = class_labels()
-CLASS_INDEX = {label: i for i, label in enumerate(CLASS_LABELS)}
-
-
-@njit(cache=True, nogil=True)
-def class_of(c1: int, c2: int) -> int:
-    """Grid index (see :func:`class_labels`) of two hole cards."""
-    i, j = 12 - (c1 >> 2), 12 - (c2 >> 2)
-    if i > j:
-        i, j = j, i
-    if i == j:
-        return 13 * i + i
-    if (c1 & 3) == (c2 & 3):
-        return 13 * i + j
-    return 13 * j + i
 
 
 @njit(cache=True, nogil=True)

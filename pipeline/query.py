@@ -1,4 +1,5 @@
-"""The pocket query language (after Keith Rule's, seed 003): ranges with words and logic.
+"""The pocket query language (after Keith Rule's C# Hold'em library, "More Texas Holdem Analysis
+in C#", CodeProject 2007): ranges with words and logic.
 
 Everything a range accepts (``AKs``, ``QQ+``, ``A2s-A5s``, ``AhKh``, ``random``,
 comma lists) plus:

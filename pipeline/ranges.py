@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .cards import RANKS, CardError, parse_cards
+from .hand_classes import class_combos
 
 _RANK = "[2-9TJQKA]"
 _CLASS = re.compile(rf"({_RANK})({_RANK})([so]?)", re.IGNORECASE)
@@ -56,30 +57,6 @@ class Range:
     @property
     def unit_weights(self) -> bool:
         return bool(np.all(self.weights == 1.0))
-
-
-def hand_class(c1: int, c2: int) -> str:
-    """The 169-class label of two hole cards: ``AKs``, ``AKo`` or ``QQ``."""
-    r1, r2 = c1 >> 2, c2 >> 2
-    if r1 < r2:
-        r1, r2 = r2, r1
-    if r1 == r2:
-        return RANKS[r1] * 2
-    return RANKS[r1] + RANKS[r2] + ("s" if (c1 & 3) == (c2 & 3) else "o")
-
-
-def class_combos(hi: int, lo: int, kind: str) -> list[tuple[int, int]]:
-    """Combos of ranks ``hi`` >= ``lo``; ``kind`` 's', 'o' or '' (both; pairs ignore it)."""
-    out = []
-    for s1 in range(4):
-        for s2 in range(4):
-            a, b = 4 * hi + s1, 4 * lo + s2
-            if hi == lo and s2 <= s1:
-                continue
-            if hi != lo and ((kind == "s" and s1 != s2) or (kind == "o" and s1 == s2)):
-                continue
-            out.append((max(a, b), min(a, b)))
-    return out
 
 
 def _rank(ch: str) -> int:

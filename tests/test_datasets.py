@@ -168,7 +168,11 @@ def test_force_with_bad_scheduler_deletes_nothing(small, tmp_path):
     (["tables", "odds-table", "--param", "vs-random.trials=5"], "not being built"),
     (["tables", "vs-random", "--param", "vs-random.trials=0"], "--trials must be positive"),
     (["tables", "vs-random", "--param", "vs-random.opponents=2-1000000000"], "opponents must be 1 to 9"),
+    (["vs-random", "--opponents", "2-1000000000"], "opponents must be 1 to 9"),
+    (["vs-random", "--trials", "10000000000000"], "use at most"),
+    (["vs-random", "--seed", "-1"], "--seed must be >= 0"),
     (["odds-table", "--out", "ftp://x/y"], "unsupported scheme"),
+    (["odds-table", "--out", "s3:/x/y"], "looks like a URL"),
     (["odds-table", "--workers", "1000"], "--workers must be 1 to"),
 ])
 def test_bad_batch_input(tmp_path, args, words):

@@ -7,8 +7,8 @@ import pytest
 
 from pipeline import CardError
 from pipeline.equity import equity
+from pipeline.hand_classes import hand_class
 from pipeline.query import parse_query
-from pipeline.ranges import hand_class
 
 ALL = [(a, b) for a in range(52) for b in range(a)]
 

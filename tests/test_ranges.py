@@ -2,7 +2,8 @@ import numpy as np
 import pytest
 
 from pipeline.cards import CardError, parse_cards
-from pipeline.ranges import hand_class, parse_range
+from pipeline.hand_classes import hand_class
+from pipeline.ranges import parse_range
 
 
 @pytest.mark.parametrize("text, n", [

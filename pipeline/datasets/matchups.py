@@ -53,7 +53,8 @@ def matchup_rows(codes: np.ndarray, weights: np.ndarray) -> pa.Table:
     """Arrow table of matchups: hero, villain, classes, exact wins/ties/losses, weight."""
     from ..cards import format_cards
     from ..evaluator.tables import tables
-    from ..preflop import CLASS_LABELS, class_of, decode, matchup_counts
+    from ..hand_classes import CLASS_LABELS, class_of
+    from ..preflop import decode, matchup_counts
 
     codes = np.asarray(codes, np.int64)
     wtl = matchup_counts(codes, *tables())

@@ -17,7 +17,7 @@ class OddsTable(Dataset):
 
     @property
     def schema(self) -> pa.Schema:  # type: ignore[override]
-        from ..outs import odds_schema
+        from ..hit_odds import odds_schema
         return odds_schema()
 
     def partitions(self, inputs: Inputs) -> Sequence[Any]:
@@ -27,5 +27,5 @@ class OddsTable(Dataset):
         return int(partition)
 
     def compute(self, partition: Any) -> pa.Table:
-        from ..outs import odds_rows
+        from ..hit_odds import odds_rows
         return odds_rows(partition)

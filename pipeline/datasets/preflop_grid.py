@@ -46,15 +46,16 @@ class PreflopGrid(Dataset):
         return grid_rows(rows, 13 * r)
 
     def side_outputs(self, table: Callable[[], pa.Table], inputs: Inputs) -> dict[str, bytes]:
+        from ..equity.scoring import equity_fraction
+        from ..hand_classes import CLASS_LABELS
         from ..heatmap import heatmap_png
-        from ..preflop import CLASS_LABELS
 
         t = table()
         hero = t.column("hero").combine_chunks().indices.to_numpy()
         wtl = np.zeros((169, 3), np.int64)
         for k, c in enumerate(("wins", "ties", "losses")):
             np.add.at(wtl[:, k], hero, t.column(c).to_numpy())
-        equity = (2 * wtl[:, 0] + wtl[:, 1]) / (2 * wtl.sum(axis=1))
+        equity = equity_fraction(wtl[:, 0], wtl[:, 1], wtl.sum(axis=1), unit=2)
         return {HEATMAP: heatmap_png(equity, CLASS_LABELS)}
 
 
@@ -63,7 +64,8 @@ def grid_rows(grid: np.ndarray, first_hero: int = 0) -> pa.Table:
 
     ``grid`` is (h, 169, 4) for the hero classes ``first_hero .. first_hero + h - 1``.
     """
-    from ..preflop import CLASS_LABELS
+    from ..equity.scoring import equity_fraction
+    from ..hand_classes import CLASS_LABELS
 
     h = grid.shape[0]
     idx = np.arange(h * 169)
@@ -78,5 +80,5 @@ def grid_rows(grid: np.ndarray, first_hero: int = 0) -> pa.Table:
         "losses": pa.array(g[:, 3], pa.int64()),
         "win": pa.array(g[:, 1] / total, pa.float64()),
         "tie": pa.array(g[:, 2] / total, pa.float64()),
-        "equity": pa.array((2 * g[:, 1] + g[:, 2]) / (2 * total), pa.float64()),
+        "equity": pa.array(equity_fraction(g[:, 1], g[:, 2], total, unit=2), pa.float64()),
     })

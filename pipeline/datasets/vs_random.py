@@ -16,6 +16,7 @@ from ..store import dictionary_type, labels_array
 from .matchups import Matchups, matchup_counts
 
 DEFAULT_TRIALS = 200_000
+MAX_TRIALS = 10**9          # per hand: 169 hands x 1e9 trials is already hours per opponent count
 MAX_OPPONENTS = 9
 
 
@@ -55,6 +56,10 @@ class VsRandom(Dataset):
             ",".join(str(int(k)) for k in opponents))
         if trials < 1:
             raise ValueError(f"--trials must be positive, got {trials}")
+        if trials > MAX_TRIALS:
+            total = 169 * trials * sum(k > 1 for k in ks)
+            raise ValueError(f"--trials {trials:,} per hand means {total:.2e} trials in all, days of work at "
+                             f"~10 M trials/s per core; use at most {MAX_TRIALS:,}")
         if seed < 0:
             raise ValueError(f"--seed must be >= 0, got {seed}")
         self.opponents, self.trials, self.seed = ks, int(trials), int(seed)
@@ -91,7 +96,7 @@ def vs_random_mc_rows(opponents: int, classes: list[int], trials: int, seed: int
     depends on how the classes were split into partitions.
     """
     from ..equity.calculator import equity
-    from ..preflop import CLASS_LABELS
+    from ..hand_classes import CLASS_LABELS
 
     cols: dict[str, list] = {"win": [], "tie": [], "equity": [], "stderr": []}
     for c in classes:
@@ -111,7 +116,8 @@ def vs_random_mc_rows(opponents: int, classes: list[int], trials: int, seed: int
 
 def vs_random_exact_rows(wtl: np.ndarray) -> pa.Table:
     """Arrow table: each class against one random hand, exact, from (169, 3) counts."""
-    from ..preflop import CLASS_LABELS
+    from ..equity.scoring import equity_fraction
+    from ..hand_classes import CLASS_LABELS
 
     wtl = np.asarray(wtl, np.int64)
     total = wtl.sum(axis=1)
@@ -120,7 +126,7 @@ def vs_random_exact_rows(wtl: np.ndarray) -> pa.Table:
         "opponents": pa.array(np.ones(169, np.int64), pa.int64()),
         "win": pa.array(wtl[:, 0] / total, pa.float64()),
         "tie": pa.array(wtl[:, 1] / total, pa.float64()),
-        "equity": pa.array((2 * wtl[:, 0] + wtl[:, 1]) / (2 * total), pa.float64()),
+        "equity": pa.array(equity_fraction(wtl[:, 0], wtl[:, 1], total, unit=2), pa.float64()),
         "stderr": pa.array(np.zeros(169), pa.float64()),
         "samples": pa.array(total, pa.int64()),
         "exact": pa.array(np.ones(169, bool), pa.bool_()),

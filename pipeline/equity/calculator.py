@@ -24,7 +24,7 @@ from typing import Callable, Optional, Sequence, Union
 
 import numpy as np
 
-from ..cards import CardError, check_disjoint, format_cards, mask_of, parse_cards
+from ..cards import CardError, check_disjoint, format_cards, mask_of, parse_board, parse_cards
 from ..combinatorics import available_cores
 from ..evaluator.tables import tables
 from ..query import parse_query
@@ -86,13 +86,6 @@ def _threads(requested: Optional[int]) -> int:
     if requested is not None and requested < 1:
         raise CardError(f"threads must be at least 1, got {requested}")
     return requested or available_cores()
-
-
-def parse_board(board: str) -> list[int]:
-    cards = parse_cards(board, what="board") if board else []
-    if len(cards) not in (0, 3, 4, 5):
-        raise CardError(f"board {board!r} has {len(cards)} card{'s' if len(cards) != 1 else ''}; a board has 0, 3, 4 or 5")
-    return cards
 
 
 @lru_cache(maxsize=512)

@@ -14,7 +14,7 @@ from collections import defaultdict
 
 import numpy as np
 
-from ..cards import RANKS, SUITS
+from ..cards import RANKS, format_card
 from .analyzer import POPCOUNT, scales, solve_deals
 from .paytable import PayTable
 from ..combinatorics import BINOM
@@ -22,7 +22,8 @@ from .tables import family_tables
 
 
 def card_text(c: int) -> str:
-    return "Jk" if c == 52 else RANKS[c >> 2] + SUITS[c & 3]
+    """``'As'``, or ``'Jk'`` for the joker (id 52)."""
+    return "Jk" if c == 52 else format_card(c)
 
 
 def hold_pattern(cards: list[int], pt: PayTable | None = None) -> str:

@@ -2,7 +2,8 @@
 
 * **Subset counts.**  For every subset ``S`` of 0..4 cards of the deck and every
   final-hand type ``t``: how many 5-card hands contain ``S`` and have type ``t``
-  (seed 004's tables 2-6); for five cards just the hand's type (table 1).  A
+  (tables 2-6 of Michael Shackleford's method, Wizard of Odds, "My video poker
+  analysis method"); for five cards just the hand's type (his table 1).  A
   subset's row is ``OFFSET[|S|] + colex(S)``, the combinatorial number system,
   so no hashing is needed.
 * **Deal classes.**  The 2,598,960 deals (2,869,685 with a joker) up to suit

@@ -1,4 +1,4 @@
-"""Outs and draws: the seed's example, brute-force rules, draw flags."""
+"""Outs and draws: Keith Rule's example, brute-force rules, draw flags."""
 import json
 import subprocess
 import sys
@@ -6,11 +6,11 @@ import sys
 import pytest
 
 from pipeline import CardError, parse_cards
-from pipeline.draws import draw_count, flush_draw, outs
+from pipeline.outs import draw_count, flush_draw, outs
 from reference import best_hand
 
 
-def test_seed_example_aces_on_k98():
+def test_rule_example_aces_on_k98():
     r = outs("AsAc", "Kd8h9c")
     assert r["count"] == 11
     assert sorted(r["by_hand"]["two pair"]) == sorted("Ks Kh Kc 9s 9h 9d 8s 8d 8c".split())
