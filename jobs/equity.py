@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import List, Optional
 
@@ -33,6 +34,23 @@ class Estimate:
             print(f"pokerpipe: {total:,} {unit} at {done / elapsed:,.0f}/s will take about {_duration(left)}; "
                   "Ctrl-C stops, --stderr TARGET or --time SECONDS bound Monte Carlo work",
                   file=sys.stderr, flush=True)
+
+
+def _table(no_table: bool):
+    """``table=`` for the library: off, the packaged copy, or a built ``matchups`` dataset
+    under ``$POKERPIPE_MATCHUPS`` (its parts verified as they are read)."""
+    out = os.environ.get("POKERPIPE_MATCHUPS")
+    if no_table or not out:
+        return not no_table
+    from pipeline.datasets import DatasetError, is_built, matchup_counts, read
+
+    try:
+        if not is_built("matchups", out):
+            raise fail(f"POKERPIPE_MATCHUPS={out!r} holds no finished matchups dataset (build it with "
+                       "'pokerpipe matchups --out' there, or unset the variable to use the packaged table)")
+        return matchup_counts(read("matchups", out, columns=["wins", "ties", "losses"]))
+    except (DatasetError, OSError, ValueError) as e:
+        raise fail(f"POKERPIPE_MATCHUPS={out!r}: {e}") from None
 
 
 def _duration(seconds: float) -> str:
@@ -67,7 +85,7 @@ def equity(
     try:
         result = compute(hands, board=board, dead=dead, trials=trials, seed=seed,
                          exact=True if exact else None, threads=threads, stderr=stderr, seconds=seconds,
-                         table=not no_table,
+                         table=_table(no_table),
                          progress=Estimate())
     except CardError as e:
         raise fail(str(e))

@@ -7,15 +7,15 @@ import numpy as np
 import pytest
 
 from pipeline.equity import equity
-from pipeline.equity.table import BOARDS, PACKAGED, load_matchup_table, table_counts
-from pipeline.preflop import CLASS_LABELS
+from pipeline.equity.table import BOARDS, PACKAGED, packaged_table, table_counts
+from pipeline.hand_classes import CLASS_LABELS
 from pipeline.query import parse_query
 
 pytestmark = pytest.mark.skipif(not PACKAGED.exists(), reason="no packaged matchups table")
 
 
 def test_packaged_table_is_whole():
-    codes, wtl = load_matchup_table()
+    codes, wtl = packaged_table()
     assert len(codes) == 47008 and (wtl.sum(axis=1) == BOARDS).all()
 
 
@@ -70,13 +70,30 @@ def test_no_table_board_dead_or_three_players_enumerate():
 
 
 def test_table_counts_is_a_pure_function_of_its_arrays():
-    codes, wtl = load_matchup_table()
+    codes, wtl = packaged_table()
     fake = np.zeros_like(wtl)
     fake[:, 1] = BOARDS          # a table where everything ties
     counts, _, boards, _ = table_counts(parse_query("AA"), parse_query("KK"), codes, fake)
     assert boards == 36 * BOARDS and counts[0, 0] == 0 and counts[0, 1] == boards
 
 
-def test_an_empty_matchups_folder_falls_back_to_the_packaged_copy(tmp_path, monkeypatch):
-    monkeypatch.setenv("POKERPIPE_MATCHUPS", str(tmp_path))
-    assert equity(["AA", "KK"]).source == "table"
+def test_a_table_can_be_passed_and_is_checked():
+    codes, wtl = packaged_table()
+    r = equity(["AKs", "QQ"], table=(codes, wtl))
+    assert r.source == "table" and round(100 * r.players[0].equity, 4) == 46.0485
+    with pytest.raises(Exception, match="not whole"):
+        equity(["AKs", "QQ"], table=(codes[:10], wtl[:10]))
+
+
+def test_cli_names_a_missing_matchups_dataset(tmp_path):
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, POKERPIPE_MATCHUPS=str(tmp_path))
+    p = subprocess.run([sys.executable, "-m", "jobs", "equity", "AA", "KK"], capture_output=True, text=True,
+                       env=env, timeout=300)
+    assert p.returncode == 2 and "no finished matchups dataset" in p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1
+    p = subprocess.run([sys.executable, "-m", "jobs", "equity", "AA", "KK", "--no-table"], capture_output=True,
+                       text=True, env=env, timeout=300)
+    assert p.returncode == 0 and "from the matchups table" not in p.stdout

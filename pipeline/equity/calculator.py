@@ -111,7 +111,8 @@ def _check_budget(trials: Optional[int], seed: int, stderr: Optional[float], sec
 def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = "",
            trials: Optional[int] = None, seed: int = 0, exact: Optional[bool] = None,
            threads: Optional[int] = None, *, stderr: Optional[float] = None,
-           seconds: Optional[float] = None, executor: Optional[Executor] = None, table: bool = True,
+           seconds: Optional[float] = None, executor: Optional[Executor] = None,
+           table: Union[bool, tuple[np.ndarray, np.ndarray]] = True,
            progress: Optional[Callable[[int, Optional[int], float, str], None]] = None) -> EquityResult:
     """Equity of each player; see the module doc for how exact or Monte Carlo is chosen.
 
@@ -171,9 +172,9 @@ def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = ""
     live = left - 2 * len(ranges)
     assignments_bound = math.prod(len(r) for r in ranges)
     work = assignments_bound * math.comb(live, missing) * len(ranges)
-    if ((exact or (exact is None and trials is None and not adaptive)) and table and len(ranges) == 2
-            and not board_cards and not dead_cards):
-        result = _from_table(ranges)
+    if ((exact or (exact is None and trials is None and not adaptive)) and table is not False
+            and len(ranges) == 2 and not board_cards and not dead_cards):
+        result = _from_table(ranges, table)
         if result is not None:
             return result
     if exact is None:      # suit classes are enumerated once each: the work shrinks by the group's size
@@ -280,13 +281,15 @@ def _exact_result(ranges, counts, wcounts, boards, wboards) -> EquityResult:
     return EquityResult(True, boards, players)
 
 
-def _from_table(ranges) -> Optional[EquityResult]:
-    """Preflop heads-up exact equity summed from the matchups table, when one is found."""
-    from .table import load_matchup_table, table_counts
+def _from_table(ranges, table) -> Optional[EquityResult]:
+    """Preflop heads-up exact equity summed from the matchups table, when one is at hand."""
+    from .table import is_whole, packaged_table, table_counts
 
-    got = load_matchup_table()
+    got = packaged_table() if table is True else table
     if got is None:
         return None
+    if not is_whole(*got):
+        raise CardError("the matchups table given is not whole (47,008 classes of 1,712,304 boards each)")
     counts, wcounts, boards, wboards = table_counts(ranges[0], ranges[1], *got)
     if boards == 0:
         raise _no_assignment(ranges)

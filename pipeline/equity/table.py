@@ -7,14 +7,16 @@ losses over all 1,712,304 boards the ``matchups`` dataset holds
 of two ranges gives the same integers as enumerating every board — in
 microseconds for typical ranges instead of milliseconds to seconds.
 
-:func:`table_counts` is a pure function of the ranges and the table arrays;
-:func:`load_matchup_table` finds the table: a built ``matchups`` dataset under
-``$POKERPIPE_MATCHUPS`` (an ``--out`` folder, every part verified), else the
-copy packaged with this module (``data/matchups-wtl.npz``), else None.
+:func:`table_counts` is a pure function of the ranges and the table arrays.
+:func:`packaged_table` loads the copy shipped with this module
+(``data/matchups-wtl.npz``, 383 kB); a caller holding a built ``matchups``
+dataset passes its arrays instead (``equity(..., table=(codes, wtl))``, e.g.
+from :func:`pipeline.datasets.read` and
+:func:`pipeline.datasets.matchup_counts`; ``pokerpipe equity`` does so when
+``$POKERPIPE_MATCHUPS`` names the dataset's ``--out`` folder).
 """
 from __future__ import annotations
 
-import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Optional
@@ -82,32 +84,18 @@ def table_counts(hero: Range, villain: Range, codes: np.ndarray,
     return counts, wcounts, int(boards), float(wboards)
 
 
-@lru_cache(maxsize=4)
-def _load(source: str) -> Optional[tuple[np.ndarray, np.ndarray]]:
-    codes, _ = canonical_matchups()
-    if source == "packaged":
-        if not PACKAGED.exists():
-            return None
-        with np.load(PACKAGED) as z:
-            wtl = np.stack([z["wins"], z["ties"], z["losses"]], axis=1).astype(np.int64)
-    else:
-        from ..datasets import DatasetError, is_built, matchup_counts, read
-        try:
-            if not is_built("matchups", source):
-                return None
-            codes, wtl = matchup_counts(read("matchups", source, columns=["wins", "ties", "losses"]))
-        except (DatasetError, OSError, ValueError):
-            return None
-    if len(wtl) != len(codes) or not np.all(wtl.sum(axis=1) == BOARDS):
+@lru_cache(maxsize=1)
+def packaged_table() -> Optional[tuple[np.ndarray, np.ndarray]]:
+    """``(codes, wtl)`` from the copy packaged with this module, or None when it is missing
+    or not whole."""
+    if not PACKAGED.exists():
         return None
-    return codes, wtl
+    codes, _ = canonical_matchups()
+    with np.load(PACKAGED) as z:
+        wtl = np.stack([z["wins"], z["ties"], z["losses"]], axis=1).astype(np.int64)
+    return (codes, wtl) if is_whole(codes, wtl) else None
 
 
-def load_matchup_table() -> Optional[tuple[np.ndarray, np.ndarray]]:
-    """``(codes, wtl)`` of the matchups table, or None when none is found (see module doc)."""
-    out = os.environ.get("POKERPIPE_MATCHUPS")
-    if out:
-        got = _load(out)
-        if got is not None:
-            return got
-    return _load("packaged")
+def is_whole(codes: np.ndarray, wtl: np.ndarray) -> bool:
+    """Does ``(codes, wtl)`` hold every matchup class, each with all 1,712,304 boards?"""
+    return len(codes) == len(wtl) == 47008 and bool(np.all(np.asarray(wtl).sum(axis=1) == BOARDS))
