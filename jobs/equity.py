@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import List, Optional
+from typing import List, Optional, Union
 
 import typer
 
@@ -36,7 +36,7 @@ class Estimate:
                   file=sys.stderr, flush=True)
 
 
-def _table(no_table: bool):
+def _table(no_table: bool) -> Union[bool, tuple]:
     """``table=`` for the library: off, the packaged copy, or a built ``matchups`` dataset
     under ``$POKERPIPE_MATCHUPS`` (its parts verified as they are read)."""
     out = os.environ.get("POKERPIPE_MATCHUPS")

@@ -33,7 +33,7 @@ from .chunks import run_chunks
 from .deal import plan_deal
 from .exact import any_assignment, exact_counts, first_assignments, list_assignments
 from .montecarlo import MonteCarloTotals, monte_carlo_chunk
-from .scoring import SHARE_UNIT, SHARES, TIES, WINS
+from .scoring import SHARES, TIES, WINS, equity_fraction
 from .suits import group_assignments, stabilizer
 
 EXACT_WORK_LIMIT = 1_000_000_000
@@ -42,6 +42,8 @@ DEFAULT_TRIALS = 1_000_000
 MAX_TRIALS = 10**15                   # about a year at 30 M trials/s: refused above
 CHUNK_TRIALS = 1 << 16                # trials per chunk: its own RNG stream, one merge, one interrupt check
 MAX_PLAYERS = 10
+
+Progress = Callable[[int, Optional[int], float, str], None]   # (done, total, seconds, unit)
 
 
 @dataclass
@@ -113,7 +115,7 @@ def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = ""
            threads: Optional[int] = None, *, stderr: Optional[float] = None,
            seconds: Optional[float] = None, executor: Optional[Executor] = None,
            table: Union[bool, tuple[np.ndarray, np.ndarray]] = True,
-           progress: Optional[Callable[[int, Optional[int], float, str], None]] = None) -> EquityResult:
+           progress: Optional[Progress] = None) -> EquityResult:
     """Equity of each player; see the module doc for how exact or Monte Carlo is chosen.
 
     Monte Carlo stops after ``trials`` trials, or — with ``stderr`` — once every
@@ -197,7 +199,8 @@ def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = ""
     return result
 
 
-def _exact_seconds(ranges, masks, offsets, board, dead, used, bound: int) -> float:
+def _exact_seconds(ranges: list[Range], masks: np.ndarray, offsets: np.ndarray, board: list[int],
+                   dead: list[int], used: int, bound: int) -> float:
     """Rough time of an exact run of up to ``bound`` assignments: a timed sample, with the
     suit symmetry's saving."""
     combos = np.ascontiguousarray(np.concatenate([r.combos for r in ranges]).astype(np.int64))
@@ -224,7 +227,8 @@ def _no_assignment(ranges: list[Range]) -> CardError:
                      + " vs ".join(r.text for r in ranges) + ")")
 
 
-def _exact(ranges, masks, offsets, board, dead, used, executor, n_threads, progress) -> EquityResult:
+def _exact(ranges: list[Range], masks: np.ndarray, offsets: np.ndarray, board: list[int], dead: list[int],
+           used: int, executor: Optional[Executor], n_threads: int, progress: Optional[Progress]) -> EquityResult:
     P = len(ranges)
     combos = np.ascontiguousarray(np.concatenate([r.combos for r in ranges]).astype(np.int64))
     weights = np.concatenate([r.weights for r in ranges])
@@ -241,7 +245,7 @@ def _exact(ranges, masks, offsets, board, dead, used, executor, n_threads, progr
     board_a = np.array(board, np.int64)
     start = time.monotonic()
 
-    def task(i):
+    def task(i: int) -> tuple:
         c = np.zeros((P, 3), np.int64)
         w = np.zeros((P, 3), np.float64)
         lo, hi = bounds[i], bounds[i + 1]
@@ -249,7 +253,7 @@ def _exact(ranges, masks, offsets, board, dead, used, executor, n_threads, progr
                               c, w, *t)
         return c, w, nb, wb
 
-    def merge(i, got):
+    def merge(i: int, got: tuple) -> bool:
         c, w, nb, wb = got
         counts[:] += c
         wcounts[:] += w
@@ -260,33 +264,34 @@ def _exact(ranges, masks, offsets, board, dead, used, executor, n_threads, progr
         return False
 
     run_chunks(task, merge, n_chunks, executor, n_threads)
-    return _exact_result(ranges, counts, wcounts, *totals)
+    return _exact_result(ranges, counts, wcounts, int(totals[0]), float(totals[1]))
 
 
-def _exact_result(ranges, counts, wcounts, boards, wboards) -> EquityResult:
+def _exact_result(ranges: list[Range], counts: np.ndarray, wcounts: np.ndarray, boards: int,
+                  wboards: float) -> EquityResult:
     unit = all(r.unit_weights for r in ranges)
     players = []
     for p, r in enumerate(ranges):
         if unit:   # exact rationals from integers
             win = counts[p, WINS] / boards
             tie = counts[p, TIES] / boards
-            eq = (counts[p, WINS] * SHARE_UNIT + counts[p, SHARES]) / (SHARE_UNIT * boards)
+            eq = equity_fraction(counts[p, WINS], counts[p, SHARES], boards)
             players.append(PlayerEquity(r.text, float(win), float(tie), float(eq), int(counts[p, WINS]),
                                         int(counts[p, TIES]), int(boards - counts[p, WINS] - counts[p, TIES])))
         else:
             win = wcounts[p, WINS] / wboards
             tie = wcounts[p, TIES] / wboards
-            eq = (wcounts[p, WINS] * SHARE_UNIT + wcounts[p, SHARES]) / (SHARE_UNIT * wboards)
+            eq = equity_fraction(wcounts[p, WINS], wcounts[p, SHARES], wboards)
             players.append(PlayerEquity(r.text, float(win), float(tie), float(eq)))
     return EquityResult(True, boards, players)
 
 
-def _from_table(ranges, table) -> Optional[EquityResult]:
+def _from_table(ranges: list[Range], table: Union[bool, tuple[np.ndarray, np.ndarray]]) -> Optional[EquityResult]:
     """Preflop heads-up exact equity summed from the matchups table, when one is at hand."""
     from .table import is_whole, packaged_table, table_counts
 
     got = packaged_table() if table is True else table
-    if got is None:
+    if got is None or got is False or got is True:
         return None
     if not is_whole(*got):
         raise CardError("the matchups table given is not whole (47,008 classes of 1,712,304 boards each)")
@@ -298,8 +303,9 @@ def _from_table(ranges, table) -> Optional[EquityResult]:
     return result
 
 
-def _monte_carlo(ranges, board_cards, base_mask, trials, seed, stderr_target, time_limit,
-                 executor, workers, progress) -> EquityResult:
+def _monte_carlo(ranges: list[Range], board_cards: list[int], base_mask: int, trials: Optional[int], seed: int,
+                 stderr_target: Optional[float], time_limit: Optional[float], executor: Optional[Executor],
+                 workers: int, progress: Optional[Progress]) -> EquityResult:
     P = len(ranges)
     plan = plan_deal(ranges, board_cards, base_mask)
     t = tables()
@@ -308,17 +314,17 @@ def _monte_carlo(ranges, board_cards, base_mask, trials, seed, stderr_target, ti
     size = CHUNK_TRIALS
     count = None if trials is None else -(-trials // size)
 
-    def task(i):
+    def task(i: int) -> tuple:
         n = size if trials is None else min(size, trials - i * size)
         counts = np.zeros((P, 11), np.int64)
         wsums = np.zeros((P, 5), np.float64)
         wtot = np.zeros(2, np.float64)
-        monte_carlo_chunk(n, seed, i, *plan.kernel_args(), counts, wsums, wtot, *t)
+        monte_carlo_chunk(n, seed, i, *plan.kernel_args(), counts, wsums, wtot, *t)  # type: ignore[call-arg]
         return n, counts, wsums, wtot
 
     stopped = ["trials"]
 
-    def merge(i, got):
+    def merge(i: int, got: tuple) -> bool:
         acc.add(*got)
         elapsed = time.monotonic() - start
         if progress is not None:

@@ -12,7 +12,7 @@ call (or, for one thread, the chunks run inline).
 """
 from __future__ import annotations
 
-from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Callable, Optional, TypeVar
 
@@ -47,8 +47,9 @@ def run_chunks(task: Callable[[int], T], merge: Callable[[int, T], bool], count:
     return _run(task, merge, count, executor, workers)
 
 
-def _run(task, merge, count, executor: Executor, workers: int) -> int:
-    pending = {}
+def _run(task: Callable[[int], T], merge: Callable[[int, T], bool], count: Optional[int], executor: Executor,
+         workers: int) -> int:
+    pending: dict[int, Future] = {}
     submitted = merged = 0
     try:
         while True:

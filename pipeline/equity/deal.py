@@ -114,7 +114,7 @@ def plan_deal(ranges: list[Range], board: list[int], base_mask: int) -> DealPlan
             pair_weight[k, c[:, 0], c[:, 1]] = w
             pair_weight[k, c[:, 1], c[:, 0]] = w
 
-    def cat(parts, dtype, shape=(0,)):
+    def cat(parts: list, dtype: type, shape: tuple = (0,)) -> np.ndarray:
         return np.ascontiguousarray(np.concatenate(parts).astype(dtype)) if parts else np.zeros(shape, dtype)
 
     deck = np.array([c for c in range(52) if not used >> c & 1], np.uint8)

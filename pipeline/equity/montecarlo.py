@@ -50,7 +50,7 @@ from ..evaluator.kernels import (
     suited_bit,
 )
 from .rng import below, chunk_state, uniform
-from .scoring import SHARE_UNIT
+from .scoring import SHARE_UNIT, equity_fraction
 
 # counts (P, 11) int64 of an unweighted chunk: column 0 sole wins, column k = 2..10 the
 # k-way ties (from which ties, pot shares and their squares follow exactly)
@@ -289,7 +289,7 @@ class MonteCarloTotals:
         ties = sum(self.counts[p][2:])
         shares = sum(m * (SHARE_UNIT // k) for k, m in enumerate(self.counts[p]) if k >= 2)
         sq = wins * SHARE_UNIT**2 + sum(m * (SHARE_UNIT // k) ** 2 for k, m in enumerate(self.counts[p]) if k >= 2)
-        mean = (wins * SHARE_UNIT + shares) / (SHARE_UNIT * n)
+        mean = equity_fraction(wins, shares, n)
         var = max(sq / SHARE_UNIT**2 / n - mean * mean, 0.0) * n / max(n - 1, 1)
         return (wins / n, ties / n, float(mean), None, None, None, float(np.sqrt(var / n)))
 
