@@ -22,8 +22,9 @@ def _count(x: Optional[int]) -> str:
 class Estimate:
     """Progress callback: once a long run's rate is known, say how long it will take."""
 
-    def __init__(self) -> None:
+    def __init__(self, hint: str = "--stderr TARGET or --time SECONDS bound Monte Carlo work") -> None:
         self.said = False
+        self.hint = hint
 
     def __call__(self, done: int, total: Optional[int], elapsed: float, unit: str) -> None:
         if self.said or total is None or elapsed < 0.5 or done == 0:
@@ -32,7 +33,7 @@ class Estimate:
         left = (total - done) * elapsed / done
         if left > 30:
             print(f"pokerpipe: {total:,} {unit} at {done / elapsed:,.0f}/s will take about {_duration(left)}; "
-                  "Ctrl-C stops, --stderr TARGET or --time SECONDS bound Monte Carlo work",
+                  f"Ctrl-C stops, {self.hint}",
                   file=sys.stderr, flush=True)
 
 
