@@ -22,7 +22,8 @@ def odds(hole: str = typer.Argument(..., help="two hole cards or a pocket query"
     from .equity import Estimate
 
     try:
-        r = win_odds(hole, board, max_opponents, trials, seed, progress=Estimate("each opponent count runs as long; fewer --trials bound the work"))
+        r = win_odds(hole, board, max_opponents, trials, seed,
+                     progress=Estimate("each opponent count runs as long; fewer --trials bound the work"))
     except CardError as e:
         raise fail(str(e))
     if as_json:
