@@ -175,3 +175,38 @@ def test_memory_stays_flat_whatever_the_trial_count():
     peak(70_000)
     small, large = peak(400_000), peak(4_000_000)
     assert large < 2 * small + 200_000, (small, large)
+
+
+def test_vs_random_rows_are_a_pure_function_of_each_hand():
+    """Same rows however the hands are split into partitions (and so whatever --workers)."""
+    import pyarrow as pa
+
+    from pipeline.datasets.vs_random import vs_random_mc_rows
+    whole = vs_random_mc_rows(3, [0, 1, 2, 3], 20_000, 7)
+    parts = pa.concat_tables([vs_random_mc_rows(3, [0, 1], 20_000, 7), vs_random_mc_rows(3, [2, 3], 20_000, 7)])
+    assert whole.equals(parts)
+    aa = whole.to_pandas().set_index("hand").loc["AA"]
+    assert abs(aa.equity - 0.6387) < 4 * aa.stderr     # AA vs 3 random hands: the reference test below
+
+
+def _reference_vs_random(hero, k, n, seed):
+    """Plain numpy Monte Carlo: shuffle the deck per trial, evaluate every 7-card hand with the
+    batch evaluator, split ties: an independent check of the kernel's deal and showdown."""
+    from pipeline.evaluator import evaluate
+    rng = np.random.default_rng(seed)
+    deck = np.array([c for c in range(52) if c not in hero], np.int64)
+    cards = deck[np.argsort(rng.random((n, len(deck))), axis=1)[:, :5 + 2 * k]]
+    board = cards[:, :5]
+    v = np.stack([evaluate(np.concatenate([board, np.tile(hero, (n, 1))], axis=1), check=False)]
+                 + [evaluate(np.concatenate([board, cards[:, 5 + 2 * j:7 + 2 * j]], axis=1), check=False)
+                    for j in range(k)], axis=1)
+    best = v.max(axis=1)
+    x = np.where(v[:, 0] == best, 1.0 / (v == best[:, None]).sum(axis=1), 0.0)
+    return x.mean(), x.std() / np.sqrt(n)
+
+
+@pytest.mark.parametrize("k", [3, 6])
+def test_deck_players_match_a_plain_numpy_reference(k):
+    mean, se = _reference_vs_random([51, 50], k, 300_000, seed=k)      # AsAh
+    r = equity(["AsAh"] + ["random"] * k, trials=1_000_000, seed=k).players[0]
+    assert abs(r.equity - mean) < 4 * math.hypot(se, r.stderr), (r.equity, mean)
