@@ -24,6 +24,7 @@ underflow to zero and the equity would be 0/0.
 """
 from __future__ import annotations
 
+import math
 import re
 import sys
 from dataclasses import dataclass
@@ -59,6 +60,20 @@ class Range:
         """The combos that use none of the cards in ``dead_mask``."""
         keep = (self.masks & np.uint64(dead_mask)) == 0
         return Range(self.text, self.combos[keep], self.weights[keep])
+
+    def rescaled(self) -> "Range":
+        """The same range with its weights multiplied by a power of two when all of them are tiny.
+
+        Equity depends only on the ratios of one range's weights, but an exact or
+        weighted run multiplies one weight per player: weights of 1e-300 would
+        underflow to 0 and give 0/0.  A range whose largest weight is below 2**-100
+        is scaled (exactly: a power of two) to put that weight in [0.5, 1); any
+        other range is returned as it is, so ordinary weights never change.
+        """
+        top = float(self.weights.max()) if len(self.weights) else 1.0
+        if top >= 2.0**-100 or top <= 0.0:
+            return self
+        return Range(self.text, self.combos, self.weights * 2.0 ** -math.frexp(top)[1])
 
     @property
     def unit_weights(self) -> bool:

@@ -160,7 +160,7 @@ def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = ""
         if not (total > 0.0 and math.isfinite(total)) or float(np.min(rest.weights)) < 0.0:
             raise CardError(f"player {i}: the weights of range {rng.text!r} add up to {total:g}; "
                             "weights lie in 0..1 and at least one combo needs a weight above 0")
-        ranges.append(rest)
+        ranges.append(rest.rescaled())      # all-tiny weights scaled by a power of two: no product underflow
         given.append(len(rng))
     specific = [r for r, n in zip(ranges, given) if n == 1]
     fixed = mask_of(c for r in specific for c in r.combos[0])
@@ -237,7 +237,7 @@ def _exact(ranges: list[Range], masks: np.ndarray, offsets: np.ndarray, board: l
            used: int, executor: Optional[Executor], n_threads: int, progress: Optional[Progress]) -> EquityResult:
     P = len(ranges)
     combos = np.ascontiguousarray(np.concatenate([r.combos for r in ranges]).astype(np.int64))
-    weights = np.concatenate([r.weights / r.weights.max() for r in ranges])   # scale-free; no product underflow
+    weights = np.concatenate([r.weights for r in ranges])
     assign = list_assignments(masks, offsets, used)
     if len(assign) == 0:
         raise _no_assignment(ranges)
