@@ -78,7 +78,7 @@ def assert_refused(p, words):
     (["outs", "AhKh", "--board", "2c3c4cAs"] + [x for h in TWENTY_THREE[:22] for x in ("--opponent", h)],
      "unseen"),
     # item 8: a negative seed
-    (["equity", "AhKh", "QsQd", "--trials", "100", "--seed", "-1"], "--seed"),
+    (["equity", "AhKh", "QsQd", "--trials", "100", "--seed", "-1"], "seed"),
     (["odds", "AhKh", "--seed", "-1"], "--seed"),
     # item 9: the range that lost its combos is named, not a duplicate card
     (["equity", "77", "7hQh", "--board", "Qd3s7d", "--dead", "7c"], "range '77' has no combo left"),
@@ -168,11 +168,11 @@ def test_valid_edge_inputs_still_work():
 _INTERRUPT_INSIDE = """
 import os, signal, sys
 import pipeline.equity.calculator as calc
-original = calc._exact
-def interrupted(*args, **kw):            # Ctrl-C while the command is computing
+original = calc.parse_board
+def interrupted(*args, **kw):            # Ctrl-C while the command is at work
     os.kill(os.getpid(), signal.SIGINT)
     return original(*args, **kw)
-calc._exact = interrupted
+calc.parse_board = interrupted
 sys.argv = ["pokerpipe", "equity", "AA", "KK"]
 from jobs.app import entry
 entry()
