@@ -242,6 +242,16 @@ def test_underflowing_weights_refused_and_tiny_normal_weights_exact():
     assert r.exact and round(100 * r.players[0].equity, 4) == 46.0485
 
 
+def test_rescaled_keeps_ordinary_weights_and_lifts_tiny_ones_exactly():
+    ordinary = parse_range("AKs:0.5,QQ:1e-30")
+    assert ordinary.rescaled() is ordinary
+    tiny = parse_range("AKs:3e-300,QQ:1e-300")
+    up = tiny.rescaled()
+    assert 0.5 <= up.weights.max() < 1.0
+    assert (up.weights / tiny.weights == up.weights.max() / tiny.weights.max()).all()   # one power of two
+    assert np.log2(up.weights[0] / tiny.weights[0]).is_integer()
+
+
 def test_outs_refuses_opponents_that_leave_no_unseen_hand():
     with pytest.raises(CardError, match="unseen"):
         outs("AhKh", "2c3c4c", TWENTY_THREE)

@@ -2,9 +2,10 @@
 
 The evaluator's ``.npz`` in ``$POKERPIPE_CACHE`` is damaged in each way a disk
 or an interrupted writer can leave it (empty, a flipped byte, truncated, other
-arrays, no digest); then a real ``python -m jobs equity`` runs in a fresh
-process.  The numbers it must print are the exact AhKh vs QsQd counts from
-../shared/README.md (independent enumerations), not this code's output.
+arrays, no digest); then a real ``python -m jobs ehs`` runs in a fresh process
+(``equity AhKh QsQd`` now reads the packaged matchups table and never touches
+the evaluator's file).  The numbers it must print are the AAAI-98 example's
+(A♦Q♣ on 3♥4♣J♥) from ../shared/README.md, not this code's output.
 """
 import json
 import os
@@ -17,26 +18,28 @@ import pytest
 
 from pipeline.cache import DIGEST, arrays_digest, load_or_build
 
-AHKH_QSQD = (787966, 6732, 917606)      # wins, ties, losses over all 1,712,304 boards
+ADQC_ON_3H4CJH = (628, 9, 444)          # ahead, tied, behind now; HS .585, PPOT .208, NPOT .274
 
 
-def equity_run(cache):
+def ehs_run(cache):
+    """``pokerpipe ehs AdQc --board 3h4cJh --json`` in a fresh process with ``cache`` as the cache folder."""
     env = dict(os.environ, POKERPIPE_CACHE=str(cache))
-    return subprocess.run([sys.executable, "-m", "jobs", "equity", "AhKh", "QsQd", "--json"], capture_output=True,
-                          text=True, timeout=300, env=env)
+    return subprocess.run([sys.executable, "-m", "jobs", "ehs", "AdQc", "--board", "3h4cJh", "--json"],
+                          capture_output=True, text=True, timeout=300, env=env)
 
 
 def assert_right_numbers(p):
     assert p.returncode == 0, p.stderr
-    hero = json.loads(p.stdout)["players"][0]
-    assert (hero["wins"], hero["ties"], hero["losses"]) == AHKH_QSQD
+    doc = json.loads(p.stdout)
+    assert (doc["ahead"], doc["tied"], doc["behind"]) == ADQC_ON_3H4CJH
+    assert (round(doc["hs"], 3), round(doc["ppot"], 3), round(doc["npot"], 3)) == (0.585, 0.208, 0.274)
 
 
 @pytest.fixture(scope="module")
 def good_cache(tmp_path_factory):
     """A cache folder holding a freshly built, valid evaluator file."""
     cache = tmp_path_factory.mktemp("cache")
-    p = equity_run(cache)
+    p = ehs_run(cache)
     assert_right_numbers(p)
     assert p.stderr == ""                  # a missing file is built silently: nothing was damaged
     files = list(cache.glob("evaluator-*.npz"))
@@ -88,11 +91,11 @@ def test_damaged_evaluator_cache_is_rebuilt_once(tmp_path, good_cache, damage):
     target = cache / good_cache.name
     shutil.copyfile(good_cache, target)
     damage(target)
-    first = equity_run(cache)
+    first = ehs_run(cache)
     assert_right_numbers(first)
     lines = first.stderr.splitlines()
     assert len(lines) == 1 and "rebuilding" in lines[0] and "Traceback" not in first.stderr, first.stderr
-    second = equity_run(cache)
+    second = ehs_run(cache)
     assert_right_numbers(second)
     assert second.stderr == ""             # rebuilt and saved: the next run is silent
 
