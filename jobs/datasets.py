@@ -22,7 +22,7 @@ def datasets(out: str = OUT, as_json: bool = typer.Option(False, "--json", help=
             rows.append({"name": name, "depends_on": ds.depends_on, "parameters": ds.params,
                          "built": manifest is not None, "rows": manifest.get("rows") if manifest else None})
     except DatasetError as e:
-        raise fail(str(e))
+        raise fail(str(e)) from None
     if as_json:
         print(json.dumps({"datasets": rows}))
         return

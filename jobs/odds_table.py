@@ -1,14 +1,12 @@
 """``pokerpipe odds-table``: the exact outs odds table beside the rules of 4 and 2."""
 from __future__ import annotations
 
-from typing import Optional
-
 from .app import app
 from .options import FORCE, OUT, QUIET, SCHEDULER, WORKERS, run
 
 
 @app.command("odds-table")
-def odds_table(out: str = OUT, workers: Optional[int] = WORKERS, scheduler: Optional[str] = SCHEDULER,
+def odds_table(out: str = OUT, workers: int | None = WORKERS, scheduler: str | None = SCHEDULER,
                quiet: bool = QUIET, force: bool = FORCE) -> None:
     """Chance of hitting 1..20 outs on the turn, the river, and turn-or-river; prints the table."""
     from pipeline.hit_odds import outs_row

@@ -11,11 +11,10 @@ largest mask, suit 1 the next, and so on.
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 from numba import njit
-
 
 
 @njit(cache=True, nogil=True)
@@ -84,7 +83,7 @@ def cards_of_codes(codes: np.ndarray, k: int = 5) -> np.ndarray:
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def canonical_boards(k: int = 5) -> np.ndarray:
     """One representative (ascending ids) of each ``k``-card board up to suits:
     1,755 flops, 16,432 turns, 134,459 rivers."""

@@ -22,7 +22,6 @@ Against one opponent holding any two unseen cards with equal weight:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 import numpy as np
 from numba import njit
@@ -121,8 +120,8 @@ class HandStrength:
     potential: list[list[int]]
     ppot: float
     npot: float
-    ppot1: Optional[float]
-    npot1: Optional[float]
+    ppot1: float | None
+    npot1: float | None
     ehs: float
     ehs_optimistic: float
 

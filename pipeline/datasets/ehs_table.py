@@ -6,7 +6,8 @@ nine potential counts ``hp_aa .. hp_bb`` as integers.
 """
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import pyarrow as pa
 
@@ -19,7 +20,7 @@ BOARDS_PER_PART = {"flop": 10, "turn": 100, "river": 500}  # a few seconds of wo
 class EhsTable(Dataset):
     """One street's table: its canonical boards in parts (``limit``: the first N boards only)."""
 
-    def __init__(self, street: str, limit: Optional[int] = None) -> None:
+    def __init__(self, street: str, limit: int | None = None) -> None:
         from ..ehs_table import POTENTIAL_COLUMNS
 
         street = street.lower()

@@ -2,7 +2,8 @@
 exact, beside the rules of 4 and 2 (one small part)."""
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import pyarrow as pa
 

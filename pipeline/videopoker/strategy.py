@@ -15,9 +15,9 @@ from collections import defaultdict
 import numpy as np
 
 from ..cards import RANKS, format_card
+from ..combinatorics import BINOM
 from .analyzer import POPCOUNT, scales, solve_deals
 from .paytable import PayTable
-from ..combinatorics import BINOM
 from .tables import family_tables
 
 
@@ -70,7 +70,7 @@ def strategy_rows(family: str, pays: tuple, start: int, stop: int):
     solve_deals(deals, weights, ft.counts, ft.hand_types, ft.offsets, BINOM, np.array(pays, np.int64), scale,
                 POPCOUNT, best, ev, dist)
     deal_text, hold_text = [], []
-    for d, m in zip(deals.tolist(), best.tolist()):
+    for d, m in zip(deals.tolist(), best.tolist(), strict=True):
         deal_text.append(" ".join(card_text(c) for c in d))
         hold_text.append(" ".join(card_text(c) for i, c in enumerate(d) if m >> i & 1))
     best_ev = ev[np.arange(n), best]
@@ -92,7 +92,7 @@ def strategy_table(dataset, pt: PayTable | None = None) -> list[tuple[str, float
     evs = dataset.column("ev").to_numpy()
     weights = dataset.column("weight").to_numpy()
     from ..cards import parse_card
-    for h, e, w in zip(holds, evs, weights):
+    for h, e, w in zip(holds, evs, weights, strict=True):
         cards = [52 if t == "Jk" else parse_card(t) for t in h.split()]
         acc = by[hold_pattern(cards, pt)]
         acc[0] += e * w

@@ -16,15 +16,15 @@ superset Möbius transform over the deal's five cards (see :mod:`.analyzer`).
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
-from ..combinatorics import BINOM
-from ..cache import cache_dir, load_or_build
 from ..boards import all_card_sets, cards_of_codes, suit_canonical_codes
+from ..cache import cache_dir, load_or_build
+from ..combinatorics import BINOM
 from .hands import CLASSIFIERS, FAMILIES
 
 TABLES_VERSION = 3
@@ -79,7 +79,7 @@ def _build(family: str) -> dict:
     return {"counts": counts, "hand_types": t, "deals": deals, "weights": weights.astype(np.int64)}
 
 
-@lru_cache(maxsize=None)
+@cache
 def family_tables(family: str) -> FamilyTables:
     """The tables of a deck family, from the disk cache or built now (a few seconds)."""
     deck, types = FAMILIES[family]
