@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import typer
 
@@ -14,7 +15,7 @@ def datasets(out: str = OUT, as_json: bool = typer.Option(False, "--json", help=
     """Every registered dataset: what it reads, its default parameters, and whether --out holds it built."""
     from pipeline.datasets import DatasetError, dataset, is_built, names
 
-    rows = []
+    rows: list[dict[str, Any]] = []
     try:
         for name in names():
             ds = dataset(name)

@@ -37,7 +37,7 @@ def all_card_sets(n: int, k: int) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
-def suit_canonical_codes(hands, joker: bool):
+def suit_canonical_codes(hands: np.ndarray, joker: bool) -> np.ndarray:
     """Canonical code of each row of card ids up to suit permutation: its four suit
     rank-masks sorted high to low (13 bits each), plus bit 52 for the joker (id 52)."""
     codes = np.empty(hands.shape[0], np.int64)

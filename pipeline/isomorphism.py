@@ -240,7 +240,7 @@ def _nb_popcount(x: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def situation_index_nb(hole, board, nboard: int, blocks: np.ndarray) -> int:
+def situation_index_nb(hole: np.ndarray, board: np.ndarray, nboard: int, blocks: np.ndarray) -> int:
     """:func:`situation_index` for arrays of card ids (``board[:nboard]``), numba-compiled."""
     codes = np.empty(4, np.int64)
     numbers = np.empty(4, np.int64)

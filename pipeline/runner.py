@@ -447,7 +447,7 @@ def _run_locked(dataset: Dataset, storage: Storage, session: Session, inputs: An
         return RunReport(name, storage.url(name), len(partitions), 0, int(manifest.get("rows", 0)),
                          sum(p[1] for p in parts.values()), time.time() - start, manifest)
     side = _side_outputs(dataset, storage, inputs, len(partitions))
-    doc = {
+    doc: dict[str, Any] = {
         "job": name,
         "parameters": dataset.params,
         "version": __version__,

@@ -14,6 +14,8 @@ import io
 import json
 from typing import Any
 
+import numpy as np
+
 import pyarrow as pa
 import pyarrow.parquet as pq
 
@@ -34,7 +36,7 @@ def dictionary_type(index: pa.DataType | None = None) -> pa.DataType:
     return pa.dictionary(pa.int16() if index is None else index, pa.string())
 
 
-def labels_array(indices, dictionary: list[str]) -> pa.DictionaryArray:
+def labels_array(indices: np.ndarray | list[int], dictionary: list[str]) -> pa.DictionaryArray:
     """Labels as a dictionary array over a fixed ``dictionary`` (identical in every part)."""
     return pa.DictionaryArray.from_arrays(pa.array(indices, pa.int16()), pa.array(dictionary, pa.string()))
 

@@ -17,7 +17,7 @@ class OddsTable(Dataset):
     params = {"max_outs": MAX_OUTS}
 
     @property
-    def schema(self) -> pa.Schema:  # type: ignore[override]
+    def schema(self) -> pa.Schema:
         from ..hit_odds import odds_schema
         return odds_schema()
 

@@ -11,6 +11,7 @@ strategy cards print them.
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -19,6 +20,9 @@ from ..combinatorics import BINOM
 from .analyzer import POPCOUNT, scales, solve_deals
 from .paytable import PayTable
 from .tables import family_tables
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 
 def card_text(c: int) -> str:
@@ -56,7 +60,7 @@ def hold_pattern(cards: list[int], pt: PayTable | None = None) -> str:
     return text
 
 
-def strategy_rows(family: str, pays: tuple, start: int, stop: int):
+def strategy_rows(family: str, pays: tuple[int, ...], start: int, stop: int) -> pa.Table:
     """Arrow table of deal classes ``start:stop`` of ``family`` under ``pays``."""
     import pyarrow as pa
 
@@ -85,9 +89,9 @@ def strategy_rows(family: str, pays: tuple, start: int, stop: int):
     })
 
 
-def strategy_table(dataset, pt: PayTable | None = None) -> list[tuple[str, float, float, int]]:
+def strategy_table(dataset: pa.Table, pt: PayTable | None = None) -> list[tuple[str, float, float, int]]:
     """``(pattern, mean EV, min EV, deals)`` from a strategy dataset (a pyarrow Table), best first."""
-    by = defaultdict(lambda: [0.0, float("inf"), 0])
+    by: defaultdict[str, list[float]] = defaultdict(lambda: [0.0, float("inf"), 0])
     holds = dataset.column("best_hold").to_pylist()
     evs = dataset.column("ev").to_numpy()
     weights = dataset.column("weight").to_numpy()
@@ -98,7 +102,7 @@ def strategy_table(dataset, pt: PayTable | None = None) -> list[tuple[str, float
         acc[0] += e * w
         acc[1] = min(acc[1], e)
         acc[2] += int(w)
-    rows = [(p, s / n, lo, n) for p, (s, lo, n) in by.items()]
+    rows = [(p, s / n, lo, int(n)) for p, (s, lo, n) in by.items()]
     rows.sort(key=lambda r: (-r[1], r[0]))
     return rows
 

@@ -36,7 +36,7 @@ def subset_offsets(n: int) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
-def subset_row(cards, mask: int, offsets: np.ndarray, binom: np.ndarray) -> int:
+def subset_row(cards: np.ndarray, mask: int, offsets: np.ndarray, binom: np.ndarray) -> int:
     """Row of the subset of ``cards`` (5 ascending ids) picked by the bits of ``mask``."""
     k = 0
     idx = 0
@@ -48,7 +48,8 @@ def subset_row(cards, mask: int, offsets: np.ndarray, binom: np.ndarray) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _count_subsets(hands, types, ntypes, offsets, binom) -> np.ndarray:
+def _count_subsets(hands: np.ndarray, types: np.ndarray, ntypes: int, offsets: np.ndarray,
+                   binom: np.ndarray) -> np.ndarray:
     counts = np.zeros((offsets[5], ntypes), np.int32)
     for i in range(hands.shape[0]):
         t = types[i]
