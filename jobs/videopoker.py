@@ -3,15 +3,18 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 
 from .app import app, fail
 from .options import FORCE, QUIET, SCHEDULER, WORKERS
 
+if TYPE_CHECKING:
+    from pipeline.videopoker.analyzer import Analysis
 
-def _table(a) -> None:
+
+def _table(a: Analysis) -> None:
     pt = a.paytable
     print(f"{pt.title} ({pt.name})")
     print(f"{'hand':24s} {'pays':>5s} {'combinations':>20s} {'probability':>12s} {'1 in':>12s} {'return':>9s}")
