@@ -28,10 +28,11 @@ True
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import product
 from math import comb
-from typing import Sequence, Union
+from typing import Union
 
 import numpy as np
 from numba import njit

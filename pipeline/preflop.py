@@ -136,7 +136,8 @@ def matchup_counts(codes: np.ndarray, card_keys: np.ndarray, rank_offsets: np.nd
 
 
 @njit(cache=True, nogil=True)
-def _grid(codes_sorted: np.ndarray, order: np.ndarray, wtl: np.ndarray, perms: np.ndarray) -> np.ndarray:
+def _grid(codes_sorted: np.ndarray, order: np.ndarray, wtl: np.ndarray,
+          perms: np.ndarray) -> np.ndarray:
     grid = np.zeros((169, 169, 4), np.int64)   # combos, wins, ties, losses (row hand's view)
     for a1 in range(52):
         for a2 in range(a1):
