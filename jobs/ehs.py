@@ -34,4 +34,5 @@ def ehs(hole: str = typer.Argument(..., help="two hole cards, e.g. AdQc"),
             print(f"  now {name:8s}          {row[0]:10,d} {row[1]:10,d} {row[2]:10,d}")
     print(f"PPOT {r.ppot:.4f}   NPOT {r.npot:.4f}" + (f"   one card ahead: PPOT1 {r.ppot1:.4f}  NPOT1 {r.npot1:.4f}"
                                                      if r.ppot1 is not None else ""))
-    print(f"EHS {r.ehs:.4f}   EHS' (optimistic, {opponents} opponent{'s' if opponents > 1 else ''}) {r.ehs_optimistic:.4f}")
+    plural = "s" if opponents > 1 else ""
+    print(f"EHS {r.ehs:.4f}   EHS' (optimistic, {opponents} opponent{plural}) {r.ehs_optimistic:.4f}")

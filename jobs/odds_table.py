@@ -17,4 +17,5 @@ def odds_table(out: str = OUT, workers: int | None = WORKERS, scheduler: str | N
     for n in range(1, 21):
         r = outs_row(n)
         print(f"{n:>4}  {r['turn_pct']:6.2f}% {r['turn_odds']:>10}  {r['river_pct']:6.2f}% {r['river_odds']:>10}"
-              f"  {r['turn_or_river_pct']:9.2f}% {r['turn_or_river_odds']:>10}  {r['rule_2_pct']:4d}% {r['rule_4_pct']:4d}%")
+              f"  {r['turn_or_river_pct']:9.2f}% {r['turn_or_river_odds']:>10}"
+              f"  {r['rule_2_pct']:4d}% {r['rule_4_pct']:4d}%")

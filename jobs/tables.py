@@ -25,8 +25,9 @@ def _params(items: list[str]) -> dict[str, dict]:
 
 
 @app.command()
-def tables(names: list[str] = typer.Argument(None, metavar="[NAMES]...",
-                                             help="datasets or groups (ehs-table, videopoker); default: the preflop set"),
+def tables(names: list[str] = typer.Argument(
+               None, metavar="[NAMES]...",
+               help="datasets or groups (ehs-table, videopoker); default: the preflop set"),
            all_: bool = typer.Option(False, "--all", help="every registered dataset"),
            param: list[str] = typer.Option([], "--param", "-p", help="a dataset parameter, e.g. vs-random.trials=3000"),
            out: str = OUT, workers: int | None = WORKERS, scheduler: str | None = SCHEDULER,

@@ -29,30 +29,18 @@ def _table(a: Analysis) -> None:
 @app.command()
 def videopoker(
     game: str | None = typer.Argument(None, help="a built-in game (see --list)"),
-    paytable: Path | None = typer.Option(None, "--paytable",
-                                         help="a pay-table TOML file instead of GAME"),
-    as_json: bool = typer.Option(False, "--json",
-                                 help="print one JSON object (a list with --all)"),
-    royal: int | None = typer.Option(None, "--royal",
-                                     help="override the royal flush pay (per coin)"),
-    break_even: bool = typer.Option(False, "--break-even",
-                                    help="find the royal pay that returns 100%"),
+    paytable: Path | None = typer.Option(None, "--paytable", help="a pay-table TOML file instead of GAME"),
+    as_json: bool = typer.Option(False, "--json", help="print one JSON object (a list with --all)"),
+    royal: int | None = typer.Option(None, "--royal", help="override the royal flush pay (per coin)"),
+    break_even: bool = typer.Option(False, "--break-even", help="find the royal pay that returns 100%"),
     list_games: bool = typer.Option(False, "--list", help="list the built-in games"),
     all_games: bool = typer.Option(False, "--all", help="analyze every built-in game"),
-    out: str | None = typer.Option(
-        None, "--out", "-o", help="also write the strategy dataset to <out>/videopoker/<game>/"),
-    workers: int | None = WORKERS, scheduler: str | None = SCHEDULER, quiet: bool = QUIET,
-    force: bool = FORCE,
+    out: str | None = typer.Option(None, "--out", "-o",
+                                   help="also write the strategy dataset to <out>/videopoker/<game>/"),
+    workers: int | None = WORKERS, scheduler: str | None = SCHEDULER, quiet: bool = QUIET, force: bool = FORCE,
 ) -> None:
     """Exact return, variance and distribution for any pay table, over all deal classes."""
-    from pipeline.videopoker import (
-        PayTableError,
-        analyze,
-        break_even_royal,
-        builtin,
-        builtin_names,
-        load,
-    )
+    from pipeline.videopoker import PayTableError, analyze, break_even_royal, builtin, builtin_names, load
 
     if list_games:
         for name in builtin_names():

@@ -127,8 +127,7 @@ def parse_hole(text: str) -> list[int]:
     return cards
 
 
-def parse_board(text: str, sizes: Sequence[int] = BOARD_SIZES,
-                need: str = "a board has 0, 3, 4 or 5") -> list[int]:
+def parse_board(text: str, sizes: Sequence[int] = BOARD_SIZES, need: str = "a board has 0, 3, 4 or 5") -> list[int]:
     """Parse a board and check it has one of ``sizes`` cards; ``need`` ends the message otherwise.
 
     >>> parse_board("Ah7c2d"), parse_board("")

@@ -15,7 +15,6 @@ import json
 from typing import Any
 
 import numpy as np
-
 import pyarrow as pa
 import pyarrow.parquet as pq
 

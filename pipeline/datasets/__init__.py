@@ -43,8 +43,9 @@ from .preflop_grid import PreflopGrid
 from .videopoker import Strategy
 from .vs_random import VsRandom
 
-__all__ = ["Dataset", "DatasetError", "Matchups", "PreflopGrid", "VsRandom", "OddsTable", "EhsTable", "Strategy", "REGISTRY", "PREFLOP_SET", "names", "dataset", "build", "build_many",
-           "read", "is_built", "matchup_counts", "catalog"]
+__all__ = ["Dataset", "DatasetError", "Matchups", "PreflopGrid", "VsRandom", "OddsTable", "EhsTable", "Strategy",
+           "REGISTRY", "PREFLOP_SET", "names", "dataset", "build", "build_many", "read", "is_built",
+           "matchup_counts", "catalog"]
 
 CATALOG = "_catalog.json"
 PREFLOP_SET = ("matchups", "preflop-grid", "vs-random")

@@ -30,7 +30,8 @@ class EhsTable(Dataset):
             raise ValueError(f"--limit must be positive, got {limit}")
         self.street, self.limit = street, limit
         self.name = f"ehs-table/{street}"
-        self.params = {"street": street, "boards_per_part": BOARDS_PER_PART[street], **({"limit": limit} if limit else {})}
+        self.params = {"street": street, "boards_per_part": BOARDS_PER_PART[street],
+                       **({"limit": limit} if limit else {})}
         fields = [("index", pa.int64()), ("hole", pa.string()), ("board", pa.string()),
                   ("ahead", pa.int64()), ("tied", pa.int64()), ("behind", pa.int64()),
                   ("hs", pa.float64()), ("ppot", pa.float64()), ("npot", pa.float64()), ("ehs", pa.float64())]

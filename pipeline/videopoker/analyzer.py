@@ -61,9 +61,8 @@ def hold_counts(deal: np.ndarray, counts: np.ndarray, hand_types: np.ndarray, of
 
 @njit(cache=True, nogil=True)
 def solve_deals(deals: np.ndarray, weights: np.ndarray, counts: np.ndarray, hand_types: np.ndarray,
-                offsets: np.ndarray, binom: np.ndarray, pays: np.ndarray, scale: np.ndarray,
-                popcount: np.ndarray, best_mask: np.ndarray, hold_ev: np.ndarray,
-                dist: np.ndarray) -> None:
+                offsets: np.ndarray, binom: np.ndarray, pays: np.ndarray, scale: np.ndarray, popcount: np.ndarray,
+                best_mask: np.ndarray, hold_ev: np.ndarray, dist: np.ndarray) -> None:
     """Best hold of each deal class.  Writes ``best_mask`` (D,), ``hold_ev`` (D, 32) EVs in
     units of 1/L per coin, and adds to ``dist`` (types,) the weighted scaled counts."""
     T = counts.shape[1]
