@@ -35,6 +35,7 @@ import signal
 import socket
 import time
 from collections.abc import Iterator
+from concurrent.futures import CancelledError
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -168,7 +169,8 @@ def _dask_client(workers: int | None, scheduler: str | None, dashboard: bool) ->
 
     from distributed import Client, LocalCluster
 
-    logging.getLogger("distributed").setLevel(logging.CRITICAL)
+    for noisy in ("distributed", "tornado", "asyncio"):    # a lost scheduler is reported in one line
+        logging.getLogger(noisy).setLevel(logging.CRITICAL)
     if scheduler:
         try:
             client = Client(scheduler, timeout="10s")
@@ -480,7 +482,8 @@ def _compute(dataset: Dataset, storage: Storage, session: Session, partitions: l
         for batch in as_completed(futures, with_results=True, raise_errors=False).batches():
             for future, built in batch:
                 if future.status != "finished":
-                    raise _failure(dataset.name, future.exception())
+                    error = future.exception() if future.status == "error" else None
+                    raise _failure(dataset.name, error if error is not None else CancelledError())
                 for i, rows, nbytes, sha in built:
                     if storage.size(dataset.name, part_name(i)) != nbytes:
                         raise RunnerError(f"{dataset.name}: a worker wrote {part_name(i)} but it is not at "

@@ -55,6 +55,8 @@ class Storage:
         if m and m.group(1).lower() not in SCHEMES:
             raise StorageError(f"--out {text!r}: unsupported scheme {m.group(1)!r} "
                                f"(a local folder or {', '.join(s + '://' for s in SCHEMES[:4])})")
+        if not m and re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]+:", text):
+            raise StorageError(f"--out {text!r} looks like a URL but is not one (scheme://bucket/prefix)")
         storage = cls(text if m else str(Path(text).absolute()))
         _ = storage._fs_root        # fail now, with one line, if the URL cannot be opened
         return storage

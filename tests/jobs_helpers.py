@@ -42,3 +42,12 @@ def job(n=20, delay=0.0, name="squares"):
 
 def pid():
     return os.getpid()
+
+
+class Crasher(Squares):
+    """Partition 3 kills its worker process every time it runs."""
+
+    def compute(self, partition):
+        if partition[0] == 6:
+            os._exit(1)
+        return compute(partition)

@@ -17,6 +17,7 @@ from ..store import dictionary_type, labels_array
 from .matchups import Matchups, matchup_counts
 
 DEFAULT_TRIALS = 200_000
+MAX_TRIALS = 10**9          # per hand: 169 hands x 1e9 trials is already hours per opponent count
 MAX_OPPONENTS = 9
 
 
@@ -56,6 +57,10 @@ class VsRandom(Dataset):
             ",".join(str(int(k)) for k in opponents))
         if trials < 1:
             raise ValueError(f"--trials must be positive, got {trials}")
+        if trials > MAX_TRIALS:
+            total = 169 * trials * sum(k > 1 for k in ks)
+            raise ValueError(f"--trials {trials:,} per hand means {total:.2e} trials in all, days of work at "
+                             f"~10 M trials/s per core; use at most {MAX_TRIALS:,}")
         if seed < 0:
             raise ValueError(f"--seed must be >= 0, got {seed}")
         self.opponents, self.trials, self.seed = ks, int(trials), int(seed)

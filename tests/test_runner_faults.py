@@ -1,0 +1,83 @@
+"""Faults in a batch run end in one line and exit 2 (or a clean resume), never a traceback."""
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import jobs_helpers
+from pipeline.datasets import build
+from pipeline.runner import MANIFEST, RunnerError
+
+HERE = Path(__file__).parent
+
+
+def test_part_that_cannot_be_written(tmp_path):
+    (tmp_path / "squares" / "part-00003.parquet").mkdir(parents=True)    # a folder where the part goes
+    with pytest.raises(RunnerError, match="cannot write a part") as e:
+        build(jobs_helpers.job(), tmp_path, workers=1)
+    assert "rerun to resume" in str(e.value)
+    assert not list((tmp_path / "squares").glob(".*.tmp"))
+    assert not (tmp_path / "squares" / MANIFEST).exists()
+
+
+def test_manifest_that_is_a_folder(tmp_path):
+    (tmp_path / "squares" / MANIFEST).mkdir(parents=True)
+    with pytest.raises(RunnerError, match="is not a file"):
+        build(jobs_helpers.job(), tmp_path, workers=1)
+
+
+def test_partition_that_kills_its_worker(tmp_path):
+    with pytest.raises(RunnerError, match="killed its worker") as e:
+        build(jobs_helpers.Crasher(), tmp_path, workers=1)
+    assert "\n" not in str(e.value)
+    done = list((tmp_path / "squares").glob("part-*.parquet"))
+    assert len(done) >= 1 and not (tmp_path / "squares" / MANIFEST).exists()
+
+
+def test_scheduler_dies_mid_run(tmp_path):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    addr = f"tcp://127.0.0.1:{port}"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE), str(HERE.parent), os.environ.get("PYTHONPATH", "")])}
+    sched = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+                              "--port", str(port), "--dashboard-address", ":0"], env=env,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    worker = None
+    try:
+        time.sleep(2)
+        worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", addr, "--nthreads", "1",
+                                   "--no-dashboard"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        errors = []
+
+        def go():
+            try:
+                build(jobs_helpers.job(delay=0.5), tmp_path, scheduler=addr)
+            except Exception as e:
+                errors.append(e)
+
+        t = threading.Thread(target=go)
+        t.start()
+        deadline = time.time() + 60
+        while time.time() < deadline and len(list((tmp_path / "squares").glob("part-*.parquet"))) < 2:
+            time.sleep(0.05)
+        sched.send_signal(signal.SIGKILL)
+        t.join(120)
+        assert not t.is_alive()
+        assert len(errors) == 1 and isinstance(errors[0], RunnerError), errors
+        assert "rerun to resume" in str(errors[0]) and "\n" not in str(errors[0])
+    finally:
+        for p in (sched, worker):
+            if p is not None:
+                p.kill()
+                p.wait(30)
+    # and it resumes on a local cluster to the same parts
+    r = build(jobs_helpers.job(), tmp_path, workers=1)
+    assert r.computed < 20 and json.loads((tmp_path / "squares" / MANIFEST).read_text())["rows"] == 40
