@@ -26,7 +26,7 @@ def one_line(message: str) -> str:
     return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in str(message))
 
 
-def fail(message: str) -> "typer.Exit":
+def fail(message: str) -> typer.Exit:
     """Print ``pokerpipe: error: message`` on stderr; return the exit to raise (code 2)."""
     print(f"pokerpipe: error: {one_line(message)}", file=sys.stderr)
     return typer.Exit(2)
@@ -43,8 +43,21 @@ def _root() -> None:
 
 
 def _register() -> None:
-    from . import (datasets, ehs, ehs_table, equity, matchups, odds, odds_table, outs,  # noqa: F401
-                   preflop_grid, range_cmd, tables, videopoker, vs_random)
+    from . import (  # noqa: F401
+        datasets,
+        ehs,
+        ehs_table,
+        equity,
+        matchups,
+        odds,
+        odds_table,
+        outs,
+        preflop_grid,
+        range_cmd,
+        tables,
+        videopoker,
+        vs_random,
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

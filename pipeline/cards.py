@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
