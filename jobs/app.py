@@ -21,7 +21,7 @@ app = typer.Typer(
 )
 
 
-def one_line(message: str) -> str:
+def one_line(message: object) -> str:
     """``message`` with line breaks and other unprintable characters escaped, so it prints as one line."""
     return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in str(message))
 

@@ -20,7 +20,7 @@ def outs(hole: str = typer.Argument(..., help="two hole cards, e.g. AsAc"),
     try:
         r = find(hole, board, opponent)
     except CardError as e:
-        raise fail(str(e))
+        raise fail(str(e)) from None
     if as_json:
         print(json.dumps(r))
         return

@@ -54,11 +54,14 @@ def videopoker(
         raise fail(f"--royal must be 0 to {MAX_PAY:,} per coin (pays are at most {MAX_PAY:,} coins per coin, "
                    f"for exact int64 arithmetic), got {royal:,}")
     try:
-        tables = [builtin(n) for n in builtin_names()] if all_games else [load(paytable) if paytable else builtin(game)]
+        if all_games:
+            tables = [builtin(n) for n in builtin_names()]
+        else:
+            tables = [load(paytable) if paytable else builtin(str(game))]
         if royal is not None:
             tables = [t.with_royal(royal) for t in tables]
     except PayTableError as e:
-        raise fail(str(e))
+        raise fail(str(e)) from None
     results = []
     for pt in tables:
         try:
@@ -67,7 +70,7 @@ def videopoker(
             if break_even:
                 doc["break_even_royal"] = break_even_royal(pt)
         except PayTableError as e:
-            raise fail(str(e))
+            raise fail(str(e)) from None
         results.append(doc)
         if not as_json:
             _table(a)

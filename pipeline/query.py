@@ -93,6 +93,7 @@ class _Parser:
                     break
                 raise CardError(f"query {text!r}: cannot read {text[pos:].strip()[:12]!r} at column {pos + 1}")
             kind = m.lastgroup
+            assert kind is not None          # every alternative of _TOKEN is a named group
             self.tokens.append((kind, m.group(kind), m.start(kind) + 1))
             pos = m.end()
         self.i = 0
