@@ -1,0 +1,262 @@
+"""One hand of fixed-limit Texas Hold'em, played inside a numba kernel (ACPC limit rules, thesis §2).
+
+Seats ``0..n-1`` sit clockwise; ``button`` marks the dealer.  The small blind
+(half a big blind) sits left of the button and the big blind left of it;
+heads-up the button posts the small blind (reverse blinds).  Preflop the seat
+left of the big blind acts first (heads-up the button), after the flop the
+first player still in left of the button.  Bets are one big blind preflop and
+on the flop, two on the turn and river; at most four bets a round, the big
+blind counting as the first preflop.  A player whose stack runs out is all in
+and acts no more; a call or raise he cannot afford puts in what he has (an
+all-in raise for less still counts as a bet).  Raising is not offered when no
+other player could answer.  The end of the hand is :mod:`.settle`.
+
+Everything a history needs is written to the ``log`` array, one row per action:
+``(street, seat, action, units put in, the street's bet level after it)``.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..hand_classes import class_of
+from .handweight import sampled_weight
+from .policies import (CALL, FOLD, O_CAN_RAISE, O_CATEGORY, O_PLAYERS, O_POS_CLASS, O_POSITION, O_POT,
+                       O_POT_ODDS, O_RAISES, O_RAISES_PREV, O_SEAT, O_SEATS, O_STREET, O_TO_CALL, O_WEIGHT,
+                       P_SAMPLES, RAISE, decide, position_class)
+from .rng import DEAL_STREAM, deal_cards, seed_stream
+from .settle import BB, award, return_uncalled, showdown_values
+
+MAX_LOG = 256
+MAX_BETS = 4
+A_SB, A_BB, A_FOLD, A_CHECK, A_CALL, A_BET, A_RAISE = range(7)
+ACTION_NAMES = ("posts small blind", "posts big blind", "folds", "checks", "calls", "bets", "raises")
+# per-seat statistics (int64 counters)
+S_HANDS, S_VPIP, S_PFR, S_AGGR, S_CALLS, S_FLOP, S_WTSD, S_WSD = range(8)
+N_STATS = 8
+BOARD_SEEN = (0, 3, 4, 5)
+
+
+@njit(cache=True, nogil=True)
+def _log(log: np.ndarray, n_log: int, street: int, seat: int, action: int, amount: int, level: int) -> int:
+    log[n_log, 0] = street
+    log[n_log, 1] = seat
+    log[n_log, 2] = action
+    log[n_log, 3] = amount
+    log[n_log, 4] = level
+    return n_log + 1
+
+
+@njit(cache=True, nogil=True)
+def _put(seat: int, units: int, stack: np.ndarray, street_in: np.ndarray, contrib: np.ndarray) -> int:
+    """Move up to ``units`` from a stack into the pot; return what moved."""
+    x = min(units, stack[seat])
+    stack[seat] -= x
+    street_in[seat] += x
+    contrib[seat] += x
+    return x
+
+
+@njit(cache=True, nogil=True)
+def _weight(seat, street, opponents, holes, board, pre_weight, params, rng, wcache, T0, T1, T2, T3):
+    """Hand weight of ``seat`` now, reusing the value computed this street for as many opponents."""
+    if wcache[seat, 0] == street and wcache[seat, 1] == opponents:
+        return wcache[seat, 2]
+    if street == 0:
+        w = pre_weight[class_of(holes[seat, 0], holes[seat, 1]), opponents]
+    else:
+        w = sampled_weight(holes[seat, 0], holes[seat, 1], board, BOARD_SEEN[street], opponents,
+                           int(params[seat, P_SAMPLES]), rng, T0, T1, T2, T3)
+    wcache[seat, 0] = street
+    wcache[seat, 1] = opponents
+    wcache[seat, 2] = w
+    return w
+
+
+@njit(cache=True, nogil=True)
+def play_hand(n, button, holes, board, stacks0, kinds, params, needs_w, group_tab, pre_weight, rng,
+              rake_bp, rake_cap, T0, T1, T2, T3, net, won, returned, values, pots, pot_share, stats, log):
+    """Play one hand to the end; return ``(log rows, rake, last street dealt, pots, showdown)``.
+
+    ``holes`` (n, 2) and ``board`` (5,) are the cards of each seat and the
+    runout; ``stacks0`` the stacks at the start; ``kinds``/``params``/``needs_w``
+    the policies (:mod:`.policies`); ``T0..T3`` the evaluator's tables.  Writes
+    each seat's result to ``net`` (units), its winnings to ``won``, an uncalled
+    bet given back to ``returned``, showdown values to ``values`` (-1 = not
+    shown), the pots to ``pots``/``pot_share``; adds the statistics to ``stats``.
+    """
+    stack = stacks0.copy()
+    contrib = np.zeros(n, np.int64)
+    street_in = np.zeros(n, np.int64)
+    folded = np.zeros(n, np.bool_)
+    need = np.zeros(n, np.bool_)
+    vpip = np.zeros(n, np.bool_)
+    pfr = np.zeros(n, np.bool_)
+    saw_flop = np.zeros(n, np.bool_)
+    obs = np.zeros(14, np.float64)
+    wcache = np.full((n, 3), -1.0)
+    won[:] = 0
+    returned[:] = 0
+    pot_share[:, :] = 0
+    values[:] = -1
+    for k in range(n):
+        stats[k, S_HANDS] += 1
+    if n == 2:
+        sb, bb = button, 1 - button
+    else:
+        sb, bb = (button + 1) % n, (button + 2) % n
+    n_log = _log(log, 0, 0, sb, A_SB, _put(sb, BB // 2, stack, street_in, contrib), BB // 2)
+    n_log = _log(log, n_log, 0, bb, A_BB, _put(bb, BB, stack, street_in, contrib), BB)
+    n_in = n
+    last_street = 0
+    raises_prev = 0
+    for street in range(4):
+        if n_in < 2:
+            break
+        last_street = street
+        bet = BB if street < 2 else 2 * BB
+        if street == 0:
+            level, bets = BB, 1
+            first = button if n == 2 else (button + 3) % n
+        else:
+            level, bets = 0, 0
+            street_in[:] = 0
+            first = (button + 1) % n
+            if street == 1:
+                for k in range(n):
+                    if not folded[k]:
+                        saw_flop[k] = True
+                        stats[k, S_FLOP] += 1
+        can_act = 0
+        for k in range(n):
+            need[k] = not folded[k] and stack[k] > 0
+            can_act += need[k]
+        if can_act == 0 or (can_act == 1 and street > 0):
+            continue
+        raises = 0
+        j = first
+        while n_in >= 2:
+            found = False
+            for step in range(n):
+                if need[(j + step) % n]:
+                    j = (j + step) % n
+                    found = True
+                    break
+            if not found:
+                break
+            need[j] = False
+            to_call = level - street_in[j]
+            others = 0
+            for k in range(n):
+                if k != j and not folded[k] and stack[k] > 0:
+                    others += 1
+            if to_call <= 0 and others == 0:
+                j = (j + 1) % n
+                continue
+            can_raise = bets < MAX_BETS and stack[j] > to_call and others > 0
+            pot = 0
+            for k in range(n):
+                pot += contrib[k]
+            position = (j - button) % n
+            obs[O_STREET] = street
+            obs[O_SEAT] = j
+            obs[O_POSITION] = position
+            obs[O_RAISES] = raises
+            obs[O_RAISES_PREV] = raises_prev
+            obs[O_PLAYERS] = n_in
+            obs[O_POT] = pot / BB
+            obs[O_TO_CALL] = max(to_call, 0) / BB
+            obs[O_POT_ODDS] = max(to_call, 0) / (pot + max(to_call, 0))
+            obs[O_SEATS] = n
+            obs[O_CAN_RAISE] = 1.0 if can_raise else 0.0
+            obs[O_POS_CLASS] = position_class(position, n)
+            h0, h1 = holes[j, 0], holes[j, 1]
+            if street == 0:
+                obs[O_CATEGORY] = 1.0 if (h0 >> 2) == (h1 >> 2) else 0.0
+            else:
+                v = np.zeros(1, np.int64)
+                showdown_values(holes[j:j + 1], board[:BOARD_SEEN[street]], folded[j:j + 1], v, T0, T1, T2, T3)
+                obs[O_CATEGORY] = v[0] >> 12
+            obs[O_WEIGHT] = _weight(j, street, n_in - 1, holes, board, pre_weight, params, rng, wcache,
+                                    T0, T1, T2, T3) if needs_w[j] else 0.0
+            a = decide(kinds[j], params[j], obs, group_tab[class_of(h0, h1)], rng)
+            if a == FOLD and to_call <= 0:
+                a = CALL
+            if a == RAISE and not can_raise:
+                a = CALL
+            if a == FOLD:
+                folded[j] = True
+                n_in -= 1
+                n_log = _log(log, n_log, street, j, A_FOLD, 0, level)
+            elif a == CALL:
+                if to_call <= 0:
+                    n_log = _log(log, n_log, street, j, A_CHECK, 0, level)
+                else:
+                    x = _put(j, to_call, stack, street_in, contrib)
+                    n_log = _log(log, n_log, street, j, A_CALL, x, level)
+                    if street == 0:
+                        vpip[j] = True
+                    else:
+                        stats[j, S_CALLS] += 1
+            else:
+                x = _put(j, level + bet - street_in[j], stack, street_in, contrib)
+                level = max(level, street_in[j])
+                n_log = _log(log, n_log, street, j, A_BET if bets == 0 else A_RAISE, x, level)
+                bets += 1
+                raises += 1
+                if street == 0:
+                    vpip[j] = True
+                    pfr[j] = True
+                else:
+                    stats[j, S_AGGR] += 1
+                for k in range(n):
+                    if k != j and not folded[k] and stack[k] > 0:
+                        need[k] = True
+            j = (j + 1) % n
+        raises_prev = raises
+    return_uncalled(contrib, stack, returned)
+    showdown = n_in >= 2
+    if showdown:
+        last_street = 3
+        showdown_values(holes, board, folded, values, T0, T1, T2, T3)
+    else:
+        for k in range(n):
+            values[k] = -1 if folded[k] else 0
+    total = 0
+    for k in range(n):
+        total += contrib[k]
+    rake = min(rake_cap, total * rake_bp // 10000) if last_street > 0 else 0
+    n_pots = award(contrib, folded, values, button, rake, won, pots, pot_share)
+    for k in range(n):
+        net[k] = won[k] - contrib[k]
+        stats[k, S_VPIP] += vpip[k]
+        stats[k, S_PFR] += pfr[k]
+        if showdown and not folded[k]:
+            stats[k, S_WTSD] += saw_flop[k]
+            stats[k, S_WSD] += saw_flop[k] and won[k] > 0
+        if not showdown:
+            values[k] = -1
+    return n_log, rake, last_street, n_pots, showdown
+
+
+@njit(cache=True, nogil=True)
+def deal_hand(seed: int, h: int, n: int, duplicate: bool, cards: np.ndarray, holes: np.ndarray,
+              board: np.ndarray, rng: np.ndarray) -> int:
+    """Deal hand number ``h`` of a run: write the seats' hole cards and the board; return the button.
+
+    The button is seat ``h mod n``.  Cards go by position: the ``p``-th seat left
+    of the button gets the deal's ``p``-th pair, so under ``duplicate`` (the
+    deal repeated for ``n`` consecutive hands) each position keeps its cards
+    while the seats' policies move through the positions.
+    """
+    per = n if duplicate else 1
+    seed_stream(rng, seed, h // per, DEAL_STREAM)
+    deal_cards(rng, cards, 2 * n + 5)
+    button = h % n
+    for p in range(n):
+        seat = (button + p) % n
+        holes[seat, 0] = cards[2 * p]
+        holes[seat, 1] = cards[2 * p + 1]
+    for i in range(5):
+        board[i] = cards[2 * n + i]
+    return button

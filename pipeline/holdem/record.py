@@ -1,0 +1,109 @@
+"""Hands kept whole for hand histories: the record kernel and :class:`HandRecord`.
+
+:func:`record` replays hands ``first .. first+count-1`` of a run exactly as
+:func:`~.simulate.simulate` plays them (same deals, same random streams) and
+keeps every hand's cards, actions, pots and results for the history writers.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from ..evaluator.tables import tables
+from .engine import MAX_LOG, N_STATS, deal_hand, play_hand
+from .handweight import preflop_table
+from .rng import ACTION_STREAM, seed_stream
+from .table import Table
+
+
+@njit(cache=True, nogil=True)
+def _record(seed, first, count, n, duplicate, stacks, kinds, params, needs_w, group_tab, pre_weight, rake_bp,
+            rake_cap, T0, T1, T2, T3, o_button, o_holes, o_board, o_log, o_nlog, o_net, o_won, o_returned,
+            o_values, o_pots, o_share, o_misc):
+    cards = np.empty(2 * n + 5, np.int64)
+    deal_rng = np.zeros(1, np.uint64)
+    act_rng = np.zeros(1, np.uint64)
+    stats = np.zeros((n, N_STATS), np.int64)
+    for i in range(count):
+        h = first + i
+        button = deal_hand(seed, h, n, duplicate, cards, o_holes[i], o_board[i], deal_rng)
+        seed_stream(act_rng, seed, h, ACTION_STREAM)
+        n_log, rake, last, n_pots, showdown = play_hand(
+            n, button, o_holes[i], o_board[i], stacks, kinds, params, needs_w, group_tab, pre_weight, act_rng,
+            rake_bp, rake_cap, T0, T1, T2, T3, o_net[i], o_won[i], o_returned[i], o_values[i], o_pots[i],
+            o_share[i], stats, o_log[i])
+        o_button[i] = button
+        o_nlog[i] = n_log
+        o_misc[i, 0] = rake
+        o_misc[i, 1] = last
+        o_misc[i, 2] = n_pots
+        o_misc[i, 3] = showdown
+
+
+@dataclass
+class HandRecord:
+    """One finished hand: everything a hand history says, in units (100 to the big blind).
+
+    ``actions`` rows are ``(street, seat, action, units put in, bet level after)``
+    with actions numbered as :data:`.engine.ACTION_NAMES`; ``values`` are the
+    showdown hand values (-1 for a hand not shown); ``pot_share[seat, p]`` what
+    a seat took from pot ``p`` (0 = main).
+    """
+
+    number: int
+    seed: int
+    names: tuple[str, ...]
+    button: int
+    stacks: np.ndarray
+    holes: np.ndarray
+    board: np.ndarray
+    actions: np.ndarray
+    net: np.ndarray
+    won: np.ndarray
+    returned: np.ndarray
+    values: np.ndarray
+    pots: np.ndarray
+    pot_share: np.ndarray
+    rake: int
+    last_street: int
+    showdown: bool
+
+    @property
+    def seats(self) -> int:
+        return len(self.names)
+
+    @property
+    def final_stacks(self) -> np.ndarray:
+        return self.stacks + self.net
+
+    @property
+    def board_seen(self) -> np.ndarray:
+        """The board cards dealt (none, the flop, turn or river) by the hand's last street."""
+        return self.board[:(0, 3, 4, 5)[self.last_street]]
+
+
+def record(table: Table, seed: int, first: int, count: int, duplicate: bool = True) -> list[HandRecord]:
+    """Hands ``first .. first+count-1`` of the run ``(table, seed, duplicate)``, kept whole."""
+    n = table.seats
+    o_button = np.zeros(count, np.int64)
+    o_holes = np.zeros((count, n, 2), np.int64)
+    o_board = np.zeros((count, 5), np.int64)
+    o_log = np.zeros((count, MAX_LOG, 5), np.int64)
+    o_nlog = np.zeros(count, np.int64)
+    per_seat = [np.zeros((count, n), np.int64) for _ in range(5)]
+    o_share = np.zeros((count, n, n), np.int64)
+    o_misc = np.zeros((count, 4), np.int64)
+    _record(seed, first, count, n, duplicate, table.stacks, table.kinds, table.params, table.needs_weight,
+            table.group_tab, preflop_table(), table.rake_bp, table.rake_cap, *tables(), o_button, o_holes, o_board,
+            o_log, o_nlog, *per_seat, o_share, o_misc)
+    o_net, o_won, o_returned, o_values, o_pots = per_seat
+    out = []
+    for i in range(count):
+        n_pots = int(o_misc[i, 2])
+        out.append(HandRecord(first + i, seed, table.names, int(o_button[i]), table.stacks.copy(), o_holes[i],
+                              o_board[i], o_log[i, :o_nlog[i]], o_net[i], o_won[i], o_returned[i], o_values[i],
+                              o_pots[i, :n_pots], o_share[i, :, :n_pots], int(o_misc[i, 0]), int(o_misc[i, 1]),
+                              bool(o_misc[i, 3])))
+    return out
