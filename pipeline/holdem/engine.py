@@ -22,7 +22,7 @@ from numba import njit
 from ..hand_classes import class_of
 from .handweight import sampled_weight
 from .policies import (CALL, FOLD, O_CAN_RAISE, O_CATEGORY, O_PLAYERS, O_POS_CLASS, O_POSITION, O_POT,
-                       O_POT_ODDS, O_RAISES, O_RAISES_PREV, O_SEAT, O_SEATS, O_STREET, O_TO_CALL, O_WEIGHT,
+                       O_POT_ODDS, O_RAISES, O_RAISES_PREV, O_NTH, O_SEAT, O_SEATS, O_STREET, O_TO_CALL, O_WEIGHT,
                        P_SAMPLES, RAISE, decide, position_class)
 from .rng import DEAL_STREAM, deal_cards, seed_stream
 from .settle import BB, award, return_uncalled, showdown_values
@@ -93,7 +93,8 @@ def play_hand(n, button, holes, board, stacks0, kinds, params, needs_w, group_ta
     vpip = np.zeros(n, np.bool_)
     pfr = np.zeros(n, np.bool_)
     saw_flop = np.zeros(n, np.bool_)
-    obs = np.zeros(14, np.float64)
+    obs = np.zeros(15, np.float64)
+    nth = np.zeros(n, np.int64)
     wcache = np.full((n, 3), -1.0)
     won[:] = 0
     returned[:] = 0
@@ -170,6 +171,8 @@ def play_hand(n, button, holes, board, stacks0, kinds, params, needs_w, group_ta
             obs[O_SEATS] = n
             obs[O_CAN_RAISE] = 1.0 if can_raise else 0.0
             obs[O_POS_CLASS] = position_class(position, n)
+            obs[O_NTH] = nth[j]
+            nth[j] += 1
             h0, h1 = holes[j, 0], holes[j, 1]
             if street == 0:
                 obs[O_CATEGORY] = 1.0 if (h0 >> 2) == (h1 >> 2) else 0.0

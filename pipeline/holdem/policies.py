@@ -16,6 +16,7 @@ Built-in kinds:
              when ``s >= call[street]`` or (after the flop) ``w >=`` the pot odds;
              else check or fold
 ``thesis-preflop``  the preflop table below, then ``tag`` after the flop
+``script``   (not a player: for tests and replays) the answers in its parameter row, in order
 
 The preflop table (``thesis-preflop``) follows the fold/call/raise charts of the
 thesis (seed 002, §2.7.1, after Sklansky & Malmuth, *Hold'em Poker for Advanced
@@ -46,21 +47,22 @@ from ..query import GROUPS, parse_query
 from .rng import below
 
 FOLD, CALL, RAISE = 0, 1, 2
-RANDOM, STATION, MANIAC, TAG, THESIS_PREFLOP = range(5)
+RANDOM, STATION, MANIAC, TAG, THESIS_PREFLOP, SCRIPT = range(6)
 KINDS = {"random": RANDOM, "station": STATION, "maniac": MANIAC, "tag": TAG, "thesis-preflop": THESIS_PREFLOP}
-NEEDS_WEIGHT = (False, False, False, True, True)
+NEEDS_WEIGHT = (False, False, False, True, True, False)
 
 # observation fields (indices into the float array the kernel fills before each decision)
 OBS_FIELDS = ("street", "seat", "position", "raises", "raises_before", "players_in", "pot", "to_call",
-              "pot_odds", "category", "weight", "seats", "can_raise", "pos_class")
+              "pot_odds", "category", "weight", "seats", "can_raise", "pos_class", "nth")
 (O_STREET, O_SEAT, O_POSITION, O_RAISES, O_RAISES_PREV, O_PLAYERS, O_POT, O_TO_CALL, O_POT_ODDS,
- O_CATEGORY, O_WEIGHT, O_SEATS, O_CAN_RAISE, O_POS_CLASS) = range(len(OBS_FIELDS))
+ O_CATEGORY, O_WEIGHT, O_SEATS, O_CAN_RAISE, O_POS_CLASS, O_NTH) = range(len(OBS_FIELDS))
 EARLY, MIDDLE, LATE, SMALL_BLIND, BIG_BLIND = range(5)
 
-N_PARAMS = 40
+N_PARAMS = 72
 P_SAMPLES = 0          # hand-weight samples after the flop
 P_TAG = 1              # 8 thresholds: (raise, call) for preflop, flop, turn, river
 P_TABLE = 9            # 5 positions x 3 raise counts x (raise group, call group)
+P_SCRIPT = 40          # ``script`` (tests, replays): the seat's answers in order, then check/call
 TAG_DEFAULT = (1.45, 1.05, 1.55, 1.1, 1.6, 1.15, 1.7, 1.2)
 PREFLOP_TABLE = ((3, 4, 2, 3, 1, 2), (4, 6, 2, 4, 1, 2), (5, 8, 2, 4, 1, 2), (3, 8, 2, 4, 1, 2),
                  (4, 0, 2, 6, 1, 2))
@@ -124,6 +126,9 @@ def decide(kind: int, params: np.ndarray, obs: np.ndarray, group: int, rng: np.n
     """
     if kind == STATION:
         return CALL
+    if kind == SCRIPT:
+        i = P_SCRIPT + int(obs[O_NTH])
+        return int(params[i]) if i < params.size else CALL
     if kind == MANIAC:
         return RAISE
     if kind == RANDOM:

@@ -107,3 +107,43 @@ def record(table: Table, seed: int, first: int, count: int, duplicate: bool = Tr
                               o_pots[i, :n_pots], o_share[i, :, :n_pots], int(o_misc[i, 0]), int(o_misc[i, 1]),
                               bool(o_misc[i, 3])))
     return out
+
+
+def play_scripted(holes: np.ndarray, board: np.ndarray, button: int, scripts: list[str],
+                  stacks: np.ndarray | None = None, rake_bp: int = 0, rake_cap: int = 1 << 62) -> HandRecord:
+    """Play one hand with the given cards where seat ``k`` answers ``scripts[k]`` in order.
+
+    A script is a string of ``f`` (fold), ``c`` (check/call), ``r`` (bet/raise);
+    past its end a seat checks or calls.  ``stacks`` are in units (default 200
+    big blinds each).  Used to work rule cases by hand and to replay histories.
+    """
+    from .policies import N_PARAMS, P_SCRIPT, SCRIPT
+    from .settle import BB
+
+    n = len(scripts)
+    params = np.zeros((n, N_PARAMS), np.float64)
+    for k, s in enumerate(scripts):
+        if len(s) > N_PARAMS - P_SCRIPT:
+            raise ValueError(f"a script holds at most {N_PARAMS - P_SCRIPT} answers")
+        params[k, P_SCRIPT:P_SCRIPT + len(s)] = ["fcr".index(ch) for ch in s]
+        params[k, P_SCRIPT + len(s):] = 1
+    st = np.full(n, 200 * BB, np.int64) if stacks is None else np.asarray(stacks, np.int64)
+    table = Table(tuple(["script"] * n), np.full(n, SCRIPT, np.int64), params, np.zeros(n, np.bool_),
+                  np.full(169, 9, np.int64), st, int(rake_bp), int(rake_cap))
+    o_holes = np.asarray(holes, np.int64).reshape(1, n, 2).copy()
+    o_board = np.asarray(board, np.int64).reshape(1, 5).copy()
+    o_log = np.zeros((1, MAX_LOG, 5), np.int64)
+    o_nlog = np.zeros(1, np.int64)
+    per_seat = [np.zeros((1, n), np.int64) for _ in range(5)]
+    o_share = np.zeros((1, n, n), np.int64)
+    o_misc = np.zeros((1, 4), np.int64)
+    stats = np.zeros((n, N_STATS), np.int64)
+    rng = np.zeros(1, np.uint64)
+    n_log, rake, last, n_pots, showdown = play_hand(
+        n, button, o_holes[0], o_board[0], table.stacks, table.kinds, table.params, table.needs_weight,
+        table.group_tab, preflop_table(), rng, table.rake_bp, table.rake_cap, *tables(), per_seat[0][0],
+        per_seat[1][0], per_seat[2][0], per_seat[3][0], per_seat[4][0], o_share[0], stats, o_log[0])
+    del o_nlog, o_misc
+    return HandRecord(0, 0, table.names, button, st.copy(), o_holes[0], o_board[0], o_log[0, :n_log].copy(),
+                      per_seat[0][0], per_seat[1][0], per_seat[2][0], per_seat[3][0], per_seat[4][0, :n_pots],
+                      o_share[0, :, :n_pots], int(rake), int(last), bool(showdown))
