@@ -35,6 +35,7 @@ def _root() -> None:
 def _register() -> None:
     from . import (datasets, ehs, ehs_table, equity, matchups, odds, odds_table, outs,  # noqa: F401
                    preflop_grid, range_cmd, tables, videopoker, vs_random)
+    from . import play  # noqa: F401
 
 
 def main(argv: list[str] | None = None) -> int:
