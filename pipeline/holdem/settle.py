@@ -10,8 +10,8 @@ rake are exact).  The rules (ACPC limit hold'em; thesis §2.8 for the rake):
 * the pots are layered by the contributions of the players still in: a player
   is eligible for every layer up to his own contribution;
 * each pot goes to its best eligible hand; a tie splits it evenly and the
-  indivisible units go one each to the tied winners in seat order starting left
-  of the button.
+  indivisible units all go to the first tied winner left of the button (as
+  pokerkit's default ``divmod`` does, so PHH replays agree to the unit).
 """
 from __future__ import annotations
 
@@ -114,9 +114,8 @@ def award(contrib: np.ndarray, folded: np.ndarray, values: np.ndarray, button: i
         for step in range(1, n + 1):
             k = (button + step) % n
             if not folded[k] and contrib[k] >= level and values[k] == best:
-                got = share + (1 if odd > 0 else 0)
-                if odd > 0:
-                    odd -= 1
+                got = share + odd
+                odd = 0
                 won[k] += got
                 pot_share[k, n_pots] = got
         pots[n_pots] = amount

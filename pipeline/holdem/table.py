@@ -44,8 +44,10 @@ class Table:
             if p not in KINDS:
                 raise TableError(f"unknown policy {p!r} (choose from {', '.join(KINDS)})")
         stacks_bb = np.broadcast_to(np.asarray(stack_bb, np.float64), (len(names),))
-        if not np.all(np.isfinite(stacks_bb)) or np.any(stacks_bb * BB < 1) or np.any(stacks_bb > 1e9):
-            raise TableError(f"stacks must be at least 0.01 and at most 1e9 big blinds, got {stack_bb}")
+        # at least one big blind: every blind is posted whole (a partial big blind is played
+        # differently by different rule books, pokerkit included)
+        if not np.all(np.isfinite(stacks_bb)) or np.any(stacks_bb < 1) or np.any(stacks_bb > 1e9):
+            raise TableError(f"stacks must be 1 to 1e9 big blinds, got {stack_bb}")
         if not (0.0 <= rake_percent <= 100.0):
             raise TableError(f"rake must be a percentage 0..100, got {rake_percent}")
         if not (0.0 <= rake_cap_bb <= 1e6) or rake_cap_bb != rake_cap_bb:
