@@ -45,14 +45,14 @@ def play(seats: int = typer.Option(..., "--seats", "-s", help="players at the ta
     try:
         table = Table.make(names, stack_bb=stack, rake_percent=rake, rake_cap_bb=rake_cap)
     except TableError as e:
-        raise fail(str(e))
+        raise fail(str(e)) from None
     session = None
     if workers is not None and workers > 1 or scheduler is not None:
         from pipeline.runner import RunnerError, Session
         try:
             session = Session(workers, scheduler, quiet=True)
         except RunnerError as e:
-            raise fail(str(e))
+            raise fail(str(e)) from None
     try:
         r = simulate(names, hands, seed, not no_duplicate, stack_bb=stack, rake_percent=rake, rake_cap_bb=rake_cap,
                      session=session)
@@ -72,7 +72,7 @@ def play(seats: int = typer.Option(..., "--seats", "-s", help="players at the ta
         return
     print(f"{r.hands:,} hands, {seats} seats, seed {seed}{' (duplicate deals)' if not no_duplicate else ''}")
     print(f"{'seat':>4s}  {'policy':<15s} {'BB/100':>8s}  {'95% interval':>19s} {'VPIP':>6s} {'PFR':>6s} {'AF':>6s}")
-    for row, s in zip(rows, r.seats):
+    for s in r.seats:
         af = "inf" if math.isinf(s.stats["af"]) else f"{s.stats['af']:.2f}"
         print(f"{s.seat:4d}  {s.policy:<15s} {s.bb_per_100:8.2f}  [{s.ci95[0]:8.2f}, {s.ci95[1]:8.2f}] "
               f"{100 * s.stats['vpip']:5.1f}% {100 * s.stats['pfr']:5.1f}% {af:>6s}")

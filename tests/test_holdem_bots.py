@@ -22,7 +22,7 @@ def test_station_never_folds_and_never_bets(table_hands):
 def test_maniac_raises_whenever_it_may(table_hands):
     _, recs = table_hands
     for r in recs:
-        for i, (st, seat, act, _x, level) in enumerate(r.actions):
+        for i, (st, seat, act, _x, _level) in enumerate(r.actions):
             if seat == 2 and act >= A_FOLD:
                 assert act in (A_BET, A_RAISE, A_CALL)
                 if act == A_CALL:   # only when capped: four bets already in this street

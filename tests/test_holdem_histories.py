@@ -34,9 +34,8 @@ def test_phh_replays_in_pokerkit(hands):
     pokerkit = pytest.importorskip("pokerkit")
     for rec in hands:
         hh = pokerkit.HandHistory.loads(phh.write_hand(rec))
-        state = None
-        for state in hh:
-            pass
+        states = list(hh)
+        state = states[-1] if states else None
         assert state is not None and not state.status
         assert list(state.stacks) == [int(rec.final_stacks[s]) for s in phh.phh_order(rec)]
 

@@ -21,9 +21,29 @@ from numba import njit
 
 from ..hand_classes import class_of
 from .handweight import sampled_weight
-from .policies import (CALL, FOLD, O_CAN_RAISE, O_CATEGORY, O_PLAYERS, O_POS_CLASS, O_POSITION, O_POT,
-                       O_POT_ODDS, O_RAISES, O_RAISES_PREV, O_NTH, O_SEAT, O_SEATS, O_STREET, O_TO_CALL, O_WEIGHT,
-                       P_SAMPLES, RAISE, decide, position_class)
+from .policies import (
+    CALL,
+    FOLD,
+    O_CAN_RAISE,
+    O_CATEGORY,
+    O_NTH,
+    O_PLAYERS,
+    O_POS_CLASS,
+    O_POSITION,
+    O_POT,
+    O_POT_ODDS,
+    O_RAISES,
+    O_RAISES_PREV,
+    O_SEAT,
+    O_SEATS,
+    O_STREET,
+    O_TO_CALL,
+    O_WEIGHT,
+    P_SAMPLES,
+    RAISE,
+    decide,
+    position_class,
+)
 from .rng import DEAL_STREAM, deal_cards, seed_stream
 from .settle import BB, award, return_uncalled, showdown_values
 
@@ -58,7 +78,9 @@ def _put(seat: int, units: int, stack: np.ndarray, street_in: np.ndarray, contri
 
 
 @njit(cache=True, nogil=True)
-def _weight(seat, street, opponents, holes, board, pre_weight, params, rng, wcache, T0, T1, T2, T3):
+def _weight(seat: int, street: int, opponents: int, holes: np.ndarray, board: np.ndarray, pre_weight: np.ndarray,
+            params: np.ndarray, rng: np.ndarray, wcache: np.ndarray, T0: np.ndarray, T1: np.ndarray, T2: np.ndarray,
+            T3: np.ndarray) -> float:
     """Hand weight of ``seat`` now, reusing the value computed this street for as many opponents."""
     if wcache[seat, 0] == street and wcache[seat, 1] == opponents:
         return wcache[seat, 2]
@@ -74,8 +96,11 @@ def _weight(seat, street, opponents, holes, board, pre_weight, params, rng, wcac
 
 
 @njit(cache=True, nogil=True)
-def play_hand(n, button, holes, board, stacks0, kinds, params, needs_w, group_tab, pre_weight, rng,
-              rake_bp, rake_cap, T0, T1, T2, T3, net, won, returned, values, pots, pot_share, stats, log):
+def play_hand(n: int, button: int, holes: np.ndarray, board: np.ndarray, stacks0: np.ndarray, kinds: np.ndarray,
+              params: np.ndarray, needs_w: np.ndarray, group_tab: np.ndarray, pre_weight: np.ndarray,
+              rng: np.ndarray, rake_bp: int, rake_cap: int, T0: np.ndarray, T1: np.ndarray, T2: np.ndarray,
+              T3: np.ndarray, net: np.ndarray, won: np.ndarray, returned: np.ndarray, values: np.ndarray,
+              pots: np.ndarray, pot_share: np.ndarray, stats: np.ndarray, log: np.ndarray) -> tuple:
     """Play one hand to the end; return ``(log rows, rake, last street dealt, pots, showdown)``.
 
     ``holes`` (n, 2) and ``board`` (5,) are the cards of each seat and the

@@ -8,6 +8,7 @@ to`` line (the simulation knows them all; a hero's file has one such line).
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Iterable
 
 from ..cards import format_card
 from ..evaluator.classes import describe_value
@@ -24,7 +25,8 @@ def money(units: int) -> str:
     return f"${units // 100}" if units % 100 == 0 else f"${units // 100}.{units % 100:02d}"
 
 
-def cards_text(cards) -> str:
+def cards_text(cards: Iterable[int]) -> str:
+    """Cards as PokerStars writes them: ``9d 8h 3d``."""
     return " ".join(format_card(int(c)) for c in cards)
 
 
@@ -118,9 +120,10 @@ def write_hand(rec: HandRecord) -> str:
     lines.append("*** SUMMARY ***")
     total = int(sum(rec.pots)) + rec.rake
     if len(rec.pots) > 1:
-        sides = " ".join(f"Side pot{'' if len(rec.pots) == 2 else f'-{p}'} {money(rec.pots[p] + (rec.rake if p == 0 else 0))}."
+        sides = " ".join(f"Side pot{'' if len(rec.pots) == 2 else f'-{p}'} {money(rec.pots[p])}."
                          for p in range(1, len(rec.pots)))
-        lines.append(f"Total pot {money(total)} Main pot {money(rec.pots[0] + rec.rake)}. {sides} | Rake {money(rec.rake)} ")
+        main = money(rec.pots[0] + rec.rake)
+        lines.append(f"Total pot {money(total)} Main pot {main}. {sides} | Rake {money(rec.rake)} ")
     else:
         lines.append(f"Total pot {money(total)} | Rake {money(rec.rake)} ")
     if rec.last_street > 0:

@@ -19,9 +19,12 @@ from .table import Table
 
 
 @njit(cache=True, nogil=True)
-def _record(seed, first, count, n, duplicate, stacks, kinds, params, needs_w, group_tab, pre_weight, rake_bp,
-            rake_cap, T0, T1, T2, T3, o_button, o_holes, o_board, o_log, o_nlog, o_net, o_won, o_returned,
-            o_values, o_pots, o_share, o_misc):
+def _record(seed: int, first: int, count: int, n: int, duplicate: bool, stacks: np.ndarray, kinds: np.ndarray,
+            params: np.ndarray, needs_w: np.ndarray, group_tab: np.ndarray, pre_weight: np.ndarray, rake_bp: int,
+            rake_cap: int, T0: np.ndarray, T1: np.ndarray, T2: np.ndarray, T3: np.ndarray, o_button: np.ndarray,
+            o_holes: np.ndarray, o_board: np.ndarray, o_log: np.ndarray, o_nlog: np.ndarray, o_net: np.ndarray,
+            o_won: np.ndarray, o_returned: np.ndarray, o_values: np.ndarray, o_pots: np.ndarray,
+            o_share: np.ndarray, o_misc: np.ndarray) -> None:
     cards = np.empty(2 * n + 5, np.int64)
     deal_rng = np.zeros(1, np.uint64)
     act_rng = np.zeros(1, np.uint64)
@@ -95,10 +98,12 @@ def record(table: Table, seed: int, first: int, count: int, duplicate: bool = Tr
     per_seat = [np.zeros((count, n), np.int64) for _ in range(5)]
     o_share = np.zeros((count, n, n), np.int64)
     o_misc = np.zeros((count, 4), np.int64)
-    _record(seed, first, count, n, duplicate, table.stacks, table.kinds, table.params, table.needs_weight,
-            table.group_tab, preflop_table(), table.rake_bp, table.rake_cap, *tables(), o_button, o_holes, o_board,
-            o_log, o_nlog, *per_seat, o_share, o_misc)
+    T = tables()
     o_net, o_won, o_returned, o_values, o_pots = per_seat
+    _record(seed, first, count, n, duplicate, table.stacks, table.kinds, table.params, table.needs_weight,
+            table.group_tab, preflop_table(), table.rake_bp, table.rake_cap, T.card_keys, T.rank_offsets,
+            T.rank_values, T.flush_values, o_button, o_holes, o_board, o_log, o_nlog, o_net, o_won, o_returned,
+            o_values, o_pots, o_share, o_misc)
     out = []
     for i in range(count):
         n_pots = int(o_misc[i, 2])
@@ -139,9 +144,11 @@ def play_scripted(holes: np.ndarray, board: np.ndarray, button: int, scripts: li
     o_misc = np.zeros((1, 4), np.int64)
     stats = np.zeros((n, N_STATS), np.int64)
     rng = np.zeros(1, np.uint64)
+    T = tables()
     n_log, rake, last, n_pots, showdown = play_hand(
         n, button, o_holes[0], o_board[0], table.stacks, table.kinds, table.params, table.needs_weight,
-        table.group_tab, preflop_table(), rng, table.rake_bp, table.rake_cap, *tables(), per_seat[0][0],
+        table.group_tab, preflop_table(), rng, table.rake_bp, table.rake_cap, T.card_keys, T.rank_offsets,
+        T.rank_values, T.flush_values, per_seat[0][0],
         per_seat[1][0], per_seat[2][0], per_seat[3][0], per_seat[4][0], o_share[0], stats, o_log[0])
     del o_nlog, o_misc
     return HandRecord(0, 0, table.names, button, st.copy(), o_holes[0], o_board[0], o_log[0, :n_log].copy(),

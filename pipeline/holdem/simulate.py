@@ -21,7 +21,20 @@ import numpy as np
 from numba import njit
 
 from ..evaluator.tables import tables
-from .engine import MAX_LOG, N_STATS, deal_hand, S_AGGR, S_CALLS, S_FLOP, S_HANDS, S_PFR, S_VPIP, S_WSD, S_WTSD, play_hand
+from .engine import (
+    MAX_LOG,
+    N_STATS,
+    S_AGGR,
+    S_CALLS,
+    S_FLOP,
+    S_HANDS,
+    S_PFR,
+    S_VPIP,
+    S_WSD,
+    S_WTSD,
+    deal_hand,
+    play_hand,
+)
 from .handweight import preflop_table
 from .rng import ACTION_STREAM, seed_stream
 from .table import Table
@@ -30,8 +43,10 @@ PARTITION_DEALS = 200_000
 
 
 @njit(cache=True, nogil=True)
-def run_deals(seed, first, count, n, duplicate, stacks, kinds, params, needs_w, group_tab, pre_weight, rake_bp,
-              rake_cap, T0, T1, T2, T3, totals, sumsq, stats):
+def run_deals(seed: int, first: int, count: int, n: int, duplicate: bool, stacks: np.ndarray, kinds: np.ndarray,
+              params: np.ndarray, needs_w: np.ndarray, group_tab: np.ndarray, pre_weight: np.ndarray, rake_bp: int,
+              rake_cap: int, T0: np.ndarray, T1: np.ndarray, T2: np.ndarray, T3: np.ndarray, totals: np.ndarray,
+              sumsq: np.ndarray, stats: np.ndarray) -> None:
     """Play deals ``first .. first+count-1``; add per-seat result sums, block squares and statistics."""
     cards = np.empty(2 * n + 5, np.int64)
     holes = np.empty((n, 2), np.int64)
@@ -128,9 +143,9 @@ def simulate(policies: Sequence[str], hands: int, seed: int = 0, duplicate: bool
         futures = client.map(_partition, [table] * len(parts), [seed] * len(parts), [f for f, _ in parts],
                              [c for _, c in parts], [duplicate] * len(parts), pure=False)
         results = client.gather(futures)
-    totals = sum(r[0] for r in results)
-    sumsq = sum(r[1] for r in results)
-    stats = sum(r[2] for r in results)
+    totals = np.sum([r[0] for r in results], axis=0)
+    sumsq = np.sum([r[1] for r in results], axis=0)
+    stats = np.sum([r[2] for r in results], axis=0)
     played = deals * per
     seats = []
     for k in range(n):
