@@ -43,14 +43,15 @@ def weight_errors(situations: int, reference: int) -> None:
     T = tables()
     rng = np.random.default_rng(0)
     s = np.zeros(1, np.uint64)
+    deck = np.zeros(52, np.int64)
     print(f"hand weight, {DEFAULT_SAMPLES} samples vs {reference:,} trials, {situations} situations each:")
     for n_board, street in ((3, "flop"), (4, "turn"), (5, "river")):
         for opp in (1, 2, 3, 5, 9):
             errs = []
             for _ in range(situations):
                 c = rng.choice(52, 7, replace=False)
-                ref = sampled_weight(c[0], c[1], c[2:], n_board, opp, reference, s, *T)
-                errs.append(sampled_weight(c[0], c[1], c[2:], n_board, opp, DEFAULT_SAMPLES, s, *T) - ref)
+                ref = sampled_weight(c[0], c[1], c[2:], n_board, opp, reference, s, deck, *T)
+                errs.append(sampled_weight(c[0], c[1], c[2:], n_board, opp, DEFAULT_SAMPLES, s, deck, *T) - ref)
             e = np.abs(errs)
             print(f"  {street:5s} {opp} opp: mean |error| {e.mean():.4f}  95th pct {np.quantile(e, 0.95):.4f}  "
                   f"bias {np.mean(errs):+.4f}")

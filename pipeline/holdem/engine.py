@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..evaluator.kernels import KEY_BASE, hand_value, suited_bit
 from ..hand_classes import class_of
 from .handweight import sampled_weight
 from .policies import (
@@ -55,6 +56,8 @@ ACTION_NAMES = ("posts small blind", "posts big blind", "folds", "checks", "call
 S_HANDS, S_VPIP, S_PFR, S_AGGR, S_CALLS, S_FLOP, S_WTSD, S_WSD = range(8)
 N_STATS = 8
 BOARD_SEEN = (0, 3, 4, 5)
+WS_ROWS = 11           # scratch rows: 9 per-seat rows, a deck for the weight sampler, a deck for dealing
+WS_DECK = 9
 
 
 @njit(cache=True, nogil=True)
@@ -79,8 +82,8 @@ def _put(seat: int, units: int, stack: np.ndarray, street_in: np.ndarray, contri
 
 @njit(cache=True, nogil=True)
 def _weight(seat: int, street: int, opponents: int, holes: np.ndarray, board: np.ndarray, pre_weight: np.ndarray,
-            params: np.ndarray, rng: np.ndarray, wcache: np.ndarray, T0: np.ndarray, T1: np.ndarray, T2: np.ndarray,
-            T3: np.ndarray) -> float:
+            params: np.ndarray, rng: np.ndarray, wcache: np.ndarray, deck: np.ndarray, T0: np.ndarray,
+            T1: np.ndarray, T2: np.ndarray, T3: np.ndarray) -> float:
     """Hand weight of ``seat`` now, reusing the value computed this street for as many opponents."""
     if wcache[seat, 0] == street and wcache[seat, 1] == opponents:
         return wcache[seat, 2]
@@ -88,7 +91,7 @@ def _weight(seat: int, street: int, opponents: int, holes: np.ndarray, board: np
         w = pre_weight[class_of(holes[seat, 0], holes[seat, 1]), opponents]
     else:
         w = sampled_weight(holes[seat, 0], holes[seat, 1], board, BOARD_SEEN[street], opponents,
-                           int(params[seat, P_SAMPLES]), rng, T0, T1, T2, T3)
+                           int(params[seat, P_SAMPLES]), rng, deck, T0, T1, T2, T3)
     wcache[seat, 0] = street
     wcache[seat, 1] = opponents
     wcache[seat, 2] = w
@@ -100,7 +103,8 @@ def play_hand(n: int, button: int, holes: np.ndarray, board: np.ndarray, stacks0
               params: np.ndarray, needs_w: np.ndarray, group_tab: np.ndarray, pre_weight: np.ndarray,
               rng: np.ndarray, rake_bp: int, rake_cap: int, T0: np.ndarray, T1: np.ndarray, T2: np.ndarray,
               T3: np.ndarray, net: np.ndarray, won: np.ndarray, returned: np.ndarray, values: np.ndarray,
-              pots: np.ndarray, pot_share: np.ndarray, stats: np.ndarray, log: np.ndarray) -> tuple:
+              pots: np.ndarray, pot_share: np.ndarray, stats: np.ndarray, log: np.ndarray, ws: np.ndarray,
+              fws: np.ndarray) -> tuple:
     """Play one hand to the end; return ``(log rows, rake, last street dealt, pots, showdown)``.
 
     ``holes`` (n, 2) and ``board`` (5,) are the cards of each seat and the
@@ -109,18 +113,19 @@ def play_hand(n: int, button: int, holes: np.ndarray, board: np.ndarray, stacks0
     each seat's result to ``net`` (units), its winnings to ``won``, an uncalled
     bet given back to ``returned``, showdown values to ``values`` (-1 = not
     shown), the pots to ``pots``/``pot_share``; adds the statistics to ``stats``.
+    ``ws`` (int64, (:data:`WS_ROWS`, 52)) and ``fws`` (float64, (n + 1, 16)) are
+    scratch space, allocated once per run so that a hand allocates nothing.
     """
-    stack = stacks0.copy()
-    contrib = np.zeros(n, np.int64)
-    street_in = np.zeros(n, np.int64)
-    folded = np.zeros(n, np.bool_)
-    need = np.zeros(n, np.bool_)
-    vpip = np.zeros(n, np.bool_)
-    pfr = np.zeros(n, np.bool_)
-    saw_flop = np.zeros(n, np.bool_)
-    obs = np.zeros(15, np.float64)
-    nth = np.zeros(n, np.int64)
-    wcache = np.full((n, 3), -1.0)
+    ws[:WS_DECK, :] = 0
+    stack, contrib, street_in, folded = ws[0, :n], ws[1, :n], ws[2, :n], ws[3, :n]
+    need, vpip, pfr, saw_flop, nth = ws[4, :n], ws[5, :n], ws[6, :n], ws[7, :n], ws[8, :n]
+    deck = ws[WS_DECK]
+    stack[:] = stacks0
+    obs = fws[0]
+    wcache = fws[1:n + 1, :3]
+    wcache[:, :] = -1.0
+    bkey = KEY_BASE
+    bsuited = np.uint64(0)
     won[:] = 0
     returned[:] = 0
     pot_share[:, :] = 0
@@ -148,6 +153,9 @@ def play_hand(n: int, button: int, holes: np.ndarray, board: np.ndarray, stacks0
             level, bets = 0, 0
             street_in[:] = 0
             first = (button + 1) % n
+            for i in range(BOARD_SEEN[street - 1], BOARD_SEEN[street]):
+                bkey += T0[board[i]]
+                bsuited |= suited_bit(board[i])
             if street == 1:
                 for k in range(n):
                     if not folded[k]:
@@ -202,10 +210,9 @@ def play_hand(n: int, button: int, holes: np.ndarray, board: np.ndarray, stacks0
             if street == 0:
                 obs[O_CATEGORY] = 1.0 if (h0 >> 2) == (h1 >> 2) else 0.0
             else:
-                v = np.zeros(1, np.int64)
-                showdown_values(holes[j:j + 1], board[:BOARD_SEEN[street]], folded[j:j + 1], v, T0, T1, T2, T3)
-                obs[O_CATEGORY] = v[0] >> 12
-            obs[O_WEIGHT] = _weight(j, street, n_in - 1, holes, board, pre_weight, params, rng, wcache,
+                obs[O_CATEGORY] = hand_value(bkey + T0[h0] + T0[h1], bsuited | suited_bit(h0) | suited_bit(h1),
+                                             T1, T2, T3) >> 12
+            obs[O_WEIGHT] = _weight(j, street, n_in - 1, holes, board, pre_weight, params, rng, wcache, deck,
                                     T0, T1, T2, T3) if needs_w[j] else 0.0
             a = decide(kinds[j], params[j], obs, group_tab[class_of(h0, h1)], rng)
             if a == FOLD and to_call <= 0:
@@ -269,7 +276,7 @@ def play_hand(n: int, button: int, holes: np.ndarray, board: np.ndarray, stacks0
 
 @njit(cache=True, nogil=True)
 def deal_hand(seed: int, h: int, n: int, duplicate: bool, cards: np.ndarray, holes: np.ndarray,
-              board: np.ndarray, rng: np.ndarray) -> int:
+              board: np.ndarray, rng: np.ndarray, deck: np.ndarray) -> int:
     """Deal hand number ``h`` of a run: write the seats' hole cards and the board; return the button.
 
     The button is seat ``h mod n``.  Cards go by position: the ``p``-th seat left
@@ -279,7 +286,7 @@ def deal_hand(seed: int, h: int, n: int, duplicate: bool, cards: np.ndarray, hol
     """
     per = n if duplicate else 1
     seed_stream(rng, seed, h // per, DEAL_STREAM)
-    deal_cards(rng, cards, 2 * n + 5)
+    deal_cards(rng, cards, 2 * n + 5, deck)
     button = h % n
     for p in range(n):
         seat = (button + p) % n

@@ -33,15 +33,14 @@ _VERSION = 1
 
 @njit(cache=True, nogil=True)
 def sampled_weight(h0: int, h1: int, board: np.ndarray, n_board: int, opponents: int, samples: int,
-                   rng: np.ndarray, card_keys: np.ndarray, rank_offsets: np.ndarray, rank_values: np.ndarray,
-                   flush_values: np.ndarray) -> float:
+                   rng: np.ndarray, deck: np.ndarray, card_keys: np.ndarray, rank_offsets: np.ndarray,
+                   rank_values: np.ndarray, flush_values: np.ndarray) -> float:
     """Win share of hole cards ``h0 h1`` on ``board[:n_board]`` against ``opponents`` random hands.
 
     Each of ``samples`` trials deals the opponents' hole cards and the missing
     board cards from the unseen deck (a partial shuffle) and scores the hand
-    1 for a win, ``1/k`` for a ``k``-way tie, 0 for a loss.
+    1 for a win, ``1/k`` for a ``k``-way tie, 0 for a loss.  ``deck`` is scratch (52 ints).
     """
-    deck = np.empty(52, np.int64)
     used = (np.uint64(1) << np.uint64(h0)) | (np.uint64(1) << np.uint64(h1))
     key0 = KEY_BASE
     suited0 = np.uint64(0)
@@ -92,6 +91,7 @@ def _build_preflop(trials: int, seed: int, card_keys: np.ndarray, rank_offsets: 
     out = np.zeros((CLASS_COUNT, MAX_OPPONENTS + 1), np.float64)
     rng = np.zeros(1, np.uint64)
     board = np.zeros(5, np.int64)
+    deck = np.zeros(52, np.int64)
     done = np.zeros(CLASS_COUNT, np.bool_)
     for a in range(52):
         for b in range(a):
@@ -101,7 +101,7 @@ def _build_preflop(trials: int, seed: int, card_keys: np.ndarray, rank_offsets: 
             done[cls] = True
             for k in range(1, MAX_OPPONENTS + 1):
                 seed_stream(rng, seed, cls * 16 + k, 7)
-                out[cls, k] = sampled_weight(a, b, board, 0, k, trials, rng, card_keys, rank_offsets,
+                out[cls, k] = sampled_weight(a, b, board, 0, k, trials, rng, deck, card_keys, rank_offsets,
                                              rank_values, flush_values)
     return out
 

@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit
 
 from ..evaluator.tables import tables
-from .engine import MAX_LOG, N_STATS, deal_hand, play_hand
+from .engine import MAX_LOG, N_STATS, WS_ROWS, deal_hand, play_hand
 from .handweight import preflop_table
 from .rng import ACTION_STREAM, seed_stream
 from .table import Table
@@ -29,14 +29,16 @@ def _record(seed: int, first: int, count: int, n: int, duplicate: bool, stacks: 
     deal_rng = np.zeros(1, np.uint64)
     act_rng = np.zeros(1, np.uint64)
     stats = np.zeros((n, N_STATS), np.int64)
+    ws = np.zeros((WS_ROWS, 52), np.int64)
+    fws = np.zeros((n + 1, 16), np.float64)
     for i in range(count):
         h = first + i
-        button = deal_hand(seed, h, n, duplicate, cards, o_holes[i], o_board[i], deal_rng)
+        button = deal_hand(seed, h, n, duplicate, cards, o_holes[i], o_board[i], deal_rng, ws[WS_ROWS - 1])
         seed_stream(act_rng, seed, h, ACTION_STREAM)
         n_log, rake, last, n_pots, showdown = play_hand(
             n, button, o_holes[i], o_board[i], stacks, kinds, params, needs_w, group_tab, pre_weight, act_rng,
             rake_bp, rake_cap, T0, T1, T2, T3, o_net[i], o_won[i], o_returned[i], o_values[i], o_pots[i],
-            o_share[i], stats, o_log[i])
+            o_share[i], stats, o_log[i], ws, fws)
         o_button[i] = button
         o_nlog[i] = n_log
         o_misc[i, 0] = rake
@@ -149,7 +151,8 @@ def play_scripted(holes: np.ndarray, board: np.ndarray, button: int, scripts: li
         n, button, o_holes[0], o_board[0], table.stacks, table.kinds, table.params, table.needs_weight,
         table.group_tab, preflop_table(), rng, table.rake_bp, table.rake_cap, T.card_keys, T.rank_offsets,
         T.rank_values, T.flush_values, per_seat[0][0],
-        per_seat[1][0], per_seat[2][0], per_seat[3][0], per_seat[4][0], o_share[0], stats, o_log[0])
+        per_seat[1][0], per_seat[2][0], per_seat[3][0], per_seat[4][0], o_share[0], stats, o_log[0],
+        np.zeros((WS_ROWS, 52), np.int64), np.zeros((n + 1, 16), np.float64))
     del o_nlog, o_misc
     return HandRecord(0, 0, table.names, button, st.copy(), o_holes[0], o_board[0], o_log[0, :n_log].copy(),
                       per_seat[0][0], per_seat[1][0], per_seat[2][0], per_seat[3][0], per_seat[4][0, :n_pots],

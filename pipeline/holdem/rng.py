@@ -54,9 +54,10 @@ def uniform(state: np.ndarray) -> float:
 
 
 @njit(cache=True, nogil=True)
-def deal_cards(state: np.ndarray, out: np.ndarray, m: int) -> None:
-    """Write ``m`` distinct random card ids to ``out[:m]`` (a partial Fisher-Yates shuffle)."""
-    deck = np.arange(52)
+def deal_cards(state: np.ndarray, out: np.ndarray, m: int, deck: np.ndarray) -> None:
+    """Write ``m`` distinct random card ids to ``out[:m]`` (a partial Fisher-Yates shuffle of ``deck``'s 52)."""
+    for i in range(52):
+        deck[i] = i
     for i in range(m):
         j = i + below(state, 52 - i)
         deck[i], deck[j] = deck[j], deck[i]

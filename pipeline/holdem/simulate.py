@@ -32,6 +32,7 @@ from .engine import (
     S_VPIP,
     S_WSD,
     S_WTSD,
+    WS_ROWS,
     deal_hand,
     play_hand,
 )
@@ -61,12 +62,15 @@ def run_deals(seed: int, first: int, count: int, n: int, duplicate: bool, stacks
     pot_share = np.zeros((n, n), np.int64)
     log = np.zeros((MAX_LOG, 5), np.int64)
     block = np.zeros(n, np.int64)
+    ws = np.zeros((WS_ROWS, 52), np.int64)
+    fws = np.zeros((n + 1, 16), np.float64)
     per = n if duplicate else 1
     for h in range(first * per, (first + count) * per):
-        button = deal_hand(seed, h, n, duplicate, cards, holes, board, deal_rng)
+        button = deal_hand(seed, h, n, duplicate, cards, holes, board, deal_rng, ws[WS_ROWS - 1])
         seed_stream(act_rng, seed, h, ACTION_STREAM)
         play_hand(n, button, holes, board, stacks, kinds, params, needs_w, group_tab, pre_weight, act_rng,
-                  rake_bp, rake_cap, T0, T1, T2, T3, net, won, returned, values, pots, pot_share, stats, log)
+                  rake_bp, rake_cap, T0, T1, T2, T3, net, won, returned, values, pots, pot_share, stats, log, ws,
+                  fws)
         for k in range(n):
             block[k] += net[k]
         if (h + 1) % per == 0:
