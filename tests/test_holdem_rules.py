@@ -102,3 +102,11 @@ def test_chips_conserved_with_short_stacks_and_random_play():
         assert (r.final_stacks >= 0).all()
         assert int(r.pots.sum()) + r.rake == int(sum(r.actions[:, 3])) - int(r.returned.sum())
     assert sum(len(r.pots) > 1 for r in recs) > 100        # side pots were exercised
+
+
+def test_chips_balance_in_every_hand_of_a_big_short_stacked_run():
+    from pipeline.holdem import simulate
+    r = simulate(["random", "maniac", "random", "station", "tag", "random"], hands=120_000, seed=12,
+                 stack_bb=[1, 2.5, 200, 1.5, 4, 9], rake_percent=5, rake_cap_bb=3, samples=4)
+    assert r.unbalanced_hands == 0 and r.rake > 0
+    assert int(r.units_won.sum()) + r.rake == 0

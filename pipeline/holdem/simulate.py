@@ -47,8 +47,12 @@ PARTITION_DEALS = 200_000
 def run_deals(seed: int, first: int, count: int, n: int, duplicate: bool, stacks: np.ndarray, kinds: np.ndarray,
               params: np.ndarray, needs_w: np.ndarray, group_tab: np.ndarray, pre_weight: np.ndarray, rake_bp: int,
               rake_cap: int, T0: np.ndarray, T1: np.ndarray, T2: np.ndarray, T3: np.ndarray, totals: np.ndarray,
-              sumsq: np.ndarray, stats: np.ndarray) -> None:
-    """Play deals ``first .. first+count-1``; add per-seat result sums, block squares and statistics."""
+              sumsq: np.ndarray, stats: np.ndarray, audit: np.ndarray) -> None:
+    """Play deals ``first .. first+count-1``; add per-seat result sums, block squares and statistics.
+
+    ``audit`` gets the rake taken and the number of hands whose chips did not
+    balance (results plus rake not zero, or a stack below zero).
+    """
     cards = np.empty(2 * n + 5, np.int64)
     holes = np.empty((n, 2), np.int64)
     board = np.empty(5, np.int64)
@@ -68,11 +72,18 @@ def run_deals(seed: int, first: int, count: int, n: int, duplicate: bool, stacks
     for h in range(first * per, (first + count) * per):
         button = deal_hand(seed, h, n, duplicate, cards, holes, board, deal_rng, ws[WS_ROWS - 1])
         seed_stream(act_rng, seed, h, ACTION_STREAM)
-        play_hand(n, button, holes, board, stacks, kinds, params, needs_w, group_tab, pre_weight, act_rng,
-                  rake_bp, rake_cap, T0, T1, T2, T3, net, won, returned, values, pots, pot_share, stats, log, ws,
-                  fws)
+        rake = play_hand(n, button, holes, board, stacks, kinds, params, needs_w, group_tab, pre_weight, act_rng,
+                         rake_bp, rake_cap, T0, T1, T2, T3, net, won, returned, values, pots, pot_share, stats, log,
+                         ws, fws)[1]
+        audit[0] += rake
+        balance = rake
         for k in range(n):
             block[k] += net[k]
+            balance += net[k]
+            if stacks[k] + net[k] < 0:
+                balance = 1 << 40
+        if balance != 0:              # chips created or lost, or a stack below zero: must never happen
+            audit[1] += 1
         if (h + 1) % per == 0:
             for k in range(n):
                 totals[k] += block[k]
@@ -85,9 +96,12 @@ def _partition(table: Table, seed: int, first: int, count: int, duplicate: bool)
     totals = np.zeros(n, np.int64)
     sumsq = np.zeros(n, np.int64)
     stats = np.zeros((n, N_STATS), np.int64)
+    audit = np.zeros(2, np.int64)
+    T = tables()
     run_deals(seed, first, count, n, duplicate, table.stacks, table.kinds, table.params, table.needs_weight,
-              table.group_tab, preflop_table(), table.rake_bp, table.rake_cap, *tables(), totals, sumsq, stats)
-    return totals, sumsq, stats
+              table.group_tab, preflop_table(), table.rake_bp, table.rake_cap, T.card_keys, T.rank_offsets,
+              T.rank_values, T.flush_values, totals, sumsq, stats, audit)
+    return totals, sumsq, stats, audit
 
 
 @dataclass
@@ -111,6 +125,8 @@ class SimResult:
     seats: list[SeatResult]
     policies: dict[str, dict[str, float]]
     units_won: np.ndarray
+    rake: int = 0                 # units taken by the house
+    unbalanced_hands: int = 0     # hands whose chips did not add up (always 0; checked in the kernel)
 
 
 def rates(s: np.ndarray) -> dict[str, float]:
@@ -123,7 +139,7 @@ def rates(s: np.ndarray) -> dict[str, float]:
 
 
 def simulate(policies: Sequence[str], hands: int, seed: int = 0, duplicate: bool = True, *,
-             stack_bb: float = 200.0, rake_percent: float = 0.0, rake_cap_bb: float = 0.0,
+             stack_bb: float | Sequence[float] = 200.0, rake_percent: float = 0.0, rake_cap_bb: float = 0.0,
              samples: int = 48, session: Optional[Any] = None,
              partition_deals: int = PARTITION_DEALS) -> SimResult:
     """Play ``hands`` hands among ``policies`` (one per seat, 2..10) and score every seat.
@@ -150,6 +166,7 @@ def simulate(policies: Sequence[str], hands: int, seed: int = 0, duplicate: bool
     totals = np.sum([r[0] for r in results], axis=0)
     sumsq = np.sum([r[1] for r in results], axis=0)
     stats = np.sum([r[2] for r in results], axis=0)
+    audit = np.sum([r[3] for r in results], axis=0)
     played = deals * per
     seats = []
     for k in range(n):
@@ -162,4 +179,5 @@ def simulate(policies: Sequence[str], hands: int, seed: int = 0, duplicate: bool
     by_policy: dict[str, np.ndarray] = {}
     for k in range(n):
         by_policy[table.names[k]] = by_policy.get(table.names[k], 0) + stats[k]
-    return SimResult(played, deals, seats, {p: rates(s) for p, s in by_policy.items()}, totals)
+    return SimResult(played, deals, seats, {p: rates(s) for p, s in by_policy.items()}, totals, int(audit[0]),
+                     int(audit[1]))
