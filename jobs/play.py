@@ -62,10 +62,10 @@ def play(seats: int = typer.Option(..., "--seats", "-s", help="players at the ta
     files = write_histories(table, seed, r.hands, history, out, not no_duplicate) if history else []
 
     def num(x: float) -> float | None:
-        return round(x, 4) if math.isfinite(x) else None
+        return round(x, 4) if math.isfinite(x) else None   # JSON has no inf/nan: an infinite AF is null
 
     rows = [{"seat": s.seat, "policy": s.policy, "bb_per_100": round(s.bb_per_100, 3),
-             "ci95": [round(s.ci95[0], 3), round(s.ci95[1], 3)], "vpip": num(s.stats["vpip"]),
+             "ci95": [num(s.ci95[0]), num(s.ci95[1])], "vpip": num(s.stats["vpip"]),
              "pfr": num(s.stats["pfr"]), "af": num(s.stats["af"])} for s in r.seats]
     if as_json:
         print(json.dumps({"hands": r.hands, "seats": rows}))

@@ -64,3 +64,12 @@ def test_duplicate_gives_each_position_the_same_cards():
         for p in range(3):
             assert (recs[k].holes[(recs[k].button + p) % 3] == recs[0].holes[(recs[0].button + p) % 3]).all()
     assert (recs[1].board == recs[0].board).all()
+
+
+def test_same_result_on_two_dask_workers():
+    from pipeline.runner import Session
+    local = simulate(["tag", "maniac", "random"], hands=6_000, seed=21)
+    with Session(2, None, quiet=True) as session:
+        spread = simulate(["tag", "maniac", "random"], hands=6_000, seed=21, session=session, partition_deals=300)
+    assert spread.units_won.tolist() == local.units_won.tolist() and spread.policies == local.policies
+    assert [s.stderr for s in spread.seats] == [s.stderr for s in local.seats]

@@ -172,7 +172,7 @@ def simulate(policies: Sequence[str], hands: int, seed: int = 0, duplicate: bool
     for k in range(n):
         mean_block = totals[k] / deals
         var = max(float(sumsq[k]) / deals - mean_block ** 2, 0.0) * deals / max(deals - 1, 1)
-        se = math.sqrt(var / deals) / per          # units per hand = BB per 100 hands (1 BB = 100 units)
+        se = math.sqrt(var / deals) / per if deals > 1 else math.nan   # units per hand = BB/100 (1 BB = 100 units)
         bb100 = float(totals[k]) / played
         seats.append(SeatResult(k + 1, table.names[k], bb100, se, (bb100 - 1.96 * se, bb100 + 1.96 * se),
                                 rates(stats[k])))
