@@ -110,3 +110,16 @@ def test_chips_balance_in_every_hand_of_a_big_short_stacked_run():
                  stack_bb=[1, 2.5, 200, 1.5, 4, 9], rake_percent=5, rake_cap_bb=3, samples=4)
     assert r.unbalanced_hands == 0 and r.rake > 0
     assert int(r.units_won.sum()) + r.rake == 0
+
+
+def test_short_all_in_raise_does_not_reopen_the_betting():
+    # flop: the small blind bets 1 BB, the big blind (1.5 BB left) raises all in to 1.5 BB: a raise of half a
+    # bet.  The button, who has not acted, may still raise; the small blind, who has, may only call or fold.
+    r = play_scripted(holes("AsAh KsKh QsQh"), BOARD, 0, ["cc", "crr", "cr"], stacks=[20000, 20000, 250])
+    flop = r.actions[r.actions[:, 0] == 1]
+    assert flop[:, 1:].tolist() == [[1, A_BET, 100, 100], [2, A_RAISE, 150, 150], [0, A_CALL, 150, 150],
+                                     [1, A_CALL, 50, 150]]
+    r = play_scripted(holes("AsAh KsKh QsQh"), BOARD, 0, ["cr", "crr", "cr"], stacks=[20000, 20000, 250])
+    flop = r.actions[r.actions[:, 0] == 1]
+    assert flop[2].tolist()[1:] == [0, A_RAISE, 250, 250]    # a full raise over the short one: reopened
+    assert flop[3].tolist()[1:] == [1, A_RAISE, 250, 350]

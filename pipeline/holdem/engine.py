@@ -7,9 +7,12 @@ left of the big blind acts first (heads-up the button), after the flop the
 first player still in left of the button.  Bets are one big blind preflop and
 on the flop, two on the turn and river; at most four bets a round, the big
 blind counting as the first preflop.  A player whose stack runs out is all in
-and acts no more; a call or raise he cannot afford puts in what he has (an
-all-in raise for less still counts as a bet).  Raising is not offered when no
-other player could answer.  The end of the hand is :mod:`.settle`.
+and acts no more; a call or raise he cannot afford puts in what he has.  An
+all-in raise for less than the street's largest raise counts toward the cap
+but does not reopen the betting: a player who has acted since may only call
+or fold, unless such short raises add up to a full one (the TDA rule, as
+pokerkit plays it).  Raising is not offered when no other player could put
+in more.  The end of the hand is :mod:`.settle`.
 
 Everything a history needs is written to the ``log`` array, one row per action:
 ``(street, seat, action, units put in, the street's bet level after it)``.
@@ -56,8 +59,8 @@ ACTION_NAMES = ("posts small blind", "posts big blind", "folds", "checks", "call
 S_HANDS, S_VPIP, S_PFR, S_AGGR, S_CALLS, S_FLOP, S_WTSD, S_WSD = range(8)
 N_STATS = 8
 BOARD_SEEN = (0, 3, 4, 5)
-WS_ROWS = 11           # scratch rows: 9 per-seat rows, a deck for the weight sampler, a deck for dealing
-WS_DECK = 9
+WS_ROWS = 12           # scratch rows: 10 per-seat rows, a deck for the weight sampler, a deck for dealing
+WS_DECK = 10
 
 
 @njit(cache=True, nogil=True)
@@ -118,7 +121,7 @@ def play_hand(n: int, button: int, holes: np.ndarray, board: np.ndarray, stacks0
     """
     ws[:WS_DECK, :] = 0
     stack, contrib, street_in, folded = ws[0, :n], ws[1, :n], ws[2, :n], ws[3, :n]
-    need, vpip, pfr, saw_flop, nth = ws[4, :n], ws[5, :n], ws[6, :n], ws[7, :n], ws[8, :n]
+    need, vpip, pfr, saw_flop, nth, acted = ws[4, :n], ws[5, :n], ws[6, :n], ws[7, :n], ws[8, :n], ws[9, :n]
     deck = ws[WS_DECK]
     stack[:] = stacks0
     obs = fws[0]
@@ -168,6 +171,9 @@ def play_hand(n: int, button: int, holes: np.ndarray, board: np.ndarray, stacks0
         if can_act == 0 or (can_act == 1 and street > 0):
             continue
         raises = 0
+        full_raise = 0        # the largest raise this street: a raise at least this big reopens the betting
+        short_sum = 0         # raises by all-in players since, smaller together than a full raise
+        acted[:] = 0          # who has acted since the betting was last reopened
         j = first
         while n_in >= 2:
             found = False
@@ -181,13 +187,18 @@ def play_hand(n: int, button: int, holes: np.ndarray, board: np.ndarray, stacks0
             need[j] = False
             to_call = level - street_in[j]
             others = 0
+            deep = 0          # others who could put in more than the current bet
             for k in range(n):
                 if k != j and not folded[k] and stack[k] > 0:
                     others += 1
+                    if street_in[k] + stack[k] > level:
+                        deep += 1
             if to_call <= 0 and others == 0:
                 j = (j + 1) % n
                 continue
-            can_raise = bets < MAX_BETS and stack[j] > to_call and others > 0
+            can_raise = (bets < MAX_BETS and stack[j] > to_call and deep > 0 and to_call >= full_raise
+                         and not (acted[j] and 0 < short_sum < full_raise))
+            acted[j] = 1
             pot = 0
             for k in range(n):
                 pot += contrib[k]
@@ -235,7 +246,18 @@ def play_hand(n: int, button: int, holes: np.ndarray, board: np.ndarray, stacks0
                         stats[j, S_CALLS] += 1
             else:
                 x = _put(j, level + bet - street_in[j], stack, street_in, contrib)
-                level = max(level, street_in[j])
+                raised = street_in[j] - level
+                level = street_in[j]
+                if raised >= full_raise:
+                    acted[:] = 0
+                    acted[j] = 1
+                    full_raise = raised
+                if stack[j] > 0:
+                    short_sum = 0
+                else:
+                    short_sum += raised
+                    if short_sum >= full_raise:
+                        short_sum = 0
                 n_log = _log(log, n_log, street, j, A_BET if bets == 0 else A_RAISE, x, level)
                 bets += 1
                 raises += 1
