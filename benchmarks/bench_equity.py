@@ -21,13 +21,13 @@ from pipeline.equity import equity  # noqa: E402
 
 def main() -> None:
     for hands in (["AhKh", "QsQd"], ["AsAc", "KdKh"], ["7h6h", "AsAd"]):
-        equity(hands, threads=1)
-        t = best_of(lambda: equity(hands, threads=1), 20)
+        equity(hands, threads=1, table=False)
+        t = best_of(lambda: equity(hands, threads=1, table=False), 20)
         print(f"exact {hands[0]} vs {hands[1]}: 1,712,304 boards in {t * 1e3:6.2f} ms  (1 thread, warm)")
     for hands in (["AA", "KK"], ["AKs", "QQ"], ["AKo", "JTs"]):
         for threads in (1, 2):
-            t = best_of(lambda: equity(hands, threads=threads), 3)
-            r = equity(hands)
+            t = best_of(lambda: equity(hands, threads=threads, table=False), 3)
+            r = equity(hands, table=False)
             print(f"exact {hands[0]} vs {hands[1]}: {r.boards:,} boards in {t * 1e3:7.1f} ms  "
                   f"({threads} thread{'s' if threads > 1 else ''}), equity {100 * r.players[0].equity:.4f}%")
     try:
@@ -36,7 +36,7 @@ def main() -> None:
         v = eval7.HandRange("QsQd")
         n = 1_000_000
         t = best_of(lambda: eval7.py_hand_vs_range_monte_carlo(h, v, [], n), 3)
-        ours = best_of(lambda: equity(["AhKh", "QsQd"], threads=1), 10)
+        ours = best_of(lambda: equity(["AhKh", "QsQd"], threads=1, table=False), 10)
         per_board = t / n
         print(f"eval7 Monte Carlo AhKh vs QsQd: {n / t / 1e6:.1f} M trials/s -> 1,712,304 boards would take "
               f"{per_board * 1712304 * 1e3:.0f} ms; ratio to our exact run {per_board * 1712304 / ours:.1f}x")

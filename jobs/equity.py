@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import json
-from typing import List, Optional
+import os
+import sys
+from typing import List, Optional, Union
 
 import typer
 
@@ -17,6 +19,48 @@ def _count(x: Optional[int]) -> str:
     return "" if x is None else f"{x:,}"
 
 
+class Estimate:
+    """Progress callback: once a long run's rate is known, say how long it will take."""
+
+    def __init__(self, hint: str = "--stderr TARGET or --time SECONDS bound Monte Carlo work") -> None:
+        self.said = False
+        self.hint = hint
+
+    def __call__(self, done: int, total: Optional[int], elapsed: float, unit: str) -> None:
+        if self.said or total is None or elapsed < 0.5 or done == 0:
+            return
+        self.said = True
+        left = (total - done) * elapsed / done
+        if left > 30:
+            print(f"pokerpipe: {total:,} {unit} at {done / elapsed:,.0f}/s will take about {_duration(left)}; "
+                  f"Ctrl-C stops, {self.hint}",
+                  file=sys.stderr, flush=True)
+
+
+def _table(no_table: bool) -> Union[bool, tuple]:
+    """``table=`` for the library: off, the packaged copy, or a built ``matchups`` dataset
+    under ``$POKERPIPE_MATCHUPS`` (its parts verified as they are read)."""
+    out = os.environ.get("POKERPIPE_MATCHUPS")
+    if no_table or not out:
+        return not no_table
+    from pipeline.datasets import DatasetError, is_built, matchup_counts, read
+
+    try:
+        if not is_built("matchups", out):
+            raise fail(f"POKERPIPE_MATCHUPS={out!r} holds no finished matchups dataset (build it with "
+                       "'pokerpipe matchups --out' there, or unset the variable to use the packaged table)")
+        return matchup_counts(read("matchups", out, columns=["wins", "ties", "losses"]))
+    except (DatasetError, OSError, ValueError) as e:
+        raise fail(f"POKERPIPE_MATCHUPS={out!r}: {e}") from None
+
+
+def _duration(seconds: float) -> str:
+    for unit, size in (("days", 86400), ("hours", 3600), ("minutes", 60)):
+        if seconds >= 2 * size:
+            return f"{seconds / size:,.0f} {unit}"
+    return f"{seconds:.0f} seconds"
+
+
 @app.command()
 def equity(
     hands: List[str] = typer.Argument(..., metavar="HAND_OR_RANGE...",
@@ -24,8 +68,14 @@ def equity(
     board: str = typer.Option("", "--board", "-b", help="0, 3, 4 or 5 board cards, e.g. 'Ah7c2d'"),
     dead: str = typer.Option("", "--dead", "-d", help="cards known out of play"),
     trials: Optional[int] = typer.Option(None, "--trials", "-n", help="force Monte Carlo with N trials"),
+    stderr: Optional[float] = typer.Option(None, "--stderr", help="Monte Carlo until every player's standard "
+                                           "error is at most TARGET (e.g. 0.001)", metavar="TARGET"),
+    seconds: Optional[float] = typer.Option(None, "--time", help="Monte Carlo for at most SECONDS",
+                                            metavar="SECONDS"),
     seed: int = typer.Option(0, "--seed", help="Monte Carlo seed (same seed, same result)"),
     exact: bool = typer.Option(False, "--exact", help="force exact enumeration"),
+    no_table: bool = typer.Option(False, "--no-table", help="enumerate preflop heads-up boards instead of "
+                                  "summing the matchups table"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
     threads: Optional[int] = typer.Option(None, "--threads", help="threads to use (default: all cores)"),
 ) -> None:
@@ -35,14 +85,18 @@ def equity(
 
     try:
         result = compute(hands, board=board, dead=dead, trials=trials, seed=seed,
-                         exact=True if exact else None, threads=threads)
+                         exact=True if exact else None, threads=threads, stderr=stderr, seconds=seconds,
+                         table=_table(no_table),
+                         progress=Estimate())
     except CardError as e:
         raise fail(str(e))
     if as_json:
         print(json.dumps(result.to_json()))
         return
-    how = (f"exact, {result.boards:,} boards" if result.exact
-           else f"Monte Carlo, {result.boards:,} trials, seed {seed}")
+    how = (f"exact, {result.boards:,} boards" + (", from the matchups table" if result.source == "table" else "")
+           if result.exact
+           else f"Monte Carlo, {result.boards:,} trials, seed {seed}, stderr {_pct(result.stderr)}"
+           + {"stderr": ", target reached", "time": ", time budget spent"}.get(result.stopped or "", ""))
     print(f"board: {result.board or '-'}   dead: {result.dead or '-'}   ({how})")
     rows = [("", "range", "equity", "win", "tie", "wins", "ties", "losses", "± stderr")]
     for i, p in enumerate(result.players, 1):

@@ -19,8 +19,11 @@ def odds(hole: str = typer.Argument(..., help="two hole cards or a pocket query"
     from pipeline.cards import CardError
     from pipeline.odds import win_odds
 
+    from .equity import Estimate
+
     try:
-        r = win_odds(hole, board, max_opponents, trials, seed)
+        r = win_odds(hole, board, max_opponents, trials, seed,
+                     progress=Estimate("each opponent count runs as long; fewer --trials bound the work"))
     except CardError as e:
         raise fail(str(e))
     if as_json:

@@ -8,6 +8,9 @@ that fit the board are pooled, each counting equally.
 """
 from __future__ import annotations
 
+from concurrent.futures import Executor
+from typing import Callable, Optional
+
 import numpy as np
 
 from .cards import CardError, format_cards, mask_of, parse_board
@@ -17,13 +20,21 @@ from .evaluator.tables import tables
 from .query import parse_query
 
 
-def win_odds(hole: str, board: str, max_opponents: int = 9, trials: int = 100_000, seed: int = 0) -> dict:
-    """``{"hs", "ppot", "npot", "combos", "opponents": [{opponents, win, tie, equity, stderr, exact}]}``."""
+def win_odds(hole: str, board: str, max_opponents: int = 9, trials: int = 100_000, seed: int = 0, *,
+             executor: Optional[Executor] = None,
+             progress: Optional[Callable[[int, Optional[int], float, str], None]] = None) -> dict:
+    """``{"hs", "ppot", "npot", "combos", "opponents": [{opponents, win, tie, equity, stderr, exact}]}``.
+
+    ``executor`` and ``progress`` are passed to :func:`pipeline.equity.equity` for each
+    Monte Carlo opponent count (opponent count ``k`` is seeded with ``seed + k``).
+    """
     b = parse_board(board)
     if not 1 <= max_opponents <= 9:
         raise CardError(f"opponents must be 1 to 9, got {max_opponents}")
     if trials < 1:
         raise CardError(f"trials must be positive, got {trials}")
+    if not 0 <= seed < 2**63 - 10:
+        raise CardError(f"seed must be 0 to 2**63-11, got {seed}")
     rng = parse_query(hole).without(mask_of(b))
     if len(rng) == 0:
         raise CardError(f"{hole!r} has no hand left beside the board")
@@ -48,7 +59,8 @@ def win_odds(hole: str, board: str, max_opponents: int = 9, trials: int = 100_00
     start = 2 if b else 1
     text = rng.text if len(rng) > 1 else format_cards(rng.combos[0])
     for k in range(start, max_opponents + 1):
-        r = equity([text] + ["random"] * k, board=format_cards(b), trials=trials, seed=seed + k)
+        r = equity([text] + ["random"] * k, board=format_cards(b), trials=trials, seed=seed + k,
+                   executor=executor, progress=progress)
         p = r.players[0]
         rows.append({"opponents": k, "win": p.win, "tie": p.tie, "equity": p.equity, "stderr": p.stderr,
                      "exact": r.exact})

@@ -57,3 +57,64 @@ def test_bad_input_is_one_line_exit_2(args, words):
     lines = p.stderr.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in p.stderr, p.stderr
     assert words in lines[0]
+
+
+def test_json_reports_trials_and_stderr():
+    p = run("equity", "AKs", "QQ", "--stderr", "0.003", "--seed", "2", "--json")
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    assert out["exact"] is False and out["stopped"] == "stderr"
+    assert out["trials"] == out["boards"] and 0 < out["stderr"] <= 0.003
+    assert out["stderr"] == max(pl["stderr"] for pl in out["players"])
+    q = run("equity", "AhKh", "QsQd", "--time", "0.2", "--json")
+    assert q.returncode == 0, q.stderr
+    assert json.loads(q.stdout)["stopped"] == "time"
+
+
+def test_table_output_names_the_stopping_rule():
+    p = run("equity", "AKs", "QQ", "--stderr", "0.003")
+    assert p.returncode == 0, p.stderr
+    assert "target reached" in p.stdout.splitlines()[0]
+
+
+DEAD_44 = "2c2d2h2s3c3d3h3s4c4d4h4s5c5d5h5s6c6d6h6s7c7d7h7s8c8d8h8s9c9d9h9sTcTdThTsJcJdJhJsQcQhKcKd"
+
+
+@pytest.mark.parametrize("args, words", [
+    (["AhKh", "QsQd", "--stderr", "0"], "stderr target"),
+    (["AhKh", "QsQd", "--time", "-1"], "time budget"),
+    (["AhKh", "QsQd", "--seed", "-1"], "seed"),
+    (["AhKh", "QsQd", "--trials", "100000000000000000"], "--stderr"),
+    (["AhKh", "QsQd", "--dead", DEAD_44, "--trials", "1"], "impossible deal"),
+    (["AhKh", "QsQd", "--dead", DEAD_44], "impossible deal"),
+    (["AhKh", "QsQd", "--exact", "--stderr", "0.01"], "not both"),
+    (["random", "random", "random", "--exact"], "about"),
+])
+def test_bad_budgets_are_one_line_exit_2(args, words):
+    p = run("equity", *args)
+    assert p.returncode == 2, p.stderr
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in p.stderr, p.stderr
+    assert words in lines[0]
+
+
+def test_ctrl_c_stops_a_huge_monte_carlo_run_with_exit_130():
+    """Issue 10: the run says how long it would take, and SIGINT ends it within 2 seconds."""
+    import signal
+    import time
+
+    p = subprocess.Popen([sys.executable, "-m", "jobs", "equity", "AhKh", "QsQd", "--trials", "10000000000000"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        first = p.stderr.readline()      # printed once the kernels run: the estimate
+        assert "will take about" in first and "--stderr" in first, first
+        time.sleep(1)
+        p.send_signal(signal.SIGINT)
+        t = time.monotonic()
+        code = p.wait(timeout=10)
+        assert code == 130 and time.monotonic() - t < 2
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()

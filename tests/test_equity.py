@@ -117,8 +117,11 @@ def test_monte_carlo_vs_random_matches_published():
 
 
 def test_auto_mode_falls_back_to_monte_carlo():
-    assert not equity(["random", "random"]).exact
+    assert not equity(["random", "random"], table=False).exact
+    assert not equity(["random", "random"], board="2c3d4h").exact
     assert equity(["AA", "KK"]).exact
+    r = equity(["random", "random"])          # preflop heads-up: summed from the matchups table
+    assert r.exact and r.source == "table" and r.players[0].equity == 0.5
 
 
 @pytest.mark.parametrize("players, kw, match", [

@@ -7,33 +7,43 @@
 46.2145
 
 Exact enumeration is chosen when its work — range combos multiplied out, times
-boards, times players — is at most :data:`EXACT_WORK_LIMIT` hand evaluations
-(about a second on one core); otherwise Monte Carlo with
+boards, times players, divided by the number of suit permutations that fix
+the board and dead cards (:mod:`.suits`) — is at most :data:`EXACT_WORK_LIMIT`
+hand evaluations (about a second on one core); otherwise Monte Carlo with
 :data:`DEFAULT_TRIALS` trials.  ``trials=N`` forces Monte Carlo and
 ``exact=True`` forces enumeration.
 """
 from __future__ import annotations
 
 import math
-from concurrent.futures import ThreadPoolExecutor
+import time
+from concurrent.futures import Executor
 from dataclasses import asdict, dataclass, field
-from typing import Optional, Sequence, Union
+from functools import lru_cache
+from typing import Callable, Optional, Sequence, Union
 
 import numpy as np
 
-from ..combinatorics import available_cores
 from ..cards import CardError, check_disjoint, format_cards, mask_of, parse_board, parse_cards
+from ..combinatorics import available_cores
 from ..evaluator.tables import tables
 from ..query import parse_query
 from ..ranges import Range
-from .exact import exact_counts, list_assignments
-from .montecarlo import CHUNK_TRIALS, monte_carlo_chunk
-from .scoring import SHARE_UNIT, SHARES, TIES, WINS
+from .chunks import run_chunks
+from .deal import plan_deal
+from .exact import any_assignment, exact_counts, first_assignments, list_assignments
+from .montecarlo import MonteCarloTotals, monte_carlo_chunk
+from .scoring import SHARES, TIES, WINS, equity_fraction
+from .suits import group_assignments, stabilizer
 
 EXACT_WORK_LIMIT = 1_000_000_000
 EXACT_ASSIGNMENT_LIMIT = 50_000_000   # beyond this even --exact is refused (memory and hours)
 DEFAULT_TRIALS = 1_000_000
+MAX_TRIALS = 10**15                   # about a year at 30 M trials/s: refused above
+CHUNK_TRIALS = 1 << 16                # trials per chunk: its own RNG stream, one merge, one interrupt check
 MAX_PLAYERS = 10
+
+Progress = Callable[[int, Optional[int], float, str], None]   # (done, total, seconds, unit)
 
 
 @dataclass
@@ -53,15 +63,24 @@ class PlayerEquity:
 
 @dataclass
 class EquityResult:
+    """Equities of all players.  ``trials`` and ``stderr`` (the largest player's standard
+    error) describe a Monte Carlo run, ``stopped`` why it ended: ``"trials"``, ``"stderr"``
+    (the target was reached) or ``"time"`` (the budget ran out)."""
+
     exact: bool
     boards: int                      # boards scored: over all combo assignments (exact) or trials
     players: list[PlayerEquity] = field(default_factory=list)
     board: str = ""
     dead: str = ""
+    trials: Optional[int] = None
+    stderr: float = 0.0
+    stopped: Optional[str] = None
+    source: str = ""                 # exact runs: "table" when summed from the matchups table
 
     def to_json(self) -> dict:
         """The ``--json`` object of ``pokerpipe equity``."""
-        return {"exact": self.exact, "boards": self.boards,
+        return {"exact": self.exact, "boards": self.boards, "trials": self.trials, "stderr": self.stderr,
+                "stopped": self.stopped, "source": self.source or ("enumeration" if self.exact else "monte carlo"),
                 "players": [asdict(p) for p in self.players]}
 
 
@@ -71,61 +90,136 @@ def _threads(requested: Optional[int]) -> int:
     return requested or available_cores()
 
 
-def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = "",
-           trials: Optional[int] = None, seed: int = 0, exact: Optional[bool] = None,
-           threads: Optional[int] = None) -> EquityResult:
-    """Equity of each player; see the module doc for how exact or Monte Carlo is chosen."""
-    if not 2 <= len(players) <= MAX_PLAYERS:
-        raise CardError(f"{len(players)} players given; equity needs 2 to {MAX_PLAYERS}")
-    if trials is not None and exact:
-        raise CardError("choose either exact enumeration or a number of Monte Carlo trials, not both")
+@lru_cache(maxsize=512)
+def _parse_player(text: str) -> Range:
+    """A player's parsed range, kept: callers such as ``vs-random`` ask for ``random`` thousands of times."""
+    return parse_query(text)
+
+
+def _check_budget(trials: Optional[int], seed: int, stderr: Optional[float], seconds: Optional[float]) -> None:
     if trials is not None and trials <= 0:
         raise CardError(f"trials must be positive, got {trials}")
+    if trials is not None and trials > MAX_TRIALS:
+        raise CardError(f"{trials:,} trials is beyond reason (at most {MAX_TRIALS:,}); "
+                        "use --stderr TARGET or --time SECONDS to bound the work")
+    if not 0 <= seed < 2**63:
+        raise CardError(f"seed must be 0 to 2**63-1, got {seed}")
+    if stderr is not None and not (0.0 < stderr < 1.0):
+        raise CardError(f"stderr target must be above 0 and below 1 (e.g. 0.001), got {stderr}")
+    if seconds is not None and not (0.0 < seconds < math.inf):
+        raise CardError(f"time budget must be a positive number of seconds, got {seconds}")
+
+
+def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = "",
+           trials: Optional[int] = None, seed: int = 0, exact: Optional[bool] = None,
+           threads: Optional[int] = None, *, stderr: Optional[float] = None,
+           seconds: Optional[float] = None, executor: Optional[Executor] = None,
+           table: Union[bool, tuple[np.ndarray, np.ndarray]] = True,
+           progress: Optional[Progress] = None) -> EquityResult:
+    """Equity of each player; see the module doc for how exact or Monte Carlo is chosen.
+
+    Monte Carlo stops after ``trials`` trials, or — with ``stderr`` — once every
+    player's standard error is at most that target (OMPEval's ``stdevTarget``;
+    reproducible whatever the threads), or — with ``seconds`` — after that
+    time budget (Keith Rule's timed odds functions; not reproducible), whichever
+    comes first.  ``executor`` runs the chunks (a ``concurrent.futures``
+    executor, pokerkit's pattern); without one, ``threads`` threads are used
+    (default: every core).  ``progress(done, total, seconds, unit)`` is called
+    after each merged chunk: Monte Carlo ``"trials"`` (``total`` None when
+    adaptive) or exact ``"suit classes"`` enumerated.
+    """
+    if not 2 <= len(players) <= MAX_PLAYERS:
+        raise CardError(f"{len(players)} players given; equity needs 2 to {MAX_PLAYERS}")
+    adaptive = stderr is not None or seconds is not None
+    if (trials is not None or adaptive) and exact:
+        raise CardError("choose either exact enumeration or Monte Carlo (trials, stderr or time), not both")
+    _check_budget(trials, seed, stderr, seconds)
     board_cards = parse_board(board)
     dead_cards = parse_cards(dead, what="dead cards") if dead else []
     check_disjoint([("board", board_cards), ("dead cards", dead_cards)])
     used = mask_of(board_cards) | mask_of(dead_cards)
+    missing = 5 - len(board_cards)
+    left = 52 - len(board_cards) - len(dead_cards)
+    if left < 2 * len(players) + missing:
+        cards = "card" if missing == 1 else "cards"
+        raise CardError(f"impossible deal: {len(players)} players and {missing} board {cards} need "
+                        f"{2 * len(players) + missing} cards, only {left} are left beside the board and dead cards")
     ranges = []
     for i, p in enumerate(players, 1):
         try:
-            rng = p if isinstance(p, Range) else parse_query(p)
+            rng = p if isinstance(p, Range) else _parse_player(p)
         except CardError as e:
             raise CardError(f"player {i}: {e}") from None
         if len(rng) == 1:   # a specific hand: name the clash with board or dead cards
             check_disjoint([("board", board_cards), ("dead cards", dead_cards),
                             (f"player {i} ({rng.text})", list(rng.combos[0]))])
-        left = rng.without(used)
-        if len(left) == 0:
+        rest = rng.without(used)
+        if len(rest) == 0:
             raise CardError(f"player {i}: range {rng.text!r} has no combo left beside the board and dead cards")
-        ranges.append(left)
+        total = float(np.sum(rest.weights))
+        if not (total > 0.0 and math.isfinite(total)) or float(np.min(rest.weights)) < 0.0:
+            raise CardError(f"player {i}: the weights of range {rng.text!r} add up to {total:g}; "
+                            "weights lie in 0..1 and at least one combo needs a weight above 0")
+        ranges.append(rest)
     specific = [r for r in ranges if len(r) == 1]
     for i, a in enumerate(specific):   # two specific hands sharing a card: say which
         for b in specific[i + 1:]:
             common = set(a.combos[0]) & set(b.combos[0])
             if common:
                 raise CardError(f"duplicate card {format_cards(sorted(common))} in {a.text} and {b.text}")
-    combos = np.ascontiguousarray(np.concatenate([r.combos for r in ranges]).astype(np.int64))
     masks = np.concatenate([r.masks for r in ranges])
-    weights = np.concatenate([r.weights for r in ranges])
     offsets = np.cumsum([0] + [len(r) for r in ranges]).astype(np.int64)
-    board_a = np.array(board_cards, np.int64)
-    missing = 5 - len(board_cards)
-    live = 52 - len(board_cards) - len(dead_cards) - 2 * len(ranges)
+    if not any_assignment(masks, offsets, used):
+        raise _no_assignment(ranges)
+    live = left - 2 * len(ranges)
     assignments_bound = math.prod(len(r) for r in ranges)
     work = assignments_bound * math.comb(live, missing) * len(ranges)
-    if exact is None:
-        exact = trials is None and work <= EXACT_WORK_LIMIT
+    if ((exact or (exact is None and trials is None and not adaptive)) and table is not False
+            and len(ranges) == 2 and not board_cards and not dead_cards):
+        result = _from_table(ranges, table)
+        if result is not None:
+            return result
+    if exact is None:      # suit classes are enumerated once each: the work shrinks by the group's size
+        work //= len(stabilizer(board_cards, dead_cards))
+        exact = trials is None and not adaptive and work <= EXACT_WORK_LIMIT
     n_threads = _threads(threads)
     if exact:
         if assignments_bound > EXACT_ASSIGNMENT_LIMIT:
-            raise CardError(f"exact enumeration of these ranges is too large "
-                            f"({assignments_bound:,} combo assignments); use --trials")
-        result = _exact(ranges, combos, masks, weights, offsets, board_a, used, n_threads)
+            seconds_needed = _exact_seconds(ranges, masks, offsets, board_cards, dead_cards, used, assignments_bound)
+            raise CardError(f"exact enumeration of these ranges is too large ({assignments_bound:,} combo "
+                            f"assignments, about {_duration(seconds_needed)} on one core); "
+                            "use --trials N, --stderr TARGET or --time SECONDS")
+        result = _exact(ranges, masks, offsets, board_cards, dead_cards, used, executor, n_threads, progress)
     else:
-        result = _monte_carlo(ranges, combos, weights, offsets, board_a, used,
-                              trials or DEFAULT_TRIALS, seed, n_threads)
+        if trials is None and not adaptive:
+            trials = DEFAULT_TRIALS
+        result = _monte_carlo(ranges, board_cards, used, trials, seed, stderr, seconds,
+                              executor, n_threads, progress)
     result.board, result.dead = format_cards(board_cards), format_cards(dead_cards)
     return result
+
+
+def _exact_seconds(ranges: list[Range], masks: np.ndarray, offsets: np.ndarray, board: list[int],
+                   dead: list[int], used: int, bound: int) -> float:
+    """Rough time of an exact run of up to ``bound`` assignments: a timed sample, with the
+    suit symmetry's saving."""
+    combos = np.ascontiguousarray(np.concatenate([r.combos for r in ranges]).astype(np.int64))
+    sample = first_assignments(masks, offsets, used, 4)
+    P = len(ranges)
+    args = (sample, np.ones(len(sample), np.int64), np.ones(len(sample)), combos, np.array(board, np.int64),
+            np.uint64(used), np.zeros((P, 3), np.int64), np.zeros((P, 3)), *tables())
+    exact_counts(*args)   # compiled and warm
+    t = time.perf_counter()
+    exact_counts(*args)
+    per = (time.perf_counter() - t) / max(len(sample), 1)
+    return bound * per / len(stabilizer(board, dead))
+
+
+def _duration(seconds: float) -> str:
+    for unit, size in (("years", 365 * 86400), ("days", 86400), ("hours", 3600), ("minutes", 60)):
+        if seconds >= 2 * size:
+            return f"{seconds / size:,.0f} {unit}"
+    return f"{seconds:.0f} seconds"
 
 
 def _no_assignment(ranges: list[Range]) -> CardError:
@@ -133,75 +227,121 @@ def _no_assignment(ranges: list[Range]) -> CardError:
                      + " vs ".join(r.text for r in ranges) + ")")
 
 
-def _exact(ranges, combos, masks, weights, offsets, board, used, n_threads) -> EquityResult:
+def _exact(ranges: list[Range], masks: np.ndarray, offsets: np.ndarray, board: list[int], dead: list[int],
+           used: int, executor: Optional[Executor], n_threads: int, progress: Optional[Progress]) -> EquityResult:
     P = len(ranges)
+    combos = np.ascontiguousarray(np.concatenate([r.combos for r in ranges]).astype(np.int64))
+    weights = np.concatenate([r.weights for r in ranges])
     assign = list_assignments(masks, offsets, used)
     if len(assign) == 0:
         raise _no_assignment(ranges)
+    assign, sizes, wsums = group_assignments(assign, combos, weights, stabilizer(board, dead))
     t = tables()
-    chunks = np.array_split(assign, min(len(assign), n_threads * 8 if len(assign) > 1 else 1))
+    n_chunks = min(len(assign), max(n_threads * 8, len(assign) // 64 + 1))
+    bounds = np.linspace(0, len(assign), n_chunks + 1).astype(np.int64)
+    counts = np.zeros((P, 3), np.int64)
+    wcounts = np.zeros((P, 3), np.float64)
+    totals = [0, 0.0]
+    board_a = np.array(board, np.int64)
+    start = time.monotonic()
 
-    def run(chunk):
+    def task(i: int) -> tuple:
         c = np.zeros((P, 3), np.int64)
         w = np.zeros((P, 3), np.float64)
-        nb, wb = exact_counts(chunk, combos, weights, board, np.uint64(used), c, w, *t)
+        lo, hi = bounds[i], bounds[i + 1]
+        nb, wb = exact_counts(assign[lo:hi], sizes[lo:hi], wsums[lo:hi], combos, board_a, np.uint64(used),
+                              c, w, *t)
         return c, w, nb, wb
 
-    if n_threads > 1 and len(chunks) > 1:
-        with ThreadPoolExecutor(n_threads) as pool:
-            parts = list(pool.map(run, chunks))
-    else:
-        parts = [run(ch) for ch in chunks]
-    counts = sum(p[0] for p in parts)
-    wcounts = sum(p[1] for p in parts)
-    boards = int(sum(p[2] for p in parts))
-    wboards = float(sum(p[3] for p in parts))
+    def merge(i: int, got: tuple) -> bool:
+        c, w, nb, wb = got
+        counts[:] += c
+        wcounts[:] += w
+        totals[0] += int(nb)
+        totals[1] += float(wb)
+        if progress is not None:
+            progress(int(bounds[i + 1]), len(assign), time.monotonic() - start, "suit classes")
+        return False
+
+    run_chunks(task, merge, n_chunks, executor, n_threads)
+    return _exact_result(ranges, counts, wcounts, int(totals[0]), float(totals[1]))
+
+
+def _exact_result(ranges: list[Range], counts: np.ndarray, wcounts: np.ndarray, boards: int,
+                  wboards: float) -> EquityResult:
     unit = all(r.unit_weights for r in ranges)
     players = []
     for p, r in enumerate(ranges):
         if unit:   # exact rationals from integers
             win = counts[p, WINS] / boards
             tie = counts[p, TIES] / boards
-            eq = (counts[p, WINS] * SHARE_UNIT + counts[p, SHARES]) / (SHARE_UNIT * boards)
-            players.append(PlayerEquity(r.text, float(win), float(tie), float(eq), int(counts[p, WINS]), int(counts[p, TIES]),
-                                        int(boards - counts[p, WINS] - counts[p, TIES])))
+            eq = equity_fraction(counts[p, WINS], counts[p, SHARES], boards)
+            players.append(PlayerEquity(r.text, float(win), float(tie), float(eq), int(counts[p, WINS]),
+                                        int(counts[p, TIES]), int(boards - counts[p, WINS] - counts[p, TIES])))
         else:
             win = wcounts[p, WINS] / wboards
             tie = wcounts[p, TIES] / wboards
-            eq = (wcounts[p, WINS] * SHARE_UNIT + wcounts[p, SHARES]) / (SHARE_UNIT * wboards)
+            eq = equity_fraction(wcounts[p, WINS], wcounts[p, SHARES], wboards)
             players.append(PlayerEquity(r.text, float(win), float(tie), float(eq)))
     return EquityResult(True, boards, players)
 
 
-def _monte_carlo(ranges, combos, weights, offsets, board, used, trials, seed, n_threads) -> EquityResult:
+def _from_table(ranges: list[Range], table: Union[bool, tuple[np.ndarray, np.ndarray]]) -> Optional[EquityResult]:
+    """Preflop heads-up exact equity summed from the matchups table, when one is at hand."""
+    from .table import is_whole, packaged_table, table_counts
+
+    got = packaged_table() if table is True else table
+    if got is None or got is False or got is True:
+        return None
+    if not is_whole(*got):
+        raise CardError("the matchups table given is not whole (47,008 classes of 1,712,304 boards each)")
+    counts, wcounts, boards, wboards = table_counts(ranges[0], ranges[1], *got)
+    if boards == 0:
+        raise _no_assignment(ranges)
+    result = _exact_result(ranges, counts, wcounts, boards, wboards)
+    result.source = "table"
+    return result
+
+
+def _monte_carlo(ranges: list[Range], board_cards: list[int], base_mask: int, trials: Optional[int], seed: int,
+                 stderr_target: Optional[float], time_limit: Optional[float], executor: Optional[Executor],
+                 workers: int, progress: Optional[Progress]) -> EquityResult:
     P = len(ranges)
-    cumw = np.concatenate([np.cumsum(r.weights) for r in ranges])
+    plan = plan_deal(ranges, board_cards, base_mask)
     t = tables()
-    n_chunks = -(-trials // CHUNK_TRIALS)
-    sizes = [min(CHUNK_TRIALS, trials - i * CHUNK_TRIALS) for i in range(n_chunks)]
-    seeds = np.random.SeedSequence(seed).generate_state(n_chunks, np.uint32)
+    acc = MonteCarloTotals(P, plan.weighted)
+    start = time.monotonic()
+    size = CHUNK_TRIALS
+    count = None if trials is None else -(-trials // size)
 
-    def run(i):
-        c = np.zeros((P, 3), np.int64)
-        sq = np.zeros(P, np.int64)
-        got = monte_carlo_chunk(sizes[i], int(seeds[i]), combos, offsets, cumw, board, np.uint64(used),
-                                c, sq, 1000 * sizes[i] + 1000, *t)
-        if got < 0:
-            raise _no_assignment(ranges)
-        return c, sq
+    def task(i: int) -> tuple:
+        n = size if trials is None else min(size, trials - i * size)
+        counts = np.zeros((P, 11), np.int64)
+        wsums = np.zeros((P, 5), np.float64)
+        wtot = np.zeros(2, np.float64)
+        monte_carlo_chunk(n, seed, i, *plan.kernel_args(), counts, wsums, wtot, *t)  # type: ignore[call-arg]
+        return n, counts, wsums, wtot
 
-    if n_threads > 1 and n_chunks > 1:
-        with ThreadPoolExecutor(n_threads) as pool:
-            parts = list(pool.map(run, range(n_chunks)))
-    else:
-        parts = [run(i) for i in range(n_chunks)]
-    counts = sum(p[0] for p in parts)
-    sq = sum(p[1] for p in parts)
-    players = []
-    for p, r in enumerate(ranges):
-        n = trials
-        mean = (counts[p, WINS] * SHARE_UNIT + counts[p, SHARES]) / (SHARE_UNIT * n)
-        var = max(sq[p] / SHARE_UNIT**2 / n - mean * mean, 0.0) * n / max(n - 1, 1)
-        players.append(PlayerEquity(r.text, float(counts[p, WINS] / n), float(counts[p, TIES] / n), float(mean),
-                                    stderr=math.sqrt(var / n)))
-    return EquityResult(False, trials, players)
+    stopped = ["trials"]
+
+    def merge(i: int, got: tuple) -> bool:
+        acc.add(*got)
+        elapsed = time.monotonic() - start
+        if progress is not None:
+            progress(acc.trials, trials, elapsed, "trials")
+        if stderr_target is not None and acc.max_stderr() <= stderr_target:
+            stopped[0] = "stderr"
+            return True
+        if time_limit is not None and elapsed >= time_limit:
+            stopped[0] = "time"
+            return True
+        if acc.trials >= MAX_TRIALS:
+            return True
+        return False
+
+    run_chunks(task, merge, count, executor, workers)
+    if plan.weighted and acc.wtot[0] <= 0.0:
+        raise _no_assignment(ranges)
+    players = [PlayerEquity(r.text, *acc.player(p)) for p, r in enumerate(ranges)]
+    return EquityResult(False, acc.trials, players, trials=acc.trials,
+                        stderr=max(p.stderr for p in players), stopped=stopped[0])

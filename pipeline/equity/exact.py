@@ -4,7 +4,8 @@ The players' ranges are concatenated into one combo array with per-player
 ``offsets``.  :func:`count_assignments` / :func:`list_assignments` walk the
 cartesian product like an odometer, skipping any prefix that already shares a
 card, and :func:`exact_counts` scores each assignment's boards with
-:func:`~.ranksets.enumerate_by_ranks`.  Assignments are independent, so a caller
+:func:`~.ranksets.enumerate_by_ranks` — once per suit-isomorphism class of
+assignments (:mod:`.suits`), weighted by the class size.  Assignments are independent, so a caller
 may split them into chunks and add the integer counts in any order.
 """
 from __future__ import annotations
@@ -12,13 +13,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..evaluator.kernels import suited_bit
+from ..evaluator.kernels import board_state, live_cards, suited_bit
 from .ranksets import enumerate_by_ranks
-from ..evaluator.kernels import board_state, live_cards
 
 
 @njit(cache=True, nogil=True)
-def _walk(masks: np.ndarray, offsets: np.ndarray, used: np.uint64, out: np.ndarray, fill: bool) -> int:
+def _walk(masks: np.ndarray, offsets: np.ndarray, used: np.uint64, out: np.ndarray, fill: bool,
+          limit: int) -> int:
     P = offsets.size - 1
     pos = np.empty(P, np.int64)
     taken = np.empty(P + 1, np.uint64)
@@ -41,6 +42,8 @@ def _walk(masks: np.ndarray, offsets: np.ndarray, used: np.uint64, out: np.ndarr
                 for p in range(P):
                     out[count, p] = pos[p]
             count += 1
+            if count == limit:
+                return count
             pos[depth] += 1
             continue
         taken[depth + 1] = taken[depth] | m
@@ -51,25 +54,37 @@ def _walk(masks: np.ndarray, offsets: np.ndarray, used: np.uint64, out: np.ndarr
 
 def count_assignments(masks: np.ndarray, offsets: np.ndarray, used: int) -> int:
     """How many ways to give each player one combo with no card shared (or in ``used``)."""
-    return _walk(masks, offsets, np.uint64(used), np.empty((0, 0), np.int64), False)
+    return _walk(masks, offsets, np.uint64(used), np.empty((0, 0), np.int64), False, -1)
+
+
+def any_assignment(masks: np.ndarray, offsets: np.ndarray, used: int) -> bool:
+    """Whether at least one such assignment exists (the walk stops at the first)."""
+    return _walk(masks, offsets, np.uint64(used), np.empty((0, 0), np.int64), False, 1) > 0
+
+
+def first_assignments(masks: np.ndarray, offsets: np.ndarray, used: int, k: int) -> np.ndarray:
+    """The first ``k`` assignments (fewer if there are fewer), to time a sample of the work."""
+    out = np.empty((k, offsets.size - 1), np.int64)
+    n = _walk(masks, offsets, np.uint64(used), out, True, k)
+    return out[:n]
 
 
 def list_assignments(masks: np.ndarray, offsets: np.ndarray, used: int) -> np.ndarray:
     """The assignments themselves: (A, P) indexes into the concatenated combos."""
     n = count_assignments(masks, offsets, used)
     out = np.empty((n, offsets.size - 1), np.int64)
-    _walk(masks, offsets, np.uint64(used), out, True)
+    _walk(masks, offsets, np.uint64(used), out, True, -1)
     return out
 
 
 @njit(cache=True, nogil=True)
-def exact_counts(assign: np.ndarray, combos: np.ndarray, weights: np.ndarray, board: np.ndarray,
-                 dead_mask: np.uint64, counts: np.ndarray, wcounts: np.ndarray,
+def exact_counts(assign: np.ndarray, sizes: np.ndarray, wsums: np.ndarray, combos: np.ndarray,
+                 board: np.ndarray, dead_mask: np.uint64, counts: np.ndarray, wcounts: np.ndarray,
                  card_keys: np.ndarray, rank_offsets: np.ndarray, rank_values: np.ndarray,
                  flush_values: np.ndarray) -> tuple:
-    """Score all boards of each assignment row.  Adds to ``counts`` (P, 3) int64 and to
-    ``wcounts`` (P, 3) float64 (each assignment weighted by the product of its
-    combos' weights); returns ``(boards, weighted boards)``.
+    """Score all boards of each assignment row, standing for ``sizes[a]`` assignments of
+    total weight ``wsums[a]`` (see :mod:`.suits`).  Adds to ``counts`` (P, 3) int64 and
+    to ``wcounts`` (P, 3) float64; returns ``(boards, weighted boards)``.
     """
     A, P = assign.shape
     missing = 5 - board.size
@@ -82,22 +97,22 @@ def exact_counts(assign: np.ndarray, combos: np.ndarray, weights: np.ndarray, bo
     wboards = 0.0
     for a in range(A):
         used = used0
-        w = 1.0
         for p in range(P):
             i = assign[a, p]
             c1, c2 = combos[i, 0], combos[i, 1]
             keys[p] = bkey + card_keys[c1] + card_keys[c2]
             suited[p] = bsuited | suited_bit(c1) | suited_bit(c2)
             used |= (np.uint64(1) << np.uint64(c1)) | (np.uint64(1) << np.uint64(c2))
-            w *= weights[i]
         n = live_cards(used, live)
         local[:] = 0
         nb = enumerate_by_ranks(keys, suited, live[:n], missing, local, card_keys, rank_offsets,
-                              rank_values, flush_values)
-        boards += nb
+                                rank_values, flush_values)
+        m = sizes[a]
+        w = wsums[a]
+        boards += m * nb
         wboards += w * nb
         for p in range(P):
             for k in range(3):
-                counts[p, k] += local[p, k]
+                counts[p, k] += m * local[p, k]
                 wcounts[p, k] += w * local[p, k]
     return boards, wboards

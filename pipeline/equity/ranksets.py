@@ -25,21 +25,23 @@ import numpy as np
 from numba import njit
 
 from ..combinatorics import BINOM
-from ..evaluator.kernels import KEY_BASE, RANK_SUM_MASK, rank_value, suit_ranks, suited_bit
-from ..evaluator.kernels import RANK_KEYS, hand_value
+from ..evaluator.kernels import KEY_BASE, RANK_KEYS, RANK_SUM_MASK, hand_value, rank_value, suit_ranks, suited_bit
 from .scoring import score
 
 
 @njit(cache=True, nogil=True)
-def _score_ranks(sums, add, values, counts, mult, rank_offsets, rank_values):
+def _score_ranks(sums: np.ndarray, add: np.uint64, values: np.ndarray, counts: np.ndarray, mult: int,
+                 rank_offsets: np.ndarray, rank_values: np.ndarray) -> None:
     for p in range(sums.size):
         values[p] = rank_value(sums[p] + add, rank_offsets, rank_values)
     score(values, counts, mult)
 
 
 @njit(cache=True, nogil=True)
-def _walk_multisets(avail, missing, sums, flush, correct, values, tvalues, counts, weight,
-                    take, left, add, ways, rank_offsets, rank_values) -> int:
+def _walk_multisets(avail: np.ndarray, missing: int, sums: np.ndarray, flush: np.ndarray, correct: bool,
+                    values: np.ndarray, tvalues: np.ndarray, counts: np.ndarray, weight: int,
+                    take: np.ndarray, left: np.ndarray, add: np.ndarray, ways: np.ndarray,
+                    rank_offsets: np.ndarray, rank_values: np.ndarray) -> int:
     """Visit every multiset of ``missing`` ranks with at most ``avail[r]`` of rank r.
 
     Each multiset stands for ``weight * prod_r C(avail[r], k_r)`` boards.  With
@@ -94,7 +96,7 @@ def _walk_multisets(avail, missing, sums, flush, correct, values, tvalues, count
 
 
 @njit(cache=True, nogil=True)
-def _next_combo(idx, k, n) -> bool:
+def _next_combo(idx: np.ndarray, k: int, n: int) -> bool:
     """Advance ``idx[:k]`` to the next k-combination of range(n); False when done."""
     i = k - 1
     while i >= 0 and idx[i] == n - k + i:

@@ -1,0 +1,212 @@
+"""Monte Carlo equity: the sampler's law against exact enumeration, reproducibility, stopping rules."""
+import math
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pytest
+from numba import njit
+
+from pipeline import CardError
+from pipeline.equity import equity
+from pipeline.equity.deal import alias_table, plan_deal
+from pipeline.equity.rng import below, chunk_state
+from pipeline.query import parse_query
+
+
+def assert_within(mc, ex, k=4.0):
+    for p, q in zip(mc.players, ex.players):
+        if p.stderr == 0:       # a drawing-dead hand: no variance, no error
+            assert p.equity == q.equity
+            continue
+        assert abs(p.equity - q.equity) < k * p.stderr, (p.range, p.equity, q.equity, p.stderr)
+
+
+def test_overlapping_ranges_converge_to_exact():
+    """Every pair of these ranges shares cards, so the sampler redraws blocked players and
+    weighs trials (importance weights); 10**7 trials land within 4 standard errors."""
+    hands = ["AK,AQ", "AK,KQ", "AQ,KQ"]
+    ex = equity(hands, exact=True)
+    mc = equity(hands, trials=10_000_000, seed=11)
+    assert ex.exact and not mc.exact and mc.trials == 10_000_000
+    assert max(p.stderr for p in mc.players) < 2.5e-4
+    assert_within(mc, ex)
+    assert math.isclose(sum(p.equity for p in mc.players), 1.0)
+
+
+def test_weighted_overlapping_ranges_on_a_flop():
+    hands = ["AK:0.3,AQ", "AK,KQ:0.5", "AQ,KQ,JJ:0.2"]
+    ex = equity(hands, board="2c7d9h", exact=True)
+    mc = equity(hands, board="2c7d9h", trials=1_000_000, seed=4)
+    assert_within(mc, ex)
+
+
+def test_ten_players_on_a_turn_match_exact_enumeration():
+    hands = ["AhKd", "QcTc", "8s8h", "6d5d", "3s3c", "TdTh", "4c4d", "QQ+,AK", "AK,KQ,JJ", "random"]
+    ex = equity(hands, board="2c7d9hJs", exact=True)
+    mc = equity(hands, board="2c7d9hJs", trials=1_000_000, seed=2)
+    assert len(mc.players) == 10
+    assert_within(mc, ex)
+
+
+@pytest.mark.parametrize("hands, board, pct", [
+    (["AA", "random"], "", 85.2037),       # /work/shared/README.md: vs one random hand
+    (["72o", "random"], "", 34.5836),
+    (["AA", "KK"], "", 81.9461),
+    (["JTs", "AKo"], "", 40.5139),
+])
+def test_published_equities(hands, board, pct):
+    r = equity(hands, board=board, trials=1_000_000, seed=9)
+    assert abs(100 * r.players[0].equity - pct) < 4 * 100 * r.players[0].stderr
+
+
+def test_same_result_whatever_the_threads_or_executor():
+    for hands in (["AhKh", "random", "random"], ["AK,AQ", "AK,KQ", "AQ,KQ"]):
+        a = equity(hands, trials=300_000, seed=5, threads=1)
+        b = equity(hands, trials=300_000, seed=5, threads=2)
+        with ThreadPoolExecutor(3) as pool:
+            c = equity(hands, trials=300_000, seed=5, executor=pool, threads=3)
+        assert a == b == c
+        assert equity(hands, trials=300_000, seed=6, threads=1) != a
+
+
+def test_stderr_target_stops_reproducibly():
+    a = equity(["AKs", "QQ"], stderr=0.002, seed=1, threads=1)
+    b = equity(["AKs", "QQ"], stderr=0.002, seed=1, threads=2)
+    assert a == b and a.stopped == "stderr"
+    assert a.stderr <= 0.002 and a.trials < 1_000_000
+    assert abs(a.players[0].equity - 0.460485) < 4 * a.players[0].stderr
+
+
+def test_time_budget_stops():
+    t = time.monotonic()
+    r = equity(["AhKh", "random", "random", "random"], seconds=0.3, seed=1)
+    assert r.stopped == "time" and r.trials > 0
+    assert time.monotonic() - t < 5
+
+
+def test_trials_cap_the_adaptive_run():
+    r = equity(["AhKh", "QsQd"], trials=70_000, stderr=1e-6, seed=1)
+    assert r.trials == 70_000 and r.stopped == "trials"
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"stderr": 0.0}, "stderr target"),
+    ({"stderr": -1.0}, "stderr target"),
+    ({"seconds": -1.0}, "time budget"),
+    ({"seconds": float("inf")}, "time budget"),
+    ({"seed": -1}, "seed"),
+    ({"trials": 10**16}, "beyond reason"),
+    ({"stderr": 0.01, "exact": True}, "not both"),
+])
+def test_bad_budgets(kwargs, words):
+    with pytest.raises(CardError, match=words):
+        equity(["AhKh", "QsQd"], **kwargs)
+
+
+def test_impossible_deal_is_refused_in_every_mode():
+    dead = "2c2d2h2s3c3d3h3s4c4d4h4s5c5d5h5s6c6d6h6s7c7d7h7s8c8d8h8s9c9d9h9sTcTdThTsJcJdJhJsQcQhKcKd"
+    for kwargs in ({}, {"trials": 1}, {"exact": True}, {"stderr": 0.01}):
+        with pytest.raises(CardError, match="impossible deal"):
+            equity(["AhKh", "QsQd"], dead=dead, **kwargs)
+
+
+def test_deal_plan_groups_players():
+    ranges = [parse_query(t) for t in ("AhKh", "QQ", "random", "AK,KJ")]
+    ranges = [r.without(0) for r in ranges]
+    plan = plan_deal(ranges, [], 0)
+    assert plan.dplayers.tolist() == [2] and plan.rplayers.tolist() == [1, 3]
+    assert plan.weighted is False      # QQ and AK,KJ never share a card once AhKh is out
+    assert plan.deck.size == 50
+    plan = plan_deal([parse_query(t) for t in ("AK", "KQ")], [], 0)
+    assert plan.weighted is True
+
+
+def test_alias_table_reproduces_the_weights():
+    w = np.array([0.5, 1.0, 0.25, 0.0, 2.25])
+    prob, alias = alias_table(w)
+    # probability of each outcome: (prob[i] + sum of (1 - prob[j]) over j aliased to i) / n
+    p = prob.copy()
+    for j, a in enumerate(alias):
+        p[a] += 1.0 - prob[j]
+    assert np.allclose(p / len(w), w / w.sum())
+
+
+@njit
+def _histogram(n, draws):
+    s0, s1 = chunk_state(3, 0)
+    h = np.zeros(n, np.int64)
+    for _ in range(draws):
+        s0, s1, k = below(s0, s1, n)
+        h[k] += 1
+    return h
+
+
+def test_bounded_draws_are_uniform():
+    h = _histogram(48, 480_000)
+    expected = 10_000
+    chi2 = float(((h - expected) ** 2 / expected).sum())
+    assert chi2 < 100      # 47 degrees of freedom: p < 1e-5 above 100
+
+
+def test_win_odds_takes_an_executor_and_refuses_negative_seeds():
+    from pipeline.odds import win_odds
+    a = win_odds("AdQc", "", max_opponents=3, trials=70_000, seed=3)
+    with ThreadPoolExecutor(2) as pool:
+        b = win_odds("AdQc", "", max_opponents=3, trials=70_000, seed=3, executor=pool)
+    assert a == b
+    assert abs(a["opponents"][0]["equity"] - equity(["AdQc", "random"]).players[0].equity) \
+        < 4 * a["opponents"][0]["stderr"]
+    with pytest.raises(CardError, match="seed"):
+        win_odds("AdQc", "", seed=-1)
+
+
+def test_memory_stays_flat_whatever_the_trial_count():
+    """Issue 10: no per-trial or per-chunk arrays kept; ten times the trials, the same peak."""
+    import tracemalloc
+
+    def peak(trials):
+        tracemalloc.start()
+        equity(["AhKh", "random", "random"], trials=trials, seed=1, threads=2)
+        got = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        return got
+
+    peak(70_000)
+    small, large = peak(400_000), peak(4_000_000)
+    assert large < 2 * small + 200_000, (small, large)
+
+
+def test_vs_random_rows_are_a_pure_function_of_each_hand():
+    """Same rows however the hands are split into partitions (and so whatever --workers)."""
+    import pyarrow as pa
+
+    from pipeline.datasets.vs_random import vs_random_mc_rows
+    whole = vs_random_mc_rows(3, [0, 1, 2, 3], 20_000, 7)
+    parts = pa.concat_tables([vs_random_mc_rows(3, [0, 1], 20_000, 7), vs_random_mc_rows(3, [2, 3], 20_000, 7)])
+    assert whole.equals(parts)
+    aa = whole.to_pandas().set_index("hand").loc["AA"]
+    assert abs(aa.equity - 0.6387) < 4 * aa.stderr     # AA vs 3 random hands: the reference test below
+
+
+def _reference_vs_random(hero, k, n, seed):
+    """Plain numpy Monte Carlo: shuffle the deck per trial, evaluate every 7-card hand with the
+    batch evaluator, split ties: an independent check of the kernel's deal and showdown."""
+    from pipeline.evaluator import evaluate
+    rng = np.random.default_rng(seed)
+    deck = np.array([c for c in range(52) if c not in hero], np.int64)
+    cards = deck[np.argsort(rng.random((n, len(deck))), axis=1)[:, :5 + 2 * k]]
+    board = cards[:, :5]
+    v = np.stack([evaluate(np.concatenate([board, np.tile(hero, (n, 1))], axis=1), check=False)]
+                 + [evaluate(np.concatenate([board, cards[:, 5 + 2 * j:7 + 2 * j]], axis=1), check=False)
+                    for j in range(k)], axis=1)
+    best = v.max(axis=1)
+    x = np.where(v[:, 0] == best, 1.0 / (v == best[:, None]).sum(axis=1), 0.0)
+    return x.mean(), x.std() / np.sqrt(n)
+
+
+@pytest.mark.parametrize("k", [3, 6])
+def test_deck_players_match_a_plain_numpy_reference(k):
+    mean, se = _reference_vs_random([51, 50], k, 300_000, seed=k)      # AsAh
+    r = equity(["AsAh"] + ["random"] * k, trials=1_000_000, seed=k).players[0]
+    assert abs(r.equity - mean) < 4 * math.hypot(se, r.stderr), (r.equity, mean)
