@@ -73,3 +73,52 @@ def test_same_result_on_two_dask_workers():
         spread = simulate(["tag", "maniac", "random"], hands=6_000, seed=21, session=session, partition_deals=300)
     assert spread.units_won.tolist() == local.units_won.tolist() and spread.policies == local.policies
     assert [s.stderr for s in spread.seats] == [s.stderr for s in local.seats]
+
+
+def _obs(street=0, raises=0, pos_class=0, to_call=1.0, players=6, weight=0.0, pot=1.5, can_raise=1.0):
+    from pipeline.holdem import policies as P
+    o = np.zeros(len(P.OBS_FIELDS))
+    o[P.O_STREET], o[P.O_RAISES], o[P.O_POS_CLASS], o[P.O_TO_CALL] = street, raises, pos_class, to_call
+    o[P.O_PLAYERS], o[P.O_WEIGHT], o[P.O_POT], o[P.O_CAN_RAISE] = players, weight, pot, can_raise
+    o[P.O_POT_ODDS] = to_call / (pot + to_call)
+    return o
+
+
+@pytest.mark.parametrize("label, pos, raises, to_call, answer", [
+    ("AA", "early", 0, 1.0, "raise"), ("AA", "early", 3, 3.0, "raise"),     # group 1 re-raises anything
+    ("KQo", "early", 0, 1.0, "call"), ("KQo", "middle", 0, 1.0, "raise"),  # group 4: limps early, raises later
+    ("KJo", "early", 0, 1.0, "fold"),                                          # group 5: too weak early
+    ("A5s", "late", 0, 1.0, "raise"), ("A5s", "early", 1, 2.0, "fold"),    # group 5
+    ("72o", "late", 0, 1.0, "fold"), ("72o", "big blind", 0, 0.0, "call"),  # unlisted: checks his option
+    ("JTs", "big blind", 1, 1.0, "call"), ("TT", "small blind", 2, 2.5, "call"),
+])
+def test_thesis_preflop_table(label, pos, raises, to_call, answer):
+    from pipeline.hand_classes import CLASS_INDEX
+    from pipeline.holdem import policies as P
+    groups = P.group_of_class()
+    pc = {"early": P.EARLY, "middle": P.MIDDLE, "late": P.LATE, "small blind": P.SMALL_BLIND,
+          "big blind": P.BIG_BLIND}[pos]
+    got = P.decide(P.THESIS_PREFLOP, P.default_params(P.THESIS_PREFLOP), _obs(0, raises, pc, to_call),
+                   groups[CLASS_INDEX[label]], np.zeros(1, np.uint64))
+    assert ("fold", "call", "raise")[int(got)] == answer
+
+
+def test_groups_of_the_query_language():
+    from pipeline.hand_classes import CLASS_INDEX
+    from pipeline.holdem.policies import group_of_class
+    g = group_of_class()
+    # Sklansky & Malmuth's table as pipeline.query.GROUPS writes it
+    hands = ("AA", "AKs", "AKo", "TT", "A9s", "22", "K9o", "72o")
+    assert [g[CLASS_INDEX[x]] for x in hands] == [1, 1, 2, 2, 5, 7, 8, 9]
+
+
+def test_tag_uses_weight_thresholds_and_pot_odds():
+    from pipeline.holdem import policies as P
+    p = P.default_params(P.TAG)
+    rng = np.zeros(1, np.uint64)
+    # heads-up on the river: s = 2w; raise at s >= 1.7, call at s >= 1.2 or w >= pot odds
+    assert P.decide(P.TAG, p, _obs(3, 0, 0, 2.0, 2, 0.90, 10.0), 9, rng) == P.RAISE
+    assert P.decide(P.TAG, p, _obs(3, 0, 0, 2.0, 2, 0.62, 10.0), 9, rng) == P.CALL
+    assert P.decide(P.TAG, p, _obs(3, 0, 0, 2.0, 2, 0.20, 10.0), 9, rng) == P.CALL    # 0.20 >= 2/12
+    assert P.decide(P.TAG, p, _obs(3, 0, 0, 2.0, 2, 0.10, 10.0), 9, rng) == P.FOLD
+    assert P.decide(P.TAG, p, _obs(3, 0, 0, 0.0, 2, 0.10, 10.0), 9, rng) == P.CALL    # checks, never folds free
