@@ -20,6 +20,7 @@ def play(seats: int = typer.Option(..., "--seats", "-s", help="players at the ta
          as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
          history: Optional[str] = typer.Option(None, "--history", help="also write every hand: pokerstars, phh or ohh"),
          out: str = typer.Option("outputs/play", "--out", "-o", help="folder for the hand histories"),
+         hero: Optional[int] = typer.Option(None, "--hero", help="PokerStars text: show only this seat's hole cards"),
          stack: float = typer.Option(200.0, "--stack", help="stack in big blinds, reset every hand"),
          rake: float = typer.Option(0.0, "--rake", help="rake in percent of the pot (none without a flop)"),
          rake_cap: float = typer.Option(0.0, "--rake-cap", help="rake cap in big blinds (0: no cap)"),
@@ -40,6 +41,8 @@ def play(seats: int = typer.Option(..., "--seats", "-s", help="players at the ta
         raise fail(f"--hands must be positive, got {hands}")
     if history is not None and history not in FORMATS:
         raise fail(f"--history must be one of {', '.join(FORMATS)}, got {history!r}")
+    if hero is not None and not 1 <= hero <= seats:
+        raise fail(f"--hero must be a seat 1 to {seats}, got {hero}")
     if not math.isfinite(stack) or not math.isfinite(rake) or not math.isfinite(rake_cap):
         raise fail("--stack, --rake and --rake-cap must be finite numbers")
     try:
@@ -59,7 +62,8 @@ def play(seats: int = typer.Option(..., "--seats", "-s", help="players at the ta
     finally:
         if session is not None:
             session.close()
-    files = write_histories(table, seed, r.hands, history, out, not no_duplicate) if history else []
+    files = (write_histories(table, seed, r.hands, history, out, not no_duplicate, None if hero is None else hero - 1)
+             if history else [])
 
     def num(x: float) -> float | None:
         return round(x, 4) if math.isfinite(x) else None   # JSON has no inf/nan: an infinite AF is null

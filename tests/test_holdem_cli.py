@@ -32,6 +32,7 @@ def test_table_and_histories(capsys, tmp_path):
     (["--seats", "2", "--policies", "tag,station", "--stack", "0.2"], "stacks must be 1 to 1e9"),
     (["--seats", "2", "--policies", "tag,station", "--rake-cap", "-1"], "rake cap"),
     (["--seats", "2", "--policies", "tag,station", "--history", "pdf"], "--history must be one of"),
+    (["--seats", "2", "--policies", "tag,station", "--hero", "3"], "--hero must be a seat 1 to 2"),
 ])
 def test_bad_input_one_line_exit_2(capsys, args, words):
     assert main(["play", *args]) == 2

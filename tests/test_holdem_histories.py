@@ -85,3 +85,13 @@ def test_write_histories_files(tmp_path):
     (f,) = write_histories(t, 3, 30, "ohh", tmp_path)
     assert f.read_text().count('{"ohh": ') == 30
     assert A_SB != A_BB
+
+
+def test_pokerstars_hero_file_shows_one_hand_and_reads_back(hands):
+    text = pokerstars.write_file(hands, hero=0)
+    assert text.count("Dealt to ") == len(hands)
+    for h, rec in zip(read(text), hands):
+        assert h.holes[0] == rec.holes[0].tolist()
+        for k in range(rec.seats):                     # the others' cards only when shown down
+            assert (k in h.holes) == (k == 0 or rec.values[k] >= 0)
+        assert h.final_stacks == rec.final_stacks.tolist()

@@ -13,12 +13,13 @@ CHUNK = 5_000
 
 
 def write_histories(table: Table, seed: int, hands: int, fmt: str, out: str | Path,
-                    duplicate: bool = True) -> list[Path]:
+                    duplicate: bool = True, hero: int | None = None) -> list[Path]:
     """Write hands ``0 .. hands-1`` of the run to ``out`` in format ``fmt``; return the files written.
 
     PokerStars and OHH hands go to one file per run (``hands.txt``,
     ``hands.ohh``); PHH to one ``.phh`` file per hand under ``out/phh/``.  Files
-    are written under a temporary name and renamed.
+    are written under a temporary name and renamed.  ``hero`` (a seat index):
+    PokerStars text shows only that seat's hole cards before the showdown.
     """
     if fmt not in FORMATS:
         raise ValueError(f"history format must be one of {', '.join(FORMATS)}, got {fmt!r}")
@@ -38,7 +39,7 @@ def write_histories(table: Table, seed: int, hands: int, fmt: str, out: str | Pa
                     p.write_text(phh.write_hand(rec))
                     written.append(p)
                 elif fmt == "pokerstars":
-                    f.write(pokerstars.write_hand(rec))
+                    f.write(pokerstars.write_hand(rec, hero))
                 else:
                     f.write(ohh.write_file([rec]) + "\n")
     if fmt != "phh":

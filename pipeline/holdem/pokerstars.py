@@ -54,8 +54,12 @@ def _seat_label(rec: HandRecord, k: int) -> str:
     return out
 
 
-def write_hand(rec: HandRecord) -> str:
-    """One hand as PokerStars text (lines ending in newlines, the hand followed by a blank line)."""
+def write_hand(rec: HandRecord, hero: int | None = None) -> str:
+    """One hand as PokerStars text, the hand followed by blank lines.
+
+    With ``hero`` (a seat index) only that seat's hole cards are dealt face up,
+    as in a player's own file; otherwise every seat gets a ``Dealt to`` line.
+    """
     names = player_names(rec.names)
     n = rec.seats
     when = _EPOCH + timedelta(seconds=30 * rec.number)
@@ -80,7 +84,7 @@ def write_hand(rec: HandRecord) -> str:
             continue
         if not headed:
             lines.append("*** HOLE CARDS ***")
-            lines += [f"Dealt to {names[k]} [{cards_text(rec.holes[k])}]" for k in range(n)]
+            lines += [f"Dealt to {names[k]} [{cards_text(rec.holes[k])}]" for k in range(n) if hero in (None, k)]
             headed = True
         while st > street:
             street += 1
@@ -103,7 +107,7 @@ def write_hand(rec: HandRecord) -> str:
         cur_level = int(level)
     if not headed:
         lines.append("*** HOLE CARDS ***")
-        lines += [f"Dealt to {names[k]} [{cards_text(rec.holes[k])}]" for k in range(n)]
+        lines += [f"Dealt to {names[k]} [{cards_text(rec.holes[k])}]" for k in range(n) if hero in (None, k)]
     for k in range(n):
         if rec.returned[k]:
             lines.append(f"Uncalled bet ({money(rec.returned[k])}) returned to {names[k]}")
@@ -165,6 +169,6 @@ def _collected(rec: HandRecord, names: list[str]) -> list[str]:
     return out
 
 
-def write_file(records: list[HandRecord]) -> str:
-    """Many hands as one PokerStars file."""
-    return "".join(write_hand(r) for r in records)
+def write_file(records: list[HandRecord], hero: int | None = None) -> str:
+    """Many hands as one PokerStars file (``hero``: see :func:`write_hand`)."""
+    return "".join(write_hand(r, hero) for r in records)

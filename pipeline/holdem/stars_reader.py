@@ -16,6 +16,7 @@ _SEAT = re.compile(r"^Seat (\d+): (.+?) \(\$([\d.]+) in chips\) ?$")
 _ACTION = re.compile(r"^(.+?): (posts small blind|posts big blind|folds|checks|calls|bets|raises)"
                      r"(?: \$([\d.]+))?(?: to \$([\d.]+))?(?: and is all-in)? ?$")
 _DEALT = re.compile(r"^Dealt to (.+?) \[(.+)\]$")
+_SHOWS = re.compile(r"^(.+?): shows \[(.+?)\]")
 _UNCALLED = re.compile(r"^Uncalled bet \(\$([\d.]+)\) returned to (.+)$")
 _COLLECTED = re.compile(r"^(.+?) collected \$([\d.]+) from (?:main |side )?pot(?:-\d+)?$")
 _BUTTON = re.compile(r"Seat #(\d+) is the button")
@@ -94,6 +95,10 @@ def _read_hand(lines: list[str]) -> StarsHand:
                 hand.board = parse_cards("".join(re.findall(r"\[(.+?)\]", line)).replace(" ", ""))
         m = _DEALT.match(line)
         if m:
+            hand.holes[seat_of[m.group(1)]] = parse_cards(m.group(2).replace(" ", ""))
+            continue
+        m = _SHOWS.match(line)
+        if m and m.group(1) in seat_of:
             hand.holes[seat_of[m.group(1)]] = parse_cards(m.group(2).replace(" ", ""))
             continue
         m = _UNCALLED.match(line)
