@@ -126,7 +126,7 @@ def write_hand(rec: HandRecord, hero: int | None = None) -> str:
     if len(rec.pots) > 1:
         sides = " ".join(f"Side pot{'' if len(rec.pots) == 2 else f'-{p}'} {money(rec.pots[p])}."
                          for p in range(1, len(rec.pots)))
-        main = money(rec.pots[0] + rec.rake)
+        main = money(rec.pots[0])            # pots after rake: main + sides + rake = total
         lines.append(f"Total pot {money(total)} Main pot {main}. {sides} | Rake {money(rec.rake)} ")
     else:
         lines.append(f"Total pot {money(total)} | Rake {money(rec.rake)} ")
