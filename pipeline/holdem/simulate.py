@@ -91,7 +91,9 @@ def run_deals(seed: int, first: int, count: int, n: int, duplicate: bool, stacks
                 block[k] = 0
 
 
-def _partition(table: Table, seed: int, first: int, count: int, duplicate: bool) -> tuple[np.ndarray, ...]:
+def _partition(table: Table, seed: int, first: int, count: int, duplicate: bool,
+               pre_weight: np.ndarray) -> tuple[np.ndarray, ...]:
+    """One partition's sums (run on a worker: the preflop weights travel with it, so no worker builds them)."""
     n = table.seats
     totals = np.zeros(n, np.int64)
     sumsq = np.zeros(n, np.int64)
@@ -99,7 +101,7 @@ def _partition(table: Table, seed: int, first: int, count: int, duplicate: bool)
     audit = np.zeros(2, np.int64)
     T = tables()
     run_deals(seed, first, count, n, duplicate, table.stacks, table.kinds, table.params, table.needs_weight,
-              table.group_tab, preflop_table(), table.rake_bp, table.rake_cap, T.card_keys, T.rank_offsets,
+              table.group_tab, pre_weight, table.rake_bp, table.rake_cap, T.card_keys, T.rank_offsets,
               T.rank_values, T.flush_values, totals, sumsq, stats, audit)
     return totals, sumsq, stats, audit
 
@@ -156,12 +158,13 @@ def simulate(policies: Sequence[str], hands: int, seed: int = 0, duplicate: bool
     per = n if duplicate else 1
     deals = -(-hands // per)
     parts = [(f, min(partition_deals, deals - f)) for f in range(0, deals, partition_deals)]
+    pre = preflop_table()
     if session is None:
-        results = [_partition(table, seed, f, c, duplicate) for f, c in parts]
+        results = [_partition(table, seed, f, c, duplicate, pre) for f, c in parts]
     else:
         client = session.client()
         futures = client.map(_partition, [table] * len(parts), [seed] * len(parts), [f for f, _ in parts],
-                             [c for _, c in parts], [duplicate] * len(parts), pure=False)
+                             [c for _, c in parts], [duplicate] * len(parts), [pre] * len(parts), pure=False)
         results = client.gather(futures)
     totals = np.sum([r[0] for r in results], axis=0)
     sumsq = np.sum([r[1] for r in results], axis=0)
