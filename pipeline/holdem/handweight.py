@@ -56,6 +56,7 @@ def sampled_weight(h0: int, h1: int, board: np.ndarray, n_board: int, opponents:
             n += 1
     need = 5 - n_board + 2 * opponents
     score = 0.0
+    mine = -1
     for _ in range(samples):
         for i in range(need):
             j = i + below(rng, n - i)
@@ -65,8 +66,9 @@ def sampled_weight(h0: int, h1: int, board: np.ndarray, n_board: int, opponents:
         for i in range(5 - n_board):
             key += card_keys[deck[i]]
             suited |= suited_bit(deck[i])
-        mine = hand_value(key + card_keys[h0] + card_keys[h1], suited | suited_bit(h0) | suited_bit(h1),
-                          rank_offsets, rank_values, flush_values)
+        if n_board < 5 or mine < 0:       # on the river the hand's own value is the same every sample
+            mine = hand_value(key + card_keys[h0] + card_keys[h1], suited | suited_bit(h0) | suited_bit(h1),
+                              rank_offsets, rank_values, flush_values)
         ties = 1
         lost = False
         k = 5 - n_board
