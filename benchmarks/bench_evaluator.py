@@ -14,8 +14,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
 import numpy as np  # noqa: E402
-
 from common import best_of, random_hands  # noqa: E402
+
 from pipeline import evaluate  # noqa: E402
 from pipeline.evaluator.kernels import evaluate_into  # noqa: E402
 from pipeline.evaluator.tables import tables  # noqa: E402

@@ -10,9 +10,9 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
 import numpy as np  # noqa: E402
+from test_evaluator import SEVEN_CARD_CATEGORIES, _hands_from  # noqa: E402
 
 from pipeline import CATEGORY_NAMES, category, evaluate  # noqa: E402
-from test_evaluator import SEVEN_CARD_CATEGORIES, _hands_from  # noqa: E402
 
 
 def main() -> None:
@@ -26,8 +26,8 @@ def main() -> None:
         distinct.update(np.unique(v).tolist())
         total += len(v)
     dt = time.perf_counter() - t
-    for name, n, want in zip(CATEGORY_NAMES, cats, SEVEN_CARD_CATEGORIES):
-        print(f"{name:16s} {n:12,d}  {'ok' if n == want else 'WRONG, expected %d' % want}")
+    for name, n, want in zip(CATEGORY_NAMES, cats, SEVEN_CARD_CATEGORIES, strict=True):
+        print(f"{name:16s} {n:12,d}  {'ok' if n == want else f'WRONG, expected {want}'}")
     print(f"total {total:,} hands, {len(distinct):,} distinct values, {dt:.1f} s (generation included)")
 
 

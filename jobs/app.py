@@ -21,7 +21,7 @@ app = typer.Typer(
 )
 
 
-def fail(message: str) -> "typer.Exit":
+def fail(message: str) -> typer.Exit:
     """Print ``pokerpipe: error: message`` on stderr; return the exit to raise (code 2)."""
     print(f"pokerpipe: error: {message}", file=sys.stderr)
     return typer.Exit(2)
@@ -33,9 +33,22 @@ def _root() -> None:
 
 
 def _register() -> None:
-    from . import (datasets, ehs, ehs_table, equity, matchups, odds, odds_table, outs,  # noqa: F401
-                   preflop_grid, range_cmd, tables, videopoker, vs_random)
-    from . import play  # noqa: F401
+    from . import (  # noqa: F401
+        datasets,
+        ehs,
+        ehs_table,
+        equity,
+        matchups,
+        odds,
+        odds_table,
+        outs,
+        play,
+        preflop_grid,
+        range_cmd,
+        tables,
+        videopoker,
+        vs_random,
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import typer
 
@@ -14,7 +15,7 @@ def datasets(out: str = OUT, as_json: bool = typer.Option(False, "--json", help=
     """Every registered dataset: what it reads, its default parameters, and whether --out holds it built."""
     from pipeline.datasets import DatasetError, dataset, is_built, names
 
-    rows = []
+    rows: list[dict[str, Any]] = []
     try:
         for name in names():
             ds = dataset(name)
@@ -22,7 +23,7 @@ def datasets(out: str = OUT, as_json: bool = typer.Option(False, "--json", help=
             rows.append({"name": name, "depends_on": ds.depends_on, "parameters": ds.params,
                          "built": manifest is not None, "rows": manifest.get("rows") if manifest else None})
     except DatasetError as e:
-        raise fail(str(e))
+        raise fail(str(e)) from None
     if as_json:
         print(json.dumps({"datasets": rows}))
         return

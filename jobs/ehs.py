@@ -20,7 +20,7 @@ def ehs(hole: str = typer.Argument(..., help="two hole cards, e.g. AdQc"),
     try:
         r = hand_strength(hole, board, opponents)
     except CardError as e:
-        raise fail(str(e))
+        raise fail(str(e)) from None
     if as_json:
         print(json.dumps(r.to_json()))
         return
@@ -30,8 +30,9 @@ def ehs(hole: str = typer.Argument(..., help="two hole cards, e.g. AdQc"),
     if any(any(row) for row in r.potential):
         cases = sum(map(sum, r.potential))
         print(f"potential ({cases:,} cases)   {'ahead':>10s} {'tied':>10s} {'behind':>10s}   (at the river)")
-        for name, row in zip(("ahead", "tied", "behind"), r.potential):
+        for name, row in zip(("ahead", "tied", "behind"), r.potential, strict=True):
             print(f"  now {name:8s}          {row[0]:10,d} {row[1]:10,d} {row[2]:10,d}")
     print(f"PPOT {r.ppot:.4f}   NPOT {r.npot:.4f}" + (f"   one card ahead: PPOT1 {r.ppot1:.4f}  NPOT1 {r.npot1:.4f}"
                                                      if r.ppot1 is not None else ""))
-    print(f"EHS {r.ehs:.4f}   EHS' (optimistic, {opponents} opponent{'s' if opponents > 1 else ''}) {r.ehs_optimistic:.4f}")
+    plural = "s" if opponents > 1 else ""
+    print(f"EHS {r.ehs:.4f}   EHS' (optimistic, {opponents} opponent{plural}) {r.ehs_optimistic:.4f}")

@@ -1,8 +1,6 @@
 """``pokerpipe matchups``: all 47,008 suit-isomorphic heads-up preflop matchups, exact."""
 from __future__ import annotations
 
-from typing import Optional
-
 import typer
 
 from .app import app
@@ -10,8 +8,8 @@ from .options import FORCE, OUT, QUIET, SCHEDULER, WORKERS, dataset, run
 
 
 @app.command()
-def matchups(out: str = OUT, workers: Optional[int] = WORKERS, scheduler: Optional[str] = SCHEDULER,
+def matchups(out: str = OUT, workers: int | None = WORKERS, scheduler: str | None = SCHEDULER,
              quiet: bool = QUIET, force: bool = FORCE,
-             limit: Optional[int] = typer.Option(None, "--limit", help="only the first N classes (smoke runs)")) -> None:
+             limit: int | None = typer.Option(None, "--limit", help="only the first N classes (smoke runs)")) -> None:
     """Every heads-up preflop matchup up to suit isomorphism (47,008 rows), exact wins/ties/losses."""
     run([dataset("matchups", limit=limit)], out, workers, scheduler, quiet, force)

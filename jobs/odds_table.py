@@ -1,14 +1,12 @@
 """``pokerpipe odds-table``: the exact outs odds table beside the rules of 4 and 2."""
 from __future__ import annotations
 
-from typing import Optional
-
 from .app import app
 from .options import FORCE, OUT, QUIET, SCHEDULER, WORKERS, run
 
 
 @app.command("odds-table")
-def odds_table(out: str = OUT, workers: Optional[int] = WORKERS, scheduler: Optional[str] = SCHEDULER,
+def odds_table(out: str = OUT, workers: int | None = WORKERS, scheduler: str | None = SCHEDULER,
                quiet: bool = QUIET, force: bool = FORCE) -> None:
     """Chance of hitting 1..20 outs on the turn, the river, and turn-or-river; prints the table."""
     from pipeline.hit_odds import outs_row
@@ -19,4 +17,5 @@ def odds_table(out: str = OUT, workers: Optional[int] = WORKERS, scheduler: Opti
     for n in range(1, 21):
         r = outs_row(n)
         print(f"{n:>4}  {r['turn_pct']:6.2f}% {r['turn_odds']:>10}  {r['river_pct']:6.2f}% {r['river_odds']:>10}"
-              f"  {r['turn_or_river_pct']:9.2f}% {r['turn_or_river_odds']:>10}  {r['rule_2_pct']:4d}% {r['rule_4_pct']:4d}%")
+              f"  {r['turn_or_river_pct']:9.2f}% {r['turn_or_river_odds']:>10}"
+              f"  {r['rule_2_pct']:4d}% {r['rule_4_pct']:4d}%")

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import sys
-from typing import Any, Optional
+from typing import Any
 
 import typer
 
@@ -18,7 +18,7 @@ FORCE = typer.Option(False, "--force", help="recompute every part instead of res
 DASHBOARD = typer.Option(False, "--dashboard", help="start the Dask dashboard and print its address")
 
 
-def run(targets: list[Any], out: str, workers: Optional[int], scheduler: Optional[str], quiet: bool, force: bool,
+def run(targets: list[Any], out: str, workers: int | None, scheduler: str | None, quiet: bool, force: bool,
         catalog: bool = False, dashboard: bool = False) -> list[Any]:
     """Build ``targets`` (names or datasets); bad options one line and exit 2, an interrupt exit 130."""
     from pipeline.datasets import BuildError, build_many
@@ -28,10 +28,10 @@ def run(targets: list[Any], out: str, workers: Optional[int], scheduler: Optiona
         with Session(workers, scheduler, quiet, dashboard) as session:
             reports = build_many(targets, out, session, force=force, write_catalog=catalog)
     except BuildError as e:
-        raise fail(str(e))
+        raise fail(str(e)) from None
     except Interrupted as e:
         print(f"pokerpipe: {e}", file=sys.stderr)
-        raise typer.Exit(130)
+        raise typer.Exit(130) from None
     if not quiet:
         for r in reports:
             print(f"{r.name}: {r.rows:,} rows in {r.parts} parts at {r.location} "
@@ -47,4 +47,4 @@ def dataset(name: str, **params: Any) -> Any:
     try:
         return make(name, **params)
     except (DatasetError, ValueError) as e:
-        raise fail(str(e))
+        raise fail(str(e)) from None

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-from typing import List
 
 import typer
 
@@ -12,7 +11,7 @@ from .app import app, fail
 @app.command()
 def outs(hole: str = typer.Argument(..., help="two hole cards, e.g. AsAc"),
          board: str = typer.Option(..., "--board", "-b", help="a flop or a turn"),
-         opponent: List[str] = typer.Option([], "--opponent", help="a known opponent hand (repeatable)"),
+         opponent: list[str] = typer.Option([], "--opponent", help="a known opponent hand (repeatable)"),
          as_json: bool = typer.Option(False, "--json", help="print one JSON object")) -> None:
     """Cards that improve the hand a category, beat the board alone and every known opponent."""
     from pipeline.cards import CardError

@@ -19,7 +19,7 @@ def range_(query: str = typer.Argument(..., help="a range or query, e.g. 'Group2
     try:
         r = parse_query(query)
     except CardError as e:
-        raise fail(str(e))
+        raise fail(str(e)) from None
     hands = [format_cards(c) for c in r.combos.tolist()]
     if as_json:
         print(json.dumps({"combos": len(hands), "hands": hands}))

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-from typing import List, Optional
 
 import typer
 
@@ -26,14 +25,16 @@ def _params(items: list[str]) -> dict[str, dict]:
 
 
 @app.command()
-def tables(names: List[str] = typer.Argument(None, metavar="[NAMES]...",
-                                             help="datasets or groups (ehs-table, videopoker); default: the preflop set"),
+def tables(names: list[str] = typer.Argument(
+               None, metavar="[NAMES]...",
+               help="datasets or groups (ehs-table, videopoker); default: the preflop set"),
            all_: bool = typer.Option(False, "--all", help="every registered dataset"),
-           param: List[str] = typer.Option([], "--param", "-p", help="a dataset parameter, e.g. vs-random.trials=3000"),
-           out: str = OUT, workers: Optional[int] = WORKERS, scheduler: Optional[str] = SCHEDULER,
+           param: list[str] = typer.Option([], "--param", "-p", help="a dataset parameter, e.g. vs-random.trials=3000"),
+           out: str = OUT, workers: int | None = WORKERS, scheduler: str | None = SCHEDULER,
            quiet: bool = QUIET, force: bool = FORCE, dashboard: bool = DASHBOARD) -> None:
     """Build datasets in dependency order on one cluster, resumably, and write <out>/_catalog.json."""
-    from pipeline.datasets import PREFLOP_SET, names as registered
+    from pipeline.datasets import PREFLOP_SET
+    from pipeline.datasets import names as registered
 
     known = registered()
     if all_ and names:

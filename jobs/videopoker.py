@@ -3,15 +3,18 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING
 
 import typer
 
 from .app import app, fail
 from .options import FORCE, QUIET, SCHEDULER, WORKERS
 
+if TYPE_CHECKING:
+    from pipeline.videopoker.analyzer import Analysis
 
-def _table(a) -> None:
+
+def _table(a: Analysis) -> None:
     pt = a.paytable
     print(f"{pt.title} ({pt.name})")
     print(f"{'hand':24s} {'pays':>5s} {'combinations':>20s} {'probability':>12s} {'1 in':>12s} {'return':>9s}")
@@ -25,15 +28,16 @@ def _table(a) -> None:
 
 @app.command()
 def videopoker(
-    game: Optional[str] = typer.Argument(None, help="a built-in game (see --list)"),
-    paytable: Optional[Path] = typer.Option(None, "--paytable", help="a pay-table TOML file instead of GAME"),
+    game: str | None = typer.Argument(None, help="a built-in game (see --list)"),
+    paytable: Path | None = typer.Option(None, "--paytable", help="a pay-table TOML file instead of GAME"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object (a list with --all)"),
-    royal: Optional[int] = typer.Option(None, "--royal", help="override the royal flush pay (per coin)"),
+    royal: int | None = typer.Option(None, "--royal", help="override the royal flush pay (per coin)"),
     break_even: bool = typer.Option(False, "--break-even", help="find the royal pay that returns 100%"),
     list_games: bool = typer.Option(False, "--list", help="list the built-in games"),
     all_games: bool = typer.Option(False, "--all", help="analyze every built-in game"),
-    out: Optional[str] = typer.Option(None, "--out", "-o", help="also write the strategy dataset to <out>/videopoker/<game>/"),
-    workers: Optional[int] = WORKERS, scheduler: Optional[str] = SCHEDULER, quiet: bool = QUIET, force: bool = FORCE,
+    out: str | None = typer.Option(None, "--out", "-o",
+                                   help="also write the strategy dataset to <out>/videopoker/<game>/"),
+    workers: int | None = WORKERS, scheduler: str | None = SCHEDULER, quiet: bool = QUIET, force: bool = FORCE,
 ) -> None:
     """Exact return, variance and distribution for any pay table, over all deal classes."""
     from pipeline.videopoker import PayTableError, analyze, break_even_royal, builtin, builtin_names, load

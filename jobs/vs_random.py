@@ -1,8 +1,6 @@
 """``pokerpipe vs-random``: each of the 169 hands against 1..9 random hands."""
 from __future__ import annotations
 
-from typing import Optional
-
 import typer
 
 from .app import app
@@ -11,9 +9,10 @@ from .options import FORCE, OUT, QUIET, SCHEDULER, WORKERS, dataset, run
 
 @app.command("vs-random")
 def vs_random(opponents: str = typer.Option("1-9", "--opponents", help="opponent counts: 1-9, 3, or 1,2,5"),
-              trials: int = typer.Option(200_000, "--trials", "-n", help="Monte Carlo trials per hand for 2+ opponents"),
+              trials: int = typer.Option(200_000, "--trials", "-n",
+                                         help="Monte Carlo trials per hand for 2+ opponents"),
               seed: int = typer.Option(0, "--seed", help="Monte Carlo seed"),
-              out: str = OUT, workers: Optional[int] = WORKERS, scheduler: Optional[str] = SCHEDULER,
+              out: str = OUT, workers: int | None = WORKERS, scheduler: str | None = SCHEDULER,
               quiet: bool = QUIET, force: bool = FORCE) -> None:
     """Each of the 169 hands against k random hands: exact for k = 1, seeded Monte Carlo for k >= 2."""
     run([dataset("vs-random", opponents=opponents, trials=trials, seed=seed)], out, workers, scheduler, quiet, force)

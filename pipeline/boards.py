@@ -11,11 +11,10 @@ largest mask, suit 1 the next, and so on.
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 from numba import njit
-
 
 
 @njit(cache=True, nogil=True)
@@ -38,7 +37,7 @@ def all_card_sets(n: int, k: int) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
-def suit_canonical_codes(hands, joker: bool):
+def suit_canonical_codes(hands: np.ndarray, joker: bool) -> np.ndarray:
     """Canonical code of each row of card ids up to suit permutation: its four suit
     rank-masks sorted high to low (13 bits each), plus bit 52 for the joker (id 52)."""
     codes = np.empty(hands.shape[0], np.int64)
@@ -84,7 +83,7 @@ def cards_of_codes(codes: np.ndarray, k: int = 5) -> np.ndarray:
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def canonical_boards(k: int = 5) -> np.ndarray:
     """One representative (ascending ids) of each ``k``-card board up to suits:
     1,755 flops, 16,432 turns, 134,459 rivers."""

@@ -22,7 +22,7 @@ Against one opponent holding any two unseen cards with equal weight:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from typing import TypeVar
 
 import numpy as np
 from numba import njit
@@ -32,16 +32,18 @@ from .evaluator.kernels import board_state, hand_value, live_cards, suited_bit
 from .evaluator.tables import tables
 
 AHEAD, TIED, BEHIND = 0, 1, 2
+Strength = TypeVar("Strength", float, np.ndarray)
 
 
 @njit(cache=True, nogil=True)
-def _outcome(a, b) -> int:
+def _outcome(a: int, b: int) -> int:
     return AHEAD if a > b else (TIED if a == b else BEHIND)
 
 
 @njit(cache=True, nogil=True)
 def potential_counts(hero: np.ndarray, board: np.ndarray, lookahead: int, now: np.ndarray, hp: np.ndarray,
-                     card_keys, rank_offsets, rank_values, flush_values) -> None:
+                     card_keys: np.ndarray, rank_offsets: np.ndarray, rank_values: np.ndarray,
+                     flush_values: np.ndarray) -> None:
     """Fill ``now`` (3,) with opponent hands ahead/tied/behind and ``hp`` (3, 3) with
     (opponent hand, runout of ``lookahead`` 0..2 cards) cases by now / final outcome."""
     bkey, bsuited, used = board_state(board, np.uint64(0), card_keys)
@@ -106,7 +108,7 @@ def potentials(hp: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return ppot, npot
 
 
-def effective_strength(hs, ppot, npot):
+def effective_strength(hs: Strength, ppot: Strength, npot: Strength) -> Strength:
     """EHS = HS·(1 − NPOT) + (1 − HS)·PPOT (scalars or arrays)."""
     return hs * (1 - npot) + (1 - hs) * ppot
 
@@ -121,8 +123,8 @@ class HandStrength:
     potential: list[list[int]]
     ppot: float
     npot: float
-    ppot1: Optional[float]
-    npot1: Optional[float]
+    ppot1: float | None
+    npot1: float | None
     ehs: float
     ehs_optimistic: float
 

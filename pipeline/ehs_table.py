@@ -31,6 +31,7 @@ situation; each situation comes once, from its board's canonical representative.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numba import njit
@@ -38,6 +39,9 @@ from numba import njit
 from .cards import format_card_rows
 from .evaluator.kernels import board_state, hand_value, live_cards, suited_bit
 from .isomorphism import situation_index_nb
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 RUNOUT_CARDS = 47              # cards left after a complete board and no hole
 RUNOUT_PAIRS = 47 * 46 // 2
@@ -56,14 +60,14 @@ def dense_values() -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
-def _tree_add(tree, i) -> None:
+def _tree_add(tree: np.ndarray, i: int) -> None:
     while i < tree.shape[0]:
         tree[i] += 1
         i += i & -i
 
 
 @njit(cache=True, nogil=True)
-def _tree_below(tree, i) -> int:
+def _tree_below(tree: np.ndarray, i: int) -> int:
     """How many entries are at positions < ``i``."""
     i -= 1
     s = 0
@@ -74,7 +78,7 @@ def _tree_below(tree, i) -> int:
 
 
 
-def scratch(n_live: int, n_dense: int) -> tuple:
+def scratch(n_live: int, n_dense: int) -> tuple[np.ndarray, ...]:
     """Work arrays of :func:`_add_runout`, allocated once per kernel call."""
     q = RUNOUT_PAIRS
     return (np.empty(RUNOUT_CARDS, np.int64), np.empty(q, np.int64), np.empty(q, np.int64), np.empty(q, np.int64),
@@ -85,8 +89,10 @@ def scratch(n_live: int, n_dense: int) -> tuple:
 
 
 @njit(cache=True, nogil=True)
-def _add_runout(rkey, rsuited, ri, rj, live, pid, now, order, hp, dense, work, card_keys, rank_offsets,
-                rank_values, flush_values) -> None:
+def _add_runout(rkey: np.uint64, rsuited: np.uint64, ri: int, rj: int, live: np.ndarray, pid: np.ndarray,
+                now: np.ndarray, order: np.ndarray, hp: np.ndarray, dense: np.ndarray,
+                work: tuple[np.ndarray, ...], card_keys: np.ndarray, rank_offsets: np.ndarray,
+                rank_values: np.ndarray, flush_values: np.ndarray) -> None:
     """Add one runout's (opponent pair, now, final) cases to the table ``hp`` (live pairs, 9) of every
     hole it leaves live; ``ri``/``rj`` are the runout's positions in ``live`` (``rj`` -1 for one card)."""
     rest, q_pair, q_now, q_fin, q_of, holding, held, cells, tree, hist, ordered, gfin, g_now, g_fin = work
@@ -169,6 +175,16 @@ def _add_runout(rkey, rsuited, ri, rj, live, pid, now, order, hp, dense, work, c
         for i in range(m):                      # each pair holding x against all of them (itself too):
             ni = g_now[i]                       # eight branch-free sums the compiler vectorizes
             fi = g_fin[i]
+            # annotations only (no bytecode): the sums start as ints and take int32 terms
+            c: int | np.int32
+            ln: int | np.int32
+            en: int | np.int32
+            lf: int | np.int32
+            ef: int | np.int32
+            ll: int | np.int32
+            le: int | np.int32
+            el: int | np.int32
+            ee: int | np.int32
             ln = en = lf = ef = ll = le = el = ee = 0
             for j in range(m):
                 a = np.int32(g_now[j] < ni)
@@ -203,7 +219,9 @@ def _add_runout(rkey, rsuited, ri, rj, live, pid, now, order, hp, dense, work, c
 
 
 @njit(cache=True, nogil=True)
-def street_counts(boards, blocks, dense, work, card_keys, rank_offsets, rank_values, flush_values):
+def street_counts(boards: np.ndarray, blocks: np.ndarray, dense: np.ndarray, work: tuple[np.ndarray, ...],
+                  card_keys: np.ndarray, rank_offsets: np.ndarray, rank_values: np.ndarray,
+                  flush_values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Every live hole of each board (rows of 3, 4 or 5 card ids): situation index, hole, board row,
     ahead/tied/behind now, and the potential table (9 counts; no rows on the river)."""
     nb, m = boards.shape
@@ -287,7 +305,7 @@ def street_counts(boards, blocks, dense, work, card_keys, rank_offsets, rank_val
     return out_idx, out_hole, out_board, out_now, out_hp
 
 
-def _text(cards: np.ndarray):
+def _text(cards: np.ndarray) -> pa.Array:
     """Arrow string array of rows of card ids (``AsKd``...)."""
     import pyarrow as pa
 
@@ -297,7 +315,7 @@ def _text(cards: np.ndarray):
 POTENTIAL_COLUMNS = ("hp_aa", "hp_at", "hp_ab", "hp_ta", "hp_tt", "hp_tb", "hp_ba", "hp_bt", "hp_bb")
 
 
-def street_rows(boards: np.ndarray):
+def street_rows(boards: np.ndarray) -> pa.Table:
     """Arrow table of the situations reached from canonical ``boards`` (rows of 3, 4 or 5 ids), one row each.
 
     Columns: ``index``, ``hole``, ``board``, ``ahead``, ``tied``, ``behind``, ``hs``, ``ppot``, ``npot``,

@@ -35,7 +35,7 @@ def heatmap_png(values: np.ndarray, labels: list[str], title: str = "Equity vs o
         font = small = ImageFont.load_default()
     lo, hi = float(np.min(values)), float(np.max(values))
     draw.text((8, 10), f"{title}  ({100 * lo:.1f}% .. {100 * hi:.1f}%)", fill="black", font=font)
-    for k, (label, v) in enumerate(zip(labels, values)):
+    for k, (label, v) in enumerate(zip(labels, values, strict=True)):
         i, j = divmod(k, 13)
         x, y = j * cell, top + i * cell
         draw.rectangle([x, y, x + cell, y + cell], fill=_colour((v - lo) / (hi - lo or 1)), outline="grey")

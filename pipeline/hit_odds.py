@@ -20,6 +20,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 from math import comb
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 
 def odds_against(hits: int, unseen: int) -> str:
@@ -42,7 +46,7 @@ def outs_row(n: int) -> dict:
     }
 
 
-def odds_rows(max_outs: int = 20):
+def odds_rows(max_outs: int = 20) -> pa.Table:
     """Arrow table of :func:`outs_row` for 1..``max_outs`` outs."""
     import pyarrow as pa
 
@@ -50,7 +54,7 @@ def odds_rows(max_outs: int = 20):
     return pa.Table.from_pylist(rows, schema=odds_schema())
 
 
-def odds_schema():
+def odds_schema() -> pa.Schema:
     """Arrow schema of the odds table."""
     import pyarrow as pa
 

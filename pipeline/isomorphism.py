@@ -28,10 +28,11 @@ True
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import product
 from math import comb
-from typing import Sequence, Union
+from typing import Union
 
 import numpy as np
 from numba import njit
@@ -240,7 +241,7 @@ def _nb_popcount(x: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def situation_index_nb(hole, board, nboard: int, blocks: np.ndarray) -> int:
+def situation_index_nb(hole: np.ndarray, board: np.ndarray, nboard: int, blocks: np.ndarray) -> int:
     """:func:`situation_index` for arrays of card ids (``board[:nboard]``), numba-compiled."""
     codes = np.empty(4, np.int64)
     numbers = np.empty(4, np.int64)

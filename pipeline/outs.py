@@ -33,8 +33,8 @@ board (the player's cards must take part):
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from itertools import combinations
-from typing import Sequence
 
 import numpy as np
 

@@ -33,7 +33,7 @@ SUIT_PERMUTATIONS = np.array(list(permutations(range(4))), np.int64)
 
 
 @njit(cache=True, nogil=True)
-def _canonical(a1, a2, b1, b2, perms):
+def _canonical(a1: int, a2: int, b1: int, b2: int, perms: np.ndarray) -> tuple[int, bool]:
     """(code, hero_is_a) of a matchup: the largest code over suit permutations."""
     best = -1
     a_first = True
@@ -60,7 +60,7 @@ def _canonical(a1, a2, b1, b2, perms):
 
 
 @njit(cache=True, nogil=True)
-def _all_specific(perms):
+def _all_specific(perms: np.ndarray) -> np.ndarray:
     codes = np.empty(SPECIFIC_MATCHUPS, np.int64)
     n = 0
     for a1 in range(52):
@@ -136,7 +136,7 @@ def matchup_counts(codes: np.ndarray, card_keys: np.ndarray, rank_offsets: np.nd
 
 
 @njit(cache=True, nogil=True)
-def _grid(codes_sorted, order, wtl, perms):
+def _grid(codes_sorted: np.ndarray, order: np.ndarray, wtl: np.ndarray, perms: np.ndarray) -> np.ndarray:
     grid = np.zeros((169, 169, 4), np.int64)   # combos, wins, ties, losses (row hand's view)
     for a1 in range(52):
         for a2 in range(a1):
@@ -146,14 +146,14 @@ def _grid(codes_sorted, order, wtl, perms):
                         continue
                     code, a_first = _canonical(a1, a2, b1, b2, perms)
                     k = order[np.searchsorted(codes_sorted, code)]
-                    w, t, l = wtl[k, 0], wtl[k, 1], wtl[k, 2]
+                    win, tie, loss = wtl[k, 0], wtl[k, 1], wtl[k, 2]
                     if not a_first:
-                        w, l = l, w
+                        win, loss = loss, win
                     ca, cb = class_of(a1, a2), class_of(b1, b2)
                     grid[ca, cb, 0] += 1
-                    grid[ca, cb, 1] += w
-                    grid[ca, cb, 2] += t
-                    grid[ca, cb, 3] += l
+                    grid[ca, cb, 1] += win
+                    grid[ca, cb, 2] += tie
+                    grid[ca, cb, 3] += loss
     return grid
 
 

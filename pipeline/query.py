@@ -93,7 +93,7 @@ class _Parser:
             pos = m.end()
         self.i = 0
 
-    def peek(self, word: str | None = None):
+    def peek(self, word: str | None = None) -> tuple[str, str, int] | None:
         if self.i >= len(self.tokens):
             return None
         tok = self.tokens[self.i]
@@ -101,7 +101,7 @@ class _Parser:
             return tok
         return None
 
-    def error(self, what: str):
+    def error(self, what: str) -> CardError:
         if self.i >= len(self.tokens):
             return CardError(f"query {self.text!r}: {what} at the end")
         kind, val, col = self.tokens[self.i]

@@ -49,7 +49,7 @@ class Range:
         one = np.uint64(1)
         return (one << self.combos[:, 0].astype(np.uint64)) | (one << self.combos[:, 1].astype(np.uint64))
 
-    def without(self, dead_mask: int) -> "Range":
+    def without(self, dead_mask: int) -> Range:
         """The combos that use none of the cards in ``dead_mask``."""
         keep = (self.masks & np.uint64(dead_mask)) == 0
         return Range(self.text, self.combos[keep], self.weights[keep])

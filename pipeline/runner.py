@@ -34,9 +34,10 @@ import os
 import signal
 import socket
 import time
+from collections.abc import Iterator
 from concurrent.futures import CancelledError
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Optional
+from typing import Any
 
 import pyarrow as pa
 
@@ -128,7 +129,7 @@ class Session:
     touched on disk.
     """
 
-    def __init__(self, workers: Optional[int] = None, scheduler: Optional[str] = None, quiet: bool = False,
+    def __init__(self, workers: int | None = None, scheduler: str | None = None, quiet: bool = False,
                  dashboard: bool = False) -> None:
         cap = WORKERS_PER_CORE * available_cores()
         if workers is not None and not 1 <= workers <= cap:
@@ -140,7 +141,7 @@ class Session:
         self._client: Any = None
         self.progress = Progress(quiet)
 
-    def __enter__(self) -> "Session":
+    def __enter__(self) -> Session:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -162,7 +163,7 @@ class Session:
 
 
 @contextlib.contextmanager
-def _dask_client(workers: Optional[int], scheduler: Optional[str], dashboard: bool) -> Iterator[Any]:
+def _dask_client(workers: int | None, scheduler: str | None, dashboard: bool) -> Iterator[Any]:
     """A Dask client: on ``scheduler`` if given, else on a local cluster of ``workers`` processes."""
     import sys
 
@@ -245,8 +246,13 @@ class Progress:
             return False
         if self._bar is None:
             from rich.console import Console
-            from rich.progress import (BarColumn, MofNCompleteColumn, ProgressColumn, TextColumn,
-                                       TimeRemainingColumn)
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                ProgressColumn,
+                TextColumn,
+                TimeRemainingColumn,
+            )
             from rich.progress import Progress as Bar
             from rich.text import Text
 
@@ -315,7 +321,7 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def read_manifest(storage: Storage, name: str) -> Optional[dict]:
+def read_manifest(storage: Storage, name: str) -> dict | None:
     """The dataset's manifest if there is a readable one, else None."""
     try:
         manifest = json.loads(storage.read_bytes(name, MANIFEST))
@@ -324,14 +330,14 @@ def read_manifest(storage: Storage, name: str) -> Optional[dict]:
     return manifest if isinstance(manifest, dict) else None
 
 
-def manifest_matches(manifest: Optional[dict], dataset: Dataset) -> bool:
+def manifest_matches(manifest: dict | None, dataset: Dataset) -> bool:
     """Whether ``manifest`` is a finished run of exactly this dataset, parameters and version."""
     return (manifest is not None and manifest.get("job") == dataset.name
             and manifest.get("parameters") == json.loads(json.dumps(dataset.params))
             and manifest.get("version") == __version__ and isinstance(manifest.get("parts"), list))
 
 
-def _recorded(storage: Storage, dataset: Dataset, index: int, manifest: Optional[dict]) -> Optional[str]:
+def _recorded(storage: Storage, dataset: Dataset, index: int, manifest: dict | None) -> str | None:
     """The SHA-256 a part must have: from the matching manifest, else its checksum record."""
     name = part_name(index)
     if manifest is not None:
@@ -348,7 +354,7 @@ def _recorded(storage: Storage, dataset: Dataset, index: int, manifest: Optional
 
 
 def _valid_parts(storage: Storage, dataset: Dataset, count: int, force: bool,
-                 manifest: Optional[dict]) -> dict[int, tuple[int, int, str]]:
+                 manifest: dict | None) -> dict[int, tuple[int, int, str]]:
     """Parts that can be kept, by index, with (rows, bytes, SHA-256): their bytes hash to the record."""
     keep: dict[int, tuple[int, int, str]] = {}
     if force:
@@ -443,7 +449,7 @@ def _run_locked(dataset: Dataset, storage: Storage, session: Session, inputs: An
         return RunReport(name, storage.url(name), len(partitions), 0, int(manifest.get("rows", 0)),
                          sum(p[1] for p in parts.values()), time.time() - start, manifest)
     side = _side_outputs(dataset, storage, inputs, len(partitions))
-    doc = {
+    doc: dict[str, Any] = {
         "job": name,
         "parameters": dataset.params,
         "version": __version__,
@@ -495,7 +501,7 @@ def _compute(dataset: Dataset, storage: Storage, session: Session, partitions: l
     return computed
 
 
-def read_parts(storage: Storage, name: str, count: int, columns: Optional[list[str]] = None) -> pa.Table:
+def read_parts(storage: Storage, name: str, count: int, columns: list[str] | None = None) -> pa.Table:
     """Parts ``0 .. count-1`` of a dataset as one table (no checks: see :func:`pipeline.datasets.read`)."""
     import pyarrow.parquet as pq
 

@@ -11,7 +11,8 @@ recorded with their SHA-256 in the manifest.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Optional, Protocol, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
 import pyarrow as pa
 
@@ -21,7 +22,7 @@ from .store import with_metadata
 class Inputs(Protocol):
     """Read access to finished datasets of the same output location."""
 
-    def read(self, dataset: "Dataset", columns: Optional[list[str]] = None) -> pa.Table:
+    def read(self, dataset: Dataset, columns: list[str] | None = None) -> pa.Table:
         """The whole finished ``dataset``, verified against its manifest."""
         ...
 
@@ -34,7 +35,7 @@ class Dataset:
     schema: pa.Schema = pa.schema([])
     side_output_names: tuple[str, ...] = ()   # files written beside the parts (``_heatmap.png``)
 
-    def dependencies(self) -> Sequence["Dataset"]:
+    def dependencies(self) -> Sequence[Dataset]:
         """Datasets this one reads; built first by :func:`pipeline.datasets.build`."""
         return ()
 
@@ -51,7 +52,7 @@ class Dataset:
         """One partition's rows (runs on a Dask worker)."""
         raise NotImplementedError
 
-    def rows(self, partition: Any) -> Optional[int]:
+    def rows(self, partition: Any) -> int | None:
         """Rows a partition must give, when known in advance."""
         return None
 

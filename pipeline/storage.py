@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Iterator
 
 import pyarrow.fs as pafs
 
@@ -48,7 +48,7 @@ class Storage:
     location: str
 
     @classmethod
-    def open(cls, out: str | os.PathLike) -> "Storage":
+    def open(cls, out: str | os.PathLike) -> Storage:
         """Validate ``out`` and return its storage; StorageError for an unsupported URL."""
         text = os.fspath(out)
         m = URL.match(text)
@@ -58,7 +58,7 @@ class Storage:
         if not m and re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]+:", text):
             raise StorageError(f"--out {text!r} looks like a URL but is not one (scheme://bucket/prefix)")
         storage = cls(text if m else str(Path(text).absolute()))
-        storage._fs_root            # fail now, with one line, if the URL cannot be opened
+        _ = storage._fs_root        # fail now, with one line, if the URL cannot be opened
         return storage
 
     @property

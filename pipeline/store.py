@@ -12,8 +12,9 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-from typing import Any, Optional
+from typing import Any
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
@@ -29,12 +30,12 @@ def canonical_json(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"))
 
 
-def dictionary_type(index: pa.DataType = pa.int16()) -> pa.DataType:
-    """Dictionary-encoded string column (hand labels)."""
-    return pa.dictionary(index, pa.string())
+def dictionary_type(index: pa.DataType | None = None) -> pa.DataType:
+    """Dictionary-encoded string column (hand labels); the index type defaults to int16."""
+    return pa.dictionary(pa.int16() if index is None else index, pa.string())
 
 
-def labels_array(indices, dictionary: list[str]) -> pa.DictionaryArray:
+def labels_array(indices: np.ndarray | list[int], dictionary: list[str]) -> pa.DictionaryArray:
     """Labels as a dictionary array over a fixed ``dictionary`` (identical in every part)."""
     return pa.DictionaryArray.from_arrays(pa.array(indices, pa.int16()), pa.array(dictionary, pa.string()))
 
@@ -58,7 +59,7 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def read_part(data: bytes, schema: pa.Schema, rows: Optional[int] = None) -> Optional[pa.Table]:
+def read_part(data: bytes, schema: pa.Schema, rows: int | None = None) -> pa.Table | None:
     """The part in ``data`` if it is a complete Parquet file written for exactly this
     ``schema`` (metadata included) and, when given, this many ``rows``; else None."""
     try:

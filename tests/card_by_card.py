@@ -23,8 +23,17 @@ import numpy as np
 from numba import njit
 
 from pipeline.equity.scoring import SHARE_UNIT, SHARES, TIES, WINS, score
-from pipeline.evaluator.kernels import (DRAW_FLAGS, FLUSH_FLAGS, RANK_KEYS, RANK_SUM_MASK, flush_suit, hand_value,
-                                        rank_value, suit_ranks, suited_bit)
+from pipeline.evaluator.kernels import (
+    DRAW_FLAGS,
+    FLUSH_FLAGS,
+    RANK_KEYS,
+    RANK_SUM_MASK,
+    flush_suit,
+    hand_value,
+    rank_value,
+    suit_ranks,
+    suited_bit,
+)
 
 NO_SUIT = 4
 POP4 = np.array([bin(x).count('1') for x in range(16)], np.int64)        # bits set in a 4-bit suit mask

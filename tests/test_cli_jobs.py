@@ -63,7 +63,7 @@ def test_grid_published_cells(full):
     total = t.wins + t.ties + t.losses
     assert (t.equity == (t.wins + t.ties / 2) / total).all()
     assert (total == t.combos * 1712304).all()
-    swapped = cell.loc[list(zip(t.villain, t.hero)), "equity"].to_numpy()
+    swapped = cell.loc[list(zip(t.villain, t.hero, strict=True)), "equity"].to_numpy()
     assert abs(t.equity.to_numpy() + swapped - 1).max() < 1e-12
     assert t.combos.sum() == 1624350
     assert (full / "preflop-grid" / "_heatmap.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -6,11 +6,11 @@ from itertools import combinations
 
 import numpy as np
 import pytest
+from reference import best_hand
 
 from pipeline import CardError, evaluate, format_cards, parse_cards
 from pipeline.ehs import hand_strength
 from pipeline.equity import equity
-from reference import best_hand
 
 
 def test_published_flop_example():

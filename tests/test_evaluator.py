@@ -5,10 +5,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
+from reference import best_hand, rank5
 
 from pipeline import CardError, category, describe, evaluate, parse_cards
 from pipeline.evaluator.kernels import RANK_MULTIPLIERS
-from reference import best_hand, rank5
 
 FIVE_CARD_CATEGORIES = [1302540, 1098240, 123552, 54912, 10200, 5108, 3744, 624, 40]
 SEVEN_CARD_CATEGORIES = [23294460, 58627800, 31433400, 6461620, 6180020, 4047644, 3473184, 224848, 41584]
@@ -89,7 +89,7 @@ def test_ordering_matches_eval7_on_100000_pairs():
     a, b = _random_hands(100_000, 7, 1), _random_hands(100_000, 7, 2)
     ours = np.sign(evaluate(a).astype(np.int64) - evaluate(b))
     theirs = np.array([np.sign(eval7.evaluate([deck[c] for c in x]) - eval7.evaluate([deck[c] for c in y]))
-                       for x, y in zip(a.tolist(), b.tolist())])
+                       for x, y in zip(a.tolist(), b.tolist(), strict=True)])
     assert (ours == theirs).all()
     assert (ours == 0).sum() > 0 and (ours == 1).sum() > 40_000   # ties and both orders occur
 
@@ -98,7 +98,7 @@ def test_ordering_matches_eval7_on_100000_pairs():
 def test_ordering_matches_reference(k):
     a, b = _random_hands(3000, k, 10 + k), _random_hands(3000, k, 20 + k)
     va, vb = evaluate(a), evaluate(b)
-    for x, y, u, v in zip(a.tolist(), b.tolist(), va, vb):
+    for x, y, u, v in zip(a.tolist(), b.tolist(), va, vb, strict=True):
         ra, rb = best_hand(x), best_hand(y)
         assert np.sign(int(u) - int(v)) == (ra > rb) - (ra < rb), (x, y)
 

@@ -9,10 +9,10 @@ import threading
 import time
 from pathlib import Path
 
+import jobs_helpers
 import pyarrow.dataset as ds
 import pytest
 
-import jobs_helpers
 from pipeline.datasets import build as run_job
 from pipeline.runner import MANIFEST, RunnerError
 

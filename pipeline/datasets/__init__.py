@@ -16,14 +16,23 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Callable, Iterable, Sequence
 from functools import partial
-from typing import Any, Callable, Iterable, Optional, Sequence
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from ..runner import (MANIFEST, RunnerError, RunReport, Session, manifest_matches, part_name, read_manifest,
-                      run_dataset)
+from ..runner import (
+    MANIFEST,
+    RunnerError,
+    RunReport,
+    Session,
+    manifest_matches,
+    part_name,
+    read_manifest,
+    run_dataset,
+)
 from ..spec import Dataset
 from ..storage import Storage, StorageError
 from ..store import sha256
@@ -34,8 +43,9 @@ from .preflop_grid import PreflopGrid
 from .videopoker import Strategy
 from .vs_random import VsRandom
 
-__all__ = ["Dataset", "DatasetError", "Matchups", "PreflopGrid", "VsRandom", "OddsTable", "EhsTable", "Strategy", "REGISTRY", "PREFLOP_SET", "names", "dataset", "build", "build_many",
-           "read", "is_built", "matchup_counts", "catalog"]
+__all__ = ["Dataset", "DatasetError", "Matchups", "PreflopGrid", "VsRandom", "OddsTable", "EhsTable", "Strategy",
+           "REGISTRY", "PREFLOP_SET", "names", "dataset", "build", "build_many", "read", "is_built",
+           "matchup_counts", "catalog"]
 
 CATALOG = "_catalog.json"
 PREFLOP_SET = ("matchups", "preflop-grid", "vs-random")
@@ -80,7 +90,7 @@ class Reader:
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
 
-    def read(self, ds: Dataset, columns: Optional[list[str]] = None) -> pa.Table:
+    def read(self, ds: Dataset, columns: list[str] | None = None) -> pa.Table:
         manifest = read_manifest(self.storage, ds.name)
         where = self.storage.url(ds.name)
         if manifest is None:
@@ -104,7 +114,7 @@ class Reader:
         return pa.concat_tables(tables) if tables else ds.schema.empty_table()
 
 
-def _resolve(item: "str | Dataset", params: dict[str, Any]) -> Dataset:
+def _resolve(item: str | Dataset, params: dict[str, Any]) -> Dataset:
     return item if isinstance(item, Dataset) else dataset(item, **params)
 
 
@@ -127,7 +137,7 @@ def _order(targets: Sequence[Dataset]) -> list[Dataset]:
     return out
 
 
-def open_storage(out: "str | os.PathLike[str]") -> Storage:
+def open_storage(out: str | os.PathLike[str]) -> Storage:
     """The output location ``out`` (DatasetError if it cannot be used)."""
     try:
         return Storage.open(out)
@@ -135,7 +145,7 @@ def open_storage(out: "str | os.PathLike[str]") -> Storage:
         raise DatasetError(str(e)) from None
 
 
-def build_many(targets: Iterable["str | Dataset"], out: "str | os.PathLike[str]", session: Session,
+def build_many(targets: Iterable[str | Dataset], out: str | os.PathLike[str], session: Session,
                force: bool = False, write_catalog: bool = True) -> list[RunReport]:
     """Build ``targets`` (names or datasets) and their dependencies in order on one session.
 
@@ -167,28 +177,28 @@ def _count(ds: Dataset) -> int:
     return len(ds.partitions(None))   # type: ignore[arg-type]
 
 
-def build(name: "str | Dataset", out: "str | os.PathLike[str]", *, workers: Optional[int] = None,
-          scheduler: Optional[str] = None, quiet: bool = True, force: bool = False, **params: Any) -> RunReport:
+def build(name: str | Dataset, out: str | os.PathLike[str], *, workers: int | None = None,
+          scheduler: str | None = None, quiet: bool = True, force: bool = False, **params: Any) -> RunReport:
     """Build one dataset (and what it reads) under ``out``; the report of ``name``'s run."""
     ds = _resolve(name, params)
     with Session(workers, scheduler, quiet) as session:
         return build_many([ds], out, session, force=force, write_catalog=False)[-1]
 
 
-def read(name: "str | Dataset", out: "str | os.PathLike[str]", columns: Optional[list[str]] = None,
+def read(name: str | Dataset, out: str | os.PathLike[str], columns: list[str] | None = None,
          **params: Any) -> pa.Table:
     """A finished dataset as one pyarrow Table, every part verified (DatasetError if not)."""
     return Reader(open_storage(out)).read(_resolve(name, params), columns)
 
 
-def is_built(name: "str | Dataset", out: "str | os.PathLike[str]", **params: Any) -> Optional[dict]:
+def is_built(name: str | Dataset, out: str | os.PathLike[str], **params: Any) -> dict | None:
     """The manifest of a finished ``name`` with these parameters under ``out``, else None."""
     ds = _resolve(name, params)
     manifest = read_manifest(open_storage(out), ds.name)
     return manifest if manifest_matches(manifest, ds) else None
 
 
-def catalog(out: "str | os.PathLike[str]") -> dict:
+def catalog(out: str | os.PathLike[str]) -> dict:
     """``<out>/_catalog.json`` (``{"datasets": []}`` when there is none)."""
     try:
         doc = json.loads(open_storage(out).read_bytes(CATALOG))

@@ -6,7 +6,8 @@ nine potential counts ``hp_aa .. hp_bb`` as integers.
 """
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import pyarrow as pa
 
@@ -19,7 +20,7 @@ BOARDS_PER_PART = {"flop": 10, "turn": 100, "river": 500}  # a few seconds of wo
 class EhsTable(Dataset):
     """One street's table: its canonical boards in parts (``limit``: the first N boards only)."""
 
-    def __init__(self, street: str, limit: Optional[int] = None) -> None:
+    def __init__(self, street: str, limit: int | None = None) -> None:
         from ..ehs_table import POTENTIAL_COLUMNS
 
         street = street.lower()
@@ -29,7 +30,8 @@ class EhsTable(Dataset):
             raise ValueError(f"--limit must be positive, got {limit}")
         self.street, self.limit = street, limit
         self.name = f"ehs-table/{street}"
-        self.params = {"street": street, "boards_per_part": BOARDS_PER_PART[street], **({"limit": limit} if limit else {})}
+        self.params = {"street": street, "boards_per_part": BOARDS_PER_PART[street],
+                       **({"limit": limit} if limit else {})}
         fields = [("index", pa.int64()), ("hole", pa.string()), ("board", pa.string()),
                   ("ahead", pa.int64()), ("tied", pa.int64()), ("behind", pa.int64()),
                   ("hs", pa.float64()), ("ppot", pa.float64()), ("npot", pa.float64()), ("ehs", pa.float64())]

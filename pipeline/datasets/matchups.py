@@ -7,7 +7,8 @@ matchups it stands for; they sum to 812,175).
 """
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -27,7 +28,7 @@ class Matchups(Dataset):
                         ("wins", pa.int64()), ("ties", pa.int64()), ("losses", pa.int64()),
                         ("weight", pa.int64())])
 
-    def __init__(self, limit: Optional[int] = None) -> None:
+    def __init__(self, limit: int | None = None) -> None:
         if limit is not None and limit < 1:
             raise ValueError(f"--limit must be positive, got {limit}")
         self.limit = limit

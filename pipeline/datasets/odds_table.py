@@ -2,7 +2,8 @@
 exact, beside the rules of 4 and 2 (one small part)."""
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import pyarrow as pa
 
@@ -16,7 +17,7 @@ class OddsTable(Dataset):
     params = {"max_outs": MAX_OUTS}
 
     @property
-    def schema(self) -> pa.Schema:  # type: ignore[override]
+    def schema(self) -> pa.Schema:
         from ..hit_odds import odds_schema
         return odds_schema()
 

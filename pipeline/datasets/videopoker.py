@@ -7,7 +7,8 @@ the way strategy cards print them.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import pyarrow as pa
 
@@ -33,7 +34,7 @@ class Strategy(Dataset):
         self.params = strategy_params(paytable)
 
     @classmethod
-    def builtin(cls, game: str) -> "Strategy":
+    def builtin(cls, game: str) -> Strategy:
         from ..videopoker import builtin
         return cls(builtin(game))
 

@@ -6,7 +6,8 @@ from ``matchups``); seeded Monte Carlo for two or more, each hand seeded from
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -51,7 +52,7 @@ class VsRandom(Dataset):
                         ("tie", pa.float64()), ("equity", pa.float64()), ("stderr", pa.float64()),
                         ("samples", pa.int64()), ("exact", pa.bool_())])
 
-    def __init__(self, opponents: "list[int] | str" = "1-9", trials: int = DEFAULT_TRIALS, seed: int = 0) -> None:
+    def __init__(self, opponents: list[int] | str = "1-9", trials: int = DEFAULT_TRIALS, seed: int = 0) -> None:
         ks = parse_opponents(opponents) if isinstance(opponents, str) else parse_opponents(
             ",".join(str(int(k)) for k in opponents))
         if trials < 1:

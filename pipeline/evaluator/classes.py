@@ -54,8 +54,8 @@ def class_tables() -> tuple[dict[tuple[int, tuple[int, ...]], int], list[tuple[i
         for k in others:
             by_cat[FOUR_OF_A_KIND].append((p, k))
             by_cat[FULL_HOUSE].append((p, k))
-        for ks in combinations(others, 2):
-            by_cat[THREE_OF_A_KIND].append((p,) + ks)
+        for kickers in combinations(others, 2):
+            by_cat[THREE_OF_A_KIND].append((p,) + kickers)
     for p1, p2 in combinations(range(12, -1, -1), 2):
         for k in range(13):
             if k not in (p1, p2):

@@ -51,7 +51,7 @@ def rank_value(key: np.uint64, rank_offsets: np.ndarray, rank_values: np.ndarray
 
 
 @njit(cache=True, nogil=True)
-def suit_ranks(suited: np.uint64, suit: int) -> int:
+def suit_ranks(suited: np.uint64, suit: int) -> np.uint64:
     """13-bit rank mask of ``suit`` from a 4x16-bit suited mask (bit 16*suit + rank)."""
     return (suited >> np.uint64(16 * suit)) & np.uint64(0x1FFF)
 
@@ -113,7 +113,8 @@ RANK_KEYS = np.array(RANK_MULTIPLIERS, np.uint64)   # a card's key without its s
 
 
 @njit(cache=True, nogil=True)
-def hand_value(key, suited, rank_offsets, rank_values, flush_values):
+def hand_value(key: np.uint64, suited: np.uint64, rank_offsets: np.ndarray, rank_values: np.ndarray,
+               flush_values: np.ndarray) -> int:
     """Value of a complete hand from its key and suited mask."""
     if key & FLUSH_FLAGS:
         return flush_values[suit_ranks(suited, flush_suit(key))]

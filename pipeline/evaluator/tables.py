@@ -23,6 +23,7 @@ carries a digest of the constants, so a change of scheme never reads a stale fil
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
@@ -54,11 +55,11 @@ def card_keys() -> np.ndarray:
     return keys
 
 
-def rank_multisets(sizes: tuple[int, ...] = (5, 6, 7)):
+def rank_multisets(sizes: tuple[int, ...] = (5, 6, 7)) -> Iterator[list[int]]:
     """Yield count vectors (13 ints, each <= 4) whose total is in ``sizes``."""
     hi = max(sizes)
 
-    def rec(r: int, left: int, acc: list[int]):
+    def rec(r: int, left: int, acc: list[int]) -> Iterator[list[int]]:
         if r == 13:
             if hi - left in sizes:
                 yield list(acc)

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
-from .paytable import PayTable
 from ..combinatorics import BINOM, available_cores
+from .paytable import PayTable
 from .tables import FamilyTables, family_tables, subset_row
 
 POPCOUNT = np.array([bin(m).count("1") for m in range(32)], np.int64)
@@ -39,7 +39,8 @@ def scales(deck: int) -> tuple[int, np.ndarray]:
 
 
 @njit(cache=True, nogil=True)
-def hold_counts(deal, counts, hand_types, offsets, binom, out) -> None:
+def hold_counts(deal: np.ndarray, counts: np.ndarray, hand_types: np.ndarray, offsets: np.ndarray,
+                binom: np.ndarray, out: np.ndarray) -> None:
     """``out`` (32, types): type counts of the draws of each hold of ``deal``."""
     T = counts.shape[1]
     for m in range(32):
@@ -59,8 +60,9 @@ def hold_counts(deal, counts, hand_types, offsets, binom, out) -> None:
 
 
 @njit(cache=True, nogil=True)
-def solve_deals(deals, weights, counts, hand_types, offsets, binom, pays, scale, popcount,
-                best_mask, hold_ev, dist) -> None:
+def solve_deals(deals: np.ndarray, weights: np.ndarray, counts: np.ndarray, hand_types: np.ndarray,
+                offsets: np.ndarray, binom: np.ndarray, pays: np.ndarray, scale: np.ndarray, popcount: np.ndarray,
+                best_mask: np.ndarray, hold_ev: np.ndarray, dist: np.ndarray) -> None:
     """Best hold of each deal class.  Writes ``best_mask`` (D,), ``hold_ev`` (D, 32) EVs in
     units of 1/L per coin, and adds to ``dist`` (types,) the weighted scaled counts."""
     T = counts.shape[1]

@@ -32,7 +32,7 @@ FAMILIES = {"natural": (52, NATURAL_TYPES), "deuces": (52, DEUCES_TYPES), "joker
 
 
 @njit(cache=True, nogil=True)
-def _shape(cards, wild_rank: int, joker: bool):
+def _shape(cards: np.ndarray, wild_rank: int, joker: bool) -> tuple[np.ndarray, int, bool, int]:
     """Counts per rank of the natural (non-wild) cards, number of wilds, flush?, rank mask."""
     counts = np.zeros(13, np.int64)
     wilds = 0
@@ -67,7 +67,7 @@ def _straight_possible(mask: int, distinct: int, wilds: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def natural_type(cards) -> int:
+def natural_type(cards: np.ndarray) -> int:
     counts, _, flush, mask = _shape(cards, -1, False)
     distinct = 0
     most = 0
@@ -125,7 +125,7 @@ def natural_type(cards) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _wild_type(cards, wild_rank: int, joker: bool) -> int:
+def _wild_type(cards: np.ndarray, wild_rank: int, joker: bool) -> int:
     """Shared wild-card logic; returns a key in joker's numbering (see JOKER_TYPES)."""
     counts, wilds, flush, mask = _shape(cards, wild_rank, joker)
     distinct = 0
@@ -171,7 +171,7 @@ def _wild_type(cards, wild_rank: int, joker: bool) -> int:
 
 
 @njit(cache=True, nogil=True)
-def deuces_type(cards) -> int:
+def deuces_type(cards: np.ndarray) -> int:
     wilds = 0
     for c in cards:
         if c >> 2 == 0:
@@ -202,7 +202,7 @@ def deuces_type(cards) -> int:
 
 
 @njit(cache=True, nogil=True)
-def joker_type(cards) -> int:
+def joker_type(cards: np.ndarray) -> int:
     return _wild_type(cards, -1, True)
 
 

@@ -69,7 +69,7 @@ class PayTable:
     type_hand: tuple[str, ...]           # hand name paid for each final-hand type ("nothing" if none)
     type_pay: tuple[int, ...]            # pay for each final-hand type
 
-    def with_royal(self, royal: int) -> "PayTable":
+    def with_royal(self, royal: int) -> PayTable:
         """The same game with another royal-flush pay."""
         key = "royal-flush" if self.family == "natural" else "natural-royal-flush"
         pays = dict(self.pays, **{key: royal})

@@ -11,14 +11,18 @@ strategy cards print them.
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..cards import RANKS, format_card
+from ..combinatorics import BINOM
 from .analyzer import POPCOUNT, scales, solve_deals
 from .paytable import PayTable
-from ..combinatorics import BINOM
 from .tables import family_tables
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 
 def card_text(c: int) -> str:
@@ -56,7 +60,7 @@ def hold_pattern(cards: list[int], pt: PayTable | None = None) -> str:
     return text
 
 
-def strategy_rows(family: str, pays: tuple, start: int, stop: int):
+def strategy_rows(family: str, pays: tuple[int, ...], start: int, stop: int) -> pa.Table:
     """Arrow table of deal classes ``start:stop`` of ``family`` under ``pays``."""
     import pyarrow as pa
 
@@ -70,7 +74,7 @@ def strategy_rows(family: str, pays: tuple, start: int, stop: int):
     solve_deals(deals, weights, ft.counts, ft.hand_types, ft.offsets, BINOM, np.array(pays, np.int64), scale,
                 POPCOUNT, best, ev, dist)
     deal_text, hold_text = [], []
-    for d, m in zip(deals.tolist(), best.tolist()):
+    for d, m in zip(deals.tolist(), best.tolist(), strict=True):
         deal_text.append(" ".join(card_text(c) for c in d))
         hold_text.append(" ".join(card_text(c) for i, c in enumerate(d) if m >> i & 1))
     best_ev = ev[np.arange(n), best]
@@ -85,20 +89,20 @@ def strategy_rows(family: str, pays: tuple, start: int, stop: int):
     })
 
 
-def strategy_table(dataset, pt: PayTable | None = None) -> list[tuple[str, float, float, int]]:
+def strategy_table(dataset: pa.Table, pt: PayTable | None = None) -> list[tuple[str, float, float, int]]:
     """``(pattern, mean EV, min EV, deals)`` from a strategy dataset (a pyarrow Table), best first."""
-    by = defaultdict(lambda: [0.0, float("inf"), 0])
+    by: defaultdict[str, list[float]] = defaultdict(lambda: [0.0, float("inf"), 0])
     holds = dataset.column("best_hold").to_pylist()
     evs = dataset.column("ev").to_numpy()
     weights = dataset.column("weight").to_numpy()
     from ..cards import parse_card
-    for h, e, w in zip(holds, evs, weights):
+    for h, e, w in zip(holds, evs, weights, strict=True):
         cards = [52 if t == "Jk" else parse_card(t) for t in h.split()]
         acc = by[hold_pattern(cards, pt)]
         acc[0] += e * w
         acc[1] = min(acc[1], e)
         acc[2] += int(w)
-    rows = [(p, s / n, lo, n) for p, (s, lo, n) in by.items()]
+    rows = [(p, s / n, lo, int(n)) for p, (s, lo, n) in by.items()]
     rows.sort(key=lambda r: (-r[1], r[0]))
     return rows
 

@@ -16,15 +16,15 @@ superset Möbius transform over the deal's five cards (see :mod:`.analyzer`).
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
-from ..combinatorics import BINOM
-from ..cache import cache_dir, load_or_build
 from ..boards import all_card_sets, cards_of_codes, suit_canonical_codes
+from ..cache import cache_dir, load_or_build
+from ..combinatorics import BINOM
 from .hands import CLASSIFIERS, FAMILIES
 
 TABLES_VERSION = 3
@@ -36,7 +36,7 @@ def subset_offsets(n: int) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
-def subset_row(cards, mask: int, offsets: np.ndarray, binom: np.ndarray) -> int:
+def subset_row(cards: np.ndarray, mask: int, offsets: np.ndarray, binom: np.ndarray) -> int:
     """Row of the subset of ``cards`` (5 ascending ids) picked by the bits of ``mask``."""
     k = 0
     idx = 0
@@ -48,7 +48,8 @@ def subset_row(cards, mask: int, offsets: np.ndarray, binom: np.ndarray) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _count_subsets(hands, types, ntypes, offsets, binom) -> np.ndarray:
+def _count_subsets(hands: np.ndarray, types: np.ndarray, ntypes: int, offsets: np.ndarray,
+                   binom: np.ndarray) -> np.ndarray:
     counts = np.zeros((offsets[5], ntypes), np.int32)
     for i in range(hands.shape[0]):
         t = types[i]
@@ -79,7 +80,7 @@ def _build(family: str) -> dict:
     return {"counts": counts, "hand_types": t, "deals": deals, "weights": weights.astype(np.int64)}
 
 
-@lru_cache(maxsize=None)
+@cache
 def family_tables(family: str) -> FamilyTables:
     """The tables of a deck family, from the disk cache or built now (a few seconds)."""
     deck, types = FAMILIES[family]
