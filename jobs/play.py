@@ -10,6 +10,8 @@ import typer
 from .app import app, fail
 from .options import SCHEDULER, WORKERS
 
+MAX_HANDS = 10**11   # about a day of the slowest table on one core
+
 
 @app.command()
 def play(seats: int = typer.Option(..., "--seats", "-s", help="players at the table (2..10)"),
@@ -39,6 +41,10 @@ def play(seats: int = typer.Option(..., "--seats", "-s", help="players at the ta
         raise fail(f"--policies names {len(names)} policies for only {seats} seats")
     if hands < 1:
         raise fail(f"--hands must be positive, got {hands}")
+    if hands > MAX_HANDS:
+        raise fail(f"--hands {hands:,} would take days; at most {MAX_HANDS:,} in one run")
+    if not -(1 << 63) <= seed < 1 << 63:
+        raise fail(f"--seed must fit in 64 bits, got {seed}")
     if history is not None and history not in FORMATS:
         raise fail(f"--history must be one of {', '.join(FORMATS)}, got {history!r}")
     if hero is not None and not 1 <= hero <= seats:
@@ -62,8 +68,11 @@ def play(seats: int = typer.Option(..., "--seats", "-s", help="players at the ta
     finally:
         if session is not None:
             session.close()
-    files = (write_histories(table, seed, r.hands, history, out, not no_duplicate, None if hero is None else hero - 1)
-             if history else [])
+    try:
+        files = (write_histories(table, seed, r.hands, history, out, not no_duplicate,
+                                 None if hero is None else hero - 1) if history else [])
+    except OSError as e:
+        raise fail(f"cannot write hand histories to {out}: {e.strerror or e}") from None
 
     def num(x: float) -> float | None:
         return round(x, 4) if math.isfinite(x) else None   # JSON has no inf/nan: an infinite AF is null

@@ -33,6 +33,10 @@ def test_table_and_histories(capsys, tmp_path):
     (["--seats", "2", "--policies", "tag,station", "--rake-cap", "-1"], "rake cap"),
     (["--seats", "2", "--policies", "tag,station", "--history", "pdf"], "--history must be one of"),
     (["--seats", "2", "--policies", "tag,station", "--hero", "3"], "--hero must be a seat 1 to 2"),
+    (["--seats", "2", "--policies", "tag,station", "--hands", str(10**20)], "would take days"),
+    (["--seats", "2", "--policies", "tag,station", "--seed", str(1 << 64)], "--seed must fit in 64 bits"),
+    (["--seats", "2", "--policies", "tag,station", "-n", "2", "--history", "phh", "--out", "/dev/null/x"],
+     "cannot write hand histories to /dev/null/x"),
 ])
 def test_bad_input_one_line_exit_2(capsys, args, words):
     assert main(["play", *args]) == 2
