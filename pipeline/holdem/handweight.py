@@ -10,7 +10,9 @@ count how often the hand wins, a tie counting ``1/(tied players)``.
 * **After the flop** :func:`sampled_weight` runs a small Monte Carlo inside the
   betting kernel with a fixed number of samples (a policy parameter, default
   :data:`DEFAULT_SAMPLES`).  Its error against 100,000-trial simulation is
-  measured by ``tests/test_holdem_handweight.py`` and quoted in the README.
+  measured by ``benchmarks/bench_holdem.py --weights`` (mean absolute error
+  0.01-0.05 by street and opponent count, no bias beyond +-0.01; README); the
+  tests check the sampler against exact river enumeration.
 
 Every evaluation uses the project's evaluator kernels (card keys add up).
 """
