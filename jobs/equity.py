@@ -89,7 +89,7 @@ def equity(
                          table=_table(no_table),
                          progress=Estimate())
     except CardError as e:
-        raise fail(str(e))
+        raise fail(str(e)) from None
     if as_json:
         print(json.dumps(result.to_json()))
         return

@@ -25,7 +25,7 @@ def odds(hole: str = typer.Argument(..., help="two hole cards or a pocket query"
         r = win_odds(hole, board, max_opponents, trials, seed,
                      progress=Estimate("each opponent count runs as long; fewer --trials bound the work"))
     except CardError as e:
-        raise fail(str(e))
+        raise fail(str(e)) from None
     if as_json:
         print(json.dumps(r))
         return
