@@ -55,16 +55,17 @@ def play(seats: int = typer.Option(..., "--seats", "-s", help="players at the ta
         table = Table.make(names, stack_bb=stack, rake_percent=rake, rake_cap_bb=rake_cap)
     except TableError as e:
         raise fail(str(e)) from None
+    from pipeline.errors import RunnerError
+    from pipeline.session import Session
+
     session = None
-    if workers is not None and workers > 1 or scheduler is not None:
-        from pipeline.runner import RunnerError, Session
-        try:
-            session = Session(workers, scheduler, quiet=True)
-        except RunnerError as e:
-            raise fail(str(e)) from None
     try:
+        if workers is not None and workers > 1 or scheduler is not None:
+            session = Session(workers, scheduler, quiet=True)
         r = simulate(names, hands, seed, not no_duplicate, stack_bb=stack, rake_percent=rake, rake_cap_bb=rake_cap,
                      session=session)
+    except RunnerError as e:          # bad --workers, a scheduler that cannot be reached
+        raise fail(str(e)) from None
     finally:
         if session is not None:
             session.close()

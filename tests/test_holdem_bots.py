@@ -67,7 +67,7 @@ def test_duplicate_gives_each_position_the_same_cards():
 
 
 def test_same_result_on_two_dask_workers():
-    from pipeline.runner import Session
+    from pipeline.session import Session
     local = simulate(["tag", "maniac", "random"], hands=6_000, seed=21)
     with Session(2, None, quiet=True) as session:
         spread = simulate(["tag", "maniac", "random"], hands=6_000, seed=21, session=session, partition_deals=300)

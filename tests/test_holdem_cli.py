@@ -34,6 +34,8 @@ def test_table_and_histories(capsys, tmp_path):
     (["--seats", "2", "--policies", "tag,station", "--history", "pdf"], "--history must be one of"),
     (["--seats", "2", "--policies", "tag,station", "--hero", "3"], "--hero must be a seat 1 to 2"),
     (["--seats", "2", "--policies", "tag,station", "--hands", str(10**20)], "would take days"),
+    (["--seats", "2", "--policies", "tag,station", "--workers", "999"], "--workers must be 1 to"),
+    (["--seats", "2", "--policies", "tag,station", "--scheduler", "localhost:1"], "expected an address"),
     (["--seats", "2", "--policies", "tag,station", "--seed", str(1 << 64)], "--seed must fit in 64 bits"),
     (["--seats", "2", "--policies", "tag,station", "-n", "2", "--history", "phh", "--out", "/dev/null/x"],
      "cannot write hand histories to /dev/null/x"),

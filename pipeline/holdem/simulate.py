@@ -147,7 +147,7 @@ def simulate(policies: Sequence[str], hands: int, seed: int = 0, duplicate: bool
     """Play ``hands`` hands among ``policies`` (one per seat, 2..10) and score every seat.
 
     With ``duplicate`` the hand count is rounded up to whole deals of one replay
-    per seat.  ``session`` (a :class:`pipeline.runner.Session`) spreads the
+    per seat.  ``session`` (a :class:`pipeline.session.Session`) spreads the
     deals over its Dask workers in partitions of ``partition_deals``.
     """
     table = Table.make(policies, stack_bb=stack_bb, rake_percent=rake_percent, rake_cap_bb=rake_cap_bb,
