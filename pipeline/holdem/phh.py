@@ -16,22 +16,12 @@ from .settle import BB
 
 def phh_order(rec: HandRecord) -> list[int]:
     """Seats in PHH order: left of the button first, the button last."""
-    return [(rec.button + i) % rec.seats for i in range(1, rec.seats + 1)]
-
-
-def showdown_order(rec: HandRecord) -> list[int]:
-    """Seats still in, in the order they show: the river's last aggressor first, else left of the button."""
-    order = phh_order(rec)
-    start = 0
-    river = rec.actions[(rec.actions[:, 0] == 3) & ((rec.actions[:, 2] == A_BET) | (rec.actions[:, 2] == A_RAISE))]
-    if len(river):
-        start = order.index(int(river[-1, 1]))
-    return [s for s in order[start:] + order[:start] if rec.values[s] >= 0]
+    return rec.order_from_button()
 
 
 def write_hand(rec: HandRecord) -> str:
     """One hand as a PHH (TOML) document."""
-    order = phh_order(rec)
+    order = rec.order_from_button()
     p = {seat: i + 1 for i, seat in enumerate(order)}
     names = player_names(rec.names)
     actions = [f"d dh p{p[s]} {format_cards(rec.holes[s])}" for s in order]
@@ -53,7 +43,7 @@ def write_hand(rec: HandRecord) -> str:
         while street < 3:
             street += 1
             actions.append(f"d db {format_cards(rec.board[cuts[street - 1]:cuts[street]])}")
-        actions += [f"p{p[s]} sm {format_cards(rec.holes[s])}" for s in showdown_order(rec)]
+        actions += [f"p{p[s]} sm {format_cards(rec.holes[s])}" for s in rec.showdown_order()]
     blinds = [BB // 2, BB] + [0] * (rec.seats - 2)
     lines = [
         "variant = 'FT'",

@@ -116,10 +116,8 @@ def write_hand(rec: HandRecord, hero: int | None = None) -> str:
             street += 1
             lines.append(_street_line(rec, street))
         lines.append("*** SHOW DOWN ***")
-        for step in range(1, n + 1):
-            k = (rec.button + step) % n
-            if rec.values[k] >= 0:
-                lines.append(f"{names[k]}: shows [{cards_text(rec.holes[k])}] ({describe_value(rec.values[k])})")
+        for k in rec.showdown_order():
+            lines.append(f"{names[k]}: shows [{cards_text(rec.holes[k])}] ({describe_value(rec.values[k])})")
     lines += _collected(rec, names)
     lines.append("*** SUMMARY ***")
     total = int(sum(rec.pots)) + rec.rake

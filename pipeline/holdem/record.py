@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit
 
 from ..evaluator.tables import tables
-from .engine import MAX_LOG, N_STATS, WS_ROWS, deal_hand, play_hand
+from .engine import A_BET, A_RAISE, MAX_LOG, N_STATS, WS_ROWS, deal_hand, play_hand
 from .handweight import preflop_table
 from .rng import ACTION_STREAM, seed_stream
 from .table import Table
@@ -82,6 +82,19 @@ class HandRecord:
     @property
     def final_stacks(self) -> np.ndarray:
         return self.stacks + self.net
+
+    def order_from_button(self) -> list[int]:
+        """Seats from the one left of the button round to the button."""
+        return [(self.button + i) % self.seats for i in range(1, self.seats + 1)]
+
+    def showdown_order(self) -> list[int]:
+        """Seats still in, in the order they show: the river's last bettor or raiser first, else left of the
+        button (pokerkit's order; PokerStars' too)."""
+        order = self.order_from_button()
+        a = self.actions
+        river = a[(a[:, 0] == 3) & ((a[:, 2] == A_BET) | (a[:, 2] == A_RAISE))]
+        start = order.index(int(river[-1, 1])) if len(river) else 0
+        return [s for s in order[start:] + order[:start] if self.values[s] >= 0]
 
     @property
     def board_seen(self) -> np.ndarray:
