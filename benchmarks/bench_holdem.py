@@ -46,7 +46,7 @@ def weight_errors(situations: int, reference: int) -> None:
     deck = np.zeros(52, np.int64)
     print(f"hand weight, {DEFAULT_SAMPLES} samples vs {reference:,} trials, {situations} situations each:")
     for n_board, street in ((3, "flop"), (4, "turn"), (5, "river")):
-        for opp in (1, 2, 3, 5, 9):
+        for opp in range(1, 10):
             errs = []
             for _ in range(situations):
                 c = rng.choice(52, 7, replace=False)
