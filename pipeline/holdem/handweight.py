@@ -11,7 +11,7 @@ count how often the hand wins, a tie counting ``1/(tied players)``.
   betting kernel with a fixed number of samples (a policy parameter, default
   :data:`DEFAULT_SAMPLES`).  Its error against 100,000-trial simulation is
   measured by ``benchmarks/bench_holdem.py --weights`` (mean absolute error
-  0.01-0.05 by street and opponent count, no bias beyond +-0.01; README); the
+  0.012-0.050 by street and opponent count, bias within +-0.006; README); the
   tests check the sampler against exact river enumeration.
 
 Every evaluation uses the project's evaluator kernels (card keys add up).
