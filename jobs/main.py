@@ -16,7 +16,7 @@ from pipeline.cards import CardError
 from .app import app, one_line
 
 COMMANDS = ("datasets", "ehs", "ehs_table", "equity", "matchups", "odds", "odds_table", "outs", "preflop_grid",
-            "range_cmd", "tables", "videopoker", "vs_random")
+            "play", "range_cmd", "tables", "videopoker", "vs_random")
 
 
 def _register() -> None:

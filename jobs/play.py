@@ -1,0 +1,94 @@
+"""``pokerpipe play``: bots play fixed-limit hold'em; a summary per seat, optionally hand histories."""
+from __future__ import annotations
+
+import json
+import math
+from typing import Optional
+
+import typer
+
+from .app import app, fail
+from .options import SCHEDULER, WORKERS
+
+MAX_HANDS = 10**11   # about a day of the slowest table on one core
+
+
+@app.command()
+def play(seats: int = typer.Option(..., "--seats", "-s", help="players at the table (2..10)"),
+         policies: str = typer.Option(..., "--policies", "-p",
+                                      help="comma list, one per seat: random, station, maniac, tag, thesis-preflop"),
+         hands: int = typer.Option(10_000, "--hands", "-n", help="hands to play (whole duplicate deals)"),
+         seed: int = typer.Option(0, "--seed", help="seed of the deals and the bots' random choices"),
+         as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+         history: Optional[str] = typer.Option(None, "--history", help="also write every hand: pokerstars, phh or ohh"),
+         out: str = typer.Option("outputs/play", "--out", "-o", help="folder for the hand histories"),
+         hero: Optional[int] = typer.Option(None, "--hero", help="PokerStars text: show only this seat's hole cards"),
+         stack: float = typer.Option(200.0, "--stack", help="stack in big blinds, reset every hand"),
+         rake: float = typer.Option(0.0, "--rake", help="rake in percent of the pot (none without a flop)"),
+         rake_cap: float = typer.Option(0.0, "--rake-cap", help="rake cap in big blinds (0: no cap)"),
+         no_duplicate: bool = typer.Option(False, "--no-duplicate", help="fresh cards every hand"),
+         workers: Optional[int] = WORKERS, scheduler: Optional[str] = SCHEDULER) -> None:
+    """Bots play fixed-limit hold'em: BB/100 with a 95% interval, VPIP/PFR/AF per seat."""
+    from pipeline.holdem import Table, TableError, simulate
+    from pipeline.holdem.histories import FORMATS, write_histories
+
+    names = [p.strip() for p in policies.split(",") if p.strip()]
+    if not 2 <= seats <= 10:
+        raise fail(f"--seats must be 2 to 10, got {seats}")
+    if len(names) < seats:
+        raise fail(f"--policies names {len(names)} policies for {seats} seats")
+    if len(names) > seats:
+        raise fail(f"--policies names {len(names)} policies for only {seats} seats")
+    if hands < 1:
+        raise fail(f"--hands must be positive, got {hands}")
+    if hands > MAX_HANDS:
+        raise fail(f"--hands {hands:,} would take days; at most {MAX_HANDS:,} in one run")
+    if not -(1 << 63) <= seed < 1 << 63:
+        raise fail(f"--seed must fit in 64 bits, got {seed}")
+    if history is not None and history not in FORMATS:
+        raise fail(f"--history must be one of {', '.join(FORMATS)}, got {history!r}")
+    if hero is not None and not 1 <= hero <= seats:
+        raise fail(f"--hero must be a seat 1 to {seats}, got {hero}")
+    if not math.isfinite(stack) or not math.isfinite(rake) or not math.isfinite(rake_cap):
+        raise fail("--stack, --rake and --rake-cap must be finite numbers")
+    try:
+        table = Table.make(names, stack_bb=stack, rake_percent=rake, rake_cap_bb=rake_cap)
+    except TableError as e:
+        raise fail(str(e)) from None
+    from pipeline.errors import RunnerError
+    from pipeline.session import Session
+
+    session = None
+    try:
+        if workers is not None and workers > 1 or scheduler is not None:
+            session = Session(workers, scheduler, quiet=True)
+        r = simulate(names, hands, seed, not no_duplicate, stack_bb=stack, rake_percent=rake, rake_cap_bb=rake_cap,
+                     session=session)
+    except RunnerError as e:          # bad --workers, a scheduler that cannot be reached
+        raise fail(str(e)) from None
+    finally:
+        if session is not None:
+            session.close()
+    try:
+        files = (write_histories(table, seed, r.hands, history, out, not no_duplicate,
+                                 None if hero is None else hero - 1) if history else [])
+    except OSError as e:
+        raise fail(f"cannot write hand histories to {out}: {e.strerror or e}") from None
+
+    def num(x: float) -> float | None:
+        return round(x, 4) if math.isfinite(x) else None   # JSON has no inf/nan: an infinite AF is null
+
+    rows = [{"seat": s.seat, "policy": s.policy, "bb_per_100": round(s.bb_per_100, 3),
+             "ci95": [num(s.ci95[0]), num(s.ci95[1])], "vpip": num(s.stats["vpip"]),
+             "pfr": num(s.stats["pfr"]), "af": num(s.stats["af"])} for s in r.seats]
+    if as_json:
+        print(json.dumps({"hands": r.hands, "seats": rows}))
+        return
+    print(f"{r.hands:,} hands, {seats} seats, seed {seed}{' (duplicate deals)' if not no_duplicate else ''}")
+    print(f"{'seat':>4s}  {'policy':<15s} {'BB/100':>8s}  {'95% interval':>19s} {'VPIP':>6s} {'PFR':>6s} {'AF':>6s}")
+    for s in r.seats:
+        af = "inf" if math.isinf(s.stats["af"]) else f"{s.stats['af']:.2f}"
+        print(f"{s.seat:4d}  {s.policy:<15s} {s.bb_per_100:8.2f}  [{s.ci95[0]:8.2f}, {s.ci95[1]:8.2f}] "
+              f"{100 * s.stats['vpip']:5.1f}% {100 * s.stats['pfr']:5.1f}% {af:>6s}")
+    for f in files[:1]:
+        print(f"histories: {len(files):,} file(s) under {f.parent}")

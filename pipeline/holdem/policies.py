@@ -1,0 +1,160 @@
+"""Policies as data: a kind number and a float parameter row, decided inside the betting kernel.
+
+Every player sees the same observation (:data:`OBS_FIELDS`, a float array the
+kernel fills) and answers :data:`FOLD`, :data:`CALL` (check or call) or
+:data:`RAISE` (bet or raise); the kernel turns an answer that is not legal into
+the nearest legal one (a fold facing no bet checks, a raise at the cap calls).
+
+Built-in kinds:
+
+``random``   uniform over the legal answers (folding is legal only facing a bet)
+``station``  always checks or calls
+``maniac``   always bets or raises, calls when capped
+``tag``      tight-aggressive rule bot on the hand weight ``w`` against the
+             ``k`` active opponents, normalised as ``s = w (k + 1)`` (1 = an
+             average hand): raise when ``s >= raise[street]``; facing a bet call
+             when ``s >= call[street]`` or (after the flop) ``w >=`` the pot odds;
+             else check or fold
+``thesis-preflop``  the preflop table below, then ``tag`` after the flop
+``script``   (not a player: for tests and replays) the answers in its parameter row, in order
+
+The preflop table (``thesis-preflop``) follows the fold/call/raise charts of the
+thesis (seed 002, §2.7.1, after Sklansky & Malmuth, *Hold'em Poker for Advanced
+Players*, 1999): a hand's Sklansky–Malmuth group (1 best .. 8, 9 = unlisted;
+:data:`pipeline.query.GROUPS`) is compared with the highest group that raises
+and the highest that calls, by position and by the raises already made:
+
+==========  =================  =================  ===============
+position    no raise (R / C)   one raise (R / C)  2+ raises (R/C)
+==========  =================  =================  ===============
+early       3 / 4              2 / 3              1 / 2
+middle      4 / 6              2 / 4              1 / 2
+late        5 / 8              2 / 4              1 / 2
+small blind 3 / 8              2 / 4              1 / 2
+big blind   4 / (checks)       2 / 6              1 / 2
+==========  =================  =================  ===============
+
+Late is the button and the seat before it; middle the two seats before those;
+the rest early.  Heads-up the button (small blind) plays the late column.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..hand_classes import CLASS_COUNT, class_of
+from ..query import GROUPS, parse_query
+from .rng import below
+
+FOLD, CALL, RAISE = 0, 1, 2
+RANDOM, STATION, MANIAC, TAG, THESIS_PREFLOP, SCRIPT = range(6)
+KINDS = {"random": RANDOM, "station": STATION, "maniac": MANIAC, "tag": TAG, "thesis-preflop": THESIS_PREFLOP}
+NEEDS_WEIGHT = (False, False, False, True, True, False)
+
+# observation fields (indices into the float array the kernel fills before each decision)
+OBS_FIELDS = ("street", "seat", "position", "raises", "raises_before", "players_in", "pot", "to_call",
+              "pot_odds", "category", "weight", "seats", "can_raise", "pos_class", "nth")
+(O_STREET, O_SEAT, O_POSITION, O_RAISES, O_RAISES_PREV, O_PLAYERS, O_POT, O_TO_CALL, O_POT_ODDS,
+ O_CATEGORY, O_WEIGHT, O_SEATS, O_CAN_RAISE, O_POS_CLASS, O_NTH) = range(len(OBS_FIELDS))
+EARLY, MIDDLE, LATE, SMALL_BLIND, BIG_BLIND = range(5)
+
+N_PARAMS = 72
+P_SAMPLES = 0          # hand-weight samples after the flop
+P_TAG = 1              # 8 thresholds: (raise, call) for preflop, flop, turn, river
+P_TABLE = 9            # 5 positions x 3 raise counts x (raise group, call group)
+P_SCRIPT = 40          # ``script`` (tests, replays): the seat's answers in order, then check/call
+TAG_DEFAULT = (1.45, 1.05, 1.55, 1.1, 1.6, 1.15, 1.7, 1.2)
+PREFLOP_TABLE = ((3, 4, 2, 3, 1, 2), (4, 6, 2, 4, 1, 2), (5, 8, 2, 4, 1, 2), (3, 8, 2, 4, 1, 2),
+                 (4, 0, 2, 6, 1, 2))
+
+
+def default_params(kind: int, samples: int = 48) -> np.ndarray:
+    """The parameter row of a built-in kind (a GA may evolve any of its numbers)."""
+    p = np.zeros(N_PARAMS, np.float64)
+    p[P_SAMPLES] = samples
+    p[P_TAG:P_TAG + 8] = TAG_DEFAULT
+    p[P_TABLE:P_TABLE + 30] = np.array(PREFLOP_TABLE, np.float64).ravel()
+    return p
+
+
+def group_of_class() -> np.ndarray:
+    """Sklansky–Malmuth group (1..8, 9 for none) of each of the 169 classes, grid order."""
+    out = np.full(CLASS_COUNT, 9, np.int64)
+    for g in range(8, 0, -1):
+        for a, b in parse_query(f"Group{g}").combos:
+            out[class_of(int(a), int(b))] = g
+    return out
+
+
+@njit(cache=True, nogil=True)
+def position_class(position: int, seats: int) -> int:
+    """Preflop position class of a seat ``position`` places left of the button (0 = button)."""
+    if seats == 2:
+        return LATE if position == 0 else BIG_BLIND
+    if position == 1:
+        return SMALL_BLIND
+    if position == 2:
+        return BIG_BLIND
+    to_button = (seats - position) % seats
+    if to_button <= 1:
+        return LATE
+    if to_button <= 3:
+        return MIDDLE
+    return EARLY
+
+
+@njit(cache=True, nogil=True)
+def _tag(params: np.ndarray, obs: np.ndarray) -> int:
+    street = int(obs[O_STREET])
+    w = obs[O_WEIGHT]
+    s = w * obs[O_PLAYERS]
+    if s >= params[P_TAG + 2 * street]:
+        return RAISE
+    if obs[O_TO_CALL] == 0.0:
+        return CALL
+    if s >= params[P_TAG + 2 * street + 1] or (street > 0 and w >= obs[O_POT_ODDS]):
+        return CALL
+    return FOLD
+
+
+@njit(cache=True, nogil=True)
+def decide(kind: int, params: np.ndarray, obs: np.ndarray, group: int, rng: np.ndarray) -> int:
+    """The answer of a policy of ``kind`` with ``params`` to observation ``obs``.
+
+    ``group`` is the hole cards' Sklansky–Malmuth group (used preflop by
+    ``thesis-preflop``); ``rng`` the hand's action stream.
+    """
+    if kind == STATION:
+        return CALL
+    if kind == SCRIPT:
+        i = P_SCRIPT + int(obs[O_NTH])
+        return int(params[i]) if i < params.size else CALL
+    if kind == MANIAC:
+        return RAISE
+    if kind == RANDOM:
+        facing = obs[O_TO_CALL] > 0.0
+        can_raise = obs[O_CAN_RAISE] > 0.0
+        n = 1 + int(facing) + int(can_raise)
+        r = below(rng, n)
+        if not facing:
+            r += 1
+        if r == RAISE and not can_raise:
+            r = CALL
+        return r
+    if kind == THESIS_PREFLOP and obs[O_STREET] == 0.0:
+        raises = min(int(obs[O_RAISES]), 2)
+        base = P_TABLE + 6 * int(obs[O_POS_CLASS]) + 2 * raises
+        if group <= params[base]:
+            return RAISE
+        if group <= params[base + 1]:
+            return CALL
+        return CALL if obs[O_TO_CALL] == 0.0 else FOLD
+    return _tag(params, obs)
+
+
+def needs_weight(kinds: np.ndarray) -> np.ndarray:
+    """Which seats' policies read the hand weight (the kernel computes it only for those)."""
+    return np.array([NEEDS_WEIGHT[int(k)] for k in kinds], np.bool_)
+
+
+__all__ = ["KINDS", "GROUPS", "decide", "default_params", "group_of_class", "position_class"]

@@ -1,0 +1,61 @@
+"""A table of policies and its rules' parameters, checked once and held as the arrays the kernels take."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from .policies import KINDS, default_params, group_of_class, needs_weight
+from .settle import BB
+
+MAX_SEATS = 10
+
+
+class TableError(ValueError):
+    """A table that cannot be played: unknown policy, seat count, stack or rake out of range."""
+
+
+@dataclass(frozen=True)
+class Table:
+    """Seats' policies (names, kinds, parameter rows) and the stakes: stacks and rake in units."""
+
+    names: tuple[str, ...]
+    kinds: np.ndarray
+    params: np.ndarray
+    needs_weight: np.ndarray
+    group_tab: np.ndarray
+    stacks: np.ndarray
+    rake_bp: int
+    rake_cap: int
+
+    @property
+    def seats(self) -> int:
+        return len(self.names)
+
+    @classmethod
+    def make(cls, policies: Sequence[str], *, stack_bb: float | Sequence[float] = 200.0, rake_percent: float = 0.0,
+             rake_cap_bb: float = 0.0, samples: int = 48) -> "Table":
+        """Check and build a table; :class:`TableError` names the first bad value."""
+        names = tuple(str(p).strip().lower() for p in policies)
+        if not 2 <= len(names) <= MAX_SEATS:
+            raise TableError(f"a table seats 2 to {MAX_SEATS} players, got {len(names)}")
+        for p in names:
+            if p not in KINDS:
+                raise TableError(f"unknown policy {p!r} (choose from {', '.join(KINDS)})")
+        stacks_bb = np.broadcast_to(np.asarray(stack_bb, np.float64), (len(names),))
+        # at least one big blind: every blind is posted whole (a partial big blind is played
+        # differently by different rule books, pokerkit included)
+        if not np.all(np.isfinite(stacks_bb)) or np.any(stacks_bb < 1) or np.any(stacks_bb > 1e9):
+            raise TableError(f"stacks must be 1 to 1e9 big blinds, got {stack_bb}")
+        if not (0.0 <= rake_percent <= 100.0):
+            raise TableError(f"rake must be a percentage 0..100, got {rake_percent}")
+        if not (0.0 <= rake_cap_bb <= 1e6) or rake_cap_bb != rake_cap_bb:
+            raise TableError(f"rake cap must be 0 or more big blinds, got {rake_cap_bb}")
+        if not 1 <= samples <= 100_000:
+            raise TableError(f"hand-weight samples must be 1 to 100000, got {samples}")
+        kinds = np.array([KINDS[p] for p in names], np.int64)
+        params = np.stack([default_params(int(k), samples) for k in kinds])
+        cap = int(round(rake_cap_bb * BB)) if rake_cap_bb > 0 else 1 << 62   # 0: no cap
+        return cls(names, kinds, params, needs_weight(kinds), group_of_class(),
+                   np.round(stacks_bb * BB).astype(np.int64), int(round(rake_percent * 100)), cap)
