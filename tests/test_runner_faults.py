@@ -81,3 +81,23 @@ def test_scheduler_dies_mid_run(tmp_path):
     # and it resumes on a local cluster to the same parts
     r = build(jobs_helpers.job(), tmp_path, workers=1)
     assert r.computed < 20 and json.loads((tmp_path / "squares" / MANIFEST).read_text())["rows"] == 40
+
+
+@pytest.fixture
+def tiny_disk(tmp_path):
+    """A 32 KiB filesystem (tmpfs), where this machine lets us mount one."""
+    where = tmp_path / "tiny"
+    where.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=32k", "tmpfs", str(where)],
+                      capture_output=True).returncode != 0:
+        pytest.skip("cannot mount a small tmpfs here")
+    yield where
+    subprocess.run(["umount", "-l", str(where)], capture_output=True)
+
+
+def test_disk_full(tiny_disk):
+    with pytest.raises(RunnerError) as e:
+        build(jobs_helpers.job(n=200), tiny_disk, workers=1)
+    assert "No space left" in str(e.value) and "\n" not in str(e.value)
+    folder = tiny_disk / "squares"
+    assert not list(folder.glob(".*.tmp")) and not (folder / MANIFEST).exists()
