@@ -1,4 +1,10 @@
 """``python -m jobs`` runs the ``pokerpipe`` command line."""
-from .app import entry
+import sys
+
+try:
+    from .app import entry
+except KeyboardInterrupt:            # Ctrl-C while the command line itself is still importing
+    print("pokerpipe: interrupted", file=sys.stderr)
+    sys.exit(130)
 
 entry()

@@ -21,10 +21,20 @@ app = typer.Typer(
 )
 
 
+def one_line(message: str) -> str:
+    """``message`` with line breaks and other unprintable characters escaped, so it prints as one line."""
+    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in str(message))
+
+
 def fail(message: str) -> typer.Exit:
     """Print ``pokerpipe: error: message`` on stderr; return the exit to raise (code 2)."""
-    print(f"pokerpipe: error: {message}", file=sys.stderr)
+    print(f"pokerpipe: error: {one_line(message)}", file=sys.stderr)
     return typer.Exit(2)
+
+
+def _interrupted() -> int:
+    print("pokerpipe: interrupted", file=sys.stderr)
+    return 130
 
 
 @app.callback()
@@ -51,17 +61,24 @@ def _register() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Console entry point: runs the app, turning usage and input errors into one line."""
-    _register()
+    """Console entry point: runs the app, turning usage and input errors into one line.
+
+    Ctrl-C prints ``pokerpipe: interrupted`` and returns 130.  The command is
+    invoked through Click's context API rather than ``app()``, because Typer's
+    runner turns a KeyboardInterrupt into a silent ``Exit(130)`` that cannot be
+    told apart from a command's own exit code.
+    """
     try:
-        code = app(args=argv, prog_name="pokerpipe", standalone_mode=False)
+        _register()
+        command = typer.main.get_command(app)
+        with command.make_context("pokerpipe", list(sys.argv[1:] if argv is None else argv)) as ctx:
+            code = command.invoke(ctx)
     except (typer.Exit, typer.Abort, KeyboardInterrupt) as e:
         if isinstance(e, typer.Exit):
             return e.exit_code
-        print("pokerpipe: interrupted", file=sys.stderr)
-        return 130
+        return _interrupted()
     except CardError as e:
-        print(f"pokerpipe: error: {e}", file=sys.stderr)
+        print(f"pokerpipe: error: {one_line(e)}", file=sys.stderr)
         return 2
     except Exception as e:
         # Usage errors (Click's, vendored or not, per Typer version): one line, exit 2.
@@ -70,9 +87,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(e.format_message())
                 return 0
             if type(e).__name__ == "Abort":
-                print("pokerpipe: interrupted", file=sys.stderr)
-                return 130
-            print(f"pokerpipe: error: {e.format_message()}", file=sys.stderr)
+                return _interrupted()
+            print(f"pokerpipe: error: {one_line(e.format_message())}", file=sys.stderr)
             return 2
         raise
     return code if isinstance(code, int) else 0
@@ -88,8 +104,11 @@ def entry() -> None:
     then.  Only an interrupted run exits normally, so that Dask's atexit
     clean-up still runs after a shutdown that a signal may have cut short.
     """
-    code = main()
-    sys.stdout.flush()
+    try:
+        code = main()
+        sys.stdout.flush()
+    except BrokenPipeError:          # the reader of our output quit (``| head``): nothing left to say
+        code = 1
     sys.stderr.flush()
     if code == 130 and "distributed" in sys.modules:
         sys.exit(code)

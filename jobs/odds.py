@@ -13,7 +13,7 @@ def odds(hole: str = typer.Argument(..., help="two hole cards or a pocket query"
          board: str = typer.Option("", "--board", "-b", help="0, 3, 4 or 5 board cards"),
          max_opponents: int = typer.Option(9, "--max-opponents", help="last opponent count (1..9)"),
          trials: int = typer.Option(100_000, "--trials", "-n", help="Monte Carlo trials per opponent count"),
-         seed: int = typer.Option(0, "--seed", help="Monte Carlo seed"),
+         seed: int = typer.Option(0, "--seed", min=0, help="Monte Carlo seed (>= 0)"),
          as_json: bool = typer.Option(False, "--json", help="print one JSON object")) -> None:
     """Chance to win at showdown against k = 1..9 random hands: exact for one opponent on a board."""
     from pipeline.cards import CardError

@@ -31,7 +31,7 @@ def videopoker(
     game: str | None = typer.Argument(None, help="a built-in game (see --list)"),
     paytable: Path | None = typer.Option(None, "--paytable", help="a pay-table TOML file instead of GAME"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object (a list with --all)"),
-    royal: int | None = typer.Option(None, "--royal", help="override the royal flush pay (per coin)"),
+    royal: int | None = typer.Option(None, "--royal", help="override the royal flush pay (per coin, 0..1000000)"),
     break_even: bool = typer.Option(False, "--break-even", help="find the royal pay that returns 100%"),
     list_games: bool = typer.Option(False, "--list", help="list the built-in games"),
     all_games: bool = typer.Option(False, "--all", help="analyze every built-in game"),
@@ -41,6 +41,7 @@ def videopoker(
 ) -> None:
     """Exact return, variance and distribution for any pay table, over all deal classes."""
     from pipeline.videopoker import PayTableError, analyze, break_even_royal, builtin, builtin_names, load
+    from pipeline.videopoker.paytable import MAX_PAY
 
     if list_games:
         for name in builtin_names():
@@ -49,8 +50,9 @@ def videopoker(
     chosen = [x for x in (game, paytable, all_games or None) if x]
     if len(chosen) != 1:
         raise fail("give one of GAME, --paytable FILE or --all (see --list)")
-    if royal is not None and royal < 0:
-        raise fail(f"--royal must be >= 0, got {royal}")
+    if royal is not None and not 0 <= royal <= MAX_PAY:
+        raise fail(f"--royal must be 0 to {MAX_PAY:,} per coin (pays are at most {MAX_PAY:,} coins per coin, "
+                   f"for exact int64 arithmetic), got {royal:,}")
     try:
         tables = [builtin(n) for n in builtin_names()] if all_games else [load(paytable) if paytable else builtin(game)]
         if royal is not None:
@@ -59,10 +61,13 @@ def videopoker(
         raise fail(str(e))
     results = []
     for pt in tables:
-        a = analyze(pt)
-        doc = a.to_json()
-        if break_even:
-            doc["break_even_royal"] = break_even_royal(pt)
+        try:
+            a = analyze(pt)
+            doc = a.to_json()
+            if break_even:
+                doc["break_even_royal"] = break_even_royal(pt)
+        except PayTableError as e:
+            raise fail(str(e))
         results.append(doc)
         if not as_json:
             _table(a)

@@ -39,7 +39,7 @@ def _read(path: Path) -> dict[str, np.ndarray] | None:
     try:
         with np.load(path, allow_pickle=False) as f:
             arrays = {k: f[k] for k in f.files}
-    except FileNotFoundError:
+    except OSError:                       # missing, or unreadable where it lies: build, nothing to report
         return None
     except Exception:                     # truncated, not a zip, bad CRC, bad header ...
         return {}

@@ -6,7 +6,10 @@ A card id is ``4*rank + suit``: rank 0..12 stands for ``2..A`` and suit 0..3 for
 
 Text uses ranks ``23456789TJQKA`` and suits ``cdhs``: ``As Kd`` or ``AsKd``;
 lower-case ranks and ``10`` for ten are accepted.  Anything malformed, and any
-card that appears twice, raises :class:`CardError` naming the culprit.
+card that appears twice, raises :class:`CardError` naming the culprit.  Text is
+checked against the card alphabet before any case folding: Unicode folds
+lookalikes onto ASCII (the Kelvin sign ``K`` onto ``k``, the long s ``ſ`` onto
+``s``), so a character outside printable ASCII is refused by name and code point.
 
 >>> parse_cards("AsKd")
 [51, 45]
@@ -18,6 +21,7 @@ True
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -31,11 +35,35 @@ RANK_PLURALS = ("Twos", "Threes", "Fours", "Fives", "Sixes", "Sevens", "Eights",
 DECK_SIZE = 52
 BOARD_SIZES = (0, 3, 4, 5)   # preflop, flop, turn, river
 
-_TOKEN = re.compile(r"(10|[2-9tjqka])([cdhs])", re.IGNORECASE)
+_TOKEN = re.compile(r"(10|[2-9tjqka])([cdhs])", re.IGNORECASE | re.ASCII)
+_NOT_PRINTABLE_ASCII = re.compile(r"[^\x20-\x7e]")
 
 
 class CardError(ValueError):
     """A card, card list, hand or range that cannot be read or is inconsistent."""
+
+
+def check_ascii(text: str, what: str = "cards") -> str:
+    """Return ``text`` if it is printable ASCII (tab and newline allowed), else raise :class:`CardError`.
+
+    Called before any ``upper()``/``lower()`` or case-insensitive match, which
+    would turn U+212A (Kelvin sign) into ``k`` and U+017F (long s) into ``s``.
+
+    >>> check_ascii("\u212ah")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    pipeline.cards.CardError: unexpected character '\u212a' (U+212A KELVIN SIGN) in cards '\u212ah': ...
+    """
+    if not isinstance(text, str):
+        raise CardError(f"{what} must be text, got {type(text).__name__}")
+    m = _NOT_PRINTABLE_ASCII.search(text.replace("\t", " ").replace("\n", " "))
+    if m:
+        ch = m.group(0)
+        shown = repr(ch) if ch.isprintable() else ascii(ch)
+        name = unicodedata.name(ch, "")
+        raise CardError(f"unexpected character {shown} (U+{ord(ch):04X}{' ' + name if name else ''}) in {what} "
+                        f"{repr(text) if text.isprintable() else ascii(text)}: cards, ranges and queries are plain ASCII")
+    return text
 
 
 def card_id(rank: int, suit: int) -> int:
@@ -55,7 +83,7 @@ def suit_of(card: int) -> int:
 
 def parse_card(text: str) -> int:
     """Parse one card such as ``As``, ``td`` or ``10h``."""
-    m = _TOKEN.fullmatch(text.strip())
+    m = _TOKEN.fullmatch(check_ascii(text, "card").strip())
     if not m:
         raise CardError(f"unknown card {text!r} (expected rank 23456789TJQKA and suit cdhs, e.g. 'As')")
     r, s = m.group(1).upper(), m.group(2).lower()
@@ -69,7 +97,7 @@ def parse_cards(text: str, *, what: str = "cards") -> list[int]:
     Raises :class:`CardError` for an unknown card or one given twice; ``what``
     names the list in the message (``board``, ``dead cards``, ...).
     """
-    cleaned = re.sub(r"[\s,]+", "", text)
+    cleaned = re.sub(r"[\s,]+", "", check_ascii(text, what))
     cards: list[int] = []
     pos = 0
     while pos < len(cleaned):

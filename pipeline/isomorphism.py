@@ -116,9 +116,17 @@ def _blocks(rounds: tuple[int, ...]) -> tuple[dict, list]:
     return offsets, order
 
 
+def _rounds(board_cards: int) -> tuple[int, ...]:
+    """Card counts dealt per round of a street: (2,) preflop, (2, n) with ``n`` = 3, 4 or 5 board cards."""
+    if (not isinstance(board_cards, (int, np.integer)) or isinstance(board_cards, bool)
+            or board_cards not in BOARD_SIZES):
+        raise CardError(f"a street has 0, 3, 4 or 5 board cards, got {board_cards!r}")
+    return (2, int(board_cards)) if board_cards else (2,)
+
+
 def street_size(board_cards: int) -> int:
     """Situations on a street: hole cards plus ``board_cards`` (0, 3, 4 or 5) on the board."""
-    rounds = (2, board_cards) if board_cards else (2,)
+    rounds = _rounds(board_cards)
     offsets, _ = _blocks(rounds)
     return sum(size for _, size in offsets.values())
 
@@ -139,7 +147,7 @@ def situation_index(hole: Cards, board: Cards = ()) -> int:
 
 def situation_cards(index: int, board_cards: int) -> tuple[list[int], list[int]]:
     """The canonical (hole, board) of an index — the inverse of :func:`situation_index`."""
-    rounds = (2, board_cards) if board_cards else (2,)
+    rounds = _rounds(board_cards)
     offsets, order = _blocks(rounds)
     total = sum(size for _, size in offsets.values())
     if not 0 <= index < total:
@@ -183,7 +191,7 @@ def situation_text(index: int, board_cards: int) -> tuple[str, str]:
 @lru_cache(maxsize=None)
 def block_table(board_cards: int) -> np.ndarray:
     """Block offset of each sorted shape configuration, keyed base 18 (shape code hole*6 + board)."""
-    rounds = (2, board_cards) if board_cards else (2,)
+    rounds = _rounds(board_cards)
     offsets, _ = _blocks(rounds)
     table = np.full(18 ** 4, -1, np.int64)
     for cfg, (at, _size) in offsets.items():

@@ -152,6 +152,10 @@ def outs(hole: str, board: str, opponents: Sequence[str] = ()) -> dict:
         if len(o) != 2:
             raise CardError(f"opponent {i} ({opponents[i - 1]!r}) is not two cards")
     check_disjoint([("hole cards", h), ("board", b)] + [(f"opponent {i}", o) for i, o in enumerate(opps, 1)])
+    unseen = 52 - 2 - len(b) - 2 * len(opps)
+    if unseen < 3:       # discounted outs pit each out against an unseen hand: an out and two more cards
+        raise CardError(f"{len(opps)} opponents leave {unseen} unseen card{'s' if unseen != 1 else ''}; "
+                        "outs need at least 3 (an out and an opponent hand)")
     found = outs_of(h, b, opps)
     by_hand: dict[str, list[str]] = {}
     for c in found:

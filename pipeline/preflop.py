@@ -90,7 +90,7 @@ def canonical_matchups() -> tuple[np.ndarray, np.ndarray]:
         order = np.argsort(-codes, kind="stable")
         return {"codes": codes[order], "weights": weights[order].astype(np.int64)}
 
-    got = load_or_build(cache_dir() / "matchups-v2.npz", build)
+    got = load_or_build(cache_dir() / "matchups-v2.npz", build, {"codes", "weights"})
     return got["codes"], got["weights"]
 
 

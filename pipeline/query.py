@@ -13,8 +13,11 @@ comma lists) plus:
 ``And``, ``Or``, ``Not``, ``( )``   intersection, union, complement; a comma is a union
 =====================  =================================================
 
-Words are case-insensitive; ``Not`` binds tightest, then ``And``, then ``Or``
-and commas.  Errors name the offending token and its column.
+Words are case-insensitive (ASCII only: a query with any other character is
+refused before case folding); ``Not`` binds tightest, then ``And``, then ``Or``
+and commas.  Parentheses nest at most :data:`MAX_DEPTH` deep and a run of
+``Not`` is folded by its parity, so no query exhausts Python's stack.  Errors
+name the offending token and its column.
 
 >>> len(parse_query("Group1"))
 28
@@ -27,7 +30,7 @@ import re
 
 import numpy as np
 
-from .cards import RANKS, CardError
+from .cards import RANKS, CardError, check_ascii
 from .ranges import Range, parse_range
 
 GROUPS = {
@@ -43,7 +46,8 @@ GROUPS = {
 ALL = {(a, b) for a in range(52) for b in range(a)}
 _TOKEN = re.compile(r"\s*(?:(?P<punct>[(),])|(?P<word>group[1-8]|suited|offsuit|pair|connected|gap[1-3]|"
                     r"and|or|not|to)(?![0-9a-z])|(?P<anyrank>[2-9tjqka]x)(?![0-9a-z])|"
-                    r"(?P<atom>[0-9a-z+\-:.]+))", re.IGNORECASE)
+                    r"(?P<atom>[0-9a-z+\-:.]+))", re.IGNORECASE | re.ASCII)
+MAX_DEPTH = 50          # parentheses nested deeper than this are refused (each level costs 4 Python frames)
 
 
 def _gap(a: int, b: int) -> int:
@@ -92,6 +96,7 @@ class _Parser:
             self.tokens.append((kind, m.group(kind), m.start(kind) + 1))
             pos = m.end()
         self.i = 0
+        self.depth = 0
 
     def peek(self, word: str | None = None) -> tuple[str, str, int] | None:
         if self.i >= len(self.tokens):
@@ -122,10 +127,12 @@ class _Parser:
         return out
 
     def neg(self) -> set:
-        if self.peek("not"):
+        nots = 0
+        while self.peek("not"):              # a loop, not recursion: any run of Nots folds to its parity
             self.i += 1
-            return ALL - self.neg()
-        return self.primary()
+            nots += 1
+        out = self.primary()
+        return ALL - out if nots % 2 else out
 
     def primary(self) -> set:
         tok = self.peek()
@@ -134,8 +141,12 @@ class _Parser:
         kind, val, col = tok
         low = val.lower()
         if val == "(":
+            if self.depth >= MAX_DEPTH:
+                raise self.error(f"parentheses nested more than {MAX_DEPTH} deep at")
             self.i += 1
+            self.depth += 1
             out = self.union()
+            self.depth -= 1
             if not self.peek(")"):
                 raise self.error("expected ')' instead of")
             self.i += 1
@@ -171,16 +182,18 @@ class _Parser:
 
 
 _QUERY_WORDS = re.compile(r"(?<![0-9a-z])(group[1-8]|suited|offsuit|pair|connected|gap[1-3]|and|or|not|to|"
-                          r"[2-9tjqka]x)(?![0-9a-z])|[()]", re.IGNORECASE)
+                          r"[2-9tjqka]x)(?![0-9a-z])|[()]", re.IGNORECASE | re.ASCII)
 
 
 def is_query(text: str) -> bool:
     """Does ``text`` use the query language (rather than plain range syntax)?"""
+    check_ascii(text, "query")
     return bool(_QUERY_WORDS.search(text))
 
 
 def parse_query(text: str) -> Range:
     """The combos a query selects, as a :class:`~pipeline.ranges.Range` with unit weights."""
+    check_ascii(text, "query")
     if not is_query(text):
         return parse_range(text)
     p = _Parser(text)

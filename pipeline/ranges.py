@@ -12,6 +12,10 @@ A range is a comma-separated list of parts, each optionally weighted with ``:w``
 ``AKs:0.5``    any part with a weight (default 1); a later part overrides
 =============  =====================================================
 
+A weight lies in 0..1; 0 drops the part.  A positive weight below the smallest
+normal double (about 2.2e-308) is refused: products and sums of such weights
+underflow to zero and the equity would be 0/0.
+
 >>> r = parse_range("QQ+, AKs:0.5")
 >>> len(r), float(r.weights.max()), float(r.weights.min())
 (22, 1.0, 0.5)
@@ -20,16 +24,19 @@ A range is a comma-separated list of parts, each optionally weighted with ``:w``
 """
 from __future__ import annotations
 
+import math
 import re
+import sys
 from dataclasses import dataclass
 
 import numpy as np
 
-from .cards import RANKS, CardError, parse_cards
+from .cards import RANKS, CardError, check_ascii, parse_cards
 from .hand_classes import class_combos
 
 _RANK = "[2-9TJQKA]"
-_CLASS = re.compile(rf"({_RANK})({_RANK})([so]?)", re.IGNORECASE)
+_CLASS = re.compile(rf"({_RANK})({_RANK})([so]?)", re.IGNORECASE | re.ASCII)
+MIN_WEIGHT = sys.float_info.min          # smallest positive normal double
 
 
 @dataclass(frozen=True)
@@ -53,6 +60,20 @@ class Range:
         """The combos that use none of the cards in ``dead_mask``."""
         keep = (self.masks & np.uint64(dead_mask)) == 0
         return Range(self.text, self.combos[keep], self.weights[keep])
+
+    def rescaled(self) -> "Range":
+        """The same range with its weights multiplied by a power of two when all of them are tiny.
+
+        Equity depends only on the ratios of one range's weights, but an exact or
+        weighted run multiplies one weight per player: weights of 1e-300 would
+        underflow to 0 and give 0/0.  A range whose largest weight is below 2**-100
+        is scaled (exactly: a power of two) to put that weight in [0.5, 1); any
+        other range is returned as it is, so ordinary weights never change.
+        """
+        top = float(self.weights.max()) if len(self.weights) else 1.0
+        if top >= 2.0**-100 or top <= 0.0:
+            return self
+        return Range(self.text, self.combos, self.weights * 2.0 ** -math.frexp(top)[1])
 
     @property
     def unit_weights(self) -> bool:
@@ -104,6 +125,7 @@ def _class_span(token: str) -> list[tuple[int, int, str]]:
 def parse_range(text: str) -> Range:
     """Parse a range; raises :class:`CardError` for a malformed or empty one."""
     combos: dict[tuple[int, int], float] = {}
+    check_ascii(text, "range")
     if not text or not text.strip():
         raise CardError("empty range")
     for part in text.split(","):
@@ -119,6 +141,9 @@ def parse_range(text: str) -> Range:
                 raise CardError(f"bad weight {w!r} in range {text!r}") from None
             if not (0.0 <= weight <= 1.0):
                 raise CardError(f"weight {w} in range {text!r} is outside 0..1")
+            if 0.0 < weight < MIN_WEIGHT:
+                raise CardError(f"weight {w} in range {text!r} is too small to compute with: "
+                                f"use 0 or at least {MIN_WEIGHT:.3g}")
         low = part.lower()
         if low in ("random", "any", "xxxx", "xx"):
             pairs = [(a, b) for a in range(52) for b in range(a)]

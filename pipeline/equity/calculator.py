@@ -144,7 +144,7 @@ def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = ""
         cards = "card" if missing == 1 else "cards"
         raise CardError(f"impossible deal: {len(players)} players and {missing} board {cards} need "
                         f"{2 * len(players) + missing} cards, only {left} are left beside the board and dead cards")
-    ranges = []
+    ranges, given = [], []             # the ranges left beside board and dead cards; their sizes as given
     for i, p in enumerate(players, 1):
         try:
             rng = p if isinstance(p, Range) else _parse_player(p)
@@ -160,8 +160,14 @@ def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = ""
         if not (total > 0.0 and math.isfinite(total)) or float(np.min(rest.weights)) < 0.0:
             raise CardError(f"player {i}: the weights of range {rng.text!r} add up to {total:g}; "
                             "weights lie in 0..1 and at least one combo needs a weight above 0")
-        ranges.append(rest)
-    specific = [r for r in ranges if len(r) == 1]
+        ranges.append(rest.rescaled())      # all-tiny weights scaled by a power of two: no product underflow
+        given.append(len(rng))
+    specific = [r for r, n in zip(ranges, given) if n == 1]
+    fixed = mask_of(c for r in specific for c in r.combos[0])
+    for i, (r, n) in enumerate(zip(ranges, given), 1):   # a range that only clashes with hands given card by card
+        if n > 1 and len(r.without(fixed)) == 0:
+            raise CardError(f"player {i}: range {r.text!r} has no combo left beside the board, dead cards "
+                            f"and the other players' hands")
     for i, a in enumerate(specific):   # two specific hands sharing a card: say which
         for b in specific[i + 1:]:
             common = set(a.combos[0]) & set(b.combos[0])

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..cards import CardError
 from .classes import CATEGORY_NAMES, CATEGORY_SHIFT, describe_value
-from .kernels import check_cards, evaluate_into
+from .kernels import check_cards, evaluate_into, first_id_outside_deck
 from .tables import tables
 
 __all__ = ["evaluate", "category", "describe", "CATEGORY_NAMES"]
@@ -25,17 +25,19 @@ def evaluate(cards: np.ndarray, *, check: bool = True) -> np.ndarray:
     """Values (int32, higher wins) of ``cards``: an integer array (n, 5|6|7) of card ids.
 
     With ``check`` (the default) a row with an id outside 0..51 or a repeated
-    card raises :class:`~pipeline.cards.CardError`; ``check=False`` skips the scan.
+    card raises :class:`~pipeline.cards.CardError`.  ``check=False`` skips the
+    repeated-card scan only: ids are still bound-checked (an id outside the deck
+    would read outside the tables and crash the process), and a hand with a
+    repeated card gets a meaningless value.
     """
     cards = np.asarray(cards)
     if cards.ndim == 1:
         cards = cards[None, :]
     if cards.ndim != 2 or cards.shape[1] not in (5, 6, 7) or cards.dtype.kind not in "iu":
         raise CardError(f"cards must be an integer array of shape (n, 5|6|7), got {cards.dtype} {cards.shape}")
-    if check:
-        bad = check_cards(cards)
-        if bad >= 0:
-            raise CardError(f"row {bad} of cards is not a hand of distinct card ids 0..51: {cards[bad].tolist()}")
+    bad = check_cards(cards) if check else first_id_outside_deck(cards)
+    if bad >= 0:
+        raise CardError(f"row {bad} of cards is not a hand of distinct card ids 0..51: {cards[bad].tolist()}")
     out = np.empty(len(cards), np.int32)
     evaluate_into(cards, out, *tables())
     return out

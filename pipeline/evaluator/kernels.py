@@ -109,6 +109,23 @@ def check_cards(cards: np.ndarray) -> int:
     return -1
 
 
+@njit(cache=True, nogil=True)
+def first_id_outside_deck(cards: np.ndarray) -> int:
+    """Index of the first row holding an id outside 0..51, else -1: the bound check alone.
+
+    An id past the deck would index the tables out of bounds (numba does not
+    check), reading stray memory or crashing; this scan costs a fraction of an
+    evaluation, so even ``evaluate(..., check=False)`` runs it.
+    """
+    n, m = cards.shape
+    for i in range(n):
+        for j in range(m):
+            c = cards[i, j]
+            if c < 0 or c > 51:
+                return i
+    return -1
+
+
 RANK_KEYS = np.array(RANK_MULTIPLIERS, np.uint64)   # a card's key without its suit counter
 
 

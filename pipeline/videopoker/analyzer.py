@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit
 
 from ..combinatorics import BINOM, available_cores
-from .paytable import PayTable
+from .paytable import MAX_PAY, PayTable, PayTableError
 from .tables import FamilyTables, family_tables, subset_row
 
 POPCOUNT = np.array([bin(m).count("1") for m in range(32)], np.int64)
@@ -126,6 +126,9 @@ def analyze(pt: PayTable, tables: FamilyTables | None = None) -> Analysis:
     """Solve a game exactly: best hold of every deal class, return, variance, distribution."""
     ft = tables or family_tables(pt.family)
     lcm, scale = scales(ft.deck)
+    if max(pt.type_pay) * lcm >= 2**63:       # a hold's EV, max pay * L units, must fit in int64
+        raise PayTableError(f"{pt.name}: a pay of {max(pt.type_pay):,} overflows exact int64 arithmetic "
+                            f"(at most {(2**63 - 1) // lcm:,} per coin)")
     pays = pt.pay_vector
     n = len(ft.deals)
     best_mask = np.empty(n, np.int64)
@@ -163,7 +166,9 @@ def break_even_royal(pt: PayTable, tables: FamilyTables | None = None) -> float:
     pay (the best strategy changes at the kinks).  Newton steps along its slope
     — the royal's probability under the current best strategy — overshoot once
     and then land on the root from above.  Pays are carried in millionths of a
-    coin so that the royal pay need not be whole.
+    coin so that the royal pay need not be whole.  The royal stays within
+    0..:data:`~.paytable.MAX_PAY`; a game that returns under 100% even there
+    raises :class:`~.paytable.PayTableError`.
     """
     ft = tables or family_tables(pt.family)
     key = pt.royal_key
@@ -172,9 +177,12 @@ def break_even_royal(pt: PayTable, tables: FamilyTables | None = None) -> float:
         a = analyze(_scaled_table(pt, royal), ft)
         p_royal = a.combinations.get(key, 0) / a.total
         if p_royal == 0:
-            raise ValueError(f"{pt.name}: optimal play never makes a royal flush")
+            raise PayTableError(f"{pt.name}: optimal play never makes a royal flush")
         step = (1.0 - a.ret / _MICRO) / p_royal
-        royal = max(royal + step, 0.0)
+        if royal >= MAX_PAY and step > 0:     # clamped there (or started there) and still under 100%
+            raise PayTableError(f"{pt.name}: returns under 100% even with a royal of {MAX_PAY:,} per coin "
+                                "(the largest pay analyzed exactly)")
+        royal = min(max(royal + step, 0.0), MAX_PAY)   # from above the root Newton descends to it
         if abs(step) < 1e-6:
             break
     return royal
@@ -189,4 +197,4 @@ def _scaled_table(pt: PayTable, royal: float) -> PayTable:
 
     pays = {h: p * _MICRO for h, p in pt.pays.items()}
     pays[pt.royal_key] = int(round(royal * _MICRO))
-    return build(pt.name, pt.title, pt.family, pays)
+    return build(pt.name, pt.title, pt.family, pays, max_pay=MAX_PAY * _MICRO)

@@ -16,9 +16,21 @@ names overlap, the most specific wins: with ``four-aces`` and
 ``four-of-a-kind`` both listed, four aces pay ``four-aces`` and every other
 four of a kind pays ``four-of-a-kind``.  Unknown names, negative or
 non-integer pays, and a table that leaves a required hand unpaid are errors.
+
+**Range of pays.**  A pay lies in 0..:data:`MAX_PAY` (1,000,000 coins per coin).
+The analyzer weighs every hold exactly in int64: a hold's EV in its units is at
+most ``max pay * L`` where ``L`` = lcm of the draw counts (7,669,695 for 52 cards,
+8,561,520 for the joker deck), and the break-even search carries pays in
+millionths of a coin, so ``MAX_PAY * 10**6 * L`` must stay below ``2**63``
+(9.22e18): 1e6 * 1e6 * 8,561,520 = 8.56e18 does.  A larger pay would overflow
+silently, so it is refused.
+
+**Names.**  A game's name is its file's stem and names its dataset folder, so
+it must be a slug (:func:`slug`): lower-case letters, digits and ``-``.
 """
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass
 from importlib import resources
@@ -56,8 +68,32 @@ REQUIRED = {"natural": {18, 17, 11, 12, 13, 14, 15, 16, 10, 9, 8, 7},
             "deuces": set(range(1, 11)), "joker": set(range(3, 12))}
 
 
+MAX_PAY = 1_000_000              # coins per coin; see "Range of pays" above
+MAX_FILE_BYTES = 1 << 20         # a pay table is a few hundred bytes; refuse anything past 1 MiB
+_SLUG = re.compile(r"[a-z0-9][a-z0-9-]*", re.ASCII)
+
+
 class PayTableError(ValueError):
     """A pay table that cannot be used, with the reason."""
+
+
+def slug(name: str) -> str:
+    """Return ``name`` if it is a slug (``[a-z0-9][a-z0-9-]*``), else raise :class:`PayTableError`.
+
+    A game's name becomes a folder of its dataset; a name such as ``..`` (the stem of
+    a file called ``...toml``) would write outside it.
+
+    >>> slug("jacks-or-better-9-6")
+    'jacks-or-better-9-6'
+    >>> slug("..")
+    Traceback (most recent call last):
+    ...
+    pipeline.videopoker.paytable.PayTableError: game name '..' is not a slug: use lower-case letters, digits and '-' (e.g. my-game.toml), starting with a letter or digit
+    """
+    if not isinstance(name, str) or not _SLUG.fullmatch(name) or len(name) > 100:
+        raise PayTableError(f"game name {name!a} is not a slug: use "
+                            "lower-case letters, digits and '-' (e.g. my-game.toml), starting with a letter or digit")
+    return name
 
 
 @dataclass(frozen=True)
@@ -84,7 +120,9 @@ class PayTable:
         return "royal-flush" if self.family == "natural" else "natural-royal-flush"
 
 
-def build(name: str, title: str, family: str, pays: dict) -> PayTable:
+def build(name: str, title: str, family: str, pays: dict, *, max_pay: int = MAX_PAY) -> PayTable:
+    """A checked pay table: a slug name, a known family, known hand names, pays in 0..``max_pay``."""
+    slug(name)
     if family not in FAMILIES:
         raise PayTableError(f"{name}: unknown family {family!r} (natural, deuces or joker)")
     names = HAND_NAMES[family]
@@ -94,6 +132,9 @@ def build(name: str, title: str, family: str, pays: dict) -> PayTable:
                                 f"(known: {', '.join(sorted(names))})")
         if not isinstance(pay, int) or isinstance(pay, bool) or pay < 0:
             raise PayTableError(f"{name}: pay for {hand} must be a whole number >= 0, got {pay!r}")
+        if pay > max_pay:
+            raise PayTableError(f"{name}: pay for {hand} is {pay:,}; pays are at most {max_pay:,} coins per coin "
+                                "(exact int64 arithmetic)")
     ntypes = len(FAMILIES[family][1])
     type_hand = ["nothing"] * ntypes
     type_pay = [0] * ntypes
@@ -111,17 +152,34 @@ def build(name: str, title: str, family: str, pays: dict) -> PayTable:
 
 
 def load(path: Path | str) -> PayTable:
-    """Read a pay-table TOML file."""
+    """Read a pay-table TOML file (UTF-8, at most 1 MiB); its stem, a slug, is the game's name."""
     path = Path(path)
+    shown = ascii(str(path))[1:-1]       # escaped: a file name may hold newlines or undecodable bytes
     try:
-        data = tomllib.loads(path.read_text())
+        with open(path, "rb") as f:
+            raw = f.read(MAX_FILE_BYTES + 1)
     except OSError as e:
-        raise PayTableError(f"cannot read pay table {path}: {e.strerror or e}") from None
+        raise PayTableError(f"cannot read pay table {shown}: {e.strerror or e}") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise PayTableError(f"{shown}: larger than {MAX_FILE_BYTES:,} bytes; not a pay table")
+    try:
+        slug(path.stem)
+    except PayTableError as e:
+        raise PayTableError(f"{shown}: {e}") from None
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as e:
+        raise PayTableError(f"{shown}: not UTF-8 text (byte {raw[e.start]:#04x} at offset {e.start})") from None
     except tomllib.TOMLDecodeError as e:
-        raise PayTableError(f"{path}: not valid TOML ({e})") from None
+        raise PayTableError(f"{shown}: not valid TOML ({e})") from None
+    except RecursionError:
+        raise PayTableError(f"{shown}: not a pay table (arrays or tables nested too deep)") from None
     if not isinstance(data.get("pays"), dict) or not data["pays"]:
-        raise PayTableError(f"{path}: no [pays] table")
-    return build(path.stem, str(data.get("title", path.stem)), str(data.get("family", "natural")), data["pays"])
+        raise PayTableError(f"{shown}: no [pays] table")
+    title, family = data.get("title", path.stem), data.get("family", "natural")
+    if not isinstance(title, str) or not isinstance(family, str):
+        raise PayTableError(f"{shown}: title and family must be strings")
+    return build(path.stem, title, family, data["pays"])
 
 
 def builtin_names() -> list[str]:

@@ -84,7 +84,8 @@ def _build(family: str) -> dict:
 def family_tables(family: str) -> FamilyTables:
     """The tables of a deck family, from the disk cache or built now (a few seconds)."""
     deck, types = FAMILIES[family]
-    got = load_or_build(cache_dir() / f"videopoker-{family}-v{TABLES_VERSION}.npz", lambda: _build(family))
+    got = load_or_build(cache_dir() / f"videopoker-{family}-v{TABLES_VERSION}.npz", lambda: _build(family),
+                        {"counts", "hand_types", "deals", "weights"})
     return FamilyTables(family, deck, types, subset_offsets(deck), got["counts"], got["hand_types"],
                         got["deals"], got["weights"])
 
