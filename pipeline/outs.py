@@ -176,4 +176,5 @@ def outs(hole: str, board: str, opponents: Sequence[str] = ()) -> dict:
         **{f"draw_count_{CATEGORY_NAMES[k].replace(' ', '_')}": draw_count(h, b, k) for k in range(1, 9)},
     }
     return {"count": len(found), "outs": [format_card(c) for c in found], "by_hand": by_hand,
-            "discounted": round(discounted, 6), "draws": draws}
+            "discounted": round(discounted, 6), "draws": draws,
+            "unseen": unseen, "cards_to_come": 5 - len(b)}

@@ -45,7 +45,9 @@ def test_operators_and_precedence():
 
 
 @pytest.mark.parametrize("q, column", [("Group2 To Foo", "column 11"), ("Pair And", "at the end"),
-                                       ("(Pair", "at the end"), ("Pair )", "column 6"), ("Pair Or Or", "column 9"), ("NotPairs", "column 4"), ("Group2ToFoo", "column 7"), ("Zz Or Pair", "column 1")])
+                                       ("(Pair", "at the end"), ("Pair )", "column 6"), ("Pair Or Or", "column 9"),
+                                       ("NotPairs", "column 4"), ("Group2ToFoo", "column 7"),
+                                       ("Zz Or Pair", "column 1")])
 def test_errors_point_at_the_token(q, column):
     with pytest.raises(CardError, match=column):
         parse_query(q)
