@@ -32,7 +32,7 @@ def outs(hole: str = typer.Argument(..., help="two hole cards, e.g. AsAc"),
     try:
         r = find(hole, board, opponent)
     except CardError as e:
-        raise fail(str(e))
+        raise fail(str(e)) from None
     if pot is not None and to_call is not None:
         r.update(pot_odds(r["count"], r["unseen"], r["cards_to_come"], Fraction(str(pot)), Fraction(str(to_call))))
     if as_json:
