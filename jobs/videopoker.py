@@ -43,15 +43,17 @@ def videopoker(
     if hand is not None and all_games:
         raise fail("--hand takes one game, not --all")
     try:
-        tables = [builtin(n) for n in builtin_names()] if all_games else [load(paytable) if paytable else builtin(game)]
+        names = builtin_names() if all_games else [game or ""]
+        tables = [load(paytable)] if paytable else [builtin(n) for n in names]
         tables = [t.with_royal(royal) for t in tables] if royal is not None else tables
         holds = analyze_hand(tables[0], hand) if hand is not None else []
         results = [] if hand is not None else [(pt, analyze(pt), break_even_royal(pt) if break_even else None)
                                                for pt in tables]
     except (PayTableError, CardError) as e:
-        raise fail(str(e))
+        raise fail(str(e)) from None
     if hand is not None:
         print(json.dumps(hand_json(tables[0], hand, holds)) if as_json else hand_text(tables[0], hand, holds))
+        return
     docs = [dict(a.to_json(), **({"break_even_royal": be} if be is not None else {})) for _, a, be in results]
     for pt, a, be in results:
         if not as_json:
