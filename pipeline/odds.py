@@ -2,9 +2,10 @@
 
 On a flop, turn or river the odds against one opponent are exact: every
 (opponent hand, runout) case of the hand-potential enumeration (:mod:`.ehs`)
-counts once.  Against two or more, and preflop, they are seeded Monte Carlo (:func:`pipeline.equity.equity` with ``random``
-opponents) with a standard error.  The hole may be a pocket query: its combos
-that fit the board are pooled, each counting equally.
+counts once.  Against two or more, and preflop, they are seeded Monte Carlo
+(:func:`pipeline.equity.equity` with ``random`` opponents) with a standard error.  The hole may be a pocket query: its combos
+that fit the board are pooled, each counting equally.  Each row also carries HS^k and PPOT/NPOT
+against k opponents (exact for one, seeded Monte Carlo with standard errors beyond).
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from .cards import CardError, format_cards, mask_of, parse_board
 from .ehs import AHEAD, TIED, hand_strengths, potential_counts, potentials
 from .equity import equity
 from .evaluator.tables import tables
+from .potential_mc import potentials_mc
 from .query import parse_query
 
 
@@ -64,5 +66,20 @@ def win_odds(hole: str, board: str, max_opponents: int = 9, trials: int = 100_00
         p = r.players[0]
         rows.append({"opponents": k, "win": p.win, "tie": p.tie, "equity": p.equity, "stderr": p.stderr,
                      "exact": r.exact})
+    for row in rows:
+        _add_strength(row, out, rng.combos, b, trials, seed)
     out["opponents"] = rows
     return out
+
+
+def _add_strength(row: dict, out: dict, heroes: np.ndarray, board: list[int], trials: int, seed: int) -> None:
+    """HS^k, and PPOT/NPOT against k random opponents: the exact enumeration's for k = 1, seeded
+    Monte Carlo (:mod:`.potential_mc`, stream ``(seed, k)``) with standard errors beyond; None preflop."""
+    k = row["opponents"]
+    row["hs_k"] = None if out["hs"] is None else out["hs"] ** k
+    if len(board) in (0, 5) or k == 1:
+        row.update(ppot=out["ppot"], npot=out["npot"], ppot_stderr=0.0 if board else None,
+                   npot_stderr=0.0 if board else None)
+        return
+    mc = potentials_mc(heroes, board, k, trials, seed)
+    row.update(ppot=mc["ppot"], npot=mc["npot"], ppot_stderr=mc["ppot_stderr"], npot_stderr=mc["npot_stderr"])
