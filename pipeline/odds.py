@@ -3,9 +3,10 @@
 On a flop, turn or river the odds against one opponent are exact: every
 (opponent hand, runout) case of the hand-potential enumeration (:mod:`.ehs`)
 counts once.  Against two or more, and preflop, they are seeded Monte Carlo
-(:func:`pipeline.equity.equity` with ``random`` opponents) with a standard error.  The hole may be a pocket query: its combos
-that fit the board are pooled, each counting equally.  Each row also carries HS^k and PPOT/NPOT
-against k opponents (exact for one, seeded Monte Carlo with standard errors beyond).
+(:func:`pipeline.equity.equity` with ``random`` opponents) with a standard error.
+The hole may be a pocket query: its combos that fit the board are pooled, each
+counting equally.  Each row also carries HS^k and PPOT/NPOT against k opponents
+(exact for one, seeded Monte Carlo with standard errors beyond).
 """
 from __future__ import annotations
 
