@@ -13,6 +13,7 @@ from .app import app, fail
 def outs(hole: str = typer.Argument(..., help="two hole cards, e.g. AsAc"),
          board: str = typer.Option(..., "--board", "-b", help="a flop or a turn"),
          opponent: list[str] = typer.Option([], "--opponent", help="a known opponent hand (repeatable)"),
+         dead: str = typer.Option("", "--dead", help="cards known to be out of the deck (folded, burnt)"),
          pot: float | None = typer.Option(None, "--pot", help="the pot, the bet to call included"),
          to_call: float | None = typer.Option(None, "--to-call", help="the bet to call"),
          as_json: bool = typer.Option(False, "--json", help="print one JSON object")) -> None:
@@ -30,7 +31,7 @@ def outs(hole: str = typer.Argument(..., help="two hole cards, e.g. AsAc"),
         if v is not None and (not math.isfinite(v) or v < 0):
             raise fail(f"{name} must be a number 0 or more, not {v}")
     try:
-        r = find(hole, board, opponent)
+        r = find(hole, board, opponent, dead)
     except CardError as e:
         raise fail(str(e)) from None
     if pot is not None and to_call is not None:

@@ -136,3 +136,36 @@ def test_outs_cli_bad_pot(args):
     p = subprocess.run([sys.executable, "-m", "jobs", "outs", "AhKh", "--board", "Qh7h2c", *args],
                        capture_output=True, text=True, timeout=300)
     assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and "error" in p.stderr
+
+
+@pytest.mark.parametrize("hole, board, dead", [("AhKh", "Qh7h2c", "Jh Th 3h"), ("9h8h", "7h6c2h", "Ts 5d 5c Ah"),
+                                                ("AsAc", "Kd8h9c", "Ks 9d 2c")])
+def test_dead_cards_are_no_outs_and_no_draw_cards(hole, board, dead):
+    """A dead card leaves the deck: it stops being an out or a draw card, every other card keeps its
+    role (an out depends only on the known hands), and the odds count the smaller deck."""
+    from pipeline.outs import straight_cards
+
+    live, gone = outs(hole, board), outs(hole, board, dead=dead)
+    d = set(dead.split())
+    assert gone["outs"] == [c for c in live["outs"] if c not in d]
+    h, b, dd = parse_cards(hole), parse_cards(board), parse_cards(dead)
+    assert straight_cards(h, b, dd) == [c for c in straight_cards(h, b) if c not in dd]
+    for cat in range(1, 9):
+        lifts = _lifts(h, b, cat)
+        assert draw_count(h, b, cat) == len(lifts)
+        assert draw_count(h, b, cat, dd) == len(lifts - set(dd))
+    assert gone["unseen"] == live["unseen"] - len(dd)
+
+
+def _lifts(h, b, cat):
+    """Cards that lift hole+board to ``cat`` or better above the board's own category (plain rule)."""
+    known = set(h) | set(b)
+    now = best_hand(h + b)[0] if len(h + b) >= 5 else -1
+    return {c for c in range(52) if c not in known and best_hand(h + b + [c])[0] >= cat
+            and best_hand(h + b + [c])[0] > now and best_hand(h + b + [c])[0] > _category(b + [c])}
+
+
+def test_dead_card_twice_is_one_line_exit_2():
+    p = subprocess.run([sys.executable, "-m", "jobs", "outs", "AhKh", "--board", "Qh7h2c", "--dead", "Ah"],
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1
