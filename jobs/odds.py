@@ -12,6 +12,7 @@ from .app import app, fail
 @app.command()
 def odds(hole: str = typer.Argument(..., help="two hole cards or a pocket query"),
          board: str = typer.Option("", "--board", "-b", help="0, 3, 4 or 5 board cards"),
+         dead: str = typer.Option("", "--dead", help="cards known to be out of the deck (folded, burnt)"),
          max_opponents: int = typer.Option(9, "--max-opponents", help="last opponent count (1..9)"),
          trials: int = typer.Option(100_000, "--trials", "-n", help="Monte Carlo trials per opponent count"),
          seed: int = typer.Option(0, "--seed", min=0, help="Monte Carlo seed (>= 0)"),
@@ -25,7 +26,7 @@ def odds(hole: str = typer.Argument(..., help="two hole cards or a pocket query"
     from .equity import Estimate
 
     try:
-        r = win_odds(hole, board, max_opponents, trials, seed,
+        r = win_odds(hole, board, max_opponents, trials, seed, dead=dead,
                      progress=Estimate("each opponent count runs as long; fewer --trials bound the work"))
     except CardError as e:
         raise fail(str(e)) from None

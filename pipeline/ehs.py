@@ -34,6 +34,7 @@ from .evaluator.kernels import board_state, hand_value, live_cards, suited_bit
 from .evaluator.tables import tables
 
 AHEAD, TIED, BEHIND = 0, 1, 2
+NO_DEAD = np.uint64(0)      # an empty dead-card mask
 Strength = TypeVar("Strength", float, np.ndarray)
 
 
@@ -75,10 +76,11 @@ def hero_runouts(hkey: np.uint64, hsuited: np.uint64, live: np.ndarray, n: int, 
 @njit(cache=True, nogil=True)
 def potential_counts(hero: np.ndarray, board: np.ndarray, lookahead: int, now: np.ndarray, hp: np.ndarray,
                      card_keys: np.ndarray, rank_offsets: np.ndarray, rank_values: np.ndarray,
-                     flush_values: np.ndarray) -> None:
+                     flush_values: np.ndarray, dead: np.uint64 = NO_DEAD) -> None:
     """Fill ``now`` (3,) with opponent hands ahead/tied/behind and ``hp`` (3, 3) with
-    (opponent hand, runout of ``lookahead`` 0..2 cards) cases by now / final outcome."""
-    bkey, bsuited, used = board_state(board, np.uint64(0), card_keys)
+    (opponent hand, runout of ``lookahead`` 0..2 cards) cases by now / final outcome; the cards
+    of the ``dead`` mask are in no opponent hand and no runout."""
+    bkey, bsuited, used = board_state(board, dead, card_keys)
     hkey = bkey + card_keys[hero[0]] + card_keys[hero[1]]
     hsuited = bsuited | suited_bit(hero[0]) | suited_bit(hero[1])
     used |= (np.uint64(1) << np.uint64(hero[0])) | (np.uint64(1) << np.uint64(hero[1]))

@@ -17,7 +17,7 @@ import math
 import numpy as np
 from numba import njit
 
-from .ehs import AHEAD, BEHIND, TIED
+from .ehs import AHEAD, BEHIND, NO_DEAD, TIED
 from .equity.rng import below, chunk_state
 from .evaluator.kernels import board_state, hand_value, suited_bit
 
@@ -36,11 +36,11 @@ def _versus(hero: int, best_other: int) -> int:
 @njit(cache=True, nogil=True)
 def potential_trials(heroes: np.ndarray, board: np.ndarray, k: int, trials: int, seed: int, hp: np.ndarray,
                      card_keys: np.ndarray, rank_offsets: np.ndarray, rank_values: np.ndarray,
-                     flush_values: np.ndarray) -> None:
+                     flush_values: np.ndarray, dead: np.uint64 = NO_DEAD) -> None:
     """Add ``trials`` deals to ``hp`` (3, 3): a hero combo drawn uniformly from ``heroes`` (m, 2),
-    ``k`` opponent hands and the runout from the cards left."""
+    ``k`` opponent hands and the runout from the cards left (none of the ``dead`` mask)."""
     s0, s1 = chunk_state(seed, k)
-    bkey, bsuited, bused = board_state(board, np.uint64(0), card_keys)
+    bkey, bsuited, bused = board_state(board, dead, card_keys)
     need = 2 * k + 5 - board.shape[0]
     deck = np.empty(52, np.int64)
     for _ in range(trials):
@@ -89,12 +89,14 @@ def ratio_with_stderr(hp: np.ndarray, wx: np.ndarray, wy: np.ndarray) -> tuple[f
     return r, math.sqrt(resid / (n * (n - 1))) / (sy / n)
 
 
-def potentials_mc(heroes: np.ndarray, board: list[int], k: int, trials: int, seed: int) -> dict:
-    """``{"ppot", "ppot_stderr", "npot", "npot_stderr", "potential"}`` against ``k`` random opponents."""
+def potentials_mc(heroes: np.ndarray, board: list[int], k: int, trials: int, seed: int, dead: int = 0) -> dict:
+    """``{"ppot", "ppot_stderr", "npot", "npot_stderr", "potential"}`` against ``k`` random opponents;
+    ``dead`` a mask of cards out of the deck."""
     from .evaluator.tables import tables
 
     hp = np.zeros((3, 3), np.int64)
-    potential_trials(np.asarray(heroes, np.int64), np.array(board, np.int64), k, trials, seed, hp, *tables())
+    potential_trials(np.asarray(heroes, np.int64), np.array(board, np.int64), k, trials, seed, hp, *tables(),
+                     np.uint64(dead))
     ppot, ppot_se = ratio_with_stderr(hp, _PPOT_X, _PPOT_Y)
     npot, npot_se = ratio_with_stderr(hp, _NPOT_X, _NPOT_Y)
     return {"ppot": ppot, "ppot_stderr": ppot_se, "npot": npot, "npot_stderr": npot_se, "potential": hp.tolist()}

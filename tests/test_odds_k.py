@@ -88,3 +88,22 @@ def test_stderr_shrinks_with_trials(k):
     small = potentials_mc(hole, board, k, 10_000, 1)
     big = potentials_mc(hole, board, k, 160_000, 1)
     assert big["ppot_stderr"] < small["ppot_stderr"] / 3
+
+
+def test_dead_cards_leave_the_deck():
+    """On the river the one-opponent row with dead cards is a plain count over the opponent hands
+    the dead cards leave, scored with the reference evaluator."""
+    hole, board, dead = "AdQc", "3h4cJh9s2d", "Jc Js Qs"
+    r = win_odds(hole, board, 1, 100, 0, dead=dead)
+    mine = best_hand(parse_cards(hole) + parse_cards(board))
+    gone = set(parse_cards(hole + board + dead.replace(" ", "")))
+    outcomes = [0, 0, 0]
+    for a in range(52):
+        for b in range(a):
+            if a in gone or b in gone:
+                continue
+            theirs = best_hand([a, b] + parse_cards(board))
+            outcomes[0 if mine > theirs else 1 if mine == theirs else 2] += 1
+    row = r["opponents"][0]
+    assert row["win"] == outcomes[0] / sum(outcomes) and row["tie"] == outcomes[1] / sum(outcomes)
+    assert win_odds(hole, board, 1, 100, 0)["opponents"][0]["win"] != row["win"]
