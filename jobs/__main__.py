@@ -2,7 +2,7 @@
 import sys
 
 try:
-    from .app import entry
+    from .main import entry
 except KeyboardInterrupt:            # Ctrl-C while the command line itself is still importing
     print("pokerpipe: interrupted", file=sys.stderr)
     sys.exit(130)

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from typing import List, Optional, Union
 
 import typer
 
 from .app import app, fail
+from .estimate import Estimate
 
 
 def _pct(x: float) -> str:
@@ -17,24 +17,6 @@ def _pct(x: float) -> str:
 
 def _count(x: Optional[int]) -> str:
     return "" if x is None else f"{x:,}"
-
-
-class Estimate:
-    """Progress callback: once a long run's rate is known, say how long it will take."""
-
-    def __init__(self, hint: str = "--stderr TARGET or --time SECONDS bound Monte Carlo work") -> None:
-        self.said = False
-        self.hint = hint
-
-    def __call__(self, done: int, total: Optional[int], elapsed: float, unit: str) -> None:
-        if self.said or total is None or elapsed < 0.5 or done == 0:
-            return
-        self.said = True
-        left = (total - done) * elapsed / done
-        if left > 30:
-            print(f"pokerpipe: {total:,} {unit} at {done / elapsed:,.0f}/s will take about {_duration(left)}; "
-                  f"Ctrl-C stops, {self.hint}",
-                  file=sys.stderr, flush=True)
 
 
 def _table(no_table: bool) -> Union[bool, tuple]:
@@ -52,13 +34,6 @@ def _table(no_table: bool) -> Union[bool, tuple]:
         return matchup_counts(read("matchups", out, columns=["wins", "ties", "losses"]))
     except (DatasetError, OSError, ValueError) as e:
         raise fail(f"POKERPIPE_MATCHUPS={out!r}: {e}") from None
-
-
-def _duration(seconds: float) -> str:
-    for unit, size in (("days", 86400), ("hours", 3600), ("minutes", 60)):
-        if seconds >= 2 * size:
-            return f"{seconds / size:,.0f} {unit}"
-    return f"{seconds:.0f} seconds"
 
 
 @app.command()
@@ -89,7 +64,7 @@ def equity(
                          table=_table(no_table),
                          progress=Estimate())
     except CardError as e:
-        raise fail(str(e))
+        raise fail(str(e)) from None
     if as_json:
         print(json.dumps(result.to_json()))
         return

@@ -23,7 +23,7 @@ def odds(hole: str = typer.Argument(..., help="two hole cards or a pocket query"
     from pipeline.cards import CardError
     from pipeline.odds import win_odds
 
-    from .equity import Estimate
+    from .estimate import Estimate
 
     try:
         r = win_odds(hole, board, max_opponents, trials, seed, dead=dead,

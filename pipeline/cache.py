@@ -13,6 +13,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -66,7 +67,8 @@ def load_or_build(path: Path, build: Callable[[], dict[str, np.ndarray]],
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp.npz")
-        np.savez(tmp, **arrays, **{DIGEST: np.array(arrays_digest(arrays))})
+        payload: dict[str, Any] = {**arrays, DIGEST: np.array(arrays_digest(arrays))}
+        np.savez(tmp, **payload)
         os.replace(tmp, path)
     except OSError:
         pass

@@ -61,8 +61,9 @@ def check_ascii(text: str, what: str = "cards") -> str:
         ch = m.group(0)
         shown = repr(ch) if ch.isprintable() else ascii(ch)
         name = unicodedata.name(ch, "")
+        quoted = repr(text) if text.isprintable() else ascii(text)
         raise CardError(f"unexpected character {shown} (U+{ord(ch):04X}{' ' + name if name else ''}) in {what} "
-                        f"{repr(text) if text.isprintable() else ascii(text)}: cards, ranges and queries are plain ASCII")
+                        f"{quoted}: cards, ranges and queries are plain ASCII")
     return text
 
 

@@ -103,7 +103,8 @@ class _Parser:
                 if text[pos:].strip() == "":
                     break
                 raise CardError(f"query {text!r}: cannot read {text[pos:].strip()[:12]!r} at column {pos + 1}")
-            kind = m.lastgroup or ""          # every alternative of _TOKEN is a named group
+            kind = m.lastgroup
+            assert kind is not None          # every alternative of _TOKEN is a named group
             self.tokens.append((kind, m.group(kind), m.start(kind) + 1))
             pos = m.end()
         self.i = 0

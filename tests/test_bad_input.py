@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from jobs.app import main
+from jobs.main import main
 from pipeline import CardError, situation_cards
 from pipeline.cards import parse_card, parse_cards
 from pipeline.equity import equity
@@ -174,7 +174,7 @@ def interrupted(*args, **kw):            # Ctrl-C while the command is at work
     return original(*args, **kw)
 calc.parse_board = interrupted
 sys.argv = ["pokerpipe", "equity", "AA", "KK"]
-from jobs.app import entry
+from jobs.main import entry
 entry()
 """
 

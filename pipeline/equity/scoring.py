@@ -10,6 +10,8 @@ True
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
@@ -17,7 +19,7 @@ SHARE_UNIT = 2520  # lcm(1..10): a k-way split is SHARE_UNIT // k units
 WINS, TIES, SHARES = 0, 1, 2
 
 
-def equity_fraction(wins, shares, boards, unit: int = SHARE_UNIT):
+def equity_fraction(wins: Any, shares: Any, boards: Any, unit: int = SHARE_UNIT) -> Any:
     """Equity ``(wins * unit + shares) / (unit * boards)`` with ``shares`` the pots won in ties
     in units of ``1/unit``: one division of exact integers, so the float is the correctly
     rounded rational.  Heads-up a tie is half a pot: ``unit=2`` with ``shares`` = ties.

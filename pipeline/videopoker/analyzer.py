@@ -144,7 +144,7 @@ def analyze(pt: PayTable, tables: FamilyTables | None = None) -> Analysis:
 
     with ThreadPoolExecutor(len(dists)) as pool:
         list(pool.map(run, range(len(dists))))
-    dist = sum(dists)
+    dist = np.sum(dists, axis=0)                 # int64 sums of the slices
     total = math.comb(ft.deck, 5) * lcm
     combos: dict[str, int] = {}
     for t, c in enumerate(dist.tolist()):

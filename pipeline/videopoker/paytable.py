@@ -85,10 +85,10 @@ def slug(name: str) -> str:
 
     >>> slug("jacks-or-better-9-6")
     'jacks-or-better-9-6'
-    >>> slug("..")
+    >>> slug("..")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    pipeline.videopoker.paytable.PayTableError: game name '..' is not a slug: use lower-case letters, digits and '-' (e.g. my-game.toml), starting with a letter or digit
+    pipeline.videopoker.paytable.PayTableError: game name '..' is not a slug: use lower-case letters, digits and '-' ...
     """
     if not isinstance(name, str) or not _SLUG.fullmatch(name) or len(name) > 100:
         raise PayTableError(f"game name {name!a} is not a slug: use "
