@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import typer
 
@@ -11,21 +12,31 @@ from .app import app, fail
 @app.command()
 def odds(hole: str = typer.Argument(..., help="two hole cards or a pocket query"),
          board: str = typer.Option("", "--board", "-b", help="0, 3, 4 or 5 board cards"),
+         dead: str = typer.Option("", "--dead", help="cards known to be out of the deck (folded, burnt)"),
          max_opponents: int = typer.Option(9, "--max-opponents", help="last opponent count (1..9)"),
          trials: int = typer.Option(100_000, "--trials", "-n", help="Monte Carlo trials per opponent count"),
          seed: int = typer.Option(0, "--seed", min=0, help="Monte Carlo seed (>= 0)"),
+         plot: Path | None = typer.Option(None, "--plot", help="also draw win odds and HS^k against k to FILE.png"),
          as_json: bool = typer.Option(False, "--json", help="print one JSON object")) -> None:
-    """Chance to win at showdown against k = 1..9 random hands: exact for one opponent on a board."""
+    """Chance to win at showdown against k = 1..9 random hands (exact for one opponent on a board),
+    beside HS^k and PPOT/NPOT against k opponents (Monte Carlo with standard errors for k > 1)."""
     from pipeline.cards import CardError
     from pipeline.odds import win_odds
 
     from .estimate import Estimate
 
     try:
-        r = win_odds(hole, board, max_opponents, trials, seed,
+        r = win_odds(hole, board, max_opponents, trials, seed, dead=dead,
                      progress=Estimate("each opponent count runs as long; fewer --trials bound the work"))
     except CardError as e:
         raise fail(str(e)) from None
+    if plot is not None:
+        from pipeline.odds_plot import odds_png
+
+        try:
+            plot.write_bytes(odds_png(r["opponents"], f"{hole} on {board or '(preflop)'}"))
+        except OSError as e:
+            raise fail(f"cannot write --plot {str(plot)!r}: {e.strerror}") from None
     if as_json:
         print(json.dumps(r))
         return
@@ -33,8 +44,17 @@ def odds(hole: str = typer.Argument(..., help="two hole cards or a pocket query"
     if r["hs"] is not None:
         head += f": HS {r['hs']:.4f}  PPOT {r['ppot']:.4f}  NPOT {r['npot']:.4f}"
     print(head)
-    print(f"{'opponents':>9s} {'win':>9s} {'tie':>9s} {'equity':>9s} {'± stderr':>9s}")
+    strength = f" {'HS^k':>8s} {'PPOT':>8s} {'± se':>6s} {'NPOT':>8s} {'± se':>6s}" if r["hs"] is not None else ""
+    print(f"{'opponents':>9s} {'win':>9s} {'tie':>9s} {'equity':>9s} {'± stderr':>9s}" + strength)
     for row in r["opponents"]:
         err = "exact" if row["exact"] else f"{100 * row['stderr']:.3f}%"
-        print(f"{row['opponents']:9d} {100 * row['win']:8.3f}% {100 * row['tie']:8.3f}% {100 * row['equity']:8.3f}% "
-              f"{err:>9s}")
+        line = (f"{row['opponents']:9d} {100 * row['win']:8.3f}% {100 * row['tie']:8.3f}% {100 * row['equity']:8.3f}% "
+                f"{err:>9s}")
+        if row["hs_k"] is not None:
+            line += (f" {row['hs_k']:8.4f} {row['ppot']:8.4f} {_se(row['ppot_stderr'])} {row['npot']:8.4f} "
+                     f"{_se(row['npot_stderr'])}")
+        print(line)
+
+
+def _se(x: float | None) -> str:
+    return f"{'exact' if not x else f'{x:.4f}':>6s}"

@@ -21,7 +21,9 @@ Against one opponent holding any two unseen cards with equal weight:
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import TypeVar
 
 import numpy as np
@@ -32,6 +34,7 @@ from .evaluator.kernels import board_state, hand_value, live_cards, suited_bit
 from .evaluator.tables import tables
 
 AHEAD, TIED, BEHIND = 0, 1, 2
+NO_DEAD = np.uint64(0)      # an empty dead-card mask
 Strength = TypeVar("Strength", float, np.ndarray)
 
 
@@ -41,20 +44,11 @@ def _outcome(a: int, b: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def potential_counts(hero: np.ndarray, board: np.ndarray, lookahead: int, now: np.ndarray, hp: np.ndarray,
-                     card_keys: np.ndarray, rank_offsets: np.ndarray, rank_values: np.ndarray,
-                     flush_values: np.ndarray) -> None:
-    """Fill ``now`` (3,) with opponent hands ahead/tied/behind and ``hp`` (3, 3) with
-    (opponent hand, runout of ``lookahead`` 0..2 cards) cases by now / final outcome."""
-    bkey, bsuited, used = board_state(board, np.uint64(0), card_keys)
-    hkey = bkey + card_keys[hero[0]] + card_keys[hero[1]]
-    hsuited = bsuited | suited_bit(hero[0]) | suited_bit(hero[1])
-    used |= (np.uint64(1) << np.uint64(hero[0])) | (np.uint64(1) << np.uint64(hero[1]))
-    live = np.empty(52, np.int64)
-    n = live_cards(used, live)
-    hero_now = hand_value(hkey, hsuited, rank_offsets, rank_values, flush_values)
-    # every runout once: its cards' positions in ``live`` (second -1 for one card), key, suited mask,
-    # and the hero's final value on it
+def hero_runouts(hkey: np.uint64, hsuited: np.uint64, live: np.ndarray, n: int, lookahead: int,
+                 card_keys: np.ndarray, rank_offsets: np.ndarray, rank_values: np.ndarray,
+                 flush_values: np.ndarray) -> tuple:
+    """Every runout of ``lookahead`` 0..2 of the ``n`` live cards once: its cards (second -1 for
+    one card), key, suited mask, and the hero's final value on it; and how many there are."""
     most = n * (n - 1) // 2 if lookahead == 2 else n
     first = np.empty(most, np.int64)
     second = np.empty(most, np.int64)
@@ -68,12 +62,33 @@ def potential_counts(hero: np.ndarray, board: np.ndarray, lookahead: int, now: n
                 ci = live[i]
                 k = card_keys[ci]
                 sb = suited_bit(ci)
+                cj = -1
                 if j >= 0:
-                    k += card_keys[live[j]]
-                    sb |= suited_bit(live[j])
-                first[runouts], second[runouts], rkey[runouts], rsuited[runouts] = i, j, k, sb
+                    cj = live[j]
+                    k += card_keys[cj]
+                    sb |= suited_bit(cj)
+                first[runouts], second[runouts], rkey[runouts], rsuited[runouts] = ci, cj, k, sb
                 hero_final[runouts] = hand_value(hkey + k, hsuited | sb, rank_offsets, rank_values, flush_values)
                 runouts += 1
+    return first, second, rkey, rsuited, hero_final, runouts
+
+
+@njit(cache=True, nogil=True)
+def potential_counts(hero: np.ndarray, board: np.ndarray, lookahead: int, now: np.ndarray, hp: np.ndarray,
+                     card_keys: np.ndarray, rank_offsets: np.ndarray, rank_values: np.ndarray,
+                     flush_values: np.ndarray, dead: np.uint64 = NO_DEAD) -> None:
+    """Fill ``now`` (3,) with opponent hands ahead/tied/behind and ``hp`` (3, 3) with
+    (opponent hand, runout of ``lookahead`` 0..2 cards) cases by now / final outcome; the cards
+    of the ``dead`` mask are in no opponent hand and no runout."""
+    bkey, bsuited, used = board_state(board, dead, card_keys)
+    hkey = bkey + card_keys[hero[0]] + card_keys[hero[1]]
+    hsuited = bsuited | suited_bit(hero[0]) | suited_bit(hero[1])
+    used |= (np.uint64(1) << np.uint64(hero[0])) | (np.uint64(1) << np.uint64(hero[1]))
+    live = np.empty(52, np.int64)
+    n = live_cards(used, live)
+    hero_now = hand_value(hkey, hsuited, rank_offsets, rank_values, flush_values)
+    first, second, rkey, rsuited, hero_final, runouts = hero_runouts(
+        hkey, hsuited, live, n, lookahead, card_keys, rank_offsets, rank_values, flush_values)
     for a in range(n):
         for b in range(a + 1, n):
             ca, cb = live[a], live[b]
@@ -83,7 +98,7 @@ def potential_counts(hero: np.ndarray, board: np.ndarray, lookahead: int, now: n
             now[idx] += 1
             for r in range(runouts):
                 i, j = first[r], second[r]
-                if i == a or i == b or j == a or j == b:
+                if i == ca or i == cb or j == ca or j == cb:
                     continue
                 v = hand_value(okey + rkey[r], osuited | rsuited[r], rank_offsets, rank_values, flush_values)
                 hp[idx, _outcome(hero_final[r], v)] += 1
@@ -115,12 +130,12 @@ def effective_strength(hs: Strength, ppot: Strength, npot: Strength) -> Strength
 
 @dataclass
 class HandStrength:
-    ahead: int
-    tied: int
-    behind: int
+    ahead: int | Fraction            # a Fraction only against a weighted range (pipeline.ehs_vs)
+    tied: int | Fraction
+    behind: int | Fraction
     hs: float
     hs_n: float
-    potential: list[list[int]]
+    potential: Sequence[Sequence[int | Fraction]]
     ppot: float
     npot: float
     ppot1: float | None
@@ -129,7 +144,15 @@ class HandStrength:
     ehs_optimistic: float
 
     def to_json(self) -> dict:
-        return dict(self.__dict__)
+        """Plain JSON; weighted counts (exact fractions) as floats, and as ``"n/d"`` strings under ``exact``."""
+        doc = dict(self.__dict__)
+        cells = [x for row in self.potential for x in row]
+        if any(isinstance(x, Fraction) for x in (self.ahead, self.tied, self.behind, *cells)):
+            doc["exact"] = {"ahead": str(self.ahead), "tied": str(self.tied), "behind": str(self.behind),
+                            "potential": [[str(x) for x in row] for row in self.potential]}
+            doc.update(ahead=float(self.ahead), tied=float(self.tied), behind=float(self.behind),
+                       potential=[[float(x) for x in row] for row in self.potential])
+        return doc
 
 
 def hand_strength(hole: str, board: str, opponents: int = 1) -> HandStrength:

@@ -62,3 +62,48 @@ def odds_schema() -> pa.Schema:
                       ("river_pct", pa.float64()), ("river_odds", pa.string()),
                       ("turn_or_river_pct", pa.float64()), ("turn_or_river_odds", pa.string()),
                       ("rule_2_pct", pa.int64()), ("rule_4_pct", pa.int64())])
+
+
+def ratio_texts(p: Fraction) -> tuple[str, str]:
+    """A chance as odds both ways, as seed 001's table writes them: ``'x : 1'`` (misses per hit)
+    and ``'1 : x'`` (hits to misses).  A certainty or an impossibility has no finite ratio: ``'-'``."""
+    if p <= 0 or p >= 1:
+        return "-", "-"
+    return f"{float((1 - p) / p):.2f} : 1", f"1 : {float((1 - p) / p):.2f}"
+
+
+def hit_chances(n: int, unseen: int, cards_to_come: int) -> tuple[Fraction, Fraction]:
+    """Exact chances that one of ``n`` outs among ``unseen`` cards comes on the next card, and by the
+    river (``cards_to_come`` = 2 from the flop, 1 from the turn)."""
+    nxt = Fraction(n, unseen)
+    by_river = 1 - Fraction(comb(unseen - n, cards_to_come), comb(unseen, cards_to_come))
+    return nxt, by_river
+
+
+def pot_odds(n: int, unseen: int, cards_to_come: int, pot: Fraction, to_call: Fraction) -> dict:
+    """Is calling ``to_call`` into ``pot`` (the opponent's bet included) profitable with ``n`` outs?
+
+    Immediate odds, as seed 001 frames it: calling buys one card, so the call wins ``pot`` with the
+    chance ``p`` of hitting on the next card and loses ``to_call`` otherwise:
+    ``EV = p * pot - (1 - p) * to_call``.  The break-even equity is ``to_call / (pot + to_call)``;
+    ``implied_needed`` is what more must be won after hitting for the call to break even
+    (``(1 - p) * to_call / p - pot``, 0 when the call already pays).  Outs are taken as winners.
+    """
+    if pot < 0 or to_call < 0:
+        raise ValueError("pot and to-call must be 0 or more")
+    nxt, by_river = hit_chances(n, unseen, cards_to_come)
+    break_even = to_call / (pot + to_call) if pot + to_call else Fraction(0)
+    ev = nxt * pot - (1 - nxt) * to_call
+    implied = Fraction(0) if ev >= 0 else ((1 - nxt) * to_call / nxt - pot if nxt else None)
+    texts = {f"{k}_odds": ratio_texts(p) for k, p in (("hit_next_card", nxt), ("hit_by_river", by_river),
+                                                       ("break_even", break_even))}
+    return {
+        "pot": float(pot), "to_call": float(to_call),
+        "pot_odds": float(pot / to_call) if to_call else None,
+        "pot_odds_text": f"{float(pot / to_call):.2f} : 1" if to_call else "-",
+        "break_even_equity": float(break_even),
+        "hit_next_card": float(nxt), "hit_by_river": float(by_river),
+        "call_ev": float(ev), "profitable": ev > 0,
+        "implied_needed": None if implied is None else float(implied),
+        **{k: list(v) for k, v in texts.items()},
+    }

@@ -66,10 +66,11 @@ def _unseen(known: set[int]) -> list[int]:
     return [c for c in range(51, -1, -1) if c not in known]
 
 
-def outs_of(hole: list[int], board: list[int], opponents: Sequence[list[int]] = ()) -> list[int]:
-    """The out cards, strongest rank first."""
+def outs_of(hole: list[int], board: list[int], opponents: Sequence[list[int]] = (),
+            dead: Sequence[int] = ()) -> list[int]:
+    """The out cards, strongest rank first; ``dead`` cards (folded, burnt, seen) are no outs."""
     before = _value(hole + board)
-    known = set(hole) | set(board) | {c for o in opponents for c in o}
+    known = set(hole) | set(board) | {c for o in opponents for c in o} | set(dead)
     found = []
     for c in _unseen(known):
         after = _value(hole + board + [c])
@@ -92,9 +93,9 @@ def _hand_strength(hole: list[int], board: list[int], dead: set[int]) -> float:
     return float(((theirs < mine).sum() + (theirs == mine).sum() / 2) / len(theirs))
 
 
-def straight_cards(hole: list[int], board: list[int]) -> list[int]:
-    """Unseen cards that give the player a straight or better straight the board alone lacks."""
-    known = set(hole) | set(board)
+def straight_cards(hole: list[int], board: list[int], dead: Sequence[int] = ()) -> list[int]:
+    """Unseen cards (not ``dead``) that give the player a straight or better the board alone lacks."""
+    known = set(hole) | set(board) | set(dead)
     out = []
     for c in _unseen(known):
         mine = _value(hole + board + [c])
@@ -112,11 +113,11 @@ def _runs(ranks: set[int]) -> list[tuple[int, ...]]:
     return [tuple(range(lo, lo + 4)) for lo in range(-1, 10) if all(r in ext for r in range(lo, lo + 4))]
 
 
-def open_ended(hole: list[int], board: list[int]) -> bool:
+def open_ended(hole: list[int], board: list[int], dead: Sequence[int] = ()) -> bool:
     hole_ranks = {c >> 2 for c in hole} | ({-1} if any(c >> 2 == 12 for c in hole) else set())
     for run in _runs({c >> 2 for c in hole + board}):
         if set(run) & hole_ranks and run[0] - 1 >= -1 and run[-1] + 1 <= 12 and run[0] > -1:
-            if straight_cards(hole, board):
+            if straight_cards(hole, board, dead):
                 return True
     return False
 
@@ -131,9 +132,9 @@ def backdoor_flush_draw(hole: list[int], board: list[int]) -> bool:
     return len(board) == 3 and any(n == 3 and any(c & 3 == s for c in hole) for s, n in suits.items())
 
 
-def draw_count(hole: list[int], board: list[int], category: int) -> int:
-    """Unseen cards lifting the player to ``category`` or better, above the board's own category."""
-    known = set(hole) | set(board)
+def draw_count(hole: list[int], board: list[int], category: int, dead: Sequence[int] = ()) -> int:
+    """Unseen cards (not ``dead``) lifting the player to ``category`` or better, above the board's own."""
+    known = set(hole) | set(board) | set(dead)
     now = _value(hole + board) >> 12
     n = 0
     for c in _unseen(known):
@@ -143,28 +144,31 @@ def draw_count(hole: list[int], board: list[int], category: int) -> int:
     return n
 
 
-def outs(hole: str, board: str, opponents: Sequence[str] = ()) -> dict:
-    """Outs, discounted outs and draws of ``hole`` on a 3- or 4-card ``board`` (see module doc)."""
+def outs(hole: str, board: str, opponents: Sequence[str] = (), dead: str = "") -> dict:
+    """Outs, discounted outs and draws of ``hole`` on a 3- or 4-card ``board`` (see module doc);
+    ``dead`` cards (folded or burnt, known to be out of the deck) are neither outs nor draw cards."""
     h = parse_hole(hole)
     b = parse_board(board, (3, 4), "outs need a flop or a turn")
+    d = parse_cards(dead, what="dead cards") if dead.strip() else []
     opps = [parse_cards(o, what=f"opponent {i}") for i, o in enumerate(opponents, 1)]
     for i, o in enumerate(opps, 1):
         if len(o) != 2:
             raise CardError(f"opponent {i} ({opponents[i - 1]!r}) is not two cards")
-    check_disjoint([("hole cards", h), ("board", b)] + [(f"opponent {i}", o) for i, o in enumerate(opps, 1)])
-    unseen = 52 - 2 - len(b) - 2 * len(opps)
+    check_disjoint([("hole cards", h), ("board", b), ("dead cards", d)]
+                   + [(f"opponent {i}", o) for i, o in enumerate(opps, 1)])
+    unseen = 52 - 2 - len(b) - 2 * len(opps) - len(d)
     if unseen < 3:       # discounted outs pit each out against an unseen hand: an out and two more cards
         raise CardError(f"{len(opps)} opponents leave {unseen} unseen card{'s' if unseen != 1 else ''}; "
                         "outs need at least 3 (an out and an opponent hand)")
-    found = outs_of(h, b, opps)
+    found = outs_of(h, b, opps, d)
     by_hand: dict[str, list[str]] = {}
     for c in found:
         by_hand.setdefault(CATEGORY_NAMES[_value(h + b + [c]) >> 12], []).append(format_card(c))
-    dead = set(h) | set(b) | {c for o in opps for c in o}
-    discounted = sum(_hand_strength(h, b + [c], dead | {c}) for c in found)
-    straights = straight_cards(h, b)
-    oe = open_ended(h, b)
-    flush_cards = [c for c in _unseen(dead) if flush_draw(h, b) and _value(h + b + [c]) >> 12 in (FLUSH, 8)
+    known = set(h) | set(b) | {c for o in opps for c in o} | set(d)
+    discounted = sum(_hand_strength(h, b + [c], known | {c}) for c in found)
+    straights = straight_cards(h, b, d)
+    oe = open_ended(h, b, d)
+    flush_cards = [c for c in _unseen(known) if flush_draw(h, b) and _value(h + b + [c]) >> 12 in (FLUSH, 8)
                    and _value(h + b) >> 12 < FLUSH]
     draws = {
         "straight_draw_count": len(straights),
@@ -173,7 +177,8 @@ def outs(hole: str, board: str, opponents: Sequence[str] = ()) -> dict:
         "flush_draw": flush_draw(h, b),
         "flush_draw_count": len(flush_cards),
         "backdoor_flush_draw": backdoor_flush_draw(h, b),
-        **{f"draw_count_{CATEGORY_NAMES[k].replace(' ', '_')}": draw_count(h, b, k) for k in range(1, 9)},
+        **{f"draw_count_{CATEGORY_NAMES[k].replace(' ', '_')}": draw_count(h, b, k, d) for k in range(1, 9)},
     }
     return {"count": len(found), "outs": [format_card(c) for c in found], "by_hand": by_hand,
-            "discounted": round(discounted, 6), "draws": draws}
+            "discounted": round(discounted, 6), "draws": draws,
+            "unseen": unseen, "cards_to_come": 5 - len(b)}

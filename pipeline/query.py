@@ -6,15 +6,21 @@ comma lists) plus:
 
 =====================  =================================================
 ``Kx``, ``Ax``, ...    every hand holding that rank
-``Suited``             both cards one suit;  ``Offsuit`` two suits, not a pair
+``Suited``             both cards one suit;  ``Offsuit`` (the seed also writes ``Offset``) two suits, not a pair
 ``Pair``               a pocket pair
 ``Connected``          adjacent ranks (A2 too);  ``Gap1``..``Gap3`` one to three ranks between
 ``Group1``..``Group8`` Sklansky–Malmuth groups;  ``Group2 To Group5`` the span
 ``And``, ``Or``, ``Not``, ``( )``   intersection, union, complement; a comma is a union
+words side by side     And, as the seed's examples write it: ``Connected Suited``
 =====================  =================================================
 
+Words may run together as in the seed's operator table: ``Group2ToGroup5``,
+``Group3AndOffset``, ``Group1OrGroup3``, ``NotOffsuit``.  ``Ac Kd`` (two cards and a
+space) is one hand.
+
 Words are case-insensitive (ASCII only: a query with any other character is
-refused before case folding); ``Not`` binds tightest, then ``And``, then ``Or``
+refused before case folding); ``Not`` binds tightest, then ``And`` (written or
+implied by adjacency), then ``Or``
 and commas.  Parentheses nest at most :data:`MAX_DEPTH` deep and a run of
 ``Not`` is folded by its parity, so no query exhausts Python's stack.  Errors
 name the offending token and its column.
@@ -44,8 +50,13 @@ GROUPS = {
     8: "87o, A9o, Q9o, 76o, 42s, 32s, 96s, 85s, J8o, J7s, 65o, 54o, 74s, K9o, T8o",
 }
 ALL = {(a, b) for a in range(52) for b in range(a)}
-_TOKEN = re.compile(r"\s*(?:(?P<punct>[(),])|(?P<word>group[1-8]|suited|offsuit|pair|connected|gap[1-3]|"
-                    r"and|or|not|to)(?![0-9a-z])|(?P<anyrank>[2-9tjqka]x)(?![0-9a-z])|"
+_WORDS = r"group[1-8]|suited|offsuit|offset|pair|connected|gap[1-3]|and|or|not|to"
+# A word ends at a non-alphanumeric or where another word starts: the seed runs words together
+# ("Group2ToGroup5", "Group3AndOffset", "NotOffsuit").
+_WORD_END = rf"(?![0-9a-z])|(?=(?:{_WORDS}|[2-9tjqka]x(?![0-9a-z])))"
+_TOKEN = re.compile(rf"\s*(?:(?P<punct>[(),])|(?P<word>{_WORDS})(?:{_WORD_END})|"
+                    r"(?P<anyrank>[2-9tjqka]x)(?![0-9a-z])|"
+                    r"(?P<hand>[2-9tjqka][cdhs]\s+[2-9tjqka][cdhs])(?![0-9a-z])|"
                     r"(?P<atom>[0-9a-z+\-:.]+))", re.IGNORECASE | re.ASCII)
 MAX_DEPTH = 50          # parentheses nested deeper than this are refused (each level costs 4 Python frames)
 
@@ -68,7 +79,7 @@ def _predicate(word: str) -> set[tuple[int, int]]:
         return _combos(GROUPS[int(w[5])])
     if w == "suited":
         return {c for c in ALL if c[0] & 3 == c[1] & 3}
-    if w == "offsuit":
+    if w in ("offsuit", "offset"):          # "Offset" is the seed's spelling
         return {c for c in ALL if c[0] & 3 != c[1] & 3 and c[0] >> 2 != c[1] >> 2}
     if w == "pair":
         return {c for c in ALL if c[0] >> 2 == c[1] >> 2}
@@ -122,10 +133,21 @@ class _Parser:
 
     def conj(self) -> set:
         out = self.neg()
-        while self.peek("and"):
-            self.i += 1
+        while True:
+            if self.peek("and"):
+                self.i += 1
+            elif not self.starts_operand():      # words side by side mean And ("Connected Suited")
+                return out
             out &= self.neg()
-        return out
+
+    def starts_operand(self) -> bool:
+        tok = self.peek()
+        if tok is None:
+            return False
+        kind, val, _ = tok
+        if kind == "punct":
+            return val == "("
+        return not (kind == "word" and val.lower() in ("and", "or", "to"))
 
     def neg(self) -> set:
         nots = 0
@@ -169,6 +191,8 @@ class _Parser:
         if kind == "anyrank":
             r = RANKS.index(val[0].upper())
             return {c for c in ALL if c[0] >> 2 == r or c[1] >> 2 == r}
+        if kind == "hand":                      # "Ac Kd": one hand written with a space
+            return _combos("".join(val.split()))
         if kind == "atom":
             if ":" in val:
                 self.i -= 1
@@ -182,8 +206,9 @@ class _Parser:
         raise self.error("unexpected")
 
 
-_QUERY_WORDS = re.compile(r"(?<![0-9a-z])(group[1-8]|suited|offsuit|pair|connected|gap[1-3]|and|or|not|to|"
-                          r"[2-9tjqka]x)(?![0-9a-z])|[()]", re.IGNORECASE | re.ASCII)
+# No plain range item starts with a query word, so a word at the start of an item marks a query
+# (and a misspelt run-together form, "NotPairs", gets the query parser's column-pointing error).
+_QUERY_WORDS = re.compile(rf"(?<![0-9a-z])(?:{_WORDS}|[2-9tjqka]x(?![0-9a-z]))|[()]", re.IGNORECASE | re.ASCII)
 
 
 def is_query(text: str) -> bool:
