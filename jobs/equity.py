@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 import json
-import os
-from typing import List, Optional, Union
+from typing import List, Optional
 
 import typer
 
 from .app import app, fail
 from .estimate import Estimate
+from .matchups_table import matchups_table
 
 
 def _pct(x: float) -> str:
@@ -17,23 +17,6 @@ def _pct(x: float) -> str:
 
 def _count(x: Optional[int]) -> str:
     return "" if x is None else f"{x:,}"
-
-
-def _table(no_table: bool) -> Union[bool, tuple]:
-    """``table=`` for the library: off, the packaged copy, or a built ``matchups`` dataset
-    under ``$POKERPIPE_MATCHUPS`` (its parts verified as they are read)."""
-    out = os.environ.get("POKERPIPE_MATCHUPS")
-    if no_table or not out:
-        return not no_table
-    from pipeline.datasets import DatasetError, is_built, matchup_counts, read
-
-    try:
-        if not is_built("matchups", out):
-            raise fail(f"POKERPIPE_MATCHUPS={out!r} holds no finished matchups dataset (build it with "
-                       "'pokerpipe matchups --out' there, or unset the variable to use the packaged table)")
-        return matchup_counts(read("matchups", out, columns=["wins", "ties", "losses"]))
-    except (DatasetError, OSError, ValueError) as e:
-        raise fail(f"POKERPIPE_MATCHUPS={out!r}: {e}") from None
 
 
 @app.command()
@@ -61,7 +44,7 @@ def equity(
     try:
         result = compute(hands, board=board, dead=dead, trials=trials, seed=seed,
                          exact=True if exact else None, threads=threads, stderr=stderr, seconds=seconds,
-                         table=_table(no_table),
+                         table=matchups_table(no_table),
                          progress=Estimate())
     except CardError as e:
         raise fail(str(e)) from None

@@ -9,8 +9,7 @@ import typer
 
 from .app import app, fail
 from .options import SCHEDULER, WORKERS
-
-MAX_HANDS = 10**11   # about a day of the slowest table on one core
+from .play_checks import check_play
 
 
 @app.command()
@@ -30,27 +29,9 @@ def play(seats: int = typer.Option(..., "--seats", "-s", help="players at the ta
          workers: Optional[int] = WORKERS, scheduler: Optional[str] = SCHEDULER) -> None:
     """Bots play fixed-limit hold'em: BB/100 with a 95% interval, VPIP/PFR/AF per seat."""
     from pipeline.holdem import Table, TableError, simulate
-    from pipeline.holdem.histories import FORMATS, write_histories
+    from pipeline.holdem.histories import write_histories
 
-    names = [p.strip() for p in policies.split(",") if p.strip()]
-    if not 2 <= seats <= 10:
-        raise fail(f"--seats must be 2 to 10, got {seats}")
-    if len(names) < seats:
-        raise fail(f"--policies names {len(names)} policies for {seats} seats")
-    if len(names) > seats:
-        raise fail(f"--policies names {len(names)} policies for only {seats} seats")
-    if hands < 1:
-        raise fail(f"--hands must be positive, got {hands}")
-    if hands > MAX_HANDS:
-        raise fail(f"--hands {hands:,} would take days; at most {MAX_HANDS:,} in one run")
-    if not -(1 << 63) <= seed < 1 << 63:
-        raise fail(f"--seed must fit in 64 bits, got {seed}")
-    if history is not None and history not in FORMATS:
-        raise fail(f"--history must be one of {', '.join(FORMATS)}, got {history!r}")
-    if hero is not None and not 1 <= hero <= seats:
-        raise fail(f"--hero must be a seat 1 to {seats}, got {hero}")
-    if not math.isfinite(stack) or not math.isfinite(rake) or not math.isfinite(rake_cap):
-        raise fail("--stack, --rake and --rake-cap must be finite numbers")
+    names = check_play(seats, policies, hands, seed, history, hero, stack, rake, rake_cap)
     try:
         table = Table.make(names, stack_bb=stack, rake_percent=rake, rake_cap_bb=rake_cap)
     except TableError as e:

@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from jobs.app import main
+from jobs.main import main
 
 
 def test_json_summary(capsys):
