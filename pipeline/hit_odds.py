@@ -65,7 +65,8 @@ def odds_schema() -> pa.Schema:
 
 
 def ratio_texts(p: Fraction) -> tuple[str, str]:
-    """A chance as odds both ways, as seed 001's table writes them: ``'x : 1'`` (misses per hit)
+    """A chance as odds both ways, as the Russian odds-calculator article's table writes them:
+    ``'x : 1'`` (misses per hit)
     and ``'1 : x'`` (hits to misses).  A certainty or an impossibility has no finite ratio: ``'-'``."""
     if p <= 0 or p >= 1:
         return "-", "-"
@@ -83,7 +84,8 @@ def hit_chances(n: int, unseen: int, cards_to_come: int) -> tuple[Fraction, Frac
 def pot_odds(n: int, unseen: int, cards_to_come: int, pot: Fraction, to_call: Fraction) -> dict:
     """Is calling ``to_call`` into ``pot`` (the opponent's bet included) profitable with ``n`` outs?
 
-    Immediate odds, as seed 001 frames it: calling buys one card, so the call wins ``pot`` with the
+    Immediate odds, as the Russian odds-calculator article frames it: calling buys one card, so the call
+    wins ``pot`` with the
     chance ``p`` of hitting on the next card and loses ``to_call`` otherwise:
     ``EV = p * pot - (1 - p) * to_call``.  The break-even equity is ``to_call / (pot + to_call)``;
     ``implied_needed`` is what more must be won after hitting for the call to break even

@@ -1,4 +1,4 @@
-"""The MultiOddsApp graph of Keith Rule's Hold'em library (seed 003): win odds and HS^k against
+"""The MultiOddsApp graph of Keith Rule's Hold'em library: win odds and HS^k against
 the number of opponents, drawn with Pillow as a PNG (like :mod:`.heatmap`)."""
 from __future__ import annotations
 

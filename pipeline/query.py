@@ -6,15 +6,15 @@ comma lists) plus:
 
 =====================  =================================================
 ``Kx``, ``Ax``, ...    every hand holding that rank
-``Suited``             both cards one suit;  ``Offsuit`` (the seed also writes ``Offset``) two suits, not a pair
+``Suited``             both cards one suit;  ``Offsuit`` (Rule also writes ``Offset``) two suits, not a pair
 ``Pair``               a pocket pair
 ``Connected``          adjacent ranks (A2 too);  ``Gap1``..``Gap3`` one to three ranks between
 ``Group1``..``Group8`` Sklansky–Malmuth groups;  ``Group2 To Group5`` the span
 ``And``, ``Or``, ``Not``, ``( )``   intersection, union, complement; a comma is a union
-words side by side     And, as the seed's examples write it: ``Connected Suited``
+words side by side     And, as Keith Rule's examples write it: ``Connected Suited``
 =====================  =================================================
 
-Words may run together as in the seed's operator table: ``Group2ToGroup5``,
+Words may run together as in Rule's operator table: ``Group2ToGroup5``,
 ``Group3AndOffset``, ``Group1OrGroup3``, ``NotOffsuit``.  ``Ac Kd`` (two cards and a
 space) is one hand.
 
@@ -51,7 +51,7 @@ GROUPS = {
 }
 ALL = {(a, b) for a in range(52) for b in range(a)}
 _WORDS = r"group[1-8]|suited|offsuit|offset|pair|connected|gap[1-3]|and|or|not|to"
-# A word ends at a non-alphanumeric or where another word starts: the seed runs words together
+# A word ends at a non-alphanumeric or where another word starts: Rule runs words together
 # ("Group2ToGroup5", "Group3AndOffset", "NotOffsuit").
 _WORD_END = rf"(?![0-9a-z])|(?=(?:{_WORDS}|[2-9tjqka]x(?![0-9a-z])))"
 _TOKEN = re.compile(rf"\s*(?:(?P<punct>[(),])|(?P<word>{_WORDS})(?:{_WORD_END})|"
@@ -79,7 +79,7 @@ def _predicate(word: str) -> set[tuple[int, int]]:
         return _combos(GROUPS[int(w[5])])
     if w == "suited":
         return {c for c in ALL if c[0] & 3 == c[1] & 3}
-    if w in ("offsuit", "offset"):          # "Offset" is the seed's spelling
+    if w in ("offsuit", "offset"):          # "Offset" is Rule's spelling
         return {c for c in ALL if c[0] & 3 != c[1] & 3 and c[0] >> 2 != c[1] >> 2}
     if w == "pair":
         return {c for c in ALL if c[0] >> 2 == c[1] >> 2}

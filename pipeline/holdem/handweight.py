@@ -1,6 +1,6 @@
 """Hand weight: the chance to win at showdown against the active opponents (ties shared).
 
-This is the thesis's "simulation" value (seed 002, García Pérez, §4.2): fix the
+This is the thesis's "simulation" value (García Pérez's thesis on a genetic fixed-limit player, §4.2): fix the
 visible cards, deal the opponents' hands and the rest of the board at random,
 count how often the hand wins, a tie counting ``1/(tied players)``.
 

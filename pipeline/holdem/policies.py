@@ -19,7 +19,7 @@ Built-in kinds:
 ``script``   (not a player: for tests and replays) the answers in its parameter row, in order
 
 The preflop table (``thesis-preflop``) follows the fold/call/raise charts of the
-thesis (seed 002, §2.7.1, after Sklansky & Malmuth, *Hold'em Poker for Advanced
+thesis (§2.7.1, after Sklansky & Malmuth, *Hold'em Poker for Advanced
 Players*, 1999): a hand's Sklansky–Malmuth group (1 best .. 8, 9 = unlisted;
 :data:`pipeline.query.GROUPS`) is compared with the highest group that raises
 and the highest that calls, by position and by the raises already made:
