@@ -74,13 +74,11 @@ def hero_runouts(hkey: np.uint64, hsuited: np.uint64, live: np.ndarray, n: int, 
 
 
 @njit(cache=True, nogil=True)
-def potential_counts(hero: np.ndarray, board: np.ndarray, lookahead: int, now: np.ndarray, hp: np.ndarray,
-                     card_keys: np.ndarray, rank_offsets: np.ndarray, rank_values: np.ndarray,
-                     flush_values: np.ndarray, dead: np.uint64 = NO_DEAD) -> None:
-    """Fill ``now`` (3,) with opponent hands ahead/tied/behind and ``hp`` (3, 3) with
-    (opponent hand, runout of ``lookahead`` 0..2 cards) cases by now / final outcome; the cards
-    of the ``dead`` mask are in no opponent hand and no runout."""
-    bkey, bsuited, used = board_state(board, dead, card_keys)
+def hero_situation(hero: np.ndarray, bkey: np.uint64, bsuited: np.uint64, used: np.uint64, lookahead: int,
+                   card_keys: np.ndarray, rank_offsets: np.ndarray, rank_values: np.ndarray,
+                   flush_values: np.ndarray) -> tuple:
+    """What every opponent hand is compared with: the live cards (and how many), the hero's value
+    now, and the runouts of ``lookahead`` cards with the hero's value after each (:func:`hero_runouts`)."""
     hkey = bkey + card_keys[hero[0]] + card_keys[hero[1]]
     hsuited = bsuited | suited_bit(hero[0]) | suited_bit(hero[1])
     used |= (np.uint64(1) << np.uint64(hero[0])) | (np.uint64(1) << np.uint64(hero[1]))
@@ -89,6 +87,19 @@ def potential_counts(hero: np.ndarray, board: np.ndarray, lookahead: int, now: n
     hero_now = hand_value(hkey, hsuited, rank_offsets, rank_values, flush_values)
     first, second, rkey, rsuited, hero_final, runouts = hero_runouts(
         hkey, hsuited, live, n, lookahead, card_keys, rank_offsets, rank_values, flush_values)
+    return live, n, hero_now, first, second, rkey, rsuited, hero_final, runouts
+
+
+@njit(cache=True, nogil=True)
+def potential_counts(hero: np.ndarray, board: np.ndarray, lookahead: int, now: np.ndarray, hp: np.ndarray,
+                     card_keys: np.ndarray, rank_offsets: np.ndarray, rank_values: np.ndarray,
+                     flush_values: np.ndarray, dead: np.uint64 = NO_DEAD) -> None:
+    """Fill ``now`` (3,) with opponent hands ahead/tied/behind and ``hp`` (3, 3) with
+    (opponent hand, runout of ``lookahead`` 0..2 cards) cases by now / final outcome; the cards
+    of the ``dead`` mask are in no opponent hand and no runout."""
+    bkey, bsuited, used = board_state(board, dead, card_keys)
+    live, n, hero_now, first, second, rkey, rsuited, hero_final, runouts = hero_situation(
+        hero, bkey, bsuited, used, lookahead, card_keys, rank_offsets, rank_values, flush_values)
     for a in range(n):
         for b in range(a + 1, n):
             ca, cb = live[a], live[b]

@@ -20,8 +20,8 @@ import numpy as np
 from numba import njit
 
 from .cards import CardError, check_disjoint, mask_of, parse_board, parse_hole
-from .ehs import HandStrength, _outcome, effective_strength, hero_runouts
-from .evaluator.kernels import board_state, hand_value, live_cards, suited_bit
+from .ehs import HandStrength, _outcome, effective_strength, hero_situation
+from .evaluator.kernels import board_state, hand_value, suited_bit
 from .evaluator.tables import tables
 from .query import parse_query
 from .ranges import Range
@@ -36,14 +36,8 @@ def range_potential(hero: np.ndarray, board: np.ndarray, lookahead: int, opp: np
     """For each opponent combo ``opp[c]`` (no card shared with hero or board): ``now[c]`` its outcome
     now (0 ahead, 1 tied, 2 behind) and ``final[c]`` (3,) the outcomes over the runouts it allows."""
     bkey, bsuited, used = board_state(board, np.uint64(0), card_keys)
-    hkey = bkey + card_keys[hero[0]] + card_keys[hero[1]]
-    hsuited = bsuited | suited_bit(hero[0]) | suited_bit(hero[1])
-    used |= (np.uint64(1) << np.uint64(hero[0])) | (np.uint64(1) << np.uint64(hero[1]))
-    live = np.empty(52, np.int64)
-    n = live_cards(used, live)
-    hero_now = hand_value(hkey, hsuited, rank_offsets, rank_values, flush_values)
-    first, second, rkey, rsuited, hero_final, runouts = hero_runouts(
-        hkey, hsuited, live, n, lookahead, card_keys, rank_offsets, rank_values, flush_values)
+    live, n, hero_now, first, second, rkey, rsuited, hero_final, runouts = hero_situation(
+        hero, bkey, bsuited, used, lookahead, card_keys, rank_offsets, rank_values, flush_values)
     for c in range(opp.shape[0]):
         ca, cb = opp[c, 0], opp[c, 1]
         okey = bkey + card_keys[ca] + card_keys[cb]
