@@ -105,12 +105,31 @@ def test_rerun_is_a_resume(full):
     assert all(r[3] == "0" for r in rows.values())               # computed nothing
 
 
+LEFT_BY_AN_EARLIER_KILL = 75          # matchups parts (of 95) already written when the killed run starts
+
+
 def test_tables_killed_midway_then_rerun_ends_identical(full, tmp_path):
+    """SIGKILL of ``pokerpipe tables`` while its workers compute matchups parts: no stray workers, no
+    manifest, and the rerun ends byte-identical to the uninterrupted build from nothing (``full``).
+
+    The killed run starts where an earlier killed run stopped (the first 75 parts and their checksum
+    records, as a kill leaves them), so that the kill and the rerun together compute 20 matchups parts,
+    the grid and vs-random rather than the whole matchups table a second time: ``full`` is the one
+    build from nothing in this module."""
+    import shutil
+
     import psutil
+    from pipeline.runner import CHECKSUMS
+    (tmp_path / "matchups" / CHECKSUMS).mkdir(parents=True)
+    for i in range(LEFT_BY_AN_EARLIER_KILL):
+        name = f"part-{i:05d}.parquet"
+        shutil.copy2(full / "matchups" / name, tmp_path / "matchups" / name)
+        shutil.copy2(full / "matchups" / CHECKSUMS / f"{name}.json", tmp_path / "matchups" / CHECKSUMS)
     proc = subprocess.Popen([sys.executable, "-m", "jobs", *PREFLOP_SET, "--workers", "2", "--quiet",
                              "--out", str(tmp_path)], stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 300
-    while time.time() < deadline and len(list((tmp_path / "matchups").glob("part-*.parquet"))) < 10:
+    while (time.time() < deadline
+           and len(list((tmp_path / "matchups").glob("part-*.parquet"))) < LEFT_BY_AN_EARLIER_KILL + 4):
         time.sleep(0.05)
     children = psutil.Process(proc.pid).children(recursive=True)
     proc.kill()
@@ -118,6 +137,7 @@ def test_tables_killed_midway_then_rerun_ends_identical(full, tmp_path):
     gone, alive = psutil.wait_procs(children, timeout=30)
     assert not alive, [p.cmdline() for p in alive]                 # no stray workers
     assert not (tmp_path / "matchups" / "_manifest.json").exists()
+    assert len(list((tmp_path / "matchups").glob("part-*.parquet"))) < 95       # killed midway
     again = pokerpipe(*PREFLOP_SET, "--out", str(tmp_path), "--quiet")
     assert again.returncode == 0, again.stderr
     for name in ("matchups", "preflop-grid", "vs-random"):
@@ -126,8 +146,7 @@ def test_tables_killed_midway_then_rerun_ends_identical(full, tmp_path):
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_interrupt_then_resume_equals_uninterrupted(tmp_path, sig):
-    ref = pokerpipe("matchups", "--limit", "6000", "--workers", "2", "--quiet", "--out", str(tmp_path / "ref"))
-    assert ref.returncode == 0, ref.stderr
+    from test_datasets import RECORDED_LIMIT_6000, parts_digest
     out = tmp_path / "run"
     proc = subprocess.Popen([sys.executable, "-m", "jobs", "matchups", "--limit", "6000", "--workers", "1",
                              "--quiet", "--out", str(out)], stderr=subprocess.PIPE, text=True)
@@ -145,7 +164,9 @@ def test_interrupt_then_resume_equals_uninterrupted(tmp_path, sig):
     again = pokerpipe("matchups", "--limit", "6000", "--workers", "2", "--out", str(out))
     assert again.returncode == 0, again.stderr
     assert f"{12 - done} computed, {done} kept" in again.stderr
-    assert parts(folder) == parts(tmp_path / "ref" / "matchups")
+    assert parts_digest(json.loads((folder / "_manifest.json").read_text())) == RECORDED_LIMIT_6000
+    assert [hashlib.sha256(b).hexdigest() for b in parts(folder).values()] == \
+        [p["sha256"] for p in json.loads((folder / "_manifest.json").read_text())["parts"]]
 
 
 def test_odds_table(tmp_path):

@@ -33,6 +33,9 @@ RECORDED_FULL = {
     "matchups": "1963ba93f667ad4222673a593f211fbe26dd43da130a48f4186ceca729841459",
     "preflop-grid": "67876a64057f46c7e440b4a980366de2489b86d5f69b0d5e58e6a680c2b64cab",
 }
+# ``pokerpipe matchups --limit 6000 --workers 2``, uninterrupted (recorded at 20b2766): the run that
+# tests/test_cli_jobs.py interrupts and resumes must end with these very parts.
+RECORDED_LIMIT_6000 = "749062ede1b8cf8e3f4fbb688dc69fbb630857b3248bef6cc49ee66951cf41ed"
 RECORDED_SIDE = {
     "preflop-grid/_heatmap.png": "70e69bc7680c3312b3a563ccae1af0108352a5d9d0767a8ec861c82de64664ec",
     "videopoker/jacks-or-better-9-6/_strategy.txt": "418cb1ae96c6e60279e2bade4631a880796e6cb048248f014c24a5e4d7c998d4",
