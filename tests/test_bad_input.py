@@ -8,6 +8,7 @@ ranges, queries or pay tables.  Expected figures come from ../shared/README.md
 (independent enumerations, Wizard of Odds) or from arithmetic done here in
 Python integers, never from the code under test.
 """
+import functools
 import io
 import json
 import math
@@ -15,10 +16,12 @@ import os
 import re
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import redirect_stderr, redirect_stdout
 
 import numpy as np
 import pytest
+import typer
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -42,6 +45,30 @@ def cli(*args, **kw):
     return subprocess.run([sys.executable, "-m", "jobs", *args], capture_output=True, timeout=300, **kw)
 
 
+def _selected(request, test, param):
+    """The values of ``param`` in the collected cases of ``test`` (all of them, or those that -k kept)."""
+    return [item.callspec.params[param] for item in request.session.items
+            if getattr(item, "originalname", None) == test and hasattr(item, "callspec")]
+
+
+@pytest.fixture(scope="module")
+def console(request, tmp_path_factory):
+    """Runs the console-script cases a few processes at a time, ahead of the tests that check them.
+
+    Every case is still its own ``python -m jobs`` process (issue 10); a process spends most of its
+    short life importing, on one core, so three at once keep both cores of a CI machine busy.  The
+    result of case ``key`` is ``console(key)``: ``args`` for CLI_REFUSALS, the index for
+    PAYTABLE_REFUSALS (its file is written here)."""
+    argv = {tuple(args): tuple(args) for args in _selected(request, "test_cli_refuses_with_one_line", "args")}
+    for case in _selected(request, "test_cli_refuses_bad_paytable_files", "case"):
+        path, data = PAYTABLE_REFUSALS[case][0](tmp_path_factory.mktemp("paytable"))
+        path.write_bytes(data)
+        argv[case] = ("videopoker", "--paytable", str(path))
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        futures = {key: pool.submit(cli, *args) for key, args in argv.items()}
+        yield lambda key: futures[key].result()
+
+
 def assert_refused(p, words):
     err = p.stderr.decode("utf-8", "replace") if isinstance(p.stderr, bytes) else p.stderr
     assert p.returncode == 2, (p.returncode, err)
@@ -54,7 +81,7 @@ def assert_refused(p, words):
 # ---------------------------------------------------------------------------
 # The command line, case by case
 
-@pytest.mark.parametrize("args, words", [
+CLI_REFUSALS = [
     # item 8: Unicode lookalikes are refused before any case folding, in every command
     (["equity", KELVIN + "hAh", "QsQd"], "U+212A KELVIN SIGN"),
     (["equity", "AhKh", "QsQd", "--board", "2" + LONG_S + "3h4h"], "U+017F"),
@@ -90,9 +117,12 @@ def assert_refused(p, words):
     (["videopoker", "jacks-or-better-9-6", "--royal", str(2**70)], "at most 1,000,000"),
     (["videopoker", "jacks-or-better-9-6", "--royal", str(MAX_PAY + 1)], "at most 1,000,000"),
     (["videopoker", "deuces-wild-full-pay", "--royal", str(2**64 + 800)], "at most 1,000,000"),
-])
-def test_cli_refuses_with_one_line(args, words):
-    assert_refused(cli(*args), words)
+]
+
+
+@pytest.mark.parametrize("args, words", CLI_REFUSALS)
+def test_cli_refuses_with_one_line(console, args, words):
+    assert_refused(console(tuple(args)), words)
 
 
 def test_cli_refuses_undecodable_argv_bytes():
@@ -122,7 +152,7 @@ _JOB96_TOML = ('title = "Jacks or Better 9/6"\nfamily = "natural"\n[pays]\nroyal
                'jacks-or-better = 1\n').encode()
 
 
-@pytest.mark.parametrize("make, words", [
+PAYTABLE_REFUSALS = [
     # item 4 (pay-table half): the stem names the dataset folder, so it must be a slug
     (_named("...toml"), "'..' is not a slug"),
     (_named("My_Game.toml"), "'My_Game' is not a slug"),
@@ -135,11 +165,12 @@ _JOB96_TOML = ('title = "Jacks or Better 9/6"\nfamily = "natural"\n[pays]\nroyal
     (_toml("# " + "x" * (2 << 20) + "\n"), "larger than"),
     (_toml('family = "natural"\n[pays]\nroyal-flush = 18446744073709551616\n'), "at most 1,000,000"),
     (_toml('title = 5\n[pays]\nroyal-flush = 800\n'), "must be strings"),
-])
-def test_cli_refuses_bad_paytable_files(tmp_path, make, words):
-    path, data = make(tmp_path)
-    path.write_bytes(data)
-    assert_refused(cli("videopoker", "--paytable", str(path)), words)
+]
+
+
+@pytest.mark.parametrize("case", range(len(PAYTABLE_REFUSALS)))
+def test_cli_refuses_bad_paytable_files(console, case):
+    assert_refused(console(case), PAYTABLE_REFUSALS[case][1])
 
 
 def test_paytable_slug_accepts_the_builtin_names():
@@ -344,6 +375,15 @@ def test_break_even_from_the_bound_agrees():
 # ---------------------------------------------------------------------------
 # Property: any string in any parsing argument gives exit 0 or (2 and one line), never a traceback
 
+@pytest.fixture(scope="module", autouse=True)
+def command_built_once():
+    """``main`` builds the Click command from the Typer app on every call (~20 ms, most of an in-process
+    run): a process calls it once, so the in-process runs here reuse one build, as a process would."""
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(typer.main, "get_command", functools.cache(typer.main.get_command))
+        yield
+
+
 def run_main(argv):
     out, err = io.StringIO(), io.StringIO()
     with redirect_stdout(out), redirect_stderr(err):
@@ -441,7 +481,10 @@ def test_any_paytable_text(tmp_path_factory, text, filename):
 @given(st.text(st.characters(codec="utf-8", exclude_characters="\x00"), min_size=1, max_size=12))
 def test_any_string_through_the_console_script(text):
     """The same promise through the real ``python -m jobs``, a few strings only (a process each)."""
-    for args in (["range", text], ["equity", "AhKh", text, "--trials", "500"]):
-        p = cli(*args, env=dict(os.environ, PYTHONIOENCODING="utf-8"))
+    env = dict(os.environ, PYTHONIOENCODING="utf-8")
+    with ThreadPoolExecutor(max_workers=2) as pool:          # the two processes of an example at once
+        runs = list(pool.map(lambda args: cli(*args, env=env),
+                             (["range", text], ["equity", "AhKh", text, "--trials", "500"])))
+    for p in runs:
         if p.returncode != 0:
             assert_refused(p, "")
