@@ -25,6 +25,7 @@ import typer
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from ahead import selected
 from jobs.main import main
 from pipeline import CardError, situation_cards
 from pipeline.cards import parse_card, parse_cards
@@ -45,22 +46,13 @@ def cli(*args, **kw):
     return subprocess.run([sys.executable, "-m", "jobs", *args], capture_output=True, timeout=300, **kw)
 
 
-def _selected(request, test, param):
-    """The values of ``param`` in the collected cases of ``test`` (all of them, or those that -k kept)."""
-    return [item.callspec.params[param] for item in request.session.items
-            if getattr(item, "originalname", None) == test and hasattr(item, "callspec")]
-
-
 @pytest.fixture(scope="module")
 def console(request, tmp_path_factory):
-    """Runs the console-script cases a few processes at a time, ahead of the tests that check them.
-
-    Every case is still its own ``python -m jobs`` process (issue 10); a process spends most of its
-    short life importing, on one core, so three at once keep both cores of a CI machine busy.  The
-    result of case ``key`` is ``console(key)``: ``args`` for CLI_REFUSALS, the index for
-    PAYTABLE_REFUSALS (its file is written here)."""
-    argv = {tuple(args): tuple(args) for args in _selected(request, "test_cli_refuses_with_one_line", "args")}
-    for case in _selected(request, "test_cli_refuses_bad_paytable_files", "case"):
+    """The console-script cases, three processes at a time (``ahead``): every case is still its own
+    ``python -m jobs`` process (issue 10).  The result of case ``key`` is ``console(key)``: ``args``
+    for CLI_REFUSALS, the index for PAYTABLE_REFUSALS (its file is written here)."""
+    argv = {tuple(args): tuple(args) for args in selected(request, "test_cli_refuses_with_one_line", "args")}
+    for case in selected(request, "test_cli_refuses_bad_paytable_files", "case"):
         path, data = PAYTABLE_REFUSALS[case][0](tmp_path_factory.mktemp("paytable"))
         path.write_bytes(data)
         argv[case] = ("videopoker", "--paytable", str(path))

@@ -12,9 +12,11 @@ import os
 import shutil
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
+from ahead import selected
 
 from pipeline.cache import DIGEST, arrays_digest, load_or_build
 
@@ -83,19 +85,32 @@ def _wrong_digest(path):
         np.savez(f, **arrays)
 
 
+@pytest.fixture(scope="module")
+def damaged_runs(request, tmp_path_factory, good_cache):
+    """For each damage: a cache folder holding the damaged file, and two ``ehs_run`` on it one after the
+    other (the first rebuilds, the second reads).  The damages' runs go two at a time (``ahead``)."""
+    def twice(cache):
+        first = ehs_run(cache)
+        return first, ehs_run(cache)
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        runs = {}
+        for damage in selected(request, "test_damaged_evaluator_cache_is_rebuilt_once", "damage"):
+            cache = tmp_path_factory.mktemp("cache")
+            target = cache / good_cache.name
+            shutil.copyfile(good_cache, target)
+            damage(target)
+            runs[damage] = pool.submit(twice, cache)
+        yield lambda damage: runs[damage].result()
+
+
 @pytest.mark.parametrize("damage", [_empty, _flip(0.5), _flip(0.999), _truncate, _other_arrays, _wrong_digest],
                          ids=["empty", "flip-middle", "flip-end", "truncated", "other-arrays", "wrong-value"])
-def test_damaged_evaluator_cache_is_rebuilt_once(tmp_path, good_cache, damage):
-    cache = tmp_path / "cache"
-    cache.mkdir()
-    target = cache / good_cache.name
-    shutil.copyfile(good_cache, target)
-    damage(target)
-    first = ehs_run(cache)
+def test_damaged_evaluator_cache_is_rebuilt_once(damaged_runs, damage):
+    first, second = damaged_runs(damage)
     assert_right_numbers(first)
     lines = first.stderr.splitlines()
     assert len(lines) == 1 and "rebuilding" in lines[0] and "Traceback" not in first.stderr, first.stderr
-    second = ehs_run(cache)
     assert_right_numbers(second)
     assert second.stderr == ""             # rebuilt and saved: the next run is silent
 
