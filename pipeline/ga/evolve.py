@@ -81,6 +81,7 @@ class Summary:
     progress: list[dict[str, Any]]
     seconds_per_generation: float
     resumed_at: int
+    finished: bool
 
 
 def _seed_of(*key: int) -> int:
@@ -326,4 +327,25 @@ def evolve(cfg: Config, out: str | Path, *, session: Any = None, force: bool = F
         if on_generation is not None:
             on_generation(st.progress[-1])
     final = _finish(st, folder) if st.finished else folder / "final-player.json"
-    return Summary(folder, st.generation, final, st.progress, _mean(st.seconds), resumed_at)
+    return Summary(folder, st.generation, final, st.progress, _mean(st.seconds), resumed_at, st.finished)
+
+
+def planned_hands(cfg: Config) -> int:
+    """Hands an evolution plays at most: parents and children of every generation, and the yardstick matches."""
+    evaluations = cfg.generations * cfg.population * (1 + cfg.crossover_percent / 100)
+    return int(evaluations * cfg.hands_per_match * (1 if cfg.format == "table" else cfg.trainers)
+               + cfg.generations * cfg.hands_per_match)
+
+
+def hand_rate(cfg: Config, hands: int = 2_000) -> float:
+    """Hands per second of one evaluation on this machine (one process), measured on a random individual."""
+    from ..holdem.handweight import preflop_table
+
+    rng = np.random.default_rng(0)
+    genes = random_genes(cfg.layout, rng)
+    trainers = np.stack([random_genes(cfg.layout, rng) for _ in range(cfg.trainers if cfg.format == "table" else 1)])
+    pre = preflop_table()
+    play_match(genes, trainers, cfg.layout, cfg.format, 20, 1, cfg.samples, pre)          # compile / load
+    t = time.perf_counter()
+    m = play_match(genes, trainers, cfg.layout, cfg.format, hands, 1, cfg.samples, pre)
+    return m.hands / max(time.perf_counter() - t, 1e-9)
