@@ -181,10 +181,15 @@ def _evaluate(st: _State, genes: list[np.ndarray], seed: int, session: Any,
 
 
 def _yardstick(cfg: Config, genes: np.ndarray) -> tuple[float, float]:
-    """The player's BB/100 and standard error heads-up against the yardstick, on deals fixed for the run."""
+    """The player's BB/100 and standard error against the yardstick, on deals fixed for the run.
+
+    At the format's table: the player and ``trainers`` copies of the
+    yardstick bot (``table``), or heads-up (``heads-up``).
+    """
     from ..holdem.simulate import simulate
 
-    r = simulate([Player(cfg.layout, genes, {"name": "best"}), cfg.yardstick], cfg.hands_per_match,
+    others = cfg.trainers if cfg.format == "table" else 1
+    r = simulate([Player(cfg.layout, genes, {"name": "best"})] + [cfg.yardstick] * others, cfg.hands_per_match,
                  seed=_seed_of(cfg.seed, 2 << 40), samples=cfg.samples)
     return r.seats[0].bb_per_100, r.seats[0].stderr
 
@@ -277,6 +282,7 @@ def _finish(st: _State, folder: Path) -> Path:
     final = Player(cfg.layout, st.genes[0], {"name": "final-player", "individual": int(st.ids[0]),
                                              "fitness_bb100": float(st.fitness[0]), "seed": cfg.seed,
                                              "generations": st.generation, "format": cfg.format,
+                                             "seats": cfg.trainers + 1 if cfg.format == "table" else 2,
                                              "used_share": float(st.used[0].mean())})
     path = final.save(folder / "final-player.json")
     for k, (genes, tid) in enumerate(zip(st.trainers, st.trainer_ids)):

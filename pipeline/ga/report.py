@@ -119,7 +119,8 @@ def write_report(folder: Path, out: Path, results: Sequence[YardstickResult], sa
         f"{cfg['hands_per_match']:,} hands per match, format `{cfg['format']}`, {cfg['trainers']} trainers, "
         f"seed {cfg['seed']}. Fitness is BB/100 against the trainer set on the generation's duplicate deals.", "",
         "![fitness](report-fitness.png)", "",
-        f"## Against the yardstick (`{cfg['yardstick']}`, heads-up, the same deals every generation)", "",
+        f"## Against the yardstick (`{cfg['yardstick']}`, at the format's table, the same deals every generation)",
+        "",
         "![yardstick](report-yardstick.png)", "",
         "| generation | BB/100 | 95% interval |", "|---|---|---|",
     ]
@@ -146,10 +147,12 @@ def write_report(folder: Path, out: Path, results: Sequence[YardstickResult], sa
         af = c[0] / c[1] if c[1] else math.inf
         lines.append(f"| {name} | {c[4]:,} | {c[0]:,} | {c[1]:,} | {c[2]:,} | {c[3]:,} | {af:.2f} |")
     lines += ["", "![thresholds](report-thresholds.png)", "", "## Win rate against the yardsticks", "",
-              "| opponent | hands | BB/100 | 95% interval |", "|---|---|---|---|"]
+              "Engine bots: the player and copies of the bot at the table size it was evolved for; "
+              "trainers: the player at the trainer table; rlcard: heads-up in rlcard's environment.", "",
+              "| opponent | seats | hands | BB/100 | 95% interval |", "|---|---|---|---|---|"]
     for y in results:
         lo, hi = y.ci95
-        lines.append(f"| {y.opponent} | {y.hands:,} | {_fmt(y.bb_per_100)} | [{_fmt(lo)}, {_fmt(hi)}] |")
+        lines.append(f"| {y.opponent} | {y.seats} | {y.hands:,} | {_fmt(y.bb_per_100)} | [{_fmt(lo)}, {_fmt(hi)}] |")
     path = out / "report.md"
     path.write_text("\n".join(lines) + "\n")
     return path
