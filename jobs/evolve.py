@@ -64,7 +64,9 @@ def evolve(population: int = typer.Option(100, "--population", help="individuals
         with Session(workers, scheduler, quiet) as session:
             if not quiet:
                 print(estimate(cfg, session), file=sys.stderr)
-            summary = run_evolution(cfg, out, session=session, force=force, on_generation=line)
+            in_process = workers == 1 and scheduler is None          # one worker: no cluster to start
+            summary = run_evolution(cfg, out, session=None if in_process else session, force=force,
+                                    on_generation=line)
             if report_hands and summary.finished:
                 from pipeline.ga.report import build_report
 
