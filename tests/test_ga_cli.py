@@ -53,8 +53,17 @@ def test_evolved_player_plays_in_rlcard():
     raw = {"hand": ["SA", "HA"], "public_cards": ["D2", "C7", "HK"], "all_chips": [4, 2], "my_chips": 2,
            "raise_nums": [1, 1, 0, 0]}
     obs = agent.observe(raw, can_raise=True)
-    from pipeline.holdem.policies import O_CATEGORY, O_POSITION, O_POT, O_POT_ODDS, O_RAISES, O_RAISES_PREV, \
-        O_STREET, O_TO_CALL, O_WEIGHT
+    from pipeline.holdem.policies import (
+        O_CATEGORY,
+        O_POSITION,
+        O_POT,
+        O_POT_ODDS,
+        O_RAISES,
+        O_RAISES_PREV,
+        O_STREET,
+        O_TO_CALL,
+        O_WEIGHT,
+    )
     assert (obs[O_STREET], obs[O_POSITION], obs[O_RAISES], obs[O_RAISES_PREV]) == (1, 1, 1, 1)
     assert (obs[O_POT], obs[O_TO_CALL], obs[O_POT_ODDS], obs[O_CATEGORY]) == (3.0, 1.0, 0.25, 1)
     assert obs[O_WEIGHT] > 0.7                                        # aces on a dry board

@@ -11,7 +11,6 @@ from pipeline.holdem.genes import gene_decision, gene_index
 from pipeline.holdem.policies import (
     CALL,
     FOLD,
-    OBS_FIELDS,
     O_CATEGORY,
     O_POSITION,
     O_POT_ODDS,
@@ -19,6 +18,7 @@ from pipeline.holdem.policies import (
     O_RAISES_PREV,
     O_STREET,
     O_WEIGHT,
+    OBS_FIELDS,
     RAISE,
 )
 
