@@ -32,7 +32,7 @@ def evolve(population: int = typer.Option(100, "--population", help="individuals
            yardstick: str = typer.Option("tag", "--yardstick", help="fixed opponent of the progress curve"),
            report_hands: int = typer.Option(200_000, "--report-hands",
                                             help="hands per engine yardstick in the report (0: no report)"),
-           rlcard_hands: int = typer.Option(20_000, "--rlcard-hands",
+           rlcard_hands: int = typer.Option(100_000, "--rlcard-hands",
                                             help="hands per rlcard opponent in the report (0: skip them)"),
            workers: int | None = WORKERS, scheduler: str | None = SCHEDULER, quiet: bool = QUIET,
            force: bool = FORCE) -> None:
