@@ -67,7 +67,8 @@ def evolve(population: int = typer.Option(100, "--population", help="individuals
             in_process = workers == 1 and scheduler is None          # one worker: no cluster to start
             summary = run_evolution(cfg, out, session=None if in_process else session, force=force,
                                     on_generation=line)
-            if report_hands and summary.finished:
+            fresh = summary.resumed_at < summary.generations or not (Path(out) / "report.md").exists()
+            if report_hands and summary.finished and fresh:       # a finished run's report is not made again
                 from pipeline.ga.report import build_report
 
                 path = build_report(summary.folder, Path(out), report_hands, rlcard_hands, session=session,

@@ -23,6 +23,7 @@ def estimate(cfg: Any, session: Any) -> str:
 
     hands = planned_hands(cfg)
     workers = session.workers or (available_cores() if session.scheduler is None else 1)
-    hours = hands / hand_rate(cfg) / workers / 3600
-    return (f"pokerpipe: evolve plays up to {hands:,} hands: about {hours:.1f} h on {workers} worker(s) "
+    seconds = hands / hand_rate(cfg) / workers
+    took = f"{seconds / 3600:.1f} h" if seconds >= 3600 else f"{seconds / 60:.0f} min"
+    return (f"pokerpipe: evolve plays up to {hands:,} hands: about {took} on {workers} worker(s) "
             f"(measured here; resumable: rerun the same command after an interruption)")
