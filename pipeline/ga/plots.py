@@ -52,7 +52,7 @@ def line_chart(x: Sequence[float], series: dict[str, Sequence[float]], title: st
         draw.text((6, py(t) - 7), f"{t:.3g}", fill="black", font=font)
     if lo < 0 < hi:
         draw.line([(x0, py(0)), (x1, py(0))], fill=(120, 120, 120))
-    for t in np.linspace(xs[0], xs[-1], min(len(xs), 6)):
+    for t in np.unique(np.linspace(xs[0], xs[-1], min(len(xs), 6)).round()):
         draw.text((px(t) - 6, y0 + 8), f"{t:.0f}", fill="black", font=font)
     draw.text(((x0 + x1) / 2 - 30, h - 20), "generation", fill="black", font=font)
     draw.text((x1 + 10, y1 - 18), y_label, fill="black", font=font)
