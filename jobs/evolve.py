@@ -60,6 +60,7 @@ def evolve(population: int = typer.Option(100, "--population", help="individuals
                   f"best {row['best_fitness']:+.2f} ± {row['best_stderr']:.2f}, mean {row['mean_fitness']:+.2f} "
                   f"BB/100; vs {yardstick} {row['yardstick_bb100']:+.2f}{swap}", file=sys.stderr)
 
+    report_path = None
     try:
         with Session(workers, scheduler, quiet) as session:
             if not quiet:
@@ -71,10 +72,11 @@ def evolve(population: int = typer.Option(100, "--population", help="individuals
             if report_hands and summary.finished and fresh:       # a finished run's report is not made again
                 from pipeline.ga.report import build_report
 
-                path = build_report(summary.folder, Path(out), report_hands, rlcard_hands, session=session,
-                                    samples=samples, seed=seed)
-                print(f"report: {path}")
+                report_path = build_report(summary.folder, Path(out), report_hands, rlcard_hands, session=session,
+                                           samples=samples, seed=seed)
     except (CheckpointError, EvolveError, RunnerError) as e:
         raise fail(f"{e}") from None
+    if report_path is not None:
+        print(f"report: {report_path}")
     print(f"final player: {summary.final_player} ({summary.generations} generations, "
           f"{summary.seconds_per_generation:.1f} s per generation)")
