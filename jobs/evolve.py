@@ -8,7 +8,7 @@ import typer
 
 from .app import app, fail
 from .evolve_checks import estimate, make_config
-from .options import FORCE, QUIET, SCHEDULER, WORKERS
+from .options import QUIET, SCHEDULER, WORKERS
 
 
 @app.command()
@@ -35,7 +35,9 @@ def evolve(population: int = typer.Option(100, "--population", help="individuals
            rlcard_hands: int = typer.Option(100_000, "--rlcard-hands",
                                             help="hands per rlcard opponent in the report (0: skip them)"),
            workers: int | None = WORKERS, scheduler: str | None = SCHEDULER, quiet: bool = QUIET,
-           force: bool = FORCE) -> None:
+           force: bool = typer.Option(False, "--force", help="start over: delete <out>/evolve first (a "
+                                                                 "damaged checkpoint is never removed without it)")
+           ) -> None:
     """Evolve a fixed-limit player from random play against co-evolving trainers; write it and a report."""
     from pipeline.errors import RunnerError
     from pipeline.ga.checkpoint import CheckpointError
