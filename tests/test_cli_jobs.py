@@ -105,15 +105,15 @@ def test_rerun_is_a_resume(full):
     assert all(r[3] == "0" for r in rows.values())               # computed nothing
 
 
-LEFT_BY_AN_EARLIER_KILL = 75          # matchups parts (of 95) already written when the killed run starts
+LEFT_BY_AN_EARLIER_KILL = 83          # matchups parts (of 95) already written when the killed run starts
 
 
 def test_tables_killed_midway_then_rerun_ends_identical(full, tmp_path):
     """SIGKILL of ``pokerpipe tables`` while its workers compute matchups parts: no stray workers, no
     manifest, and the rerun ends byte-identical to the uninterrupted build from nothing (``full``).
 
-    The killed run starts where an earlier killed run stopped (the first 75 parts and their checksum
-    records, as a kill leaves them), so that the kill and the rerun together compute 20 matchups parts,
+    The killed run starts where an earlier killed run stopped (the first 83 parts and their checksum
+    records, as a kill leaves them), so that the kill and the rerun together compute 12 matchups parts,
     the grid and vs-random rather than the whole matchups table a second time: ``full`` is the one
     build from nothing in this module."""
     import shutil

@@ -36,6 +36,9 @@ RECORDED_FULL = {
 # ``pokerpipe matchups --limit 6000 --workers 2``, uninterrupted (recorded at 20b2766): the run that
 # tests/test_cli_jobs.py interrupts and resumes must end with these very parts.
 RECORDED_LIMIT_6000 = "749062ede1b8cf8e3f4fbb688dc69fbb630857b3248bef6cc49ee66951cf41ed"
+# ``pokerpipe tables matchups odds-table --param matchups.limit=3000 --workers 1``, uninterrupted (recorded at
+# 20b2766): the run that tests/test_object_store.py interrupts and resumes in a bucket must end with these parts.
+RECORDED_LIMIT_3000 = "6b8c4c450155b65e2797e01c7fff5fd8ec9ac667cccd49ce7a7d46b66ff21b38"
 RECORDED_SIDE = {
     "preflop-grid/_heatmap.png": "70e69bc7680c3312b3a563ccae1af0108352a5d9d0767a8ec861c82de64664ec",
     "videopoker/jacks-or-better-9-6/_strategy.txt": "418cb1ae96c6e60279e2bade4631a880796e6cb048248f014c24a5e4d7c998d4",
