@@ -42,6 +42,7 @@ from .table import Table
 from .weight_table import kernel_tables, weight_mode
 
 PARTITION_DEALS = 200_000
+PARTS_PER_WORKER = 8       # partitions per Dask worker at least, so the last ones balance the load
 
 
 @njit(cache=True, nogil=True)
@@ -162,7 +163,8 @@ def simulate(policies: Sequence[Any], hands: int, seed: int = 0, duplicate: bool
 
     With ``duplicate`` the hand count is rounded up to whole deals of one replay
     per seat.  ``session`` (a :class:`pipeline.session.Session`) spreads the
-    deals over its Dask workers in partitions of ``partition_deals``.
+    deals over its Dask workers in partitions of at most ``partition_deals``
+    (smaller when needed to give each worker :data:`PARTS_PER_WORKER`).
     ``weights`` picks the hand weight after the flop: ``tables`` (the built
     tables of :mod:`.weight_table`), ``sampled`` (Monte Carlo in the kernel) or
     ``auto`` (tables when built); it is resolved once here, so every worker
@@ -175,13 +177,16 @@ def simulate(policies: Sequence[Any], hands: int, seed: int = 0, duplicate: bool
     n = table.seats
     per = n if duplicate else 1
     deals = -(-hands // per)
-    parts = [(f, min(partition_deals, deals - f)) for f in range(0, deals, partition_deals)]
-    pre = preflop_table()
     mode = weight_mode(weights)
-    if session is None:
+    pre = preflop_table()
+    client = None if session is None else session.client()
+    if client is not None:      # enough partitions that every worker stays busy to the end
+        workers = max(1, sum(client.nthreads().values()))
+        partition_deals = max(1, min(partition_deals, -(-deals // (PARTS_PER_WORKER * workers))))
+    parts = [(f, min(partition_deals, deals - f)) for f in range(0, deals, partition_deals)]
+    if client is None:
         results = [play_deals(table, seed, f, c, duplicate, pre, mode) for f, c in parts]
     else:
-        client = session.client()
         futures = client.map(play_deals, [table] * len(parts), [seed] * len(parts), [f for f, _ in parts],
                              [c for _, c in parts], [duplicate] * len(parts), [pre] * len(parts),
                              [mode] * len(parts), pure=False)

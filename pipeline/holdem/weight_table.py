@@ -42,7 +42,7 @@ from numba import njit
 from ..cache import cache_dir
 from ..ehs_table import _add_runout, dense_values, scratch, street_counts
 from ..evaluator.kernels import board_state, hand_value, live_cards, suited_bit
-from ..isomorphism import block_table, situation_index_nb, street_size
+from ..isomorphism import block_table, situation_index_fast, situation_index_nb, street_size
 
 STREETS = {"flop": 3, "turn": 4, "river": 5}
 OPPONENT_HANDS = 990                       # C(45, 2): opponent hands on a complete board
@@ -270,14 +270,14 @@ def table_weight(hole: np.ndarray, board: np.ndarray, n_board: int, opponents: i
     """Hand weight of ``hole`` on ``board[:n_board]`` (3..5 cards) against ``opponents`` (1..9), from the tables."""
     f1, fm, t1, tm, rc, b3, b4, b5 = wt
     if n_board == 5:
-        i = situation_index_nb(hole, board, 5, b5)
+        i = situation_index_fast(hole[0], hole[1], board, 5, b5)
         return multiway_share(rc[i, 0] / OPPONENT_HANDS, rc[i, 1] / OPPONENT_HANDS, opponents)
     if n_board == 3:
-        i = situation_index_nb(hole, board, 3, b3)
+        i = situation_index_fast(hole[0], hole[1], board, 3, b3)
         if opponents == 1:
             return f1[i] / (2.0 * 1081 * OPPONENT_HANDS)
         return fm[i, opponents - 2] / SCALE
-    i = situation_index_nb(hole, board, 4, b4)
+    i = situation_index_fast(hole[0], hole[1], board, 4, b4)
     if opponents == 1:
         return t1[i] / (2.0 * 46 * OPPONENT_HANDS)
     return tm[i, opponents - 2] / SCALE
