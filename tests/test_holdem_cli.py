@@ -37,6 +37,7 @@ def test_table_and_histories(capsys, tmp_path):
     (["--seats", "2", "--policies", "tag,station", "--workers", "999"], "--workers must be 1 to"),
     (["--seats", "2", "--policies", "tag,station", "--scheduler", "localhost:1"], "expected an address"),
     (["--seats", "2", "--policies", "tag,station", "--seed", str(1 << 64)], "--seed must fit in 64 bits"),
+    (["--seats", "2", "--policies", "tag,station", "--weights", "exact"], "--weights must be auto, tables or sampled"),
     (["--seats", "2", "--policies", "tag,station", "-n", "2", "--history", "phh", "--out", "/dev/null/x"],
      "cannot write hand histories to /dev/null/x"),
 ])
