@@ -2,6 +2,7 @@
 
     python benchmarks/bench_holdem.py [--hands 200000] [--rlcard-hands 3000] [--weights tables|sampled|auto]
                                       [--errors] [--situations 1000] [--scaling 10000000]
+    python benchmarks/bench_holdem.py --hands 0 --errors --weights enumerated   # tables' values, not built
 
 Hand weights are included (the ``tag`` and ``thesis-preflop`` bots compute them),
 after the flop from the weight tables (:mod:`pipeline.holdem.weight_table`)
@@ -10,8 +11,10 @@ per second of the process's CPU time: other jobs share the machine, and the
 load average before and after is printed with them.
 
 ``--errors`` measures the hand weight after the flop (tables if built, else the
-default sampler) against 100,000-trial simulation on ``--situations`` random
-situations per street and opponent count.  ``--scaling N`` plays an N-hand
+default sampler; ``--weights enumerated``: the tables' values computed per
+situation by :func:`~pipeline.holdem.weight_table.enumerated_weights`) against
+100,000-trial simulation on ``--situations`` random situations per street and
+opponent count.  ``--scaling N`` plays an N-hand
 heads-up simulation on one and on two Dask workers.
 """
 from __future__ import annotations
@@ -57,23 +60,27 @@ def rlcard_rate(hands: int) -> tuple[float, float] | None:
 def weight_errors(situations: int, reference: int, mode: str) -> None:
     from pipeline.evaluator.tables import tables
     from pipeline.holdem.handweight import DEFAULT_SAMPLES, sampled_weight
-    from pipeline.holdem.weight_table import table_weight, weight_tables
+    from pipeline.holdem.weight_table import enumerated_weights, table_weight, weight_tables
     T = tables()
-    wt = weight_tables() if mode == "tables" else None
+    wt = weight_tables()
     rng = np.random.default_rng(0)
     s = np.zeros(1, np.uint64)
     deck = np.zeros(52, np.int64)
-    what = "weight tables" if wt is not None else f"{DEFAULT_SAMPLES} samples"
+    what = {"tables": "weight tables", "enumerated": "the tables' values by enumeration (tables not built)",
+            "sampled": f"{DEFAULT_SAMPLES} samples"}[mode]
     print(f"hand weight, {what} vs {reference:,} trials, {situations} situations each:")
     for n_board, street in ((3, "flop"), (4, "turn"), (5, "river")):
+        cards = [rng.choice(52, 7, replace=False).astype(np.int64) for _ in range(situations)]
+        exact = [enumerated_weights(c[0], c[1], c[2:], n_board, *T) for c in cards] if mode == "enumerated" else []
         for opp in range(1, 10):
             errs = []
-            for _ in range(situations):
-                c = rng.choice(52, 7, replace=False).astype(np.int64)
+            for i, c in enumerate(cards):
                 board = c[2:]
                 ref = sampled_weight(c[0], c[1], board, n_board, opp, reference, s, deck, *T)
-                if wt is not None:
+                if mode == "tables":
                     got = table_weight(c[:2], board, n_board, opp, wt)
+                elif mode == "enumerated":
+                    got = exact[i][opp]
                 else:
                     got = sampled_weight(c[0], c[1], board, n_board, opp, DEFAULT_SAMPLES, s, deck, *T)
                 errs.append(got - ref)
@@ -101,13 +108,23 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--hands", type=int, default=200_000)
     ap.add_argument("--rlcard-hands", type=int, default=3_000)
-    ap.add_argument("--weights", default="auto", choices=["auto", "tables", "sampled"])
+    ap.add_argument("--weights", default="auto", choices=["auto", "tables", "sampled", "enumerated"])
     ap.add_argument("--errors", action="store_true")
     ap.add_argument("--situations", type=int, default=1000)
     ap.add_argument("--scaling", type=int, default=0)
     a = ap.parse_args()
     from pipeline.holdem.weight_table import weight_mode
-    mode = weight_mode(a.weights)
+    mode = weight_mode("sampled" if a.weights == "enumerated" else a.weights)
+    if a.hands > 0:
+        speed(a, mode)
+    if a.scaling:
+        print(f"{a.scaling:,}-hand heads-up simulation (tag vs maniac) on Dask workers:")
+        scaling(a.scaling, mode)
+    if a.errors:
+        weight_errors(a.situations, 100_000, "enumerated" if a.weights == "enumerated" else mode)
+
+
+def speed(a: argparse.Namespace, mode: str) -> None:
     load0 = os.getloadavg()[0]
     rl = rlcard_rate(a.rlcard_hands)
     rates = {name: engine_rate(p, a.hands, mode) for name, p in (
@@ -123,11 +140,6 @@ def main() -> None:
     for name, (wall, cpu) in rates.items():
         ratio = f"  ({wall / rl[0]:.0f}x / {cpu / rl[1]:.0f}x rlcard)" if rl else ""
         print(f"pokerpipe {name}: {wall:,.0f} hands/s wall, {cpu:,.0f} per CPU second on one core{ratio}")
-    if a.scaling:
-        print(f"{a.scaling:,}-hand heads-up simulation (tag vs maniac) on Dask workers:")
-        scaling(a.scaling, mode)
-    if a.errors:
-        weight_errors(a.situations, 100_000, mode)
 
 
 if __name__ == "__main__":

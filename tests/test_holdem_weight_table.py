@@ -70,6 +70,14 @@ def test_k_opponent_weight_averages_the_rivers(partial):
         assert got == pytest.approx(expected, abs=1 / 65535)
 
 
+def test_flop_table_holds_the_per_situation_enumeration(partial):
+    """The flop builder (a Fenwick-tree count per runout) against enumerating one situation's runouts."""
+    for hole, board in situations(3, 3, 11):
+        expected = weight_table.enumerated_weights(hole[0], hole[1], board, 3, *tables())[1:]
+        got = [weight_table.table_weight(hole, board, 3, k, partial) for k in range(1, 10)]
+        assert got == pytest.approx(expected, abs=1 / 65535)
+
+
 def _river_only(hole, board):
     """A one-situation river table: the counts enumerated for ``hole`` on ``board``."""
     from pipeline.isomorphism import situation_index, street_size
