@@ -45,3 +45,9 @@ def test_bad_input_one_line_exit_2(capsys, args, words):
     assert main(["play", *args]) == 2
     err = capsys.readouterr().err
     assert err.startswith("pokerpipe: error: ") and words in err and err.count("\n") == 1
+
+
+def test_holdem_weights_bad_workers_one_line(capsys):
+    assert main(["holdem-weights", "--workers", "999"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("pokerpipe: error: --workers must be 1 to") and err.count("\n") == 1

@@ -116,7 +116,7 @@ def test_missing_tables_fall_back_or_fail_clearly(tmp_path, monkeypatch):
     weight_table.weight_tables.cache_clear()
     try:
         assert weight_table.weight_mode("auto") == "sampled"
-        with pytest.raises(FileNotFoundError, match="build_weight_tables"):
+        with pytest.raises(FileNotFoundError, match="pokerpipe holdem-weights"):
             simulate(["tag", "station"], hands=10, weights="tables")
         with pytest.raises(ValueError, match="weights must be"):
             weight_table.weight_mode("exact")

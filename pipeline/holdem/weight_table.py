@@ -23,7 +23,7 @@ store it for ``k`` = 2..9 to 1/65,535; the river computes it from ``a`` and
 ``t`` at lookup.
 
 The tables are indexed by :func:`pipeline.isomorphism.situation_index`.  They are
-built once (:func:`build_weight_tables`: minutes on two cores, the runouts are
+built once (``pokerpipe holdem-weights``, :func:`build_weight_tables`: minutes on two cores, the runouts are
 the EHS table builder's) and kept under :func:`pipeline.cache.cache_dir` as
 ``.npy`` files that every process maps read-only (about 800 MB on disk, shared
 through the page cache).  When they are absent the engine falls back to
@@ -250,7 +250,7 @@ def weight_mode(weights: str = "auto") -> str:
         return "tables"
     if weights == "tables":
         raise FileNotFoundError(f"no hand-weight tables in {table_dir()}: build them with "
-                                "pipeline.holdem.weight_table.build_weight_tables()")
+                                "`pokerpipe holdem-weights` (build_weight_tables())")
     return "sampled"
 
 
