@@ -57,7 +57,7 @@ def rlcard_rate(hands: int) -> tuple[float, float] | None:
     return timed(run)
 
 
-def weight_errors(situations: int, reference: int, mode: str) -> None:
+def weight_errors(situations: int, reference: int, mode: str, streets: list[str]) -> None:
     from pipeline.evaluator.tables import tables
     from pipeline.holdem.handweight import DEFAULT_SAMPLES, sampled_weight
     from pipeline.holdem.weight_table import enumerated_weights, table_weight, weight_tables
@@ -70,6 +70,8 @@ def weight_errors(situations: int, reference: int, mode: str) -> None:
             "sampled": f"{DEFAULT_SAMPLES} samples"}[mode]
     print(f"hand weight, {what} vs {reference:,} trials, {situations} situations each:")
     for n_board, street in ((3, "flop"), (4, "turn"), (5, "river")):
+        if street not in streets:
+            continue
         cards = [rng.choice(52, 7, replace=False).astype(np.int64) for _ in range(situations)]
         exact = [enumerated_weights(c[0], c[1], c[2:], n_board, *T) for c in cards] if mode == "enumerated" else []
         for opp in range(1, 10):
@@ -112,6 +114,7 @@ def main() -> None:
     ap.add_argument("--errors", action="store_true")
     ap.add_argument("--situations", type=int, default=1000)
     ap.add_argument("--scaling", type=int, default=0)
+    ap.add_argument("--streets", default="flop,turn,river", help="--errors: the streets to measure")
     a = ap.parse_args()
     from pipeline.holdem.weight_table import weight_mode
     mode = weight_mode("sampled" if a.weights == "enumerated" else a.weights)
@@ -121,7 +124,8 @@ def main() -> None:
         print(f"{a.scaling:,}-hand heads-up simulation (tag vs maniac) on Dask workers:")
         scaling(a.scaling, mode)
     if a.errors:
-        weight_errors(a.situations, 100_000, "enumerated" if a.weights == "enumerated" else mode)
+        weight_errors(a.situations, 100_000, "enumerated" if a.weights == "enumerated" else mode,
+                      a.streets.split(","))
 
 
 def speed(a: argparse.Namespace, mode: str) -> None:
