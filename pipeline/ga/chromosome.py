@@ -21,16 +21,23 @@ counts is missing; these buckets are our choice and a :class:`Layout`
 parameter):
 
 ==================  =====================================================
-hand category       0 high card .. 8 straight flush (the evaluator's)
-street              flop, turn, river
-raises last street  0, 1, 2, 3, 4 (preflop's count the big blind's bet out)
-position            seats left of the button, 0 (button) .. 9
-raises this street  0 .. 4 (a bet counts as the first)
-pot odds            to call ÷ (pot + to call): 0 (free), (0, .1], (.1, .2],
-                    (.2, .3], above .3
-hand weight         the win chance (:mod:`pipeline.holdem.handweight`),
-                    ten buckets of width .1
+hand category       9: high card .. straight flush (the evaluator's)
+street              3: flop, turn, river
+raises last street  3: none, one, two or more (preflop's count leaves the
+                    big blind's bet out)
+position            4: seats left of the button — the button (last to act
+                    after the flop), the small blind (first), the big blind,
+                    any other seat
+raises this street  3: none, one (a bet counts as the first), two or more
+pot odds            5: to call ÷ (pot + to call): 0 (free), (0, .1],
+                    (.1, .2], (.2, .3], above .3
+hand weight         10: the win chance (:mod:`pipeline.holdem.handweight`)
+                    in buckets of width .1
 ==================  =====================================================
+
+That is 48,600 genes.  Finer layouts (e.g. every raise count and all ten
+positions: 337,500 genes) are one :class:`Layout` away, but each gene is then
+visited more rarely and a population needs many more hands to learn it.
 
 Pot odds are the break-even share ``to call / (pot + to call)``, so that
 ``d = 0`` is exactly the break-even call: a gene's thresholds then read as
@@ -66,14 +73,13 @@ class Layout:
     """Bucket counts of the chromosome's axes; pot odds and weight are cut at the given edges.
 
     A value ``x`` falls in bucket ``#{edges e : x > e}``, so with pot-odds
-    edges ``(0, .1, .2, .3)`` a free check is bucket 0 and a call of a
-    quarter of the pot bucket 3.  Raise counts and positions above the last
-    bucket fall in the last.
+    edges ``(0, .1, .2, .3)`` a free check is bucket 0 and pot odds of .25
+    bucket 3.  Raise counts and positions above the last bucket fall in the last.
     """
 
-    raises_before: int = 5
-    positions: int = 10
-    raises: int = 5
+    raises_before: int = 3
+    positions: int = 4
+    raises: int = 3
     pot_odds_edges: tuple[float, ...] = (0.0, 0.1, 0.2, 0.3)
     weight_edges: tuple[float, ...] = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
     categories: int = field(default=9, init=False)

@@ -81,6 +81,7 @@ class Summary:
     progress: list[dict[str, Any]]
     seconds_per_generation: float
     resumed_at: int
+    finished: bool
 
 
 def _seed_of(*key: int) -> int:
@@ -133,9 +134,20 @@ class _State:
         self.progress, self.seconds = doc["progress"], doc["seconds"]
 
 
-def _offspring(st: _State, rng: np.random.Generator) -> tuple[str, list[tuple[np.ndarray, np.ndarray, str, bool,
-                                                                             int, int]]]:
-    """The generation's operator and its children that differ from their parents."""
+@dataclass
+class _Child:
+    """A child that differs from its parents: genes, inherited used marks, how it was made, its parents' ids."""
+
+    genes: np.ndarray
+    used: np.ndarray
+    operator: str          # the crossover that made it, '' if it was only mutated
+    mutated: bool
+    parent_a: int
+    parent_b: int          # -1 when not crossed
+
+
+def _offspring(st: _State, rng: np.random.Generator) -> tuple[str, list[_Child]]:
+    """The generation's crossover operator and its children that differ from their parents."""
     cfg = st.cfg
     op = CROSSOVERS[int(rng.integers(len(CROSSOVERS)))]
     picks = tournament(st.fitness, cfg.population, cfg.tournament, rng)
@@ -147,13 +159,14 @@ def _offspring(st: _State, rng: np.random.Generator) -> tuple[str, list[tuple[np
             ca, cb, ua, ub = crossover(op, st.genes[a], st.genes[b], st.used[a], st.used[b], rng)
             kids = [(ca, ua, op, a, b), (cb, ub, op, b, a)]
         else:
-            kids = [(st.genes[a], st.used[a], "", a, -1)] + ([(st.genes[b], st.used[b], "", b, -1)] if b >= 0 else [])
+            kids = [(st.genes[k], st.used[k], "", k, -1) for k in (a, b) if k >= 0]
         for genes, used, how, p, q in kids:
             mutated = rng.random() * 100 < cfg.mutation_percent
             if mutated:
                 genes = mutate(genes, used, cfg.mutation_share, cfg.variance, rng)
             if how or mutated:
-                children.append((genes, used.copy(), how, mutated, int(st.ids[p]), int(st.ids[q]) if q >= 0 else -1))
+                children.append(_Child(genes, used.copy(), how, mutated, int(st.ids[p]),
+                                       int(st.ids[q]) if q >= 0 else -1))
     return op, children
 
 
@@ -180,12 +193,45 @@ def _evaluate(st: _State, genes: list[np.ndarray], seed: int, session: Any,
 
 
 def _yardstick(cfg: Config, genes: np.ndarray) -> tuple[float, float]:
-    """The player's BB/100 and standard error heads-up against the yardstick, on deals fixed for the run."""
+    """The player's BB/100 and standard error against the yardstick, on deals fixed for the run.
+
+    At the format's table: the player and ``trainers`` copies of the
+    yardstick bot (``table``), or heads-up (``heads-up``).
+    """
     from ..holdem.simulate import simulate
 
-    r = simulate([Player(cfg.layout, genes, {"name": "best"}), cfg.yardstick], cfg.hands_per_match,
+    others = cfg.trainers if cfg.format == "table" else 1
+    r = simulate([Player(cfg.layout, genes, {"name": "best"})] + [cfg.yardstick] * others, cfg.hands_per_match,
                  seed=_seed_of(cfg.seed, 2 << 40), samples=cfg.samples)
     return r.seats[0].bb_per_100, r.seats[0].stderr
+
+
+def _coevolve(st: _State, best_fitness: float, best_genes: np.ndarray, best_id: int,
+              trainer_fitness: np.ndarray) -> tuple[int, int]:
+    """The thesis's trainer rule (phase 1) and the stall count; returns ``(joined, left)`` ids or ``(-1, -1)``.
+
+    In phase 1 the best individual joins the trainers when it won chips and
+    beat the best trainer, replacing the worst; a generation without a
+    replacement counts toward ``patience``.  In phase 2 a generation whose
+    best does not beat the best fitness seen so far does.
+    """
+    if st.phase == 2:
+        if best_fitness > st.best_seen:
+            st.best_seen, st.stall = best_fitness, 0
+        else:
+            st.stall += 1
+        return -1, -1
+    if not (best_fitness > 0 and best_fitness > trainer_fitness.max()):
+        st.stall += 1
+        return -1, -1
+    worst = int(np.argmin(trainer_fitness))
+    left = int(st.trainer_ids[worst])
+    st.trainers = st.trainers.copy()
+    st.trainers[worst] = best_genes
+    st.trainer_ids = st.trainer_ids.copy()
+    st.trainer_ids[worst] = best_id
+    st.stall = 0
+    return int(best_id), left
 
 
 def _generation(st: _State, session: Any) -> None:
@@ -205,11 +251,12 @@ def _generation(st: _State, session: Any) -> None:
     else:
         op, kids = _offspring(st, rng)
         n_parents = len(st.genes)
-        cand_genes = list(st.genes) + [k[0] for k in kids]
-        cand_used = list(st.used) + [k[1] for k in kids]
+        cand_genes = list(st.genes) + [k.genes for k in kids]
+        cand_used = list(st.used) + [k.used for k in kids]
         cand_ids = [int(i) for i in st.ids] + list(range(st.next_id, st.next_id + len(kids)))
         st.next_id += len(kids)
-        origin = [("parent", False, -1, -1)] * n_parents + [(k[2], k[3], k[4], k[5]) for k in kids]
+        origin = [("parent", False, -1, -1)] * n_parents + [(k.operator, k.mutated, k.parent_a, k.parent_b)
+                                                             for k in kids]
     matches = _evaluate(st, cand_genes, deal_seed, session, f"generation {g + 1}/{cfg.generations} (phase {st.phase})")
     fit = np.array([m.bb_per_100 for m in matches])
     used = [u | unpack_used(m.used, cfg.layout.genes) for u, m in zip(cand_used, matches)]
@@ -219,22 +266,7 @@ def _generation(st: _State, session: Any) -> None:
     t_units = np.sum([m.trainer_units for m in matches], axis=0)
     t_hands = np.sum([m.trainer_hands for m in matches], axis=0)
     t_fit = t_units / np.maximum(t_hands, 1)
-    trainer_in = trainer_out = -1
-    if st.phase == 1:
-        if fit[best] > 0 and fit[best] > t_fit.max():
-            worst = int(np.argmin(t_fit))
-            trainer_in, trainer_out = int(cand_ids[best]), int(st.trainer_ids[worst])
-            st.trainers = st.trainers.copy()
-            st.trainers[worst] = cand_genes[best]
-            st.trainer_ids = st.trainer_ids.copy()
-            st.trainer_ids[worst] = cand_ids[best]
-            st.stall = 0
-        else:
-            st.stall += 1
-    elif fit[best] > st.best_seen:
-        st.best_seen, st.stall = float(fit[best]), 0
-    else:
-        st.stall += 1
+    trainer_in, trainer_out = _coevolve(st, float(fit[best]), cand_genes[best], cand_ids[best], t_fit)
     yb, ys = _yardstick(cfg, cand_genes[best])
     survived = np.zeros(len(matches), np.bool_)
     survived[keep] = True
@@ -276,6 +308,7 @@ def _finish(st: _State, folder: Path) -> Path:
     final = Player(cfg.layout, st.genes[0], {"name": "final-player", "individual": int(st.ids[0]),
                                              "fitness_bb100": float(st.fitness[0]), "seed": cfg.seed,
                                              "generations": st.generation, "format": cfg.format,
+                                             "seats": cfg.trainers + 1 if cfg.format == "table" else 2,
                                              "used_share": float(st.used[0].mean())})
     path = final.save(folder / "final-player.json")
     for k, (genes, tid) in enumerate(zip(st.trainers, st.trainer_ids)):
@@ -326,4 +359,25 @@ def evolve(cfg: Config, out: str | Path, *, session: Any = None, force: bool = F
         if on_generation is not None:
             on_generation(st.progress[-1])
     final = _finish(st, folder) if st.finished else folder / "final-player.json"
-    return Summary(folder, st.generation, final, st.progress, _mean(st.seconds), resumed_at)
+    return Summary(folder, st.generation, final, st.progress, _mean(st.seconds), resumed_at, st.finished)
+
+
+def planned_hands(cfg: Config) -> int:
+    """Hands an evolution plays at most: parents and children of every generation, and the yardstick matches."""
+    evaluations = cfg.generations * cfg.population * (1 + cfg.crossover_percent / 100)
+    return int(evaluations * cfg.hands_per_match * (1 if cfg.format == "table" else cfg.trainers)
+               + cfg.generations * cfg.hands_per_match)
+
+
+def hand_rate(cfg: Config, hands: int = 2_000) -> float:
+    """Hands per second of one evaluation on this machine (one process), measured on a random individual."""
+    from ..holdem.handweight import preflop_table
+
+    rng = np.random.default_rng(0)
+    genes = random_genes(cfg.layout, rng)
+    trainers = np.stack([random_genes(cfg.layout, rng) for _ in range(cfg.trainers if cfg.format == "table" else 1)])
+    pre = preflop_table()
+    play_match(genes, trainers, cfg.layout, cfg.format, 20, 1, cfg.samples, pre)          # compile / load
+    t = time.perf_counter()
+    m = play_match(genes, trainers, cfg.layout, cfg.format, hands, 1, cfg.samples, pre)
+    return m.hands / max(time.perf_counter() - t, 1e-9)
