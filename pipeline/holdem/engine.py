@@ -64,6 +64,7 @@ N_STATS = 8
 BOARD_SEEN = (0, 3, 4, 5)
 WS_ROWS = 12           # scratch rows: 10 per-seat rows, a deck for the weight sampler, a deck for dealing
 WS_DECK = 10
+MAX_SEATS = 10
 
 
 @njit(cache=True, nogil=True)
@@ -87,20 +88,28 @@ def _put(seat: int, units: int, stack: np.ndarray, street_in: np.ndarray, contri
 
 
 @njit(cache=True, nogil=True)
-def _weight(seat: int, street: int, opponents: int, holes: np.ndarray, board: np.ndarray, pre_weight: np.ndarray,
-            wt: tuple, params: np.ndarray, rng: np.ndarray, wcache: np.ndarray, deck: np.ndarray, T0: np.ndarray,
-            T1: np.ndarray, T2: np.ndarray, T3: np.ndarray) -> float:
+def _weight(seat: int, position: int, street: int, opponents: int, holes: np.ndarray, board: np.ndarray,
+            pre_weight: np.ndarray, wt: tuple, dcache: np.ndarray, params: np.ndarray, rng: np.ndarray,
+            wcache: np.ndarray, deck: np.ndarray, T0: np.ndarray, T1: np.ndarray, T2: np.ndarray,
+            T3: np.ndarray) -> float:
     """Hand weight of ``seat`` now, reusing the value computed this street for as many opponents.
 
     Preflop from the class table; after the flop from the weight tables
-    (:mod:`.weight_table`) when ``wt`` holds them, else by sampling.
+    (:mod:`.weight_table`) when ``wt`` holds them, else by sampling.  A table
+    value is kept in ``dcache[position, street, opponents]`` for the rest of
+    the deal: the duplicate replays give a position the same cards, so every
+    seat that sits there later reads it back (the tables are exact lookups,
+    so this changes no result; the sampler, random, is never cached across hands).
     """
     if wcache[seat, 0] == street and wcache[seat, 1] == opponents:
         return wcache[seat, 2]
     if street == 0:
         w = pre_weight[class_of(holes[seat, 0], holes[seat, 1]), opponents]
     elif wt[0].shape[0] > 0:
-        w = table_weight(holes[seat], board, BOARD_SEEN[street], opponents, wt)
+        w = dcache[position, street, opponents]
+        if w < 0.0:
+            w = table_weight(holes[seat], board, BOARD_SEEN[street], opponents, wt)
+            dcache[position, street, opponents] = w
     else:
         w = sampled_weight(holes[seat, 0], holes[seat, 1], board, BOARD_SEEN[street], opponents,
                            int(params[seat, P_SAMPLES]), rng, deck, T0, T1, T2, T3)
@@ -113,7 +122,7 @@ def _weight(seat: int, street: int, opponents: int, holes: np.ndarray, board: np
 @njit(cache=True, nogil=True)
 def play_hand(n: int, button: int, holes: np.ndarray, board: np.ndarray, stacks0: np.ndarray, kinds: np.ndarray,
               params: np.ndarray, needs_w: np.ndarray, genes: np.ndarray, used: np.ndarray, layout: np.ndarray,
-              group_tab: np.ndarray, pre_weight: np.ndarray, wt: tuple,
+              group_tab: np.ndarray, pre_weight: np.ndarray, wt: tuple, dcache: np.ndarray,
               rng: np.ndarray, rake_bp: int, rake_cap: int, T0: np.ndarray, T1: np.ndarray, T2: np.ndarray,
               T3: np.ndarray, net: np.ndarray, won: np.ndarray, returned: np.ndarray, values: np.ndarray,
               pots: np.ndarray, pot_share: np.ndarray, stats: np.ndarray, log: np.ndarray, ws: np.ndarray,
@@ -125,7 +134,9 @@ def play_hand(n: int, button: int, holes: np.ndarray, board: np.ndarray, stacks0
     the policies (:mod:`.policies`), ``genes``/``layout`` the gene tables of
     ``evolved`` seats (:mod:`.genes`), whose used genes are marked in
     ``used``; ``pre_weight`` the preflop hand weights, ``wt`` the weight tables
-    after the flop (:func:`.weight_table.kernel_tables`; empty: sampled);
+    after the flop (:func:`.weight_table.kernel_tables`; empty: sampled),
+    ``dcache`` ((n, 4, 10) floats, -1 = not yet) their values kept for the
+    deal, by position, street and opponents (reset by the caller at each deal);
     ``T0..T3`` the evaluator's tables.  Writes
     each seat's result to ``net`` (units), its winnings to ``won``, an uncalled
     bet given back to ``returned``, showdown values to ``values`` (-1 = not
@@ -237,8 +248,8 @@ def play_hand(n: int, button: int, holes: np.ndarray, board: np.ndarray, stacks0
             else:
                 obs[O_CATEGORY] = hand_value(bkey + T0[h0] + T0[h1], bsuited | suited_bit(h0) | suited_bit(h1),
                                              T1, T2, T3) >> 12
-            obs[O_WEIGHT] = _weight(j, street, n_in - 1, holes, board, pre_weight, wt, params, rng, wcache, deck,
-                                    T0, T1, T2, T3) if needs_w[j] else 0.0
+            obs[O_WEIGHT] = _weight(j, position, street, n_in - 1, holes, board, pre_weight, wt, dcache, params,
+                                    rng, wcache, deck, T0, T1, T2, T3) if needs_w[j] else 0.0
             if kinds[j] == EVOLVED and street > 0:
                 a = gene_decision(genes[j], used[j], layout, obs)
             else:

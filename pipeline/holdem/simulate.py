@@ -23,6 +23,7 @@ from numba import njit
 from ..evaluator.tables import tables
 from .engine import (
     MAX_LOG,
+    MAX_SEATS,
     N_STATS,
     S_AGGR,
     S_CALLS,
@@ -71,13 +72,16 @@ def run_deals(seed: int, first: int, count: int, n: int, duplicate: bool, stacks
     block = np.zeros(n, np.int64)
     ws = np.zeros((WS_ROWS, 52), np.int64)
     fws = np.zeros((n + 1, 16), np.float64)
+    dcache = np.empty((n, 4, MAX_SEATS), np.float64)
     per = n if duplicate else 1
     for h in range(first * per, (first + count) * per):
+        if h % per == 0:
+            dcache[:] = -1.0
         button = deal_hand(seed, h, n, duplicate, cards, holes, board, deal_rng, ws[WS_ROWS - 1])
         seed_stream(act_rng, seed, h, ACTION_STREAM)
         rake = play_hand(n, button, holes, board, stacks, kinds, params, needs_w, genes, used, layout, group_tab,
-                         pre_weight, wt, act_rng, rake_bp, rake_cap, T0, T1, T2, T3, net, won, returned, values, pots,
-                         pot_share, stats, log, ws, fws)[1]
+                         pre_weight, wt, dcache, act_rng, rake_bp, rake_cap, T0, T1, T2, T3, net, won, returned, values,
+                         pots, pot_share, stats, log, ws, fws)[1]
         audit[0] += rake
         balance = rake
         for k in range(n):
