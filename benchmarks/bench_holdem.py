@@ -91,19 +91,46 @@ def weight_errors(situations: int, reference: int, mode: str, streets: list[str]
                   f"max {e.max():.4f}  bias {np.mean(errs):+.4f}", flush=True)
 
 
+def _half(hands: int, weights: str, part: int) -> float:
+    """CPU seconds one bare process spends on half of the scaling run (a control free of Dask)."""
+    from pipeline.holdem import simulate
+    simulate(["tag", "maniac"], 100, seed=0, weights=weights)
+    c = time.process_time()
+    simulate(["tag", "maniac"], hands // 2, seed=2 + part, weights=weights)
+    return time.process_time() - c
+
+
 def scaling(hands: int, weights: str) -> None:
+    """Wall time on 1 and 2 Dask workers, the workers' CPU share of it, and two bare processes as a control:
+    on a shared machine the speed-up is bounded by the CPU the other jobs leave, not by the partitioning."""
+    from concurrent.futures import ProcessPoolExecutor
+
     from pipeline.holdem import simulate
     from pipeline.session import Session
     walls = {}
     for workers in (1, 2):
         with Session(workers=workers, quiet=True) as s:
             simulate(["tag", "maniac"], 1000, seed=0, session=s, weights=weights)    # start the cluster, warm
+            client = s.client()
+            cpu0 = client.run(time.process_time)
             t = time.perf_counter()
             r = simulate(["tag", "maniac"], hands, seed=2, session=s, weights=weights)
             walls[workers] = time.perf_counter() - t
+            cpu = sum(client.run(time.process_time).values()) - sum(cpu0.values())
             print(f"  {workers} worker(s): {r.hands:,} hands in {walls[workers]:.1f} s "
-                  f"({r.hands / walls[workers]:,.0f} hands/s)  load {os.getloadavg()[0]:.1f}", flush=True)
+                  f"({r.hands / walls[workers]:,.0f} hands/s); workers busy {cpu / walls[workers]:.2f} cores; "
+                  f"load {os.getloadavg()[0]:.1f}", flush=True)
     print(f"  scaling on 2 workers: {walls[1] / walls[2]:.2f}x")
+    t = time.perf_counter()
+    _half(hands, weights, 0), _half(hands, weights, 1)
+    one = time.perf_counter() - t
+    with ProcessPoolExecutor(2) as pool:
+        list(pool.map(_half, [100, 100], [weights] * 2, [0, 1]))                  # warm both processes
+        t = time.perf_counter()
+        list(pool.map(_half, [hands, hands], [weights] * 2, [0, 1]))
+        two = time.perf_counter() - t
+    print(f"  control, two bare processes of half the hands each, one after the other vs at once: "
+          f"{one / two:.2f}x  load {os.getloadavg()[0]:.1f}")
 
 
 def main() -> None:
