@@ -12,7 +12,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..evaluator.kernels import suited_bit
 from ..ranges import Range
 
 
@@ -21,7 +20,7 @@ class DealPlan:
     """Arrays of one Monte Carlo deal (the kernel's argument order)."""
 
     hole_keys: np.ndarray        # (P,) uint64: fixed players' two card keys, 0 for the others
-    hole_suited: np.ndarray      # (P,) uint64: their suited masks
+    hole_cards: np.ndarray       # (P, 2) uint8: their cards
     base_used: np.uint64         # board, dead and fixed cards
     board: np.ndarray            # known board cards
     deck: np.ndarray             # (L,) uint8: cards not in base_used
@@ -41,7 +40,7 @@ class DealPlan:
 
     def kernel_args(self) -> tuple:
         """The plan's arrays in the kernel's order, with fresh copies of the scratch arrays."""
-        return (self.hole_keys.copy(), self.hole_suited.copy(), self.base_used, self.board, self.deck.copy(),
+        return (self.hole_keys.copy(), self.hole_cards.copy(), self.base_used, self.board, self.deck.copy(),
                 self.rplayers, self.roffsets, self.rcombos, self.rmasks, self.rweights, self.rtotal,
                 self.alias_prob, self.alias_idx, self.weighted, self.dplayers, self.requal,
                 self.card_weight, self.pair_weight)
@@ -76,7 +75,7 @@ def plan_deal(ranges: list[Range], board: list[int], base_mask: int) -> DealPlan
     and dead cards) and the fixed players' cards are disjoint (the caller checks both)."""
     P = len(ranges)
     hole_keys = np.zeros(P, np.uint64)
-    hole_suited = np.zeros(P, np.uint64)
+    hole_cards = np.zeros((P, 2), np.uint8)
     from ..evaluator.tables import tables
     card_keys = tables()[0]
     used = int(base_mask)
@@ -84,7 +83,7 @@ def plan_deal(ranges: list[Range], board: list[int], base_mask: int) -> DealPlan
     for p in fixed:
         c1, c2 = (int(c) for c in ranges[p].combos[0])
         hole_keys[p] = card_keys[c1] + card_keys[c2]
-        hole_suited[p] = suited_bit(c1) | suited_bit(c2)
+        hole_cards[p] = c1, c2
         used |= (1 << c1) | (1 << c2)
     live = 52 - bin(used).count("1")
     rest = {p: ranges[p].without(used) for p in range(P) if p not in fixed}
@@ -118,7 +117,7 @@ def plan_deal(ranges: list[Range], board: list[int], base_mask: int) -> DealPlan
         return np.ascontiguousarray(np.concatenate(parts).astype(dtype)) if parts else np.zeros(shape, dtype)
 
     deck = np.array([c for c in range(52) if not used >> c & 1], np.uint8)
-    return DealPlan(hole_keys, hole_suited, np.uint64(used), np.asarray(board, np.int64), deck,
+    return DealPlan(hole_keys, hole_cards, np.uint64(used), np.asarray(board, np.int64), deck,
                     np.array(range_players, np.int64), np.array(offsets, np.int64),
                     cat(combos, np.int64, (0, 2)), cat(masks, np.uint64), cat(weights, np.float64),
                     np.array(totals, np.float64), cat(probs, np.float64), cat(aliases, np.int64),

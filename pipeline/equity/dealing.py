@@ -1,8 +1,10 @@
 """Numba kernels that deal one block of Monte Carlo trials (see :mod:`.montecarlo` for the law).
 
-Each writes, for trials ``0 .. nb-1`` of the block, the board's key and
-suited mask (``bkeys``/``bsuits``) and the dealt players' two-card keys
-(``keys``/``suits``, player by player), and returns the generator state.
+Each writes, for trials ``0 .. nb-1`` of the block, the board's key and the
+cards dealt to it (``bkeys``, ``bcards[b, first:5]``) and the dealt players'
+two-card keys and cards (``keys[p, b]``, ``hole[p, b]``), and returns the
+generator state.  Cards are kept beside the keys for the rare flush, whose
+value needs the flush suit's ranks.
 They are functions of their own, called once a block, rather than loops in
 the chunk kernel: a loop that sees only the arrays it needs keeps its
 generator state and indexes in registers (11% more heads-up trials a second
@@ -13,14 +15,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..evaluator.kernels import suited_bit
 from .rng import below, uniform
 
 
 @njit(cache=True, nogil=True)
 def deal_deck_block(nb: int, s0: np.uint64, s1: np.uint64, deck: np.ndarray, missing: int,
-                    dplayers: np.ndarray, bkey0: np.uint64, bsuited0: np.uint64, bkeys: np.ndarray,
-                    bsuits: np.ndarray, keys: np.ndarray, suits: np.ndarray, card_keys: np.ndarray) -> tuple:
+                    dplayers: np.ndarray, bkey0: np.uint64, bkeys: np.ndarray, bcards: np.ndarray,
+                    keys: np.ndarray, hole: np.ndarray, card_keys: np.ndarray) -> tuple:
     """Plans without range players: the ``missing`` board cards, then two cards for each deck
     player, by a partial Fisher-Yates shuffle of ``deck``."""
     L = deck.size
@@ -28,7 +29,6 @@ def deal_deck_block(nb: int, s0: np.uint64, s1: np.uint64, deck: np.ndarray, mis
     for b in range(nb):
         pos = 0
         bkey = bkey0
-        bsuited = bsuited0
         for _d in range(missing):
             s0, s1, j = below(s0, s1, L - pos)
             j += pos
@@ -37,9 +37,8 @@ def deal_deck_block(nb: int, s0: np.uint64, s1: np.uint64, deck: np.ndarray, mis
             deck[pos] = c
             pos += 1
             bkey += card_keys[c]
-            bsuited |= suited_bit(c)
+            bcards[b, 5 - missing + _d] = c
         bkeys[b] = bkey
-        bsuits[b] = bsuited
         for q in range(D):
             s0, s1, j = below(s0, s1, L - pos)
             j += pos
@@ -55,7 +54,8 @@ def deal_deck_block(nb: int, s0: np.uint64, s1: np.uint64, deck: np.ndarray, mis
             pos += 1
             p = dplayers[q]
             keys[p, b] = card_keys[c] + card_keys[c2]
-            suits[p, b] = suited_bit(c) | suited_bit(c2)
+            hole[p, b, 0] = c
+            hole[p, b, 1] = c2
     return s0, s1
 
 
@@ -64,8 +64,8 @@ def deal_ranges_block(nb: int, s0: np.uint64, s1: np.uint64, base_used: np.uint6
                       missing: int, rplayers: np.ndarray, roffsets: np.ndarray, rcombos: np.ndarray,
                       rmasks: np.ndarray, rweights: np.ndarray, rtotal: np.ndarray, alias_prob: np.ndarray,
                       alias_idx: np.ndarray, weighted: bool, dplayers: np.ndarray, requal: np.ndarray,
-                      card_weight: np.ndarray, pair_weight: np.ndarray, bkey0: np.uint64, bsuited0: np.uint64,
-                      bkeys: np.ndarray, bsuits: np.ndarray, keys: np.ndarray, suits: np.ndarray,
+                      card_weight: np.ndarray, pair_weight: np.ndarray, bkey0: np.uint64,
+                      bkeys: np.ndarray, bcards: np.ndarray, keys: np.ndarray, hole: np.ndarray,
                       omegas: np.ndarray, scratch: np.ndarray, card_keys: np.ndarray) -> tuple:
     """Plans with range players: each range player's combo (Walker's alias method, redrawn
     while it shares a card with one drawn before it in the trial; in random order with the
@@ -132,16 +132,15 @@ def deal_ranges_block(nb: int, s0: np.uint64, s1: np.uint64, base_used: np.uint6
             held[2 * q + 1] = c2
             p = rplayers[k]
             keys[p, b] = card_keys[c1] + card_keys[c2]
-            suits[p, b] = suited_bit(c1) | suited_bit(c2)
+            hole[p, b, 0] = c1
+            hole[p, b, 1] = c2
         omegas[b] = omega
         if omega == 0.0:      # no combo left for a range player: a trial of weight zero
             bkeys[b] = bkey0
-            bsuits[b] = bsuited0
             continue
         # 3. the board, then the deck players, from what is left of the deck
         pos = 0
         bkey = bkey0
-        bsuited = bsuited0
         for _d in range(missing):
             while True:   # partial Fisher-Yates: the next card left in the deck
                 s0, s1, j = below(s0, s1, L - pos)
@@ -153,9 +152,8 @@ def deal_ranges_block(nb: int, s0: np.uint64, s1: np.uint64, base_used: np.uint6
                 if not (taken >> np.uint64(c)) & one:
                     break
             bkey += card_keys[c]
-            bsuited |= suited_bit(c)
+            bcards[b, 5 - missing + _d] = c
         bkeys[b] = bkey
-        bsuits[b] = bsuited
         for q in range(D):
             p = dplayers[q]
             while True:   # partial Fisher-Yates: the next card left in the deck
@@ -177,5 +175,6 @@ def deal_ranges_block(nb: int, s0: np.uint64, s1: np.uint64, base_used: np.uint6
                 if not (taken >> np.uint64(c2)) & one:
                     break
             keys[p, b] = card_keys[c] + card_keys[c2]
-            suits[p, b] = suited_bit(c) | suited_bit(c2)
+            hole[p, b, 0] = c
+            hole[p, b, 1] = c2
     return s0, s1

@@ -46,7 +46,6 @@ from ..evaluator.kernels import (
     RANK_SUM_MASK,
     board_state,
     flush_suit,
-    suit_ranks,
 )
 from .dealing import deal_deck_block, deal_ranges_block
 from .rng import chunk_state
@@ -64,7 +63,7 @@ HM = np.uint64(HASH_MASK)
 
 @njit(cache=True, nogil=True)
 def monte_carlo_chunk(trials: int, seed: int, chunk: int,
-                      hole_keys: np.ndarray, hole_suited: np.ndarray, base_used: np.uint64,
+                      hole_keys: np.ndarray, hole_cards: np.ndarray, base_used: np.uint64,
                       board: np.ndarray, deck: np.ndarray,
                       rplayers: np.ndarray, roffsets: np.ndarray, rcombos: np.ndarray,
                       rmasks: np.ndarray, rweights: np.ndarray, rtotal: np.ndarray,
@@ -77,21 +76,24 @@ def monte_carlo_chunk(trials: int, seed: int, chunk: int,
     ``wsums``/``wtot`` (weighted plans: sums of omega and omega squared).  The plan's
     arrays come from :meth:`.deal.DealPlan.kernel_args`.
 
-    ``hole_keys``/``hole_suited`` (P,) hold the fixed players' cards (zero for
-    the others) and are used as scratch; ``deck`` (live cards not in
+    ``hole_keys`` (P,) and ``hole_cards`` (P, 2) hold the fixed players' cards
+    (zero for the others); ``deck`` (live cards not in
     ``base_used``) is shuffled in place.
     """
     s0, s1 = chunk_state(seed, chunk)
     P = hole_keys.size
     R = rplayers.size
-    bkey0, bsuited0, _ = board_state(board, np.uint64(0), card_keys)
+    bkey0, _, _ = board_state(board, np.uint64(0), card_keys)
     keys = np.empty((P, BLOCK), np.uint64)
-    suits = np.empty((P, BLOCK), np.uint64)
+    hole = np.empty((P, BLOCK, 2), np.uint8)
     for p in range(P):
         keys[p, :] = hole_keys[p]
-        suits[p, :] = hole_suited[p]
+        hole[p, :, 0] = hole_cards[p, 0]
+        hole[p, :, 1] = hole_cards[p, 1]
     bkeys = np.empty(BLOCK, np.uint64)
-    bsuits = np.empty(BLOCK, np.uint64)
+    bcards = np.empty((BLOCK, 5), np.uint8)
+    for i in range(board.size):
+        bcards[:, i] = board[i]
     omegas = np.ones(BLOCK, np.float64)
     values = np.empty((P, BLOCK), np.int32)
     scratch = np.empty(3 * R + 1, np.int64)   # the range players' order and cards in a trial
@@ -101,19 +103,19 @@ def monte_carlo_chunk(trials: int, seed: int, chunk: int,
         nb = min(BLOCK, trials - done)
         done += nb
         if R == 0:
-            s0, s1 = deal_deck_block(nb, s0, s1, deck, 5 - board.size, dplayers, bkey0, bsuited0,
-                                     bkeys, bsuits, keys, suits, card_keys)
+            s0, s1 = deal_deck_block(nb, s0, s1, deck, 5 - board.size, dplayers, bkey0, bkeys, bcards,
+                                     keys, hole, card_keys)
         else:
             s0, s1 = deal_ranges_block(nb, s0, s1, base_used, deck, 5 - board.size, rplayers, roffsets,
                                        rcombos, rmasks, rweights, rtotal, alias_prob, alias_idx, weighted,
-                                       dplayers, requal, card_weight, pair_weight, bkey0, bsuited0,
-                                       bkeys, bsuits, keys, suits, omegas, scratch, card_keys)
-        evaluate_block(nb, bkeys, bsuits, keys, suits, values, rank_offsets, rank_values, flush_values)
+                                       dplayers, requal, card_weight, pair_weight, bkey0,
+                                       bkeys, bcards, keys, hole, omegas, scratch, card_keys)
+        evaluate_block(nb, bkeys, bcards, keys, hole, values, rank_offsets, rank_values, flush_values)
         showdown_block(nb, values, omegas, weighted, counts, wsums, wtot)
 
 
 @njit(cache=True, nogil=True)
-def evaluate_block(nb: int, bkeys: np.ndarray, bsuits: np.ndarray, keys: np.ndarray, suits: np.ndarray,
+def evaluate_block(nb: int, bkeys: np.ndarray, bcards: np.ndarray, keys: np.ndarray, hole: np.ndarray,
                    values: np.ndarray, rank_offsets: np.ndarray, rank_values: np.ndarray,
                    flush_values: np.ndarray) -> None:
     """``values[p, b]``: player ``p``'s hand value in trial ``b``, player by player over the
@@ -123,7 +125,17 @@ def evaluate_block(nb: int, bkeys: np.ndarray, bsuits: np.ndarray, keys: np.ndar
             # hand_value written out: a call passing the table arrays costs more than the lookup
             key = bkeys[b] + keys[p, b]
             if key & FLUSH_FLAGS:
-                values[p, b] = flush_values[suit_ranks(bsuits[b] | suits[p, b], flush_suit(key))]
+                suit = flush_suit(key)     # rare: the flush suit's ranks from the cards
+                ranks = 0
+                for i in range(5):
+                    c = bcards[b, i]
+                    if c & 3 == suit:
+                        ranks |= 1 << (c >> 2)
+                for i in range(2):
+                    c = hole[p, b, i]
+                    if c & 3 == suit:
+                        ranks |= 1 << (c >> 2)
+                values[p, b] = flush_values[ranks]
             else:
                 rs = key & RANK_SUM_MASK
                 values[p, b] = rank_values[rank_offsets[rs >> HS] + (rs & HM)]
@@ -135,6 +147,17 @@ def showdown_block(nb: int, values: np.ndarray, omegas: np.ndarray, weighted: bo
     """Each trial's showdown: the best value, then who holds it; added to ``counts`` (or to
     ``wsums``/``wtot`` with the trial's importance weight)."""
     P = values.shape[0]
+    if P == 2 and not weighted:     # heads-up: no branches, three sums
+        first = 0
+        second = 0
+        for b in range(nb):
+            first += values[0, b] > values[1, b]
+            second += values[1, b] > values[0, b]
+        counts[0, 0] += first
+        counts[1, 0] += second
+        counts[0, 2] += nb - first - second
+        counts[1, 2] += nb - first - second
+        return
     for b in range(nb):
         omega = omegas[b]
         if omega == 0.0:
