@@ -159,26 +159,26 @@ def showdown_block(nb: int, values: np.ndarray, omegas: np.ndarray, weighted: bo
         counts[1, 2] += nb - first - second
         return
     if not weighted:    # player by player over the block: loops the compiler vectorizes
-        best = np.empty(nb, np.int32)
-        nbest = np.zeros(nb, np.int32)
+        top = np.empty(nb, np.int32)
+        holders = np.zeros(nb, np.int32)
         for b in range(nb):
-            best[b] = values[0, b]
+            top[b] = values[0, b]
         for p in range(1, P):
             for b in range(nb):
-                best[b] = max(best[b], values[p, b])
+                top[b] = max(top[b], values[p, b])
         for p in range(P):
             for b in range(nb):
-                nbest[b] += values[p, b] == best[b]
+                holders[b] += values[p, b] == top[b]
         for p in range(P):
             sole = 0
             for b in range(nb):
-                sole += (values[p, b] == best[b]) & (nbest[b] == 1)
+                sole += (values[p, b] == top[b]) & (holders[b] == 1)
             counts[p, 0] += sole
-        for b in range(nb):             # ties (a few trials in a hundred): who shares the pot
-            if nbest[b] > 1:
+        for b in range(nb):             # the trials whose best hand is shared: who shares the pot
+            if holders[b] > 1:
                 for p in range(P):
-                    if values[p, b] == best[b]:
-                        counts[p, nbest[b]] += 1
+                    if values[p, b] == top[b]:
+                        counts[p, holders[b]] += 1
         return
     for b in range(nb):
         omega = omegas[b]
