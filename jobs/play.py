@@ -15,7 +15,8 @@ from .play_checks import check_play
 @app.command()
 def play(seats: int = typer.Option(..., "--seats", "-s", help="players at the table (2..10)"),
          policies: str = typer.Option(..., "--policies", "-p",
-                                      help="comma list, one per seat: random, station, maniac, tag, thesis-preflop"),
+                                      help="comma list, one per seat: random, station, maniac, tag, thesis-preflop, "
+                                           "or a player .json written by `pokerpipe evolve`"),
          hands: int = typer.Option(10_000, "--hands", "-n", help="hands to play (whole duplicate deals)"),
          seed: int = typer.Option(0, "--seed", help="seed of the deals and the bots' random choices"),
          as_json: bool = typer.Option(False, "--json", help="print one JSON object"),

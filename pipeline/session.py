@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import warnings
 from collections.abc import Iterator
 from typing import Any
 
@@ -95,8 +96,10 @@ def _dask_client(workers: int | None, scheduler: str | None, dashboard: bool) ->
 
     n = workers or available_cores()
     with dask.config.set({} if dashboard else LOCAL_CLUSTER_CONFIG):
-        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                               dashboard_address=":0" if dashboard else None, silence_logs=logging.CRITICAL)
+        with warnings.catch_warnings():      # "Port 8787 is already in use" when another cluster runs: harmless
+            warnings.filterwarnings("ignore", message="Port .* is already in use")
+            cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                                   dashboard_address=":0" if dashboard else None, silence_logs=logging.CRITICAL)
         client = Client(cluster)
         if dashboard:
             print(f"pokerpipe: Dask dashboard at {client.dashboard_link}", file=sys.stderr)

@@ -24,9 +24,11 @@ from numba import njit
 
 from ..evaluator.kernels import KEY_BASE, hand_value, suited_bit
 from ..hand_classes import class_of
+from .genes import gene_decision
 from .handweight import sampled_weight
 from .policies import (
     CALL,
+    EVOLVED,
     FOLD,
     O_CAN_RAISE,
     O_CATEGORY,
@@ -103,7 +105,8 @@ def _weight(seat: int, street: int, opponents: int, holes: np.ndarray, board: np
 
 @njit(cache=True, nogil=True)
 def play_hand(n: int, button: int, holes: np.ndarray, board: np.ndarray, stacks0: np.ndarray, kinds: np.ndarray,
-              params: np.ndarray, needs_w: np.ndarray, group_tab: np.ndarray, pre_weight: np.ndarray,
+              params: np.ndarray, needs_w: np.ndarray, genes: np.ndarray, used: np.ndarray, layout: np.ndarray,
+              group_tab: np.ndarray, pre_weight: np.ndarray,
               rng: np.ndarray, rake_bp: int, rake_cap: int, T0: np.ndarray, T1: np.ndarray, T2: np.ndarray,
               T3: np.ndarray, net: np.ndarray, won: np.ndarray, returned: np.ndarray, values: np.ndarray,
               pots: np.ndarray, pot_share: np.ndarray, stats: np.ndarray, log: np.ndarray, ws: np.ndarray,
@@ -112,7 +115,9 @@ def play_hand(n: int, button: int, holes: np.ndarray, board: np.ndarray, stacks0
 
     ``holes`` (n, 2) and ``board`` (5,) are the cards of each seat and the
     runout; ``stacks0`` the stacks at the start; ``kinds``/``params``/``needs_w``
-    the policies (:mod:`.policies`); ``T0..T3`` the evaluator's tables.  Writes
+    the policies (:mod:`.policies`), ``genes``/``layout`` the gene tables of
+    ``evolved`` seats (:mod:`.genes`), whose used genes are marked in
+    ``used``; ``T0..T3`` the evaluator's tables.  Writes
     each seat's result to ``net`` (units), its winnings to ``won``, an uncalled
     bet given back to ``returned``, showdown values to ``values`` (-1 = not
     shown), the pots to ``pots``/``pot_share``; adds the statistics to ``stats``.
@@ -225,7 +230,10 @@ def play_hand(n: int, button: int, holes: np.ndarray, board: np.ndarray, stacks0
                                              T1, T2, T3) >> 12
             obs[O_WEIGHT] = _weight(j, street, n_in - 1, holes, board, pre_weight, params, rng, wcache, deck,
                                     T0, T1, T2, T3) if needs_w[j] else 0.0
-            a = decide(kinds[j], params[j], obs, group_tab[class_of(h0, h1)], rng)
+            if kinds[j] == EVOLVED and street > 0:
+                a = gene_decision(genes[j], used[j], layout, obs)
+            else:
+                a = decide(kinds[j], params[j], obs, group_tab[class_of(h0, h1)], rng)
             if a == FOLD and to_call <= 0:
                 a = CALL
             if a == RAISE and not can_raise:

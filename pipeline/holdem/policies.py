@@ -16,6 +16,9 @@ Built-in kinds:
              when ``s >= call[street]`` or (after the flop) ``w >=`` the pot odds;
              else check or fold
 ``thesis-preflop``  the preflop table below, then ``tag`` after the flop
+``evolved``  a genetic-algorithm player (:mod:`pipeline.ga`): the ``thesis-preflop``
+             table preflop, then its gene table (:mod:`.genes`); loaded from a
+             player file, so it has no short name
 ``script``   (not a player: for tests and replays) the answers in its parameter row, in order
 
 The preflop table (``thesis-preflop``) follows the fold/call/raise charts of the
@@ -47,9 +50,9 @@ from ..query import GROUPS, parse_query
 from .rng import below
 
 FOLD, CALL, RAISE = 0, 1, 2
-RANDOM, STATION, MANIAC, TAG, THESIS_PREFLOP, SCRIPT = range(6)
+RANDOM, STATION, MANIAC, TAG, THESIS_PREFLOP, SCRIPT, EVOLVED = range(7)
 KINDS = {"random": RANDOM, "station": STATION, "maniac": MANIAC, "tag": TAG, "thesis-preflop": THESIS_PREFLOP}
-NEEDS_WEIGHT = (False, False, False, True, True, False)
+NEEDS_WEIGHT = (False, False, False, True, True, False, True)
 
 # observation fields (indices into the float array the kernel fills before each decision)
 OBS_FIELDS = ("street", "seat", "position", "raises", "raises_before", "players_in", "pot", "to_call",
@@ -141,7 +144,7 @@ def decide(kind: int, params: np.ndarray, obs: np.ndarray, group: int, rng: np.n
         if r == RAISE and not can_raise:
             r = CALL
         return r
-    if kind == THESIS_PREFLOP and obs[O_STREET] == 0.0:
+    if (kind == THESIS_PREFLOP or kind == EVOLVED) and obs[O_STREET] == 0.0:
         raises = min(int(obs[O_RAISES]), 2)
         base = P_TABLE + 6 * int(obs[O_POS_CLASS]) + 2 * raises
         if group <= params[base]:

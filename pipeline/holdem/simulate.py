@@ -45,9 +45,10 @@ PARTITION_DEALS = 200_000
 
 @njit(cache=True, nogil=True)
 def run_deals(seed: int, first: int, count: int, n: int, duplicate: bool, stacks: np.ndarray, kinds: np.ndarray,
-              params: np.ndarray, needs_w: np.ndarray, group_tab: np.ndarray, pre_weight: np.ndarray, rake_bp: int,
-              rake_cap: int, T0: np.ndarray, T1: np.ndarray, T2: np.ndarray, T3: np.ndarray, totals: np.ndarray,
-              sumsq: np.ndarray, stats: np.ndarray, audit: np.ndarray) -> None:
+              params: np.ndarray, needs_w: np.ndarray, genes: np.ndarray, used: np.ndarray, layout: np.ndarray,
+              group_tab: np.ndarray, pre_weight: np.ndarray, rake_bp: int, rake_cap: int, T0: np.ndarray,
+              T1: np.ndarray, T2: np.ndarray, T3: np.ndarray, totals: np.ndarray, sumsq: np.ndarray,
+              stats: np.ndarray, audit: np.ndarray) -> None:
     """Play deals ``first .. first+count-1``; add per-seat result sums, block squares and statistics.
 
     ``audit`` gets the rake taken and the number of hands whose chips did not
@@ -72,9 +73,9 @@ def run_deals(seed: int, first: int, count: int, n: int, duplicate: bool, stacks
     for h in range(first * per, (first + count) * per):
         button = deal_hand(seed, h, n, duplicate, cards, holes, board, deal_rng, ws[WS_ROWS - 1])
         seed_stream(act_rng, seed, h, ACTION_STREAM)
-        rake = play_hand(n, button, holes, board, stacks, kinds, params, needs_w, group_tab, pre_weight, act_rng,
-                         rake_bp, rake_cap, T0, T1, T2, T3, net, won, returned, values, pots, pot_share, stats, log,
-                         ws, fws)[1]
+        rake = play_hand(n, button, holes, board, stacks, kinds, params, needs_w, genes, used, layout, group_tab,
+                         pre_weight, act_rng, rake_bp, rake_cap, T0, T1, T2, T3, net, won, returned, values, pots,
+                         pot_share, stats, log, ws, fws)[1]
         audit[0] += rake
         balance = rake
         for k in range(n):
@@ -91,19 +92,26 @@ def run_deals(seed: int, first: int, count: int, n: int, duplicate: bool, stacks
                 block[k] = 0
 
 
-def _partition(table: Table, seed: int, first: int, count: int, duplicate: bool,
+def play_deals(table: Table, seed: int, first: int, count: int, duplicate: bool,
                pre_weight: np.ndarray) -> tuple[np.ndarray, ...]:
-    """One partition's sums (run on a worker: the preflop weights travel with it, so no worker builds them)."""
+    """Sums over deals ``first .. first+count-1``: ``(totals, sumsq, stats, audit, used)``.
+
+    ``totals``/``sumsq`` are each seat's units won and the squares of its
+    per-deal sums, ``stats`` the counters of :mod:`.engine`, ``audit`` (rake,
+    unbalanced hands), ``used`` the gene marks of ``evolved`` seats.  Run on a
+    worker, the preflop weights travel with the task, so no worker builds them.
+    """
     n = table.seats
+    used = np.zeros(table.genes.shape[:2], np.uint8)
     totals = np.zeros(n, np.int64)
     sumsq = np.zeros(n, np.int64)
     stats = np.zeros((n, N_STATS), np.int64)
     audit = np.zeros(2, np.int64)
     T = tables()
     run_deals(seed, first, count, n, duplicate, table.stacks, table.kinds, table.params, table.needs_weight,
-              table.group_tab, pre_weight, table.rake_bp, table.rake_cap, T.card_keys, T.rank_offsets,
-              T.rank_values, T.flush_values, totals, sumsq, stats, audit)
-    return totals, sumsq, stats, audit
+              table.genes, used, table.layout, table.group_tab, pre_weight, table.rake_bp, table.rake_cap,
+              T.card_keys, T.rank_offsets, T.rank_values, T.flush_values, totals, sumsq, stats, audit)
+    return totals, sumsq, stats, audit, used
 
 
 @dataclass
@@ -140,11 +148,13 @@ def rates(s: np.ndarray) -> dict[str, float]:
             "wsd": ratio(s[S_WSD], s[S_WTSD])}
 
 
-def simulate(policies: Sequence[str], hands: int, seed: int = 0, duplicate: bool = True, *,
+def simulate(policies: Sequence[Any], hands: int, seed: int = 0, duplicate: bool = True, *,
              stack_bb: float | Sequence[float] = 200.0, rake_percent: float = 0.0, rake_cap_bb: float = 0.0,
              samples: int = 48, session: Optional[Any] = None,
              partition_deals: int = PARTITION_DEALS) -> SimResult:
     """Play ``hands`` hands among ``policies`` (one per seat, 2..10) and score every seat.
+
+    A policy is a built-in name, an evolved player or a player file (:meth:`.Table.make`).
 
     With ``duplicate`` the hand count is rounded up to whole deals of one replay
     per seat.  ``session`` (a :class:`pipeline.session.Session`) spreads the
@@ -160,10 +170,10 @@ def simulate(policies: Sequence[str], hands: int, seed: int = 0, duplicate: bool
     parts = [(f, min(partition_deals, deals - f)) for f in range(0, deals, partition_deals)]
     pre = preflop_table()
     if session is None:
-        results = [_partition(table, seed, f, c, duplicate, pre) for f, c in parts]
+        results = [play_deals(table, seed, f, c, duplicate, pre) for f, c in parts]
     else:
         client = session.client()
-        futures = client.map(_partition, [table] * len(parts), [seed] * len(parts), [f for f, _ in parts],
+        futures = client.map(play_deals, [table] * len(parts), [seed] * len(parts), [f for f, _ in parts],
                              [c for _, c in parts], [duplicate] * len(parts), [pre] * len(parts), pure=False)
         results = client.gather(futures)
     totals = np.sum([r[0] for r in results], axis=0)

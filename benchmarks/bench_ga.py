@@ -1,0 +1,106 @@
+"""The GA player's quality bar and cost, printed (issue 13); not a unit test.
+
+    python benchmarks/bench_ga.py timing [--generations 2] [--workers 2]
+        run the first generations of the default evolution (population 100,
+        20,000 hands per match, table format) and print the measured time per
+        generation and what 200 generations take on this machine;
+    python benchmarks/bench_ga.py quality RUN_DIR [--hands 1000000] [--rlcard-hands 100000]
+        the final player of ``RUN_DIR/evolve`` against random, station, maniac
+        and the rule bot (duplicate deals, at the table size it was evolved
+        for), and heads-up against rlcard's rule and random agents in rlcard's
+        environment; the yardstick curve's first and last generation; a PASS /
+        FAIL per line of the bar (beaten at 95% confidence).
+
+The quick configuration's wall time is printed by ``quick``:
+
+    python benchmarks/bench_ga.py quick   # --population 20 --generations 10, 2 workers
+"""
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def timing(generations: int, workers: int) -> None:
+    from pipeline.ga.config import Config
+    from pipeline.ga.evolve import evolve
+    from pipeline.session import Session
+
+    cfg = Config()
+    with tempfile.TemporaryDirectory() as d, Session(workers, quiet=True) as session:
+        t = time.perf_counter()
+        s = evolve(cfg, d, session=session, stop_after=generations)
+        wall = time.perf_counter() - t
+    per = wall / generations
+    print(f"default evolution (population {cfg.population}, {cfg.hands_per_match:,} hands per match, "
+          f"{cfg.format}), {workers} workers: {per:.1f} s per generation over generations 1..{generations} "
+          f"(mean of the evolution's own timer: {s.seconds_per_generation:.1f} s)")
+    print(f"  -> {cfg.generations} generations: about {cfg.generations * per / 3600:.1f} h "
+          f"(generation 0 evaluates the population only; later ones also evaluate ~{cfg.crossover_percent:.0f}% "
+          f"children)")
+
+
+def quick() -> None:
+    with tempfile.TemporaryDirectory() as d:
+        t = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "jobs", "evolve", "--population", "20", "--generations", "10",
+                        "--hands-per-match", "2000", "--workers", "2", "--out", d, "--quiet", "--report-hands",
+                        "20000", "--rlcard-hands", "2000"], check=True)
+        print(f"quick configuration (--population 20 --generations 10 --hands-per-match 2000, 2 workers, "
+              f"report included): {time.perf_counter() - t:.0f} s wall")
+
+
+def quality(run: Path, hands: int, rlcard_hands: int) -> None:
+    import pyarrow.parquet as pq
+
+    from pipeline.ga.chromosome import Player
+    from pipeline.ga.yardsticks import against, trainers_of
+    from pipeline.session import Session
+
+    player_file = run / "evolve" / "final-player.json"
+    player = Player.load(player_file)
+    prog = pq.read_table(run / "evolve" / "progress.parquet").to_pylist()
+    first, last = prog[0], prog[-1]
+    print(f"player {player_file} ({player.about})")
+    for r in (first, last):
+        se = r["yardstick_stderr"]
+        print(f"  yardstick curve, generation {r['generation']}: {r['yardstick_bb100']:+.2f} BB/100 "
+              f"[{r['yardstick_bb100'] - 1.96 * se:+.2f}, {r['yardstick_bb100'] + 1.96 * se:+.2f}]")
+    with Session(None, quiet=True) as session:
+        for name in ("random", "station", "maniac", "tag", "trainers", "rlcard-rule", "rlcard-random"):
+            n = rlcard_hands if name.startswith("rlcard") else hands
+            t = time.perf_counter()
+            y = against(player, name, n, seed=2026, session=session if n >= 400_000 else None,
+                        trainers=trainers_of(player_file) if name == "trainers" else None)
+            lo, hi = y.ci95
+            verdict = "PASS" if lo > 0 else "FAIL"
+            print(f"  vs {name:13s} {y.seats:2d} seats {y.hands:>10,} hands: {y.bb_per_100:+8.2f} BB/100 "
+                  f"[{lo:+.2f}, {hi:+.2f}]  {verdict}  ({time.perf_counter() - t:.0f} s)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    sub = ap.add_subparsers(dest="what", required=True)
+    t = sub.add_parser("timing")
+    t.add_argument("--generations", type=int, default=2)
+    t.add_argument("--workers", type=int, default=2)
+    sub.add_parser("quick")
+    q = sub.add_parser("quality")
+    q.add_argument("run", type=Path)
+    q.add_argument("--hands", type=int, default=1_000_000)
+    q.add_argument("--rlcard-hands", type=int, default=100_000)
+    a = ap.parse_args()
+    if a.what == "timing":
+        timing(a.generations, a.workers)
+    elif a.what == "quick":
+        quick()
+    else:
+        quality(a.run, a.hands, a.rlcard_hands)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,72 @@
+"""``pokerpipe evaluate``: a saved player against fixed opponents, BB/100 with 95% intervals."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from .app import app, fail
+from .options import QUIET, SCHEDULER, WORKERS
+
+DEFAULT_AGAINST = "random,station,maniac,tag,trainers,rlcard-rule,rlcard-random"
+
+
+@app.command()
+def evaluate(player_file: str = typer.Argument(..., help="a player .json written by `pokerpipe evolve`"),
+             against: str = typer.Option(DEFAULT_AGAINST, "--against", help="comma list of yardsticks"),
+             hands: int = typer.Option(1_000_000, "--hands", "-n", help="hands per engine yardstick"),
+             rlcard_hands: int = typer.Option(100_000, "--rlcard-hands", help="hands per rlcard opponent"),
+             seed: int = typer.Option(0, "--seed", help="seed of the deals"),
+             samples: int = typer.Option(48, "--samples", help="hand-weight samples per decision after the flop"),
+             seats: Optional[int] = typer.Option(None, "--seats",
+                                                 help="table size against engine bots (default: the size the "
+                                                      "player was evolved at)"),
+             as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+             workers: int | None = WORKERS, scheduler: str | None = SCHEDULER, quiet: bool = QUIET) -> None:
+    """Play a saved player against yardsticks (our bots, its trainers, rlcard's agents) on duplicate deals."""
+    from pipeline.errors import RunnerError
+    from pipeline.ga.chromosome import Player, PlayerFileError
+    from pipeline.ga.report import rlcard_available
+    from pipeline.ga.yardsticks import YARDSTICKS, trainers_of
+    from pipeline.ga.yardsticks import against as play_against
+    from pipeline.session import Session
+
+    names = [a.strip() for a in against.split(",") if a.strip()]
+    for n in names:
+        if n not in YARDSTICKS:
+            raise fail(f"unknown yardstick {n!r} (choose from {', '.join(YARDSTICKS)})")
+    if not names:
+        raise fail("--against names no yardstick")
+    if hands < 1 or rlcard_hands < 1:
+        raise fail("--hands and --rlcard-hands must be positive")
+    if seats is not None and not 2 <= seats <= 10:
+        raise fail(f"--seats must be 2 to 10, got {seats}")
+    if not 1 <= samples <= 100_000:
+        raise fail(f"--samples must be 1 to 100000, got {samples}")
+    if any(n.startswith("rlcard") for n in names) and not rlcard_available():
+        raise fail("the rlcard yardsticks need rlcard: pip install -e '.[rlcard]'")
+    try:
+        player = Player.load(player_file)
+        trainers = trainers_of(Path(player_file)) if "trainers" in names else None
+    except PlayerFileError as e:
+        raise fail(str(e)) from None
+    results = []
+    try:
+        with Session(workers, scheduler, quiet=True) as session:
+            for n in names:
+                results.append(play_against(player, n, rlcard_hands if n.startswith("rlcard") else hands, seed,
+                                            session=session if hands >= 400_000 else None, samples=samples,
+                                            trainers=trainers, seats=seats))
+    except RunnerError as e:
+        raise fail(str(e)) from None
+    if as_json:
+        print(json.dumps({"player": player_file, "results": [r.to_dict() for r in results]}))
+        return
+    print(f"{player_file}: BB/100 with 95% intervals (duplicate deals)")
+    print(f"{'opponent':<15s} {'seats':>5s} {'hands':>10s} {'BB/100':>9s}  {'95% interval':>20s}")
+    for r in results:
+        lo, hi = r.ci95
+        print(f"{r.opponent:<15s} {r.seats:5d} {r.hands:10,d} {r.bb_per_100:9.2f}  [{lo:8.2f}, {hi:8.2f}]")
+    del quiet

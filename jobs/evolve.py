@@ -1,0 +1,84 @@
+"""``pokerpipe evolve``: the co-evolutionary GA player, one generation's fitness at a time on Dask, resumable."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import typer
+
+from .app import app, fail
+from .evolve_checks import estimate, make_config
+from .options import QUIET, SCHEDULER, WORKERS
+
+
+@app.command()
+def evolve(population: int = typer.Option(100, "--population", help="individuals per generation"),
+           generations: int = typer.Option(200, "--generations", help="generations in all (both phases)"),
+           hands_per_match: int = typer.Option(20_000, "--hands-per-match",
+                                               help="hands of each evaluation (table session or heads-up match)"),
+           seed: int = typer.Option(0, "--seed", help="seed of every random choice and deal"),
+           out: str = typer.Option("outputs", "--out", "-o", help="folder; the evolution writes <out>/evolve/"),
+           fmt: str = typer.Option("table", "--format", help="table (individual + all trainers) or heads-up"),
+           trainers: int = typer.Option(9, "--trainers", help="size of the trainer set"),
+           trainer_generations: int = typer.Option(-1, "--trainer-generations",
+                                                   help="generations of phase 1 (default: half)"),
+           crossover: float = typer.Option(80.0, "--crossover", help="chance (0-100) that a pair is crossed"),
+           mutation: float = typer.Option(30.0, "--mutation", help="chance (0-100) that a child is mutated"),
+           mutation_share: float = typer.Option(0.1, "--mutation-share", help="share of used genes a mutation moves"),
+           variance: float = typer.Option(0.1, "--variance", help="a mutated threshold moves up to ±variance×200"),
+           tournament: int = typer.Option(2, "--tournament", help="entrants per selection tournament"),
+           patience: int = typer.Option(0, "--patience", help="end a phase after K generations without progress"),
+           samples: int = typer.Option(48, "--samples", help="hand-weight samples per decision after the flop"),
+           yardstick: str = typer.Option("tag", "--yardstick", help="fixed opponent of the progress curve"),
+           report_hands: int = typer.Option(200_000, "--report-hands",
+                                            help="hands per engine yardstick in the report (0: no report)"),
+           rlcard_hands: int = typer.Option(100_000, "--rlcard-hands",
+                                            help="hands per rlcard opponent in the report (0: skip them)"),
+           workers: int | None = WORKERS, scheduler: str | None = SCHEDULER, quiet: bool = QUIET,
+           force: bool = typer.Option(False, "--force", help="start over: delete <out>/evolve first (a "
+                                                                 "damaged checkpoint is never removed without it)")
+           ) -> None:
+    """Evolve a fixed-limit player from random play against co-evolving trainers; write it and a report."""
+    from pipeline.errors import RunnerError
+    from pipeline.ga.checkpoint import CheckpointError
+    from pipeline.ga.evolve import EvolveError
+    from pipeline.ga.evolve import evolve as run_evolution
+    from pipeline.session import Session
+
+    cfg = make_config(population=population, generations=generations, hands_per_match=hands_per_match, seed=seed,
+                      format=fmt, trainers=trainers, trainer_generations=trainer_generations,
+                      crossover_percent=crossover, mutation_percent=mutation, mutation_share=mutation_share,
+                      variance=variance, tournament=tournament, patience=patience, samples=samples,
+                      yardstick=yardstick)
+    if "://" in out:
+        raise fail(f"--out {out!r}: the evolution writes a local folder")
+    if report_hands < 0 or rlcard_hands < 0:
+        raise fail("--report-hands and --rlcard-hands must be 0 or more")
+
+    def line(row: dict) -> None:
+        if not quiet:
+            swap = f", trainer {row['trainer_out']} -> {row['trainer_in']}" if row["trainer_in"] >= 0 else ""
+            print(f"generation {row['generation'] + 1}/{generations} (phase {row['phase']}, {row['operator']}): "
+                  f"best {row['best_fitness']:+.2f} ± {row['best_stderr']:.2f}, mean {row['mean_fitness']:+.2f} "
+                  f"BB/100; vs {yardstick} {row['yardstick_bb100']:+.2f}{swap}", file=sys.stderr)
+
+    report_path = None
+    try:
+        with Session(workers, scheduler, quiet) as session:
+            if not quiet:
+                print(estimate(cfg, session), file=sys.stderr)
+            in_process = workers == 1 and scheduler is None          # one worker: no cluster to start
+            summary = run_evolution(cfg, out, session=None if in_process else session, force=force,
+                                    on_generation=line)
+            fresh = summary.resumed_at < summary.generations or not (Path(out) / "report.md").exists()
+            if report_hands and summary.finished and fresh:       # a finished run's report is not made again
+                from pipeline.ga.report import build_report
+
+                report_path = build_report(summary.folder, Path(out), report_hands, rlcard_hands, session=session,
+                                           samples=samples, seed=seed)
+    except (CheckpointError, EvolveError, RunnerError) as e:
+        raise fail(f"{e}") from None
+    if report_path is not None:
+        print(f"report: {report_path}")
+    print(f"final player: {summary.final_player} ({summary.generations} generations, "
+          f"{summary.seconds_per_generation:.1f} s per generation)")

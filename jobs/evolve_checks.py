@@ -1,0 +1,29 @@
+"""Input checks and the time estimate of ``pokerpipe evolve``."""
+from __future__ import annotations
+
+from typing import Any
+
+from .app import fail
+
+
+def make_config(**values: Any) -> Any:
+    """The evolution's :class:`pipeline.ga.config.Config`, or one line and exit 2 naming the bad option."""
+    from pipeline.ga.config import Config, ConfigError
+
+    try:
+        return Config(**values)
+    except ConfigError as e:
+        raise fail(str(e)) from None
+
+
+def estimate(cfg: Any, session: Any) -> str:
+    """One line: the hands the evolution plays at most and the time that takes at the measured rate."""
+    from pipeline.combinatorics import available_cores
+    from pipeline.ga.evolve import hand_rate, planned_hands
+
+    hands = planned_hands(cfg)
+    workers = session.workers or (available_cores() if session.scheduler is None else 1)
+    seconds = hands / hand_rate(cfg) / workers
+    took = f"{seconds / 3600:.1f} h" if seconds >= 3600 else f"{seconds / 60:.0f} min"
+    return (f"pokerpipe: evolve plays up to {hands:,} hands: about {took} on {workers} worker(s) "
+            f"(measured here; resumable: rerun the same command after an interruption)")

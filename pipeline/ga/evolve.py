@@ -1,0 +1,383 @@
+"""The co-evolutionary genetic algorithm (García Pérez's thesis, §3.3): two phases, one generation at a time.
+
+**Phase 1** produces the trainers from random play: the trainer set starts as
+random chromosomes; after each generation, if the best individual's winnings
+are above zero and above the best trainer's (trainers are scored by what they
+won in the same matches), it joins the trainers and the worst trainer leaves
+(§3.3.4).  **Phase 2** evolves a fresh random population against the trainer
+set phase 1 left, held fixed so fitness means the same thing in every
+generation; its best individual is the final player.
+
+One generation (seed ``(seed, generation)``, so a resumed run draws exactly
+what an uninterrupted one draws):
+
+1. one crossover operator is chosen for the generation; ``population``
+   parents are picked by tournaments and paired; a pair is crossed with
+   ``crossover_percent`` chance, each child mutated with ``mutation_percent``
+   chance (:mod:`.operators`);
+2. parents and the children that differ from them play the *same* deals
+   against the trainers (:mod:`.fitness`; on the Dask workers of ``session``);
+3. elitist replacement: the best ``population`` of parents and children
+   survive (ties: parents first, then by order), so the best is never lost;
+4. co-evolution (phase 1), the yardstick match (the best survivor against a
+   fixed rule bot on fixed deals: the curve of real progress), the
+   generation's Parquet file and the checkpoint.
+
+Files under ``<out>/evolve/``: ``generations/gen-NNNNN.parquet`` (one row per
+evaluated individual), ``progress.parquet`` (one row per generation),
+``checkpoint.json``/``.npz``, and at the end ``final-player.json``,
+``trainers/trainer-K.json`` and ``summary.json``.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from . import checkpoint
+from .chromosome import Player, random_genes
+from .config import Config
+from .fitness import Match, play_match, unpack_used
+from .operators import CROSSOVERS, crossover, mutate, tournament
+
+INDIVIDUAL_SCHEMA = pa.schema([
+    ("generation", pa.int32()), ("phase", pa.int8()), ("individual", pa.int64()),
+    ("fitness", pa.float64()),          # BB/100 against the trainers
+    ("stderr", pa.float64()),           # its standard error (over deals)
+    ("hands", pa.int64()), ("units", pa.int64()),
+    ("used_share", pa.float64()),       # share of the chromosome's genes it has consulted
+    ("operator", pa.string()),          # birth, parent, or the crossover that made it ('' if only mutated)
+    ("mutated", pa.bool_()), ("parent_a", pa.int64()), ("parent_b", pa.int64()),
+    ("survived", pa.bool_()),
+])
+PROGRESS_SCHEMA = pa.schema([
+    ("generation", pa.int32()), ("phase", pa.int8()), ("operator", pa.string()),
+    ("evaluated", pa.int32()), ("best", pa.int64()), ("best_fitness", pa.float64()),
+    ("best_stderr", pa.float64()), ("mean_fitness", pa.float64()), ("best_used_share", pa.float64()),
+    ("best_trainer_fitness", pa.float64()),     # the best trainer's BB/100 in this generation's matches
+    ("trainer_in", pa.int64()), ("trainer_out", pa.int64()),   # -1: no replacement
+    ("yardstick_bb100", pa.float64()), ("yardstick_stderr", pa.float64()),
+])
+
+
+class EvolveError(ValueError):
+    """The output folder holds an evolution that cannot be continued (other parameters)."""
+
+
+@dataclass
+class Summary:
+    """How an evolution ended: where its files are and its last generation's figures."""
+
+    folder: Path
+    generations: int
+    final_player: Path
+    progress: list[dict[str, Any]]
+    seconds_per_generation: float
+    resumed_at: int
+    finished: bool
+
+
+def _seed_of(*key: int) -> int:
+    return int(np.random.default_rng(list(key)).integers(0, 1 << 62))
+
+
+class _State:
+    """The population, the trainers and the bookkeeping a checkpoint holds."""
+
+    def __init__(self, cfg: Config, folder: Path) -> None:
+        self.cfg = cfg
+        self.folder = folder
+        L = cfg.layout
+        rng = np.random.default_rng([cfg.seed, 1 << 40])
+        self.trainers = np.stack([random_genes(L, rng) for _ in range(cfg.trainers)])
+        self.trainer_ids = np.arange(-cfg.trainers, 0, dtype=np.int64)      # random trainers: ids -T..-1
+        self.genes = np.zeros((0, L.genes, 2), np.int8)
+        self.used = np.zeros((0, L.genes), np.bool_)
+        self.fitness = np.zeros(0, np.float64)
+        self.ids = np.zeros(0, np.int64)
+        self.next_id = 0
+        self.generation = 0               # the next generation to run
+        self.phase = 1
+        self.phase_start = 0
+        self.stall = 0
+        self.best_seen = -np.inf
+        self.finished = False
+        self.progress: list[dict[str, Any]] = []
+        self.seconds: list[float] = []
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {"genes": self.genes, "used": np.packbits(self.used, axis=1), "fitness": self.fitness,
+                "ids": self.ids, "trainers": self.trainers, "trainer_ids": self.trainer_ids}
+
+    def doc(self) -> dict[str, Any]:
+        return {"config": self.cfg.to_dict(), "next_id": self.next_id, "generation": self.generation,
+                "phase": self.phase, "phase_start": self.phase_start, "stall": self.stall,
+                "best_seen": None if self.best_seen == -np.inf else self.best_seen, "finished": self.finished,
+                "rng": {"generator": "numpy PCG64", "key": "(seed, generation)", "next_generation": self.generation},
+                "progress": self.progress, "seconds": self.seconds}
+
+    def restore(self, arrays: dict[str, np.ndarray], doc: dict[str, Any]) -> None:
+        g = self.cfg.layout.genes
+        self.genes, self.fitness, self.ids = arrays["genes"], arrays["fitness"], arrays["ids"]
+        self.used = np.unpackbits(arrays["used"], axis=1, count=g).astype(np.bool_)
+        self.trainers, self.trainer_ids = arrays["trainers"], arrays["trainer_ids"]
+        self.next_id, self.generation, self.phase = doc["next_id"], doc["generation"], doc["phase"]
+        self.phase_start, self.stall, self.finished = doc["phase_start"], doc["stall"], doc["finished"]
+        self.best_seen = -np.inf if doc["best_seen"] is None else doc["best_seen"]
+        self.progress, self.seconds = doc["progress"], doc["seconds"]
+
+
+@dataclass
+class _Child:
+    """A child that differs from its parents: genes, inherited used marks, how it was made, its parents' ids."""
+
+    genes: np.ndarray
+    used: np.ndarray
+    operator: str          # the crossover that made it, '' if it was only mutated
+    mutated: bool
+    parent_a: int
+    parent_b: int          # -1 when not crossed
+
+
+def _offspring(st: _State, rng: np.random.Generator) -> tuple[str, list[_Child]]:
+    """The generation's crossover operator and its children that differ from their parents."""
+    cfg = st.cfg
+    op = CROSSOVERS[int(rng.integers(len(CROSSOVERS)))]
+    picks = tournament(st.fitness, cfg.population, cfg.tournament, rng)
+    children = []
+    for i in range(0, len(picks), 2):
+        a = int(picks[i])
+        b = int(picks[i + 1]) if i + 1 < len(picks) else -1
+        if b >= 0 and rng.random() * 100 < cfg.crossover_percent:
+            ca, cb, ua, ub = crossover(op, st.genes[a], st.genes[b], st.used[a], st.used[b], rng)
+            kids = [(ca, ua, op, a, b), (cb, ub, op, b, a)]
+        else:
+            kids = [(st.genes[k], st.used[k], "", k, -1) for k in (a, b) if k >= 0]
+        for genes, used, how, p, q in kids:
+            mutated = rng.random() * 100 < cfg.mutation_percent
+            if mutated:
+                genes = mutate(genes, used, cfg.mutation_share, cfg.variance, rng)
+            if how or mutated:
+                children.append(_Child(genes, used.copy(), how, mutated, int(st.ids[p]),
+                                       int(st.ids[q]) if q >= 0 else -1))
+    return op, children
+
+
+def _evaluate(st: _State, genes: list[np.ndarray], seed: int, session: Any,
+              label: str) -> list[Match]:
+    """Play every gene table against the trainers on the deals of ``seed`` (on the cluster if any)."""
+    from ..holdem.handweight import preflop_table
+
+    cfg = st.cfg
+    pre = preflop_table()
+    args = dict(layout=cfg.layout, fmt=cfg.format, hands=cfg.hands_per_match, seed=seed, samples=cfg.samples)
+    if session is None:
+        return [play_match(g, st.trainers, pre_weight=pre, **args) for g in genes]   # type: ignore[arg-type]
+    from distributed import as_completed
+
+    client = session.client()
+    trainers = client.scatter(st.trainers, broadcast=True)
+    pre_f = client.scatter(pre, broadcast=True)
+    futures = client.map(play_match, genes, trainers=trainers, pre_weight=pre_f, pure=False, **args)
+    session.progress.dataset(label, len(futures), 0)
+    for batch in as_completed(futures).batches():
+        session.progress.advance(len(batch))
+    return list(client.gather(futures))
+
+
+def _yardstick(cfg: Config, genes: np.ndarray) -> tuple[float, float]:
+    """The player's BB/100 and standard error against the yardstick, on deals fixed for the run.
+
+    At the format's table: the player and ``trainers`` copies of the
+    yardstick bot (``table``), or heads-up (``heads-up``).
+    """
+    from ..holdem.simulate import simulate
+
+    others = cfg.trainers if cfg.format == "table" else 1
+    r = simulate([Player(cfg.layout, genes, {"name": "best"})] + [cfg.yardstick] * others, cfg.hands_per_match,
+                 seed=_seed_of(cfg.seed, 2 << 40), samples=cfg.samples)
+    return r.seats[0].bb_per_100, r.seats[0].stderr
+
+
+def _coevolve(st: _State, best_fitness: float, best_genes: np.ndarray, best_id: int,
+              trainer_fitness: np.ndarray) -> tuple[int, int]:
+    """The thesis's trainer rule (phase 1) and the stall count; returns ``(joined, left)`` ids or ``(-1, -1)``.
+
+    In phase 1 the best individual joins the trainers when it won chips and
+    beat the best trainer, replacing the worst; a generation without a
+    replacement counts toward ``patience``.  In phase 2 a generation whose
+    best does not beat the best fitness seen so far does.
+    """
+    if st.phase == 2:
+        if best_fitness > st.best_seen:
+            st.best_seen, st.stall = best_fitness, 0
+        else:
+            st.stall += 1
+        return -1, -1
+    if not (best_fitness > 0 and best_fitness > trainer_fitness.max()):
+        st.stall += 1
+        return -1, -1
+    worst = int(np.argmin(trainer_fitness))
+    left = int(st.trainer_ids[worst])
+    st.trainers = st.trainers.copy()
+    st.trainers[worst] = best_genes
+    st.trainer_ids = st.trainer_ids.copy()
+    st.trainer_ids[worst] = best_id
+    st.stall = 0
+    return int(best_id), left
+
+
+def _generation(st: _State, session: Any) -> None:
+    """Run generation ``st.generation`` and leave the state at the next one."""
+    cfg, g = st.cfg, st.generation
+    rng = np.random.default_rng([cfg.seed, g])
+    deal_seed = int(rng.integers(0, 1 << 62))
+    if g == st.phase_start:                       # a phase begins with a random population
+        op = "birth"
+        n = cfg.population
+        cand_genes = [random_genes(cfg.layout, rng) for _ in range(n)]
+        cand_used = [np.zeros(cfg.layout.genes, np.bool_) for _ in range(n)]
+        cand_ids = list(range(st.next_id, st.next_id + n))
+        st.next_id += n
+        origin = [("birth", False, -1, -1)] * n
+        n_parents = 0
+    else:
+        op, kids = _offspring(st, rng)
+        n_parents = len(st.genes)
+        cand_genes = list(st.genes) + [k.genes for k in kids]
+        cand_used = list(st.used) + [k.used for k in kids]
+        cand_ids = [int(i) for i in st.ids] + list(range(st.next_id, st.next_id + len(kids)))
+        st.next_id += len(kids)
+        origin = [("parent", False, -1, -1)] * n_parents + [(k.operator, k.mutated, k.parent_a, k.parent_b)
+                                                             for k in kids]
+    matches = _evaluate(st, cand_genes, deal_seed, session, f"generation {g + 1}/{cfg.generations} (phase {st.phase})")
+    fit = np.array([m.bb_per_100 for m in matches])
+    used = [u | unpack_used(m.used, cfg.layout.genes) for u, m in zip(cand_used, matches)]
+    order = sorted(range(len(matches)), key=lambda i: (-fit[i], i))
+    keep = order[:cfg.population]
+    best = keep[0]
+    t_units = np.sum([m.trainer_units for m in matches], axis=0)
+    t_hands = np.sum([m.trainer_hands for m in matches], axis=0)
+    t_fit = t_units / np.maximum(t_hands, 1)
+    trainer_in, trainer_out = _coevolve(st, float(fit[best]), cand_genes[best], cand_ids[best], t_fit)
+    yb, ys = _yardstick(cfg, cand_genes[best])
+    survived = np.zeros(len(matches), np.bool_)
+    survived[keep] = True
+    share = np.array([u.mean() for u in used])
+    rows = {"generation": [g] * len(matches), "phase": [st.phase] * len(matches), "individual": cand_ids,
+            "fitness": fit, "stderr": [m.stderr for m in matches], "hands": [m.hands for m in matches],
+            "units": [m.units for m in matches], "used_share": share, "operator": [o[0] for o in origin],
+            "mutated": [o[1] for o in origin], "parent_a": [o[2] for o in origin],
+            "parent_b": [o[3] for o in origin], "survived": survived}
+    _write_parquet(pa.table(rows, schema=INDIVIDUAL_SCHEMA), st.folder / "generations" / f"gen-{g:05d}.parquet")
+    st.progress.append({"generation": g, "phase": st.phase, "operator": op, "evaluated": len(matches),
+                        "best": int(cand_ids[best]), "best_fitness": float(fit[best]),
+                        "best_stderr": float(matches[best].stderr), "mean_fitness": float(fit.mean()),
+                        "best_used_share": float(share[best]), "best_trainer_fitness": float(t_fit.max()),
+                        "trainer_in": trainer_in, "trainer_out": trainer_out, "yardstick_bb100": float(yb),
+                        "yardstick_stderr": float(ys)})
+    st.genes = np.stack([cand_genes[i] for i in keep])
+    st.used = np.stack([used[i] for i in keep])
+    st.fitness = fit[keep]
+    st.ids = np.array([cand_ids[i] for i in keep], np.int64)
+    st.generation = g + 1
+    phase_len = cfg.phase1 if st.phase == 1 else cfg.generations - st.phase_start
+    stop = st.generation - st.phase_start >= phase_len or (cfg.patience and st.stall >= cfg.patience)
+    if stop and st.phase == 1 and st.generation < cfg.generations:
+        st.phase, st.phase_start, st.stall, st.best_seen = 2, st.generation, 0, -np.inf
+    elif stop or st.generation >= cfg.generations:
+        st.finished = True
+
+
+def _write_parquet(table: pa.Table, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    pq.write_table(table, tmp)
+    tmp.replace(path)
+
+
+def _finish(st: _State, folder: Path) -> Path:
+    cfg = st.cfg
+    final = Player(cfg.layout, st.genes[0], {"name": "final-player", "individual": int(st.ids[0]),
+                                             "fitness_bb100": float(st.fitness[0]), "seed": cfg.seed,
+                                             "generations": st.generation, "format": cfg.format,
+                                             "seats": cfg.trainers + 1 if cfg.format == "table" else 2,
+                                             "used_share": float(st.used[0].mean())})
+    path = final.save(folder / "final-player.json")
+    for k, (genes, tid) in enumerate(zip(st.trainers, st.trainer_ids)):
+        Player(cfg.layout, genes, {"name": f"trainer-{k}", "individual": int(tid), "seed": cfg.seed}).save(
+            folder / "trainers" / f"trainer-{k}.json")
+    (folder / "summary.json").write_text(json.dumps({"config": cfg.to_dict(), "generations": st.generation,
+                                                     "final_player": path.name,
+                                                     "seconds_per_generation": _mean(st.seconds)}, indent=1))
+    return path
+
+
+def _mean(xs: list[float]) -> float:
+    return float(np.mean(xs)) if xs else 0.0
+
+
+def evolve(cfg: Config, out: str | Path, *, session: Any = None, force: bool = False,
+           stop_after: Optional[int] = None, on_generation: Optional[Callable[[dict[str, Any]], None]] = None
+           ) -> Summary:
+    """Run (or resume) the evolution ``cfg`` under ``<out>/evolve``; return its :class:`Summary`.
+
+    A checkpoint of the same parameters is continued from its last finished
+    generation; one of other parameters, or a damaged one, raises
+    (:class:`EvolveError`, :class:`~.checkpoint.CheckpointError`) unless
+    ``force`` starts over.  ``stop_after`` ends the call after that many new
+    generations (as an interruption would).  ``on_generation`` gets each
+    generation's progress row.
+    """
+    folder = Path(out) / "evolve"
+    if force and folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    st = _State(cfg, folder)
+    if checkpoint.exists(folder):
+        arrays, doc = checkpoint.load(folder)
+        if doc.get("config") != json.loads(json.dumps(cfg.to_dict())):
+            raise EvolveError(f"{folder} holds an evolution with other parameters; use --force to start over "
+                              "or another --out")
+        st.restore(arrays, doc)
+    resumed_at = st.generation
+    done = 0
+    while not st.finished and (stop_after is None or done < stop_after):
+        t = time.perf_counter()
+        _generation(st, session)
+        st.seconds.append(time.perf_counter() - t)
+        _write_parquet(pa.Table.from_pylist(st.progress, schema=PROGRESS_SCHEMA), folder / "progress.parquet")
+        checkpoint.save(folder, st.arrays(), st.doc())
+        done += 1
+        if on_generation is not None:
+            on_generation(st.progress[-1])
+    final = _finish(st, folder) if st.finished else folder / "final-player.json"
+    return Summary(folder, st.generation, final, st.progress, _mean(st.seconds), resumed_at, st.finished)
+
+
+def planned_hands(cfg: Config) -> int:
+    """Hands an evolution plays at most: parents and children of every generation, and the yardstick matches."""
+    evaluations = cfg.generations * cfg.population * (1 + cfg.crossover_percent / 100)
+    return int(evaluations * cfg.hands_per_match * (1 if cfg.format == "table" else cfg.trainers)
+               + cfg.generations * cfg.hands_per_match)
+
+
+def hand_rate(cfg: Config, hands: int = 2_000) -> float:
+    """Hands per second of one evaluation on this machine (one process), measured on a random individual."""
+    from ..holdem.handweight import preflop_table
+
+    rng = np.random.default_rng(0)
+    genes = random_genes(cfg.layout, rng)
+    trainers = np.stack([random_genes(cfg.layout, rng) for _ in range(cfg.trainers if cfg.format == "table" else 1)])
+    pre = preflop_table()
+    play_match(genes, trainers, cfg.layout, cfg.format, 20, 1, cfg.samples, pre)          # compile / load
+    t = time.perf_counter()
+    m = play_match(genes, trainers, cfg.layout, cfg.format, hands, 1, cfg.samples, pre)
+    return m.hands / max(time.perf_counter() - t, 1e-9)

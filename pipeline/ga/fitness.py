@@ -1,0 +1,95 @@
+"""Fitness: an individual's winnings against the trainer set over the same duplicate deals.
+
+García Pérez's thesis (§3.3.4) scores an individual by playing it against the
+set of trainers.  Two readings are supported:
+
+``table``     the individual and all trainers at one table (nine trainers and
+              the individual fill the thesis's ten seats); the deals are
+              duplicate, so every seat plays every deal from every position.
+``heads-up``  one duplicate heads-up match against each trainer; the fitness
+              is the mean over the matches.
+
+Fitness is in big blinds per 100 hands with the standard error over deals.
+Every individual of a generation plays the same deals (common random numbers:
+the comparison between individuals is not blurred by card luck), and every
+match is a pure function of its inputs, so a generation gives the same numbers
+on any number of workers.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..holdem.simulate import play_deals
+from ..holdem.table import Table
+from .chromosome import Layout, Player
+
+FORMATS = ("table", "heads-up")
+
+
+@dataclass
+class Match:
+    """What one individual's evaluation returns (all sums are integers, in chip units)."""
+
+    units: int                    # the individual's winnings over all its hands (100 units = 1 BB)
+    hands: int                    # hands the individual played
+    deals: int                    # duplicate deals (the samples of the standard error)
+    sumsq: int                    # sum over deals of the square of the individual's per-deal winnings
+    used: np.ndarray              # packed bits (np.packbits) of the genes the individual consulted
+    trainer_units: np.ndarray     # each trainer's winnings in these hands (int64, one per trainer)
+    trainer_hands: np.ndarray     # hands each trainer played
+
+    @property
+    def bb_per_100(self) -> float:
+        return self.units / self.hands        # units per hand = BB per 100 hands
+
+    @property
+    def stderr(self) -> float:
+        """Standard error of :attr:`bb_per_100`, from the per-deal sums."""
+        if self.deals < 2:
+            return math.nan
+        per = self.hands / self.deals
+        mean = self.units / self.deals
+        var = max(self.sumsq / self.deals - mean * mean, 0.0) * self.deals / (self.deals - 1)
+        return math.sqrt(var / self.deals) / per
+
+
+def play_match(genes: np.ndarray, trainers: np.ndarray, layout: Layout, fmt: str, hands: int, seed: int,
+               samples: int, pre_weight: np.ndarray) -> Match:
+    """Evaluate one gene table against ``trainers`` (``(T, genes, 2)``) over ``hands`` hands.
+
+    ``hands`` is per match: the whole table session, or each heads-up match.
+    """
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown format {fmt!r} (choose from {', '.join(FORMATS)})")
+    me = Player(layout, genes, {"name": "individual"})
+    others = [Player(layout, t, {"name": f"trainer-{i}"}) for i, t in enumerate(trainers)]
+    line_ups = [[me, *others]] if fmt == "table" else [[me, o] for o in others]
+    units = hands_played = deals_played = sumsq = 0
+    used = np.zeros(layout.genes, np.uint8)
+    t_units = np.zeros(len(others), np.int64)
+    t_hands = np.zeros(len(others), np.int64)
+    for m, seats in enumerate(line_ups):
+        table = Table.make(seats, samples=samples)
+        n = table.seats
+        deals = -(-hands // n)
+        totals, sq, _stats, _audit, u = play_deals(table, seed, 0, deals, True, pre_weight)
+        units += int(totals[0])
+        sumsq += int(sq[0])
+        hands_played += deals * n
+        deals_played += deals
+        used |= u[0]
+        if fmt == "table":
+            t_units += totals[1:]
+            t_hands += deals * n
+        else:
+            t_units[m] += totals[1]
+            t_hands[m] += deals * n
+    return Match(units, hands_played, deals_played, sumsq, np.packbits(used), t_units, t_hands)
+
+
+def unpack_used(packed: np.ndarray, genes: int) -> np.ndarray:
+    """The used marks (bool per gene) from :attr:`Match.used`."""
+    return np.unpackbits(packed, count=genes).astype(np.bool_)

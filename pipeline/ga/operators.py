@@ -1,0 +1,90 @@
+"""Genetic operators of the thesis (García Pérez, §3.3.5): tournament selection, four crossovers, mutation.
+
+Two of the crossovers and the mutation work on *used* genes: the genes an
+individual consulted while it was evaluated (marked by the betting kernel).
+Most of a chromosome is never consulted, so focusing change there moves the
+play, and lets unused regions come into use later (the thesis, after Rochet et
+al., 1996).  A child inherits each gene's used mark from the parent that gave it
+the gene.  All operators draw from the ``numpy`` generator they are given, so a
+generation is reproduced exactly from its seed.
+
+=====================  =========================================================
+``half-individual``    one cut point at random; the children swap the tails
+``half-used``          the cut at the middle of the first parent's used genes
+``random-genes``       each gene swapped with probability ½
+``used-genes``         each of the first parent's used genes swapped with prob. ½
+=====================  =========================================================
+
+Mutation picks ``share`` of an individual's used genes (at least one) and
+moves both thresholds of each by a uniform amount in ``±variance × 200`` (200
+is the width of the thresholds' range), clipped to -99..99.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .chromosome import GENE_MAX, GENE_MIN
+
+CROSSOVERS = ("half-individual", "half-used", "random-genes", "used-genes")
+
+
+def tournament(fitness: np.ndarray, picks: int, size: int, rng: np.random.Generator) -> np.ndarray:
+    """Indices of ``picks`` winners of tournaments among ``size`` individuals drawn with replacement.
+
+    The fittest entrant wins; among equal fitness the lower index (a stable order).
+    """
+    entrants = rng.integers(0, len(fitness), size=(picks, size))
+    order = np.lexsort((entrants, -fitness[entrants]), axis=1)
+    return entrants[np.arange(picks), order[:, 0]]
+
+
+def _swap_mask(operator: str, genes: int, used_a: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Which genes the children take from the *other* parent."""
+    mask = np.zeros(genes, np.bool_)
+    if operator == "half-individual":
+        mask[int(rng.integers(1, genes)):] = True
+    elif operator == "half-used":
+        idx = np.flatnonzero(used_a)
+        cut = int(idx[len(idx) // 2]) if len(idx) else genes // 2
+        mask[max(cut, 1):] = True
+    elif operator == "random-genes":
+        mask = rng.random(genes) < 0.5
+    elif operator == "used-genes":
+        idx = np.flatnonzero(used_a)
+        mask[idx[rng.random(len(idx)) < 0.5]] = True
+    else:
+        raise ValueError(f"unknown crossover {operator!r} (choose from {', '.join(CROSSOVERS)})")
+    return mask
+
+
+def crossover(operator: str, a: np.ndarray, b: np.ndarray, used_a: np.ndarray, used_b: np.ndarray,
+              rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Two children of parents ``a``, ``b`` (gene tables) and their inherited used marks.
+
+    Returns ``(child_a, child_b, used_child_a, used_child_b)``; every gene of a
+    child is its parents' gene at the same index, whole (both thresholds).
+    """
+    mask = _swap_mask(operator, len(a), used_a, rng)
+    ca, cb = a.copy(), b.copy()
+    ca[mask], cb[mask] = b[mask], a[mask]
+    ua, ub = used_a.copy(), used_b.copy()
+    ua[mask], ub[mask] = used_b[mask], used_a[mask]
+    return ca, cb, ua, ub
+
+
+def mutate(genes: np.ndarray, used: np.ndarray, share: float, variance: float,
+           rng: np.random.Generator) -> np.ndarray:
+    """A mutated copy of ``genes``: ``share`` of the used genes moved by ``±variance × 200`` each.
+
+    An individual with no used gene is returned unchanged (a copy).
+    """
+    out = genes.copy()
+    idx = np.flatnonzero(used)
+    if len(idx) == 0:
+        return out
+    k = max(1, int(round(share * len(idx))))
+    chosen = rng.choice(idx, size=min(k, len(idx)), replace=False)
+    step = variance * (GENE_MAX - GENE_MIN + 2)            # the thresholds' range (-100, 100) is 200 wide
+    delta = np.rint(rng.uniform(-step, step, size=(len(chosen), 2))).astype(np.int64)
+    out[chosen] = np.clip(out[chosen].astype(np.int64) + delta, GENE_MIN, GENE_MAX).astype(np.int8)
+    return out

@@ -1,0 +1,147 @@
+"""Evolved players in the engine, and the evolution: deterministic, resumable, elitist, the thesis's trainer rule."""
+import filecmp
+import json
+
+import numpy as np
+import pyarrow.parquet as pq
+import pytest
+
+from pipeline.ga import checkpoint
+from pipeline.ga.chromosome import Layout, Player, random_genes
+from pipeline.ga.config import Config, ConfigError
+from pipeline.ga.evolve import EvolveError, evolve
+from pipeline.holdem import Table, simulate
+from pipeline.holdem.engine import A_BET, A_CALL, A_CHECK, A_FOLD, A_RAISE
+from pipeline.holdem.record import record
+from pipeline.session import Session
+
+LAYOUT = Layout()
+SMALL = Config(population=6, generations=4, hands_per_match=240, seed=4, trainers=3, samples=8)
+
+
+def constant_player(u0, u1):
+    g = np.empty((LAYOUT.genes, 2), np.int8)
+    g[:, 0], g[:, 1] = u0, u1
+    return Player(LAYOUT, g, {"name": f"const{u0}"})
+
+
+def seat_actions(recs, seat, postflop):
+    rows = [r.actions[(r.actions[:, 1] == seat) & (r.actions[:, 2] >= A_FOLD)] for r in recs]
+    acts = np.concatenate(rows)
+    return acts[acts[:, 0] > 0] if postflop else acts[acts[:, 0] == 0]
+
+
+def test_evolved_player_plays_the_preflop_table_then_its_genes():
+    # preflop an evolved seat answers exactly as thesis-preflop; after the flop as its genes say.  With
+    # u0 = 99 only d = 100 raises: weight 1 with nothing to call, so that player bets the nuts but never raises
+    always_raise, always_call = constant_player(-99, -99), constant_player(99, -99)
+    for genes, allowed in ((always_raise, {A_BET, A_RAISE, A_CALL}), (always_call, {A_CHECK, A_CALL, A_BET})):
+        ev = record(Table.make([genes, "station", "random"]), seed=3, first=0, count=600)
+        ref = record(Table.make(["thesis-preflop", "station", "random"]), seed=3, first=0, count=600)
+        for a, b in zip(ev, ref):
+            assert np.array_equal(a.actions[a.actions[:, 0] == 0], b.actions[b.actions[:, 0] == 0])
+        assert set(seat_actions(ev, 0, True)[:, 2].tolist()) <= allowed
+
+
+def test_used_marks_are_the_genes_consulted():
+    from pipeline.holdem.handweight import preflop_table
+    from pipeline.holdem.simulate import play_deals
+
+    p = Player(LAYOUT, random_genes(LAYOUT, np.random.default_rng(0)), {})
+    table = Table.make([p, "station"])
+    used = play_deals(table, 1, 0, 300, True, preflop_table())[4]
+    assert used[0].sum() > 10 and used[1].sum() == 0      # the station consults no gene
+    # a player whose every gene is never consulted stays unmarked when it folds every hand preflop: none here
+    assert used[0].sum() < LAYOUT.genes
+
+
+def test_player_file_is_a_policy(tmp_path):
+    p = constant_player(99, -99).save(tmp_path / "caller.json")
+    r = simulate([str(p), "tag"], 400, seed=2)
+    assert r.seats[0].policy == "caller" and r.seats[0].stats["af"] == 0.0
+
+
+@pytest.fixture(scope="module")
+def straight_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("ga-straight")
+    return out, evolve(SMALL, out)
+
+
+def files_equal(a, b):
+    names = ["progress.parquet", "final-player.json", "checkpoint.npz"] + \
+            [f"generations/gen-{g:05d}.parquet" for g in range(SMALL.generations)] + \
+            [f"trainers/trainer-{k}.json" for k in range(SMALL.trainers)]
+    return [n for n in names if not filecmp.cmp(a / "evolve" / n, b / "evolve" / n, shallow=False)]
+
+
+def test_resumed_and_two_worker_runs_are_identical(straight_run, tmp_path):
+    out, summary = straight_run
+    assert summary.finished and summary.generations == SMALL.generations
+    resumed = tmp_path / "resumed"
+    first = evolve(SMALL, resumed, stop_after=2)                  # as if killed after two generations
+    assert not first.finished and not (resumed / "evolve" / "final-player.json").exists()
+    second = evolve(SMALL, resumed)
+    assert second.resumed_at == 2
+    assert files_equal(out, resumed) == []
+    with Session(workers=2, quiet=True) as session:
+        evolve(SMALL, tmp_path / "dask", session=session)
+    assert files_equal(out, tmp_path / "dask") == []
+
+
+def test_generations_follow_the_thesis_rules(straight_run):
+    out, summary = straight_run
+    rows = summary.progress
+    assert [r["phase"] for r in rows] == [1, 1, 2, 2]
+    assert [r["operator"] for r in rows][0::2] == ["birth", "birth"]
+    for r in rows:
+        gen = pq.read_table(out / "evolve" / "generations" / f"gen-{r['generation']:05d}.parquet").to_pylist()
+        best = max(gen, key=lambda x: x["fitness"])
+        assert best["survived"] and best["individual"] == r["best"]              # elitism keeps the best
+        assert sum(x["survived"] for x in gen) == SMALL.population
+        kept = sorted((x["fitness"] for x in gen if x["survived"]), reverse=True)
+        dropped = [x["fitness"] for x in gen if not x["survived"]]
+        assert not dropped or min(kept) >= max(dropped)
+        for x in gen:
+            if x["operator"] not in ("birth", "parent", ""):
+                assert x["operator"] == r["operator"] and x["parent_a"] >= 0 and x["parent_b"] >= 0
+        # co-evolution: the best joins the trainers iff it won chips and beat the best trainer (phase 1 only)
+        joins = r["best_fitness"] > 0 and r["best_fitness"] > r["best_trainer_fitness"] and r["phase"] == 1
+        assert (r["trainer_in"] >= 0) == joins
+    final = Player.load(summary.final_player)
+    assert final.about["seats"] == SMALL.trainers + 1 and final.layout == SMALL.layout
+
+
+def test_other_parameters_and_damaged_checkpoints_are_refused(straight_run, tmp_path):
+    out, _ = straight_run
+    with pytest.raises(EvolveError, match="other parameters"):
+        evolve(Config(**{**SMALL.__dict__, "seed": 5}), out)
+    damaged = tmp_path / "damaged"
+    evolve(SMALL, damaged, stop_after=1)
+    npz = damaged / "evolve" / "checkpoint.npz"
+    data = bytearray(npz.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    npz.write_bytes(bytes(data))
+    with pytest.raises(checkpoint.CheckpointError, match="damaged checkpoint"):
+        evolve(SMALL, damaged)
+    assert npz.read_bytes() == bytes(data)                         # never silently overwritten
+    (damaged / "evolve" / "checkpoint.json").write_text("{")
+    with pytest.raises(checkpoint.CheckpointError, match="damaged checkpoint"):
+        evolve(SMALL, damaged)
+
+
+@pytest.mark.parametrize("bad, words", [
+    ({"population": 0}, "--population"), ({"hands_per_match": 0}, "--hands-per-match"),
+    ({"crossover_percent": 101}, "--crossover must be a probability 0 to 100"),
+    ({"mutation_percent": -1}, "--mutation must be a probability"), ({"format": "ring"}, "--format"),
+    ({"trainers": 10}, "--trainers must be 1 to 9"), ({"yardstick": "shark"}, "--yardstick"),
+    ({"generations": 1}, "at least 2"), ({"tournament": 50}, "--tournament"),
+])
+def test_bad_parameters_name_the_option(bad, words):
+    with pytest.raises(ConfigError, match=words):
+        Config(**{**SMALL.__dict__, **bad})
+
+
+def test_checkpoint_state_is_plain_json(straight_run):
+    out, _ = straight_run
+    doc = json.loads((out / "evolve" / "checkpoint.json").read_text())
+    assert doc["finished"] and doc["generation"] == SMALL.generations and doc["rng"]["key"] == "(seed, generation)"
