@@ -48,16 +48,16 @@ def evaluate(player_file: str = typer.Argument(..., help="a player .json written
         raise fail(f"--samples must be 1 to 100000, got {samples}")
     if any(n.startswith("rlcard") for n in names) and not rlcard_available():
         raise fail("the rlcard yardsticks need rlcard: pip install -e '.[rlcard]'")
-    from pipeline.holdem.weight_table import weight_mode
+    from pipeline.ga.yardsticks import weights_of
 
-    try:
-        mode = weight_mode(weights)
-    except (ValueError, FileNotFoundError) as e:
-        raise fail(f"--weights: {e}") from None
     try:
         player = Player.load(player_file)
         trainers = trainers_of(Path(player_file)) if "trainers" in names else None
     except PlayerFileError as e:
+        raise fail(str(e)) from None
+    try:
+        mode = weights_of(player, weights)
+    except (ValueError, FileNotFoundError) as e:
         raise fail(str(e)) from None
     results = []
     try:

@@ -56,6 +56,15 @@ def trainers_of(player_file: Path) -> list[Player]:
     return [Player.load(f) for f in files]
 
 
+def weights_of(player: Player, weights: str = "auto") -> str:
+    """The hand-weight mode to play ``player`` with: ``auto`` means the mode it was evolved with, if recorded."""
+    from ..holdem.weight_table import weight_mode
+
+    if weights == "auto" and player.about.get("weights") in ("tables", "sampled"):
+        weights = str(player.about["weights"])
+    return weight_mode(weights)
+
+
 def seats_of(player: Player) -> int:
     """The table size a player was evolved at (recorded in its file; 2 if unknown)."""
     return int(player.about.get("seats", 2))
