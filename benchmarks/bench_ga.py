@@ -4,7 +4,7 @@
         run the first generations of the default evolution (population 100,
         20,000 hands per match, table format) and print the measured time per
         generation and what 200 generations take on this machine;
-    python benchmarks/bench_ga.py quality RUN_DIR [--hands 1000000] [--rlcard-hands 100000]
+    python benchmarks/bench_ga.py quality RUN_DIR [--hands 1000000] [--rlcard-hands 100000] [--weights W]
         the final player of ``RUN_DIR/evolve`` against random, station, maniac
         and the rule bot (duplicate deals, at the table size it was evolved
         for), and heads-up against rlcard's rule and random agents in rlcard's
@@ -54,18 +54,19 @@ def quick() -> None:
               f"report included): {time.perf_counter() - t:.0f} s wall")
 
 
-def quality(run: Path, hands: int, rlcard_hands: int) -> None:
+def quality(run: Path, hands: int, rlcard_hands: int, weights: str = "auto") -> None:
     import pyarrow.parquet as pq
 
     from pipeline.ga.chromosome import Player
-    from pipeline.ga.yardsticks import against, trainers_of
+    from pipeline.ga.yardsticks import against, trainers_of, weights_of
     from pipeline.session import Session
 
     player_file = run / "evolve" / "final-player.json"
     player = Player.load(player_file)
     prog = pq.read_table(run / "evolve" / "progress.parquet").to_pylist()
     first, last = prog[0], prog[-1]
-    print(f"player {player_file} ({player.about})")
+    mode = weights_of(player, weights)
+    print(f"player {player_file} ({player.about}); hand weights: {mode}")
     for r in (first, last):
         se = r["yardstick_stderr"]
         print(f"  yardstick curve, generation {r['generation']}: {r['yardstick_bb100']:+.2f} BB/100 "
@@ -75,7 +76,7 @@ def quality(run: Path, hands: int, rlcard_hands: int) -> None:
             n = rlcard_hands if name.startswith("rlcard") else hands
             t = time.perf_counter()
             y = against(player, name, n, seed=2026, session=session if n >= 400_000 else None,
-                        trainers=trainers_of(player_file) if name == "trainers" else None)
+                        trainers=trainers_of(player_file) if name == "trainers" else None, weights=mode)
             lo, hi = y.ci95
             verdict = "PASS" if lo > 0 else "FAIL"
             print(f"  vs {name:13s} {y.seats:2d} seats {y.hands:>10,} hands: {y.bb_per_100:+8.2f} BB/100 "
@@ -93,13 +94,14 @@ def main() -> None:
     q.add_argument("run", type=Path)
     q.add_argument("--hands", type=int, default=1_000_000)
     q.add_argument("--rlcard-hands", type=int, default=100_000)
+    q.add_argument("--weights", default="auto", help="auto: the mode the player was evolved with, if recorded")
     a = ap.parse_args()
     if a.what == "timing":
         timing(a.generations, a.workers)
     elif a.what == "quick":
         quick()
     else:
-        quality(a.run, a.hands, a.rlcard_hands)
+        quality(a.run, a.hands, a.rlcard_hands, a.weights)
 
 
 if __name__ == "__main__":

@@ -1,28 +1,46 @@
 """Hands per second of the fixed-limit engine, beside rlcard's limit-holdem environment measured in the same run.
 
-    python benchmarks/bench_holdem.py [--hands 200000] [--rlcard-hands 3000] [--weights]
+    python benchmarks/bench_holdem.py [--hands 200000] [--rlcard-hands 3000] [--weights tables|sampled|auto]
+                                      [--errors] [--situations 1000] [--scaling 10000000]
+    python benchmarks/bench_holdem.py --hands 0 --errors --weights enumerated   # tables' values, not built
 
-Hand weights are included (the ``tag`` bots compute them).  ``--weights`` also
-measures the in-kernel hand weight (default samples) against 100,000-trial
-simulation on random situations per street and opponent count.
+Hand weights are included (the ``tag`` and ``thesis-preflop`` bots compute them),
+after the flop from the weight tables (:mod:`pipeline.holdem.weight_table`)
+when built, else sampled.  Every rate is given per second of wall time and
+per second of the process's CPU time: other jobs share the machine, and the
+load average before and after is printed with them.
+
+``--errors`` measures the hand weight after the flop (tables if built, else the
+default sampler; ``--weights enumerated``: the tables' values computed per
+situation by :func:`~pipeline.holdem.weight_table.enumerated_weights`) against
+100,000-trial simulation on ``--situations`` random situations per street and
+opponent count.  ``--scaling N`` plays an N-hand
+heads-up simulation on one and on two Dask workers.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import time
+from typing import Callable
 
 import numpy as np
 
 
-def engine_rate(policies: list[str], hands: int) -> float:
+def timed(run: Callable[[], int]) -> tuple[float, float]:
+    """(hands per wall second, hands per CPU second of this process) of ``run`` (which returns hands played)."""
+    t, c = time.perf_counter(), time.process_time()
+    hands = run()
+    return hands / (time.perf_counter() - t), hands / max(time.process_time() - c, 1e-9)
+
+
+def engine_rate(policies: list[str], hands: int, weights: str) -> tuple[float, float]:
     from pipeline.holdem import simulate
-    simulate(policies, 100, seed=0)                       # compile / load caches
-    t = time.perf_counter()
-    r = simulate(policies, hands, seed=1)
-    return r.hands / (time.perf_counter() - t)
+    simulate(policies, 100, seed=0, weights=weights)                     # compile / load caches
+    return timed(lambda: simulate(policies, hands, seed=1, weights=weights).hands)
 
 
-def rlcard_rate(hands: int) -> float | None:
+def rlcard_rate(hands: int) -> tuple[float, float] | None:
     try:
         import rlcard
         from rlcard.agents import RandomAgent
@@ -31,50 +49,128 @@ def rlcard_rate(hands: int) -> float | None:
         return None
     env = rlcard.make("limit-holdem", config={"seed": 0})
     env.set_agents([LimitholdemRuleAgentV1(), RandomAgent(num_actions=env.num_actions)])
-    t = time.perf_counter()
-    for _ in range(hands):
-        env.run(is_training=False)
-    return hands / (time.perf_counter() - t)
+
+    def run() -> int:
+        for _ in range(hands):
+            env.run(is_training=False)
+        return hands
+    return timed(run)
 
 
-def weight_errors(situations: int, reference: int) -> None:
+def weight_errors(situations: int, reference: int, mode: str, streets: list[str]) -> None:
     from pipeline.evaluator.tables import tables
     from pipeline.holdem.handweight import DEFAULT_SAMPLES, sampled_weight
+    from pipeline.holdem.weight_table import enumerated_weights, table_weight, weight_tables
     T = tables()
+    wt = weight_tables()
     rng = np.random.default_rng(0)
     s = np.zeros(1, np.uint64)
     deck = np.zeros(52, np.int64)
-    print(f"hand weight, {DEFAULT_SAMPLES} samples vs {reference:,} trials, {situations} situations each:")
+    what = {"tables": "weight tables", "enumerated": "the tables' values by enumeration (tables not built)",
+            "sampled": f"{DEFAULT_SAMPLES} samples"}[mode]
+    print(f"hand weight, {what} vs {reference:,} trials, {situations} situations each:")
     for n_board, street in ((3, "flop"), (4, "turn"), (5, "river")):
+        if street not in streets:
+            continue
+        cards = [rng.choice(52, 7, replace=False).astype(np.int64) for _ in range(situations)]
+        exact = [enumerated_weights(c[0], c[1], c[2:], n_board, *T) for c in cards] if mode == "enumerated" else []
         for opp in range(1, 10):
             errs = []
-            for _ in range(situations):
-                c = rng.choice(52, 7, replace=False)
-                ref = sampled_weight(c[0], c[1], c[2:], n_board, opp, reference, s, deck, *T)
-                errs.append(sampled_weight(c[0], c[1], c[2:], n_board, opp, DEFAULT_SAMPLES, s, deck, *T) - ref)
+            for i, c in enumerate(cards):
+                board = c[2:]
+                ref = sampled_weight(c[0], c[1], board, n_board, opp, reference, s, deck, *T)
+                if mode == "tables":
+                    got = table_weight(c[:2], board, n_board, opp, wt)
+                elif mode == "enumerated":
+                    got = exact[i][opp]
+                else:
+                    got = sampled_weight(c[0], c[1], board, n_board, opp, DEFAULT_SAMPLES, s, deck, *T)
+                errs.append(got - ref)
             e = np.abs(errs)
             print(f"  {street:5s} {opp} opp: mean |error| {e.mean():.4f}  95th pct {np.quantile(e, 0.95):.4f}  "
-                  f"bias {np.mean(errs):+.4f}")
+                  f"max {e.max():.4f}  bias {np.mean(errs):+.4f}", flush=True)
+
+
+def _half(hands: int, weights: str, part: int) -> float:
+    """CPU seconds one bare process spends on half of the scaling run (a control free of Dask)."""
+    from pipeline.holdem import simulate
+    simulate(["tag", "maniac"], 100, seed=0, weights=weights)
+    c = time.process_time()
+    simulate(["tag", "maniac"], hands // 2, seed=2 + part, weights=weights)
+    return time.process_time() - c
+
+
+def scaling(hands: int, weights: str) -> None:
+    """Wall time on 1 and 2 Dask workers, the workers' CPU share of it, and two bare processes as a control:
+    on a shared machine the speed-up is bounded by the CPU the other jobs leave, not by the partitioning."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from pipeline.holdem import simulate
+    from pipeline.session import Session
+    walls = {}
+    for workers in (1, 2):
+        with Session(workers=workers, quiet=True) as s:
+            simulate(["tag", "maniac"], 1000, seed=0, session=s, weights=weights)    # start the cluster, warm
+            client = s.client()
+            cpu0 = client.run(time.process_time)
+            t = time.perf_counter()
+            r = simulate(["tag", "maniac"], hands, seed=2, session=s, weights=weights)
+            walls[workers] = time.perf_counter() - t
+            cpu = sum(client.run(time.process_time).values()) - sum(cpu0.values())
+            print(f"  {workers} worker(s): {r.hands:,} hands in {walls[workers]:.1f} s "
+                  f"({r.hands / walls[workers]:,.0f} hands/s); workers busy {cpu / walls[workers]:.2f} cores; "
+                  f"load {os.getloadavg()[0]:.1f}", flush=True)
+    print(f"  scaling on 2 workers: {walls[1] / walls[2]:.2f}x")
+    t = time.perf_counter()
+    _half(hands, weights, 0), _half(hands, weights, 1)
+    one = time.perf_counter() - t
+    with ProcessPoolExecutor(2) as pool:
+        list(pool.map(_half, [100, 100], [weights] * 2, [0, 1]))                  # warm both processes
+        t = time.perf_counter()
+        list(pool.map(_half, [hands, hands], [weights] * 2, [0, 1]))
+        two = time.perf_counter() - t
+    print(f"  control, two bare processes of half the hands each, one after the other vs at once: "
+          f"{one / two:.2f}x  load {os.getloadavg()[0]:.1f}")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--hands", type=int, default=200_000)
     ap.add_argument("--rlcard-hands", type=int, default=3_000)
-    ap.add_argument("--weights", action="store_true")
-    ap.add_argument("--situations", type=int, default=200)
+    ap.add_argument("--weights", default="auto", choices=["auto", "tables", "sampled", "enumerated"])
+    ap.add_argument("--errors", action="store_true")
+    ap.add_argument("--situations", type=int, default=1000)
+    ap.add_argument("--scaling", type=int, default=0)
+    ap.add_argument("--streets", default="flop,turn,river", help="--errors: the streets to measure")
     a = ap.parse_args()
+    from pipeline.holdem.weight_table import weight_mode
+    mode = weight_mode("sampled" if a.weights == "enumerated" else a.weights)
+    if a.hands > 0:
+        speed(a, mode)
+    if a.scaling:
+        print(f"{a.scaling:,}-hand heads-up simulation (tag vs maniac) on Dask workers:")
+        scaling(a.scaling, mode)
+    if a.errors:
+        weight_errors(a.situations, 100_000, "enumerated" if a.weights == "enumerated" else mode,
+                      a.streets.split(","))
+
+
+def speed(a: argparse.Namespace, mode: str) -> None:
+    load0 = os.getloadavg()[0]
     rl = rlcard_rate(a.rlcard_hands)
-    hu = engine_rate(["tag", "maniac"], a.hands)
-    six = engine_rate(["tag", "station", "maniac", "random", "thesis-preflop", "tag"], a.hands)
-    simple = engine_rate(["random", "maniac"], a.hands)
-    peer = f"{rl:,.0f} hands/s" if rl else "not installed (the issue quotes ~9,000 hands/s)"
-    print(f"rlcard limit-holdem (rule agent v1 vs random): {peer}")
-    for name, v in (("heads-up tag vs maniac", hu), ("6-max mixed table", six), ("heads-up random vs maniac", simple)):
-        ratio = f"  ({v / rl:.1f}x rlcard)" if rl else ""
-        print(f"pokerpipe {name}: {v:,.0f} hands/s on one core{ratio}")
-    if a.weights:
-        weight_errors(a.situations, 100_000)
+    rates = {name: engine_rate(p, a.hands, mode) for name, p in (
+        ("heads-up tag vs maniac", ["tag", "maniac"]),
+        ("6-max mixed table", ["tag", "station", "maniac", "random", "thesis-preflop", "tag"]),
+        ("heads-up random vs maniac", ["random", "maniac"]))}
+    print(f"machine: {os.cpu_count()} cores, load average {load0:.1f} before, {os.getloadavg()[0]:.1f} after; "
+          f"hand weight after the flop: {mode}")
+    if rl:
+        print(f"rlcard limit-holdem (rule agent v1 vs random): {rl[0]:,.0f} hands/s wall, {rl[1]:,.0f} per CPU second")
+    else:
+        print("rlcard limit-holdem: not installed (the issue quotes ~9,000 hands/s)")
+    for name, (wall, cpu) in rates.items():
+        ratio = f"  ({wall / rl[0]:.0f}x / {cpu / rl[1]:.0f}x rlcard)" if rl else ""
+        print(f"pokerpipe {name}: {wall:,.0f} hands/s wall, {cpu:,.0f} per CPU second on one core{ratio}")
 
 
 if __name__ == "__main__":

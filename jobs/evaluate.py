@@ -23,6 +23,7 @@ def evaluate(player_file: str = typer.Argument(..., help="a player .json written
              seats: Optional[int] = typer.Option(None, "--seats",
                                                  help="table size against engine bots (default: the size the "
                                                       "player was evolved at)"),
+             weights: str = typer.Option("auto", "--weights", help="hand weight after the flop: auto, tables, sampled"),
              as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
              workers: int | None = WORKERS, scheduler: str | None = SCHEDULER, quiet: bool = QUIET) -> None:
     """Play a saved player against yardsticks (our bots, its trainers, rlcard's agents) on duplicate deals."""
@@ -47,10 +48,16 @@ def evaluate(player_file: str = typer.Argument(..., help="a player .json written
         raise fail(f"--samples must be 1 to 100000, got {samples}")
     if any(n.startswith("rlcard") for n in names) and not rlcard_available():
         raise fail("the rlcard yardsticks need rlcard: pip install -e '.[rlcard]'")
+    from pipeline.ga.yardsticks import weights_of
+
     try:
         player = Player.load(player_file)
         trainers = trainers_of(Path(player_file)) if "trainers" in names else None
     except PlayerFileError as e:
+        raise fail(str(e)) from None
+    try:
+        mode = weights_of(player, weights)
+    except (ValueError, FileNotFoundError) as e:
         raise fail(str(e)) from None
     results = []
     try:
@@ -58,7 +65,7 @@ def evaluate(player_file: str = typer.Argument(..., help="a player .json written
             for n in names:
                 results.append(play_against(player, n, rlcard_hands if n.startswith("rlcard") else hands, seed,
                                             session=session if hands >= 400_000 else None, samples=samples,
-                                            trainers=trainers, seats=seats))
+                                            trainers=trainers, seats=seats, weights=mode))
     except RunnerError as e:
         raise fail(str(e)) from None
     if as_json:

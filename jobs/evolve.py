@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from .app import app, fail
-from .evolve_checks import estimate, make_config
+from .evolve_checks import estimate, make_config, resolve_weights
 from .options import QUIET, SCHEDULER, WORKERS
 
 
@@ -29,6 +29,9 @@ def evolve(population: int = typer.Option(100, "--population", help="individuals
            tournament: int = typer.Option(2, "--tournament", help="entrants per selection tournament"),
            patience: int = typer.Option(0, "--patience", help="end a phase after K generations without progress"),
            samples: int = typer.Option(48, "--samples", help="hand-weight samples per decision after the flop"),
+           weights: str = typer.Option("auto", "--weights",
+                                       help="hand weight after the flop: tables (`pokerpipe holdem-weights`), "
+                                            "sampled, or auto (tables when built; a resumed run keeps its own)"),
            yardstick: str = typer.Option("tag", "--yardstick", help="fixed opponent of the progress curve"),
            report_hands: int = typer.Option(200_000, "--report-hands",
                                             help="hands per engine yardstick in the report (0: no report)"),
@@ -45,11 +48,12 @@ def evolve(population: int = typer.Option(100, "--population", help="individuals
     from pipeline.ga.evolve import evolve as run_evolution
     from pipeline.session import Session
 
+    mode = resolve_weights(weights, out)
     cfg = make_config(population=population, generations=generations, hands_per_match=hands_per_match, seed=seed,
                       format=fmt, trainers=trainers, trainer_generations=trainer_generations,
                       crossover_percent=crossover, mutation_percent=mutation, mutation_share=mutation_share,
                       variance=variance, tournament=tournament, patience=patience, samples=samples,
-                      yardstick=yardstick)
+                      weights=mode, yardstick=yardstick)
     if "://" in out:
         raise fail(f"--out {out!r}: the evolution writes a local folder")
     if report_hands < 0 or rlcard_hands < 0:
@@ -75,7 +79,7 @@ def evolve(population: int = typer.Option(100, "--population", help="individuals
                 from pipeline.ga.report import build_report
 
                 report_path = build_report(summary.folder, Path(out), report_hands, rlcard_hands, session=session,
-                                           samples=samples, seed=seed)
+                                           samples=samples, seed=seed, weights=mode)
     except (CheckpointError, EvolveError, RunnerError) as e:
         raise fail(f"{e}") from None
     if report_path is not None:

@@ -16,6 +16,24 @@ def make_config(**values: Any) -> Any:
         raise fail(str(e)) from None
 
 
+def resolve_weights(weights: str, out: str) -> str:
+    """``tables`` or ``sampled`` for ``--weights``: ``auto`` keeps a checkpoint's own mode, else tables when built."""
+    import json
+    from pathlib import Path
+
+    from pipeline.holdem.weight_table import weight_mode
+
+    if weights == "auto":
+        try:
+            return str(json.loads((Path(out) / "evolve" / "checkpoint.json").read_text())["config"]["weights"])
+        except (OSError, ValueError, KeyError, TypeError):
+            pass                                  # no (readable) checkpoint: the run's own check reports damage
+    try:
+        return weight_mode(weights)
+    except (ValueError, FileNotFoundError) as e:
+        raise fail(f"--weights: {e}") from None
+
+
 def estimate(cfg: Any, session: Any) -> str:
     """One line: the hands the evolution plays at most and the time that takes at the measured rate."""
     from pipeline.combinatorics import available_cores

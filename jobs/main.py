@@ -15,8 +15,8 @@ from pipeline.cards import CardError
 
 from .app import app, one_line
 
-COMMANDS = ("datasets", "ehs", "ehs_table", "equity", "evaluate", "evolve", "matchups", "odds", "odds_table", "outs",
-            "preflop_grid", "play", "range_cmd", "tables", "videopoker", "vs_random")
+COMMANDS = ("datasets", "ehs", "ehs_table", "equity", "evaluate", "evolve", "holdem_weights", "matchups", "odds",
+            "odds_table", "outs", "preflop_grid", "play", "range_cmd", "tables", "videopoker", "vs_random")
 
 
 def _register() -> None:

@@ -27,12 +27,16 @@ def play(seats: int = typer.Option(..., "--seats", "-s", help="players at the ta
          rake: float = typer.Option(0.0, "--rake", help="rake in percent of the pot (none without a flop)"),
          rake_cap: float = typer.Option(0.0, "--rake-cap", help="rake cap in big blinds (0: no cap)"),
          no_duplicate: bool = typer.Option(False, "--no-duplicate", help="fresh cards every hand"),
+         weights: str = typer.Option("auto", "--weights",
+                                     help="hand weight after the flop: tables (built), sampled, or auto"),
          workers: Optional[int] = WORKERS, scheduler: Optional[str] = SCHEDULER) -> None:
     """Bots play fixed-limit hold'em: BB/100 with a 95% interval, VPIP/PFR/AF per seat."""
     from pipeline.holdem import Table, TableError, simulate
     from pipeline.holdem.histories import write_histories
 
     names = check_play(seats, policies, hands, seed, history, hero, stack, rake, rake_cap)
+    if weights not in ("auto", "tables", "sampled"):
+        raise fail(f"--weights must be auto, tables or sampled, got {weights!r}")
     try:
         table = Table.make(names, stack_bb=stack, rake_percent=rake, rake_cap_bb=rake_cap)
     except TableError as e:
@@ -45,15 +49,17 @@ def play(seats: int = typer.Option(..., "--seats", "-s", help="players at the ta
         if workers is not None and workers > 1 or scheduler is not None:
             session = Session(workers, scheduler, quiet=True)
         r = simulate(names, hands, seed, not no_duplicate, stack_bb=stack, rake_percent=rake, rake_cap_bb=rake_cap,
-                     session=session)
+                     session=session, weights=weights)
     except RunnerError as e:          # bad --workers, a scheduler that cannot be reached
+        raise fail(str(e)) from None
+    except FileNotFoundError as e:    # --weights tables before they are built
         raise fail(str(e)) from None
     finally:
         if session is not None:
             session.close()
     try:
         files = (write_histories(table, seed, r.hands, history, out, not no_duplicate,
-                                 None if hero is None else hero - 1) if history else [])
+                                 None if hero is None else hero - 1, weights) if history else [])
     except OSError as e:
         raise fail(f"cannot write hand histories to {out}: {e.strerror or e}") from None
 

@@ -292,3 +292,104 @@ def situation_index_nb(hole: np.ndarray, board: np.ndarray, nboard: int, blocks:
         mult *= _nb_comb(size + g - 1, g)
         i += g
     return blocks[key] + idx
+
+
+def _colex13() -> np.ndarray:
+    """Colex rank of every 13-bit rank mask (a set's rank among sets of its size)."""
+    out = np.zeros(1 << 13, np.int64)
+    for mask in range(1 << 13):
+        k = 0
+        for pos in range(13):
+            if mask >> pos & 1:
+                k += 1
+                out[mask] += comb(pos, k)
+    return out
+
+
+_COLEX13 = _colex13()
+_POP13 = np.array([bin(m).count("1") for m in range(1 << 13)], np.int64)
+_COMB13 = np.array([[comb(n, k) for k in range(14)] for n in range(14)], np.int64)
+
+
+@njit(cache=True, nogil=True)
+def _comb_upto4(n: int, k: int) -> int:
+    """``C(n, k)`` for ``k`` 1..4 without a loop (the multiset ranks of at most four suits)."""
+    if n < k:
+        return 0
+    if k == 1:
+        return n
+    if k == 2:
+        return n * (n - 1) // 2
+    if k == 3:
+        return n * (n - 1) * (n - 2) // 6
+    return n * (n - 1) * (n - 2) * (n - 3) // 24
+
+
+@njit(cache=True, nogil=True)
+def _drop_bit(mask: int, bit: int) -> int:
+    """``mask`` (not holding ``bit``) with the positions above ``bit`` moved down one."""
+    return (mask & (bit - 1)) | ((mask >> 1) & ~(bit - 1))
+
+
+@njit(cache=True, nogil=True)
+def _suit_key(hm: int, bm: int) -> int:
+    """A suit's configuration (hole and board rank masks) packed as ``shape code << 20 | number``
+    (the numbers of :func:`situation_index_nb`)."""
+    kh = _POP13[hm]
+    kb = _POP13[bm]
+    lo = hm & -hm                       # squeeze the hole's ranks (at most two) out of the board's
+    hi = hm ^ lo
+    sq = bm
+    if hi:
+        sq = _drop_bit(sq, hi)
+    if lo:
+        sq = _drop_bit(sq, lo)
+    return ((kh * 6 + kb) << 20) | (_COLEX13[hm] + _COMB13[13, kh] * _COLEX13[sq])
+
+
+@njit(cache=True, nogil=True)
+def _nth(i: int, a: int, b: int, c: int, d: int) -> int:
+    return a if i == 0 else (b if i == 1 else (c if i == 2 else d))
+
+
+@njit(cache=True, nogil=True)
+def situation_index_fast(h0: int, h1: int, board: np.ndarray, nboard: int, blocks: np.ndarray) -> int:
+    """:func:`situation_index_nb` of hole ``h0 h1`` without allocating: table lookups and a sorting network,
+    for the betting kernel's hand-weight lookups (about 10x faster; the tests check that both agree)."""
+    hole = (1 << ((h0 & 3) * 16 + (h0 >> 2))) | (1 << ((h1 & 3) * 16 + (h1 >> 2)))   # 16 bits a suit
+    brd = 0
+    for i in range(nboard):
+        brd |= 1 << ((board[i] & 3) * 16 + (board[i] >> 2))
+    a = _suit_key(hole & 0x1FFF, brd & 0x1FFF)
+    b = _suit_key((hole >> 16) & 0x1FFF, (brd >> 16) & 0x1FFF)
+    c = _suit_key((hole >> 32) & 0x1FFF, (brd >> 32) & 0x1FFF)
+    d = _suit_key((hole >> 48) & 0x1FFF, (brd >> 48) & 0x1FFF)
+    if a < b:                           # sort high to low by (shape code, number)
+        a, b = b, a
+    if c < d:
+        c, d = d, c
+    if a < c:
+        a, c = c, a
+    if b < d:
+        b, d = d, b
+    if b < c:
+        b, c = c, b
+    key = (((a >> 20) * 18 + (b >> 20)) * 18 + (c >> 20)) * 18 + (d >> 20)
+    idx = 0
+    mult = 1
+    i = 0
+    while i < 4:
+        code = _nth(i, a, b, c, d) >> 20
+        g = 1
+        while i + g < 4 and _nth(i + g, a, b, c, d) >> 20 == code:
+            g += 1
+        kh = code // 6
+        kb = code % 6
+        size = _COMB13[13, kh] * _COMB13[13 - kh, kb]
+        rank = 0
+        for j in range(g):
+            rank += _comb_upto4((_nth(i + j, a, b, c, d) & 0xFFFFF) + g - 1 - j, g - j)
+        idx += mult * rank
+        mult *= _comb_upto4(size + g - 1, g)
+        i += g
+    return blocks[key] + idx

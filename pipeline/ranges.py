@@ -28,6 +28,7 @@ import math
 import re
 import sys
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -50,15 +51,17 @@ class Range:
     def __len__(self) -> int:
         return len(self.combos)
 
-    @property
+    @cached_property
     def masks(self) -> np.ndarray:
-        """64-bit card mask of each combo."""
+        """64-bit card mask of each combo (computed once: equity asks for it many times a call)."""
         one = np.uint64(1)
         return (one << self.combos[:, 0].astype(np.uint64)) | (one << self.combos[:, 1].astype(np.uint64))
 
     def without(self, dead_mask: int) -> Range:
-        """The combos that use none of the cards in ``dead_mask``."""
+        """The combos that use none of the cards in ``dead_mask`` (the range itself when none do)."""
         keep = (self.masks & np.uint64(dead_mask)) == 0
+        if keep.all():
+            return self
         return Range(self.text, self.combos[keep], self.weights[keep])
 
     def rescaled(self) -> "Range":

@@ -167,3 +167,26 @@ def test_rank_multiset_enumeration_equals_card_enumeration(deck, players, board_
     nb = enumerate_by_ranks(keys, suited, live, 5 - board_len, b, *t)
     assert na == nb
     assert (a == b).all()
+
+
+def test_river_range_vs_range_streams_every_assignment():
+    """random vs random on a river: 1,070,190 combo pairs, each its own suit class (only the
+    identity maps this board onto itself), streamed one showdown each; the counts against a
+    plain comparison of every disjoint pair's values by the batch evaluator."""
+    from pipeline.evaluator import evaluate
+    board = parse_cards("AcKd7h3s2d")
+    live = [c for c in range(52) if c not in board]
+    combos = np.array([(a, b) for i, a in enumerate(live) for b in live[i + 1:]])
+    values = evaluate(np.concatenate([np.tile(board, (len(combos), 1)), combos], axis=1)).astype(np.int64)
+    bits = (np.int64(1) << combos[:, 0]) | (np.int64(1) << combos[:, 1])
+    disjoint = (bits[:, None] & bits[None, :]) == 0
+    wins = int(((values[:, None] > values[None, :]) & disjoint).sum())
+    ties = int(((values[:, None] == values[None, :]) & disjoint).sum())
+    r = equity(["random", "random"], board="AcKd7h3s2d", exact=True, threads=1)
+    assert r.boards == int(disjoint.sum()) == 1081 * 990
+    assert (r.players[0].wins, r.players[0].ties, r.players[1].wins) == (wins, ties, wins)
+
+
+def test_hopeless_exact_enumeration_is_refused_with_an_estimate():
+    with pytest.raises(CardError, match=r"too large .* about [\d,]+ (years|days|hours)"):
+        equity(["random"] * 4, exact=True, threads=1)

@@ -49,6 +49,12 @@ def test_statistics_as_named():
     assert ma["vpip"] == ma["pfr"] > 0.99 and ma["af"] > 5
 
 
+def test_maniac_aggression_factor_is_infinite():
+    # maniacs cap every street between them; a call the cap forces on a raiser is not a call the player chose
+    r = simulate(["maniac", "maniac", "station"], hands=600, seed=5)
+    assert r.policies["maniac"]["af"] == float("inf")
+
+
 def test_deterministic_and_independent_of_partitions():
     a = simulate(["tag", "random", "maniac"], hands=3_000, seed=8)
     b = simulate(["tag", "random", "maniac"], hands=3_000, seed=8, partition_deals=97)

@@ -37,6 +37,7 @@ def test_table_and_histories(capsys, tmp_path):
     (["--seats", "2", "--policies", "tag,station", "--workers", "999"], "--workers must be 1 to"),
     (["--seats", "2", "--policies", "tag,station", "--scheduler", "localhost:1"], "expected an address"),
     (["--seats", "2", "--policies", "tag,station", "--seed", str(1 << 64)], "--seed must fit in 64 bits"),
+    (["--seats", "2", "--policies", "tag,station", "--weights", "exact"], "--weights must be auto, tables or sampled"),
     (["--seats", "2", "--policies", "tag,station", "-n", "2", "--history", "phh", "--out", "/dev/null/x"],
      "cannot write hand histories to /dev/null/x"),
 ])
@@ -44,3 +45,9 @@ def test_bad_input_one_line_exit_2(capsys, args, words):
     assert main(["play", *args]) == 2
     err = capsys.readouterr().err
     assert err.startswith("pokerpipe: error: ") and words in err and err.count("\n") == 1
+
+
+def test_holdem_weights_bad_workers_one_line(capsys):
+    assert main(["holdem-weights", "--workers", "999"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("pokerpipe: error: --workers must be 1 to") and err.count("\n") == 1

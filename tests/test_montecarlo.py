@@ -210,3 +210,20 @@ def test_deck_players_match_a_plain_numpy_reference(k):
     mean, se = _reference_vs_random([51, 50], k, 300_000, seed=k)      # AsAh
     r = equity(["AsAh"] + ["random"] * k, trials=1_000_000, seed=k).players[0]
     assert abs(r.equity - mean) < 4 * math.hypot(se, r.stderr), (r.equity, mean)
+
+
+def test_a_lone_range_is_dealt_one_combo_per_suit_class():
+    """AA against random hands preflop is one suit class: dealt as the fixed hand AsAh, weight 6;
+    beside a fixed AsKh the four classes of AA keep their sizes as weights."""
+    from pipeline.equity.deal import lone_range_classes, symmetries
+    plan = plan_deal([parse_query("AA"), parse_query("random"), parse_query("random")], [], 0)
+    assert plan.rplayers.size == 0 and plan.dplayers.tolist() == [1, 2] and plan.hole_keys[0] != 0
+    classes = lone_range_classes(parse_query("AA"), symmetries([], 0, [parse_query("AsKh")]))
+    assert sorted(classes.weights.tolist()) == [1.0, 1.0, 2.0, 2.0]
+
+
+def test_a_weighted_lone_range_by_suit_classes_matches_exact():
+    hands = ["QQ+,AKs:0.5", "random"]
+    ex = equity(hands, board="2c7c9c", exact=True)
+    mc = equity(hands, board="2c7c9c", trials=300_000, seed=8)
+    assert_within(mc, ex)

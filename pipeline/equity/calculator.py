@@ -31,17 +31,18 @@ from ..query import parse_query
 from ..ranges import Range
 from .chunks import run_chunks
 from .deal import plan_deal
-from .exact import any_assignment, exact_counts, first_assignments, list_assignments
+from .exact import any_assignment, exact_chunk, exact_counts, first_assignments
 from .montecarlo import MonteCarloTotals, monte_carlo_chunk
 from .scoring import SHARES, TIES, WINS, equity_fraction
-from .suits import group_assignments, stabilizer
+from .suits import combo_index, stabilizer
 
 EXACT_WORK_LIMIT = 1_000_000_000
-EXACT_ASSIGNMENT_LIMIT = 50_000_000   # beyond this even --exact is refused (memory and hours)
+EXACT_SECONDS_LIMIT = 3600.0           # even --exact is refused when estimated above an hour on the threads
 DEFAULT_TRIALS = 1_000_000
 MAX_TRIALS = 10**15                   # about a year at 30 M trials/s: refused above
 CHUNK_TRIALS = 1 << 16                # trials per chunk: its own RNG stream, one merge, one interrupt check
 MAX_PLAYERS = 10
+CHUNK_WORK = 100_000_000              # hand evaluations in one chunk of an exact enumeration (~0.1 s)
 
 Progress = Callable[[int, Optional[int], float, str], None]   # (done, total, seconds, unit)
 
@@ -126,7 +127,7 @@ def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = ""
     executor, pokerkit's pattern); without one, ``threads`` threads are used
     (default: every core).  ``progress(done, total, seconds, unit)`` is called
     after each merged chunk: Monte Carlo ``"trials"`` (``total`` None when
-    adaptive) or exact ``"suit classes"`` enumerated.
+    adaptive) or exact ``"combo pairs of players 1 and 2"`` enumerated.
     """
     if not 2 <= len(players) <= MAX_PLAYERS:
         raise CardError(f"{len(players)} players given; equity needs 2 to {MAX_PLAYERS}")
@@ -190,11 +191,13 @@ def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = ""
         exact = trials is None and not adaptive and work <= EXACT_WORK_LIMIT
     n_threads = _threads(threads)
     if exact:
-        if assignments_bound > EXACT_ASSIGNMENT_LIMIT:
+        if work > EXACT_WORK_LIMIT:     # long enough to be worth timing a sample: refuse hours
             seconds_needed = _exact_seconds(ranges, masks, offsets, board_cards, dead_cards, used, assignments_bound)
-            raise CardError(f"exact enumeration of these ranges is too large ({assignments_bound:,} combo "
-                            f"assignments, about {_duration(seconds_needed)} on one core); "
-                            "use --trials N, --stderr TARGET or --time SECONDS")
+            if seconds_needed / n_threads > EXACT_SECONDS_LIMIT:
+                raise CardError(f"exact enumeration of these ranges is too large ({assignments_bound:,} combo "
+                                f"assignments, about {_duration(seconds_needed / n_threads)} on {n_threads} "
+                                f"thread{'s' if n_threads > 1 else ''}); "
+                                "use --trials N, --stderr TARGET or --time SECONDS")
         result = _exact(ranges, masks, offsets, board_cards, dead_cards, used, executor, n_threads, progress)
     else:
         if trials is None and not adaptive:
@@ -235,16 +238,20 @@ def _no_assignment(ranges: list[Range]) -> CardError:
 
 def _exact(ranges: list[Range], masks: np.ndarray, offsets: np.ndarray, board: list[int], dead: list[int],
            used: int, executor: Optional[Executor], n_threads: int, progress: Optional[Progress]) -> EquityResult:
+    """Enumerate in chunks of the first two players' combo pairs (:func:`.exact.exact_chunk`),
+    merged in order: memory stays flat however many assignments there are."""
     P = len(ranges)
     combos = np.ascontiguousarray(np.concatenate([r.combos for r in ranges]).astype(np.int64))
-    weights = np.concatenate([r.weights for r in ranges])
-    assign = list_assignments(masks, offsets, used)
-    if len(assign) == 0:
-        raise _no_assignment(ranges)
-    assign, sizes, wsums = group_assignments(assign, combos, weights, stabilizer(board, dead))
+    weights = np.concatenate([r.weights for r in ranges]).astype(np.float64)
+    index = combo_index(combos, offsets)
+    perms = stabilizer(board, dead)
     t = tables()
-    n_chunks = min(len(assign), max(n_threads * 8, len(assign) // 64 + 1))
-    bounds = np.linspace(0, len(assign), n_chunks + 1).astype(np.int64)
+    pairs = len(ranges[0]) * len(ranges[1])
+    # about 0.1 s a chunk (a merge and an interrupt check each), a few chunks a thread
+    work = math.prod(len(r) for r in ranges) * math.comb(52 - bin(used).count("1") - 2 * P, 5 - len(board)) \
+        * P // len(perms)
+    n_chunks = min(pairs, max(n_threads * (1 if work < CHUNK_WORK else 4), min(4096, work // CHUNK_WORK)))
+    bounds = np.linspace(0, pairs, n_chunks + 1).astype(np.int64)
     counts = np.zeros((P, 3), np.int64)
     wcounts = np.zeros((P, 3), np.float64)
     totals = [0, 0.0]
@@ -254,9 +261,8 @@ def _exact(ranges: list[Range], masks: np.ndarray, offsets: np.ndarray, board: l
     def task(i: int) -> tuple:
         c = np.zeros((P, 3), np.int64)
         w = np.zeros((P, 3), np.float64)
-        lo, hi = bounds[i], bounds[i + 1]
-        nb, wb = exact_counts(assign[lo:hi], sizes[lo:hi], wsums[lo:hi], combos, board_a, np.uint64(used),
-                              c, w, *t)
+        nb, wb, _ = exact_chunk(bounds[i], bounds[i + 1], masks, offsets, combos, weights, index, perms, board_a,
+                                np.uint64(used), np.uint64(used), c, w, *t)
         return c, w, nb, wb
 
     def merge(i: int, got: tuple) -> bool:
@@ -266,10 +272,12 @@ def _exact(ranges: list[Range], masks: np.ndarray, offsets: np.ndarray, board: l
         totals[0] += int(nb)
         totals[1] += float(wb)
         if progress is not None:
-            progress(int(bounds[i + 1]), len(assign), time.monotonic() - start, "suit classes")
+            progress(int(bounds[i + 1]), pairs, time.monotonic() - start, "combo pairs of players 1 and 2")
         return False
 
     run_chunks(task, merge, n_chunks, executor, n_threads)
+    if totals[0] == 0:
+        raise _no_assignment(ranges)
     return _exact_result(ranges, counts, wcounts, int(totals[0]), float(totals[1]))
 
 

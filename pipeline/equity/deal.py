@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..evaluator.kernels import suited_bit
 from ..ranges import Range
+from .suits import stabilizer
 
 
 @dataclass
@@ -21,7 +21,7 @@ class DealPlan:
     """Arrays of one Monte Carlo deal (the kernel's argument order)."""
 
     hole_keys: np.ndarray        # (P,) uint64: fixed players' two card keys, 0 for the others
-    hole_suited: np.ndarray      # (P,) uint64: their suited masks
+    hole_cards: np.ndarray       # (P, 2) uint8: their cards
     base_used: np.uint64         # board, dead and fixed cards
     board: np.ndarray            # known board cards
     deck: np.ndarray             # (L,) uint8: cards not in base_used
@@ -41,7 +41,7 @@ class DealPlan:
 
     def kernel_args(self) -> tuple:
         """The plan's arrays in the kernel's order, with fresh copies of the scratch arrays."""
-        return (self.hole_keys.copy(), self.hole_suited.copy(), self.base_used, self.board, self.deck.copy(),
+        return (self.hole_keys.copy(), self.hole_cards.copy(), self.base_used, self.board, self.deck.copy(),
                 self.rplayers, self.roffsets, self.rcombos, self.rmasks, self.rweights, self.rtotal,
                 self.alias_prob, self.alias_idx, self.weighted, self.dplayers, self.requal,
                 self.card_weight, self.pair_weight)
@@ -71,12 +71,42 @@ def _holds_whole_deck(r: Range, live: int) -> bool:
     return len(r) == live * (live - 1) // 2 and bool(np.all(r.weights == r.weights[0]))
 
 
+def symmetries(board: list[int], base_mask: int, fixed: list[Range]) -> np.ndarray:
+    """(g, 4) the suit permutations that map the board, the dead cards and each fixed hand
+    onto itself."""
+    dead = [c for c in range(52) if base_mask >> c & 1 and c not in board]
+    perms = stabilizer(board, dead)
+    keep = [g for g in perms if all({4 * (c >> 2) + int(g[c & 3]) for c in r.combos[0]} == set(r.combos[0].tolist())
+                                    for r in fixed)]
+    return np.array(keep, np.int64)
+
+
+def lone_range_classes(r: Range, perms: np.ndarray) -> Range:
+    """``r`` with one combo per suit class under ``perms``, weighing its class's total.
+
+    When only one player holds a proper range, the others fixed hands or
+    random, a suit permutation that fixes the board, the dead cards and the
+    fixed hands carries each combo of a class onto another with the same law
+    of showdowns (the deck maps onto itself), so drawing the class by its
+    weight and dealing its first combo is the same Monte Carlo law as drawing
+    the combo.  ``AA`` or ``AKo`` against random hands preflop is one class: a
+    fixed hand, dealt as fast as ``AsAh``.
+    """
+    c = r.combos.astype(np.int64)
+    img = 4 * (c[None, :, :] >> 2) + perms[:, c & 3]                # (g, n, 2)
+    code = (52 * img.max(axis=2) + img.min(axis=2)).min(axis=0)     # smallest image of each combo
+    _, first, inverse = np.unique(code, return_index=True, return_inverse=True)
+    weights = np.bincount(inverse.ravel(), weights=r.weights.astype(np.float64), minlength=len(first))
+    order = np.argsort(first)                                        # classes in the range's order
+    return Range(r.text, r.combos[first[order]], weights[order])
+
+
 def plan_deal(ranges: list[Range], board: list[int], base_mask: int) -> DealPlan:
     """Group the players and build the arrays; ``ranges`` already exclude ``base_mask`` (board
     and dead cards) and the fixed players' cards are disjoint (the caller checks both)."""
     P = len(ranges)
     hole_keys = np.zeros(P, np.uint64)
-    hole_suited = np.zeros(P, np.uint64)
+    hole_cards = np.zeros((P, 2), np.uint8)
     from ..evaluator.tables import tables
     card_keys = tables()[0]
     used = int(base_mask)
@@ -84,12 +114,21 @@ def plan_deal(ranges: list[Range], board: list[int], base_mask: int) -> DealPlan
     for p in fixed:
         c1, c2 = (int(c) for c in ranges[p].combos[0])
         hole_keys[p] = card_keys[c1] + card_keys[c2]
-        hole_suited[p] = suited_bit(c1) | suited_bit(c2)
+        hole_cards[p] = c1, c2
         used |= (1 << c1) | (1 << c2)
     live = 52 - bin(used).count("1")
     rest = {p: ranges[p].without(used) for p in range(P) if p not in fixed}
     deck_players = [p for p, r in rest.items() if _holds_whole_deck(r, live)]
     range_players = [p for p in rest if p not in deck_players]
+    if len(range_players) == 1:     # a lone range: one combo per suit class, the class's weight
+        p = range_players[0]
+        rest[p] = lone_range_classes(rest[p], symmetries(board, base_mask, [ranges[q] for q in fixed]))
+        if len(rest[p]) == 1:       # one class (AA, AKo vs random hands): a fixed hand
+            c1, c2 = (int(c) for c in rest[p].combos[0])
+            hole_keys[p] = card_keys[c1] + card_keys[c2]
+            hole_cards[p] = c1, c2
+            used |= (1 << c1) | (1 << c2)
+            range_players = []
     combos, masks, weights, offsets, probs, aliases, totals, unions = [], [], [], [0], [], [], [], []
     for p in range_players:
         r = rest[p]
@@ -118,7 +157,7 @@ def plan_deal(ranges: list[Range], board: list[int], base_mask: int) -> DealPlan
         return np.ascontiguousarray(np.concatenate(parts).astype(dtype)) if parts else np.zeros(shape, dtype)
 
     deck = np.array([c for c in range(52) if not used >> c & 1], np.uint8)
-    return DealPlan(hole_keys, hole_suited, np.uint64(used), np.asarray(board, np.int64), deck,
+    return DealPlan(hole_keys, hole_cards, np.uint64(used), np.asarray(board, np.int64), deck,
                     np.array(range_players, np.int64), np.array(offsets, np.int64),
                     cat(combos, np.int64, (0, 2)), cat(masks, np.uint64), cat(weights, np.float64),
                     np.array(totals, np.float64), cat(probs, np.float64), cat(aliases, np.int64),

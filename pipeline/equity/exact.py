@@ -1,20 +1,24 @@
 """Exact equity: every non-conflicting assignment of range combos times every board.
 
 The players' ranges are concatenated into one combo array with per-player
-``offsets``.  :func:`count_assignments` / :func:`list_assignments` walk the
-cartesian product like an odometer, skipping any prefix that already shares a
-card, and :func:`exact_counts` scores each assignment's boards with
-:func:`~.ranksets.enumerate_by_ranks` — once per suit-isomorphism class of
-assignments (:mod:`.suits`), weighted by the class size.  Assignments are independent, so a caller
-may split them into chunks and add the integer counts in any order.
+``offsets``.  :func:`exact_chunk` walks the cartesian product like an
+odometer, skipping any prefix that already shares a card, keeps the
+assignments that represent their suit-isomorphism class (:func:`.suits.class_of`)
+and scores their boards with :func:`~.ranksets.enumerate_by_ranks` through
+:func:`exact_counts`, weighted by the class size — a stream: nothing is kept
+per assignment or per class.  A chunk is a span of the combo pairs of the
+first two players; chunks are independent, so a caller may run them in any
+order and add the integer counts.
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from ..evaluator.kernels import board_state, live_cards, suited_bit
+from ..evaluator.kernels import board_state, hand_value, live_cards, suited_bit
 from .ranksets import enumerate_by_ranks
+from .scoring import score
+from .suits import class_of
 
 
 @njit(cache=True, nogil=True)
@@ -69,14 +73,6 @@ def first_assignments(masks: np.ndarray, offsets: np.ndarray, used: int, k: int)
     return out[:n]
 
 
-def list_assignments(masks: np.ndarray, offsets: np.ndarray, used: int) -> np.ndarray:
-    """The assignments themselves: (A, P) indexes into the concatenated combos."""
-    n = count_assignments(masks, offsets, used)
-    out = np.empty((n, offsets.size - 1), np.int64)
-    _walk(masks, offsets, np.uint64(used), out, True, -1)
-    return out
-
-
 @njit(cache=True, nogil=True)
 def exact_counts(assign: np.ndarray, sizes: np.ndarray, wsums: np.ndarray, combos: np.ndarray,
                  board: np.ndarray, dead_mask: np.uint64, counts: np.ndarray, wcounts: np.ndarray,
@@ -93,6 +89,7 @@ def exact_counts(assign: np.ndarray, sizes: np.ndarray, wsums: np.ndarray, combo
     suited = np.empty(P, np.uint64)
     live = np.empty(52, np.uint8)
     local = np.zeros((P, 3), np.int64)
+    values = np.empty(P, np.int32)
     boards = 0
     wboards = 0.0
     for a in range(A):
@@ -103,10 +100,16 @@ def exact_counts(assign: np.ndarray, sizes: np.ndarray, wsums: np.ndarray, combo
             keys[p] = bkey + card_keys[c1] + card_keys[c2]
             suited[p] = bsuited | suited_bit(c1) | suited_bit(c2)
             used |= (np.uint64(1) << np.uint64(c1)) | (np.uint64(1) << np.uint64(c2))
-        n = live_cards(used, live)
         local[:] = 0
-        nb = enumerate_by_ranks(keys, suited, live[:n], missing, local, card_keys, rank_offsets,
-                                rank_values, flush_values)
+        if missing == 0:      # a river: one showdown, no walk over the rank multisets
+            for p in range(P):
+                values[p] = hand_value(keys[p], suited[p], rank_offsets, rank_values, flush_values)
+            score(values, local, 1)
+            nb = 1
+        else:
+            n = live_cards(used, live)
+            nb = enumerate_by_ranks(keys, suited, live[:n], missing, local, card_keys, rank_offsets,
+                                    rank_values, flush_values)
         m = sizes[a]
         w = wsums[a]
         boards += m * nb
@@ -116,3 +119,81 @@ def exact_counts(assign: np.ndarray, sizes: np.ndarray, wsums: np.ndarray, combo
                 counts[p, k] += m * local[p, k]
                 wcounts[p, k] += w * local[p, k]
     return boards, wboards
+
+
+REPRESENTATIVES = 256     # class representatives scored together
+
+
+@njit(cache=True, nogil=True)
+def exact_chunk(lo: int, hi: int, masks: np.ndarray, offsets: np.ndarray, combos: np.ndarray,
+                weights: np.ndarray, index: np.ndarray, perms: np.ndarray, board: np.ndarray,
+                dead_mask: np.uint64, used: np.uint64, counts: np.ndarray, wcounts: np.ndarray,
+                card_keys: np.ndarray, rank_offsets: np.ndarray, rank_values: np.ndarray,
+                flush_values: np.ndarray) -> tuple:
+    """Score every suit class whose representative gives players 1 and 2 the combo pair
+    ``lo .. hi-1`` (pair ``f`` = player 1's combo ``f // n2`` and player 2's ``f % n2``);
+    adds to ``counts``/``wcounts`` as :func:`exact_counts` and returns
+    ``(boards, weighted boards, classes)``.  ``used``: board and dead cards."""
+    P = offsets.size - 1
+    n2 = offsets[2] - offsets[1]
+    rows = np.empty((REPRESENTATIVES, P), np.int64)
+    sizes = np.empty(REPRESENTATIVES, np.int64)
+    wsums = np.empty(REPRESENTATIVES, np.float64)
+    images = np.empty((perms.shape[0], P), np.int64)
+    pos = np.empty(P, np.int64)
+    taken = np.empty(P + 1, np.uint64)
+    n = 0
+    boards = 0
+    wboards = 0.0
+    classes = 0
+    for f in range(lo, hi):
+        pos[0] = offsets[0] + f // n2
+        pos[1] = offsets[1] + f % n2
+        m0 = masks[pos[0]]
+        m1 = masks[pos[1]]
+        if m0 & used or m1 & (used | m0):
+            continue
+        taken[2] = used | m0 | m1
+        depth = 2                            # odometer over players 3..P
+        if P > 2:
+            pos[2] = offsets[2]
+        while True:
+            if depth == P:                   # a whole assignment: score it if it represents its class
+                size, w = class_of(pos, combos, weights, index, perms, images)
+                if size > 0:
+                    rows[n, :] = pos
+                    sizes[n] = size
+                    wsums[n] = w
+                    n += 1
+                    classes += 1
+                    if n == REPRESENTATIVES:
+                        nb, wb = exact_counts(rows, sizes, wsums, combos, board, dead_mask, counts, wcounts,
+                                              card_keys, rank_offsets, rank_values, flush_values)
+                        boards += nb
+                        wboards += wb
+                        n = 0
+                depth -= 1
+                if depth < 2:
+                    break
+                pos[depth] += 1
+                continue
+            if pos[depth] >= offsets[depth + 1]:     # this player's combos exhausted: back up
+                depth -= 1
+                if depth < 2:
+                    break
+                pos[depth] += 1
+                continue
+            m = masks[pos[depth]]
+            if m & taken[depth]:
+                pos[depth] += 1
+                continue
+            taken[depth + 1] = taken[depth] | m
+            depth += 1
+            if depth < P:
+                pos[depth] = offsets[depth]
+    if n > 0:
+        nb, wb = exact_counts(rows[:n], sizes[:n], wsums[:n], combos, board, dead_mask, counts, wcounts,
+                              card_keys, rank_offsets, rank_values, flush_values)
+        boards += nb
+        wboards += wb
+    return boards, wboards, classes

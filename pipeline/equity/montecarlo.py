@@ -46,10 +46,9 @@ from ..evaluator.kernels import (
     RANK_SUM_MASK,
     board_state,
     flush_suit,
-    suit_ranks,
-    suited_bit,
 )
-from .rng import below, chunk_state, uniform
+from .dealing import deal_deck_block, deal_ranges_block
+from .rng import chunk_state
 from .scoring import SHARE_UNIT, equity_fraction
 
 # counts (P, 11) int64 of an unweighted chunk: column 0 sole wins, column k = 2..10 the
@@ -64,7 +63,7 @@ HM = np.uint64(HASH_MASK)
 
 @njit(cache=True, nogil=True)
 def monte_carlo_chunk(trials: int, seed: int, chunk: int,
-                      hole_keys: np.ndarray, hole_suited: np.ndarray, base_used: np.uint64,
+                      hole_keys: np.ndarray, hole_cards: np.ndarray, base_used: np.uint64,
                       board: np.ndarray, deck: np.ndarray,
                       rplayers: np.ndarray, roffsets: np.ndarray, rcombos: np.ndarray,
                       rmasks: np.ndarray, rweights: np.ndarray, rtotal: np.ndarray,
@@ -77,175 +76,139 @@ def monte_carlo_chunk(trials: int, seed: int, chunk: int,
     ``wsums``/``wtot`` (weighted plans: sums of omega and omega squared).  The plan's
     arrays come from :meth:`.deal.DealPlan.kernel_args`.
 
-    ``hole_keys``/``hole_suited`` (P,) hold the fixed players' cards (zero for
-    the others) and are used as scratch; ``deck`` (live cards not in
+    ``hole_keys`` (P,) and ``hole_cards`` (P, 2) hold the fixed players' cards
+    (zero for the others); ``deck`` (live cards not in
     ``base_used``) is shuffled in place.
     """
     s0, s1 = chunk_state(seed, chunk)
     P = hole_keys.size
     R = rplayers.size
-    D = dplayers.size
-    missing = 5 - board.size
-    L = deck.size
-    bkey0, bsuited0, _ = board_state(board, np.uint64(0), card_keys)
-    order = np.arange(R)
-    held = np.empty(2 * R, np.int64)      # cards of the range players drawn so far in a trial
-    # one block of trials at a time: deal them all, then evaluate player by player over
-    # the block, so the table lookups of different trials overlap in the CPU
+    bkey0, _, _ = board_state(board, np.uint64(0), card_keys)
     keys = np.empty((P, BLOCK), np.uint64)
-    suits = np.empty((P, BLOCK), np.uint64)
+    hole = np.empty((P, BLOCK, 2), np.uint8)
     for p in range(P):
         keys[p, :] = hole_keys[p]
-        suits[p, :] = hole_suited[p]
+        hole[p, :, 0] = hole_cards[p, 0]
+        hole[p, :, 1] = hole_cards[p, 1]
     bkeys = np.empty(BLOCK, np.uint64)
-    bsuits = np.empty(BLOCK, np.uint64)
-    omegas = np.empty(BLOCK, np.float64)
+    bcards = np.empty((BLOCK, 5), np.uint8)
+    for i in range(board.size):
+        bcards[:, i] = board[i]
+    omegas = np.ones(BLOCK, np.float64)
     values = np.empty((P, BLOCK), np.int32)
-    one = np.uint64(1)
+    scratch = np.empty(3 * R + 1, np.int64)   # the range players' order and cards in a trial
+    scratch[:R] = np.arange(R)
     done = 0
     while done < trials:
         nb = min(BLOCK, trials - done)
         done += nb
+        if R == 0:
+            s0, s1 = deal_deck_block(nb, s0, s1, deck, 5 - board.size, dplayers, bkey0, bkeys, bcards,
+                                     keys, hole, card_keys)
+        else:
+            s0, s1 = deal_ranges_block(nb, s0, s1, base_used, deck, 5 - board.size, rplayers, roffsets,
+                                       rcombos, rmasks, rweights, rtotal, alias_prob, alias_idx, weighted,
+                                       dplayers, requal, card_weight, pair_weight, bkey0,
+                                       bkeys, bcards, keys, hole, omegas, scratch, card_keys)
+        evaluate_block(nb, bkeys, bcards, keys, hole, values, rank_offsets, rank_values, flush_values)
+        showdown_block(nb, values, omegas, weighted, counts, wsums, wtot)
+
+
+@njit(cache=True, nogil=True)
+def evaluate_block(nb: int, bkeys: np.ndarray, bcards: np.ndarray, keys: np.ndarray, hole: np.ndarray,
+                   values: np.ndarray, rank_offsets: np.ndarray, rank_values: np.ndarray,
+                   flush_values: np.ndarray) -> None:
+    """``values[p, b]``: player ``p``'s hand value in trial ``b``, player by player over the
+    block so that the table lookups of different trials overlap in the CPU."""
+    for p in range(keys.shape[0]):
         for b in range(nb):
-            taken = base_used
-            omega = 1.0
-            # 2. range players, in random order when their draws can collide
-            if weighted:
-                for k in range(R - 1, 0, -1):
-                    s0, s1, j = below(s0, s1, k + 1)
-                    order[k], order[j] = order[j], order[k]
-            for q in range(R):
-                k = order[q]
-                lo, hi = roffsets[k], roffsets[k + 1]
-                avail = rtotal[k]
-                if weighted and q > 0:
-                    # weight still available: inclusion-exclusion over the cards held so far,
-                    # recounted combo by combo when cancellation leaves too little to trust
-                    for a in range(2 * q):
-                        avail -= card_weight[k, held[a]]
-                        for b2 in range(a):
-                            avail += pair_weight[k, held[a], held[b2]]
-                    if avail < 1e-9 * rtotal[k]:
-                        avail = 0.0
-                        for i in range(lo, hi):
-                            if not rmasks[i] & taken:
-                                avail += rweights[i]
-                    if avail <= 0.0:
-                        omega = 0.0
-                        break
-                    omega *= avail / rtotal[k]
-                n = hi - lo
-                got = -1
-                for _try in range(64):
-                    s0, s1, i = below(s0, s1, n)
-                    if not requal[k]:
-                        s0, s1, u = uniform(s0, s1)
-                        if u >= alias_prob[lo + i]:
-                            i = alias_idx[lo + i]
-                    i += lo
-                    if not rmasks[i] & taken:
-                        got = i
-                        break
-                if got < 0:       # heavily blocked: draw from the available combos by a scan
-                    s0, s1, u = uniform(s0, s1)
-                    u *= avail
-                    for i in range(lo, hi):
-                        if not rmasks[i] & taken:
-                            got = i
-                            u -= rweights[i]
-                            if u < 0.0:
-                                break
-                taken |= rmasks[got]
-                c1, c2 = rcombos[got, 0], rcombos[got, 1]
-                held[2 * q] = c1
-                held[2 * q + 1] = c2
-                p = rplayers[k]
-                keys[p, b] = card_keys[c1] + card_keys[c2]
-                suits[p, b] = suited_bit(c1) | suited_bit(c2)
-            omegas[b] = omega
-            if omega == 0.0:      # no combo left for a range player: a trial of weight zero
-                bkeys[b] = bkey0
-                bsuits[b] = bsuited0
-                continue
-            # 3. the board, then the deck players, from what is left of the deck
-            pos = 0
-            bkey = bkey0
-            bsuited = bsuited0
-            for _d in range(missing):
-                while True:   # partial Fisher-Yates: the next card left in the deck
-                    s0, s1, j = below(s0, s1, L - pos)
-                    j += pos
-                    c = deck[j]
-                    deck[j] = deck[pos]
-                    deck[pos] = c
-                    pos += 1
-                    if R == 0 or not (taken >> np.uint64(c)) & one:
-                        break
-                bkey += card_keys[c]
-                bsuited |= suited_bit(c)
-            bkeys[b] = bkey
-            bsuits[b] = bsuited
-            for q in range(D):
-                p = dplayers[q]
-                while True:   # partial Fisher-Yates: the next card left in the deck
-                    s0, s1, j = below(s0, s1, L - pos)
-                    j += pos
-                    c = deck[j]
-                    deck[j] = deck[pos]
-                    deck[pos] = c
-                    pos += 1
-                    if R == 0 or not (taken >> np.uint64(c)) & one:
-                        break
-                while True:   # partial Fisher-Yates: the next card left in the deck
-                    s0, s1, j = below(s0, s1, L - pos)
-                    j += pos
-                    c2 = deck[j]
-                    deck[j] = deck[pos]
-                    deck[pos] = c2
-                    pos += 1
-                    if R == 0 or not (taken >> np.uint64(c2)) & one:
-                        break
-                keys[p, b] = card_keys[c] + card_keys[c2]
-                suits[p, b] = suited_bit(c) | suited_bit(c2)
+            # hand_value written out: a call passing the table arrays costs more than the lookup
+            key = bkeys[b] + keys[p, b]
+            if key & FLUSH_FLAGS:
+                suit = flush_suit(key)     # rare: the flush suit's ranks from the cards
+                ranks = 0
+                for i in range(5):
+                    c = bcards[b, i]
+                    if c & 3 == suit:
+                        ranks |= 1 << (c >> 2)
+                for i in range(2):
+                    c = hole[p, b, i]
+                    if c & 3 == suit:
+                        ranks |= 1 << (c >> 2)
+                values[p, b] = flush_values[ranks]
+            else:
+                rs = key & RANK_SUM_MASK
+                values[p, b] = rank_values[rank_offsets[rs >> HS] + (rs & HM)]
+
+
+@njit(cache=True, nogil=True)
+def showdown_block(nb: int, values: np.ndarray, omegas: np.ndarray, weighted: bool, counts: np.ndarray,
+                   wsums: np.ndarray, wtot: np.ndarray) -> None:
+    """Each trial's showdown: the best value, then who holds it; added to ``counts`` (or to
+    ``wsums``/``wtot`` with the trial's importance weight)."""
+    P = values.shape[0]
+    if P == 2 and not weighted:     # heads-up: no branches, three sums
+        first = 0
+        second = 0
+        for b in range(nb):
+            first += values[0, b] > values[1, b]
+            second += values[1, b] > values[0, b]
+        counts[0, 0] += first
+        counts[1, 0] += second
+        counts[0, 2] += nb - first - second
+        counts[1, 2] += nb - first - second
+        return
+    if not weighted:    # player by player over the block: loops the compiler vectorizes
+        top = np.empty(nb, np.int32)
+        holders = np.zeros(nb, np.int32)
+        for b in range(nb):
+            top[b] = values[0, b]
+        for p in range(1, P):
+            for b in range(nb):
+                top[b] = max(top[b], values[p, b])
         for p in range(P):
             for b in range(nb):
-                # hand_value written out: a call passing the table arrays costs more than the lookup
-                key = bkeys[b] + keys[p, b]
-                if key & FLUSH_FLAGS:
-                    values[p, b] = flush_values[suit_ranks(bsuits[b] | suits[p, b], flush_suit(key))]
-                else:
-                    rs = key & RANK_SUM_MASK
-                    values[p, b] = rank_values[rank_offsets[rs >> HS] + (rs & HM)]
-        # showdowns: the best value, then who holds it
-        for b in range(nb):
-            omega = omegas[b]
-            if omega == 0.0:
-                continue
-            best = values[0, b]
-            for p in range(1, P):
-                best = max(best, values[p, b])
-            nbest = 0
-            winner = 0
+                holders[b] += values[p, b] == top[b]
+        for p in range(P):
+            sole = 0
+            for b in range(nb):
+                sole += (values[p, b] == top[b]) & (holders[b] == 1)
+            counts[p, 0] += sole
+        for b in range(nb):             # the trials whose best hand is shared: who shares the pot
+            if holders[b] > 1:
+                for p in range(P):
+                    if values[p, b] == top[b]:
+                        counts[p, holders[b]] += 1
+        return
+    for b in range(nb):
+        omega = omegas[b]
+        if omega == 0.0:
+            continue
+        best = values[0, b]
+        for p in range(1, P):
+            best = max(best, values[p, b])
+        nbest = 0
+        winner = 0
+        for p in range(P):
+            if values[p, b] == best:
+                nbest += 1
+                winner = p
+        if weighted:
+            wtot[0] += omega
+            wtot[1] += omega * omega
+            x = 1.0 / nbest
             for p in range(P):
                 if values[p, b] == best:
-                    nbest += 1
-                    winner = p
-            if weighted:
-                wtot[0] += omega
-                wtot[1] += omega * omega
-                x = 1.0 / nbest
-                for p in range(P):
-                    if values[p, b] == best:
-                        wsums[p, W_WIN if nbest == 1 else W_TIE] += omega
-                        wsums[p, W_X] += omega * x
-                        wsums[p, W_W2X] += omega * omega * x
-                        wsums[p, W_W2X2] += omega * omega * x * x
-            elif nbest == 1:
-                counts[winner, 0] += 1
-            else:
-                for p in range(P):
-                    if values[p, b] == best:
-                        counts[p, nbest] += 1
+                    wsums[p, W_WIN if nbest == 1 else W_TIE] += omega
+                    wsums[p, W_X] += omega * x
+                    wsums[p, W_W2X] += omega * omega * x
+                    wsums[p, W_W2X2] += omega * omega * x * x
+        elif nbest == 1:
+            counts[winner, 0] += 1
+        else:
+            for p in range(P):
+                if values[p, b] == best:
+                    counts[p, nbest] += 1
 
 
 class MonteCarloTotals:

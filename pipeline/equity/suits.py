@@ -12,10 +12,10 @@ isomorphism of Waugh et al. ("A practical use of imperfect recall", SARA
 2009) and of OMPEval's combined range evaluation, applied to whole
 assignments.
 
-:func:`group_assignments` keys each assignment by its smallest image over
-the group (each player's combo as ``52 * high + low``, 12 bits, five players
-to a 64-bit word) and keeps one representative per key with the class size
-and the sum of its members' weight products.
+:func:`class_of` decides, assignment by assignment, whether it represents
+its class (the smallest member) and if so the class size and the sum of its
+members' weight products; the enumeration (:mod:`.exact`) streams the
+assignments through it, so memory does not grow with their number.
 """
 from __future__ import annotations
 
@@ -39,51 +39,65 @@ def stabilizer(board: list[int], dead: list[int]) -> np.ndarray:
     return np.array(keep, np.int64)
 
 
+def combo_index(combos: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """(P, 52, 52) int32: the index in ``combos`` of player ``p``'s combo of two cards (both
+    orders), -1 where the combo is not in his range."""
+    P = offsets.size - 1
+    index = np.full((P, 52, 52), -1, np.int32)
+    for p in range(P):
+        ids = np.arange(offsets[p], offsets[p + 1])
+        c = combos[ids]
+        index[p, c[:, 0], c[:, 1]] = ids
+        index[p, c[:, 1], c[:, 0]] = ids
+    return index
+
+
 @njit(cache=True, nogil=True)
-def _keys(assign: np.ndarray, combos: np.ndarray, perms: np.ndarray, out: np.ndarray) -> None:
-    A, P = assign.shape
-    codes = np.empty(P, np.int64)
-    for a in range(A):
-        best0 = np.int64(-1)
-        best1 = np.int64(-1)
-        for g in range(perms.shape[0]):
-            for p in range(P):
-                c1 = combos[assign[a, p], 0]
-                c2 = combos[assign[a, p], 1]
-                x = 4 * (c1 >> 2) + perms[g, c1 & 3]
-                y = 4 * (c2 >> 2) + perms[g, c2 & 3]
-                codes[p] = 52 * max(x, y) + min(x, y)
-            k0 = np.int64(0)
-            k1 = np.int64(0)
-            for p in range(P):
-                if p < 5:
-                    k0 = (k0 << 12) | codes[p]
-                else:
-                    k1 = (k1 << 12) | codes[p]
-            if best0 < 0 or k0 < best0 or (k0 == best0 and k1 < best1):
-                best0 = k0
-                best1 = k1
-        out[a, 0] = best0
-        out[a, 1] = best1
+def class_of(assign: np.ndarray, combos: np.ndarray, weights: np.ndarray, index: np.ndarray,
+             perms: np.ndarray, images: np.ndarray) -> tuple:
+    """``(size, weight sum)`` of the suit class of assignment ``assign`` (P,) when it is the
+    class's representative, else ``(0, 0.0)``.
 
-
-def group_assignments(assign: np.ndarray, combos: np.ndarray, weights: np.ndarray,
-                      perms: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(representatives (C, P), sizes (C,) int64, weight sums (C,) float64)``.
-
-    ``assign`` (A, P) indexes ``combos``/``weights``; ``perms`` is the group
-    (:func:`stabilizer`).  A trivial group returns every assignment as its own class.
+    The class is the assignment's images under the group ``perms`` that are
+    assignments too (every player's image combo in his range, by ``index``,
+    :func:`combo_index`); its representative is the smallest of them as a tuple
+    of combo indexes, so each class is met once in a walk over all
+    assignments, with no table of classes kept.  ``images`` (g, P) is scratch.
     """
-    w = np.prod(weights[assign], axis=1) if assign.size else np.zeros(0)
-    if len(perms) <= 1:
-        return assign, np.ones(len(assign), np.int64), w
-    keys = np.empty((len(assign), 2), np.int64)
-    _keys(assign, combos, perms, keys)
-    order = np.lexsort((keys[:, 1], keys[:, 0]))
-    k = keys[order]
-    start = np.ones(len(k), bool)
-    start[1:] = (k[1:, 0] != k[:-1, 0]) | (k[1:, 1] != k[:-1, 1])
-    first = np.flatnonzero(start)
-    sizes = np.diff(np.append(first, len(k))).astype(np.int64)
-    wsums = np.add.reduceat(w[order], first) if len(first) else np.zeros(0)
-    return assign[order[first]], sizes, wsums
+    P = assign.size
+    n = 0
+    wsum = 0.0
+    for g in range(perms.shape[0]):
+        valid = True
+        for p in range(P):
+            c1 = combos[assign[p], 0]
+            c2 = combos[assign[p], 1]
+            k = index[p, 4 * (c1 >> 2) + perms[g, c1 & 3], 4 * (c2 >> 2) + perms[g, c2 & 3]]
+            if k < 0:
+                valid = False
+                break
+            images[n, p] = k
+        if not valid:
+            continue
+        for p in range(P):                 # a smaller member: another assignment represents the class
+            if images[n, p] != assign[p]:
+                if images[n, p] < assign[p]:
+                    return 0, 0.0
+                break
+        new = True
+        for e in range(n):                 # the same image by another permutation: counted once
+            same = True
+            for p in range(P):
+                if images[e, p] != images[n, p]:
+                    same = False
+                    break
+            if same:
+                new = False
+                break
+        if new:
+            w = 1.0
+            for p in range(P):
+                w *= weights[images[n, p]]
+            wsum += w
+            n += 1
+    return n, wsum

@@ -18,6 +18,11 @@ tournament             2        entrants per selection tournament
 patience               0        stop a phase after this many generations without
                                 progress (0: never stop early)
 samples                48       hand-weight samples per decision after the flop
+weights                sampled  the hand weight after the flop: ``sampled`` (the
+                                in-kernel Monte Carlo of ``samples`` deals) or
+                                ``tables`` (:mod:`pipeline.holdem.weight_table`);
+                                fixed in the run's parameters, so a resumed run
+                                plays as it started
 yardstick              tag      the fixed opponent of the per-generation curve
 =====================  =======  ==================================================
 """
@@ -53,6 +58,7 @@ class Config:
     tournament: int = 2
     patience: int = 0
     samples: int = 48
+    weights: str = "sampled"
     yardstick: str = "tag"
     layout: Layout = field(default_factory=Layout)
 
@@ -89,6 +95,8 @@ class Config:
             bad(f"--patience must be 0 (off) or positive, got {self.patience}")
         if not 1 <= self.samples <= 100_000:
             bad(f"--samples must be 1 to 100000, got {self.samples}")
+        if self.weights not in ("sampled", "tables"):
+            bad(f"--weights must be sampled or tables once resolved, got {self.weights!r}")
         if self.yardstick not in KINDS:
             bad(f"--yardstick must be one of {', '.join(KINDS)}, got {self.yardstick!r}")
         if not -(1 << 63) <= self.seed < 1 << 63:

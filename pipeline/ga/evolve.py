@@ -177,7 +177,8 @@ def _evaluate(st: _State, genes: list[np.ndarray], seed: int, session: Any,
 
     cfg = st.cfg
     pre = preflop_table()
-    args = dict(layout=cfg.layout, fmt=cfg.format, hands=cfg.hands_per_match, seed=seed, samples=cfg.samples)
+    args = dict(layout=cfg.layout, fmt=cfg.format, hands=cfg.hands_per_match, seed=seed, samples=cfg.samples,
+                weights=cfg.weights)
     if session is None:
         return [play_match(g, st.trainers, pre_weight=pre, **args) for g in genes]   # type: ignore[arg-type]
     from distributed import as_completed
@@ -202,7 +203,7 @@ def _yardstick(cfg: Config, genes: np.ndarray) -> tuple[float, float]:
 
     others = cfg.trainers if cfg.format == "table" else 1
     r = simulate([Player(cfg.layout, genes, {"name": "best"})] + [cfg.yardstick] * others, cfg.hands_per_match,
-                 seed=_seed_of(cfg.seed, 2 << 40), samples=cfg.samples)
+                 seed=_seed_of(cfg.seed, 2 << 40), samples=cfg.samples, weights=cfg.weights)
     return r.seats[0].bb_per_100, r.seats[0].stderr
 
 
@@ -309,6 +310,7 @@ def _finish(st: _State, folder: Path) -> Path:
                                              "fitness_bb100": float(st.fitness[0]), "seed": cfg.seed,
                                              "generations": st.generation, "format": cfg.format,
                                              "seats": cfg.trainers + 1 if cfg.format == "table" else 2,
+                                             "weights": cfg.weights,
                                              "used_share": float(st.used[0].mean())})
     path = final.save(folder / "final-player.json")
     for k, (genes, tid) in enumerate(zip(st.trainers, st.trainer_ids)):
@@ -377,7 +379,7 @@ def hand_rate(cfg: Config, hands: int = 2_000) -> float:
     genes = random_genes(cfg.layout, rng)
     trainers = np.stack([random_genes(cfg.layout, rng) for _ in range(cfg.trainers if cfg.format == "table" else 1)])
     pre = preflop_table()
-    play_match(genes, trainers, cfg.layout, cfg.format, 20, 1, cfg.samples, pre)          # compile / load
+    play_match(genes, trainers, cfg.layout, cfg.format, 20, 1, cfg.samples, pre, cfg.weights)   # compile / load
     t = time.perf_counter()
-    m = play_match(genes, trainers, cfg.layout, cfg.format, hands, 1, cfg.samples, pre)
+    m = play_match(genes, trainers, cfg.layout, cfg.format, hands, 1, cfg.samples, pre, cfg.weights)
     return m.hands / max(time.perf_counter() - t, 1e-9)

@@ -57,10 +57,11 @@ class Match:
 
 
 def play_match(genes: np.ndarray, trainers: np.ndarray, layout: Layout, fmt: str, hands: int, seed: int,
-               samples: int, pre_weight: np.ndarray) -> Match:
+               samples: int, pre_weight: np.ndarray, weights: str = "sampled") -> Match:
     """Evaluate one gene table against ``trainers`` (``(T, genes, 2)``) over ``hands`` hands.
 
-    ``hands`` is per match: the whole table session, or each heads-up match.
+    ``hands`` is per match: the whole table session, or each heads-up match;
+    ``weights`` the hand-weight mode (:func:`pipeline.holdem.weight_table.weight_mode`).
     """
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r} (choose from {', '.join(FORMATS)})")
@@ -75,7 +76,7 @@ def play_match(genes: np.ndarray, trainers: np.ndarray, layout: Layout, fmt: str
         table = Table.make(seats, samples=samples)
         n = table.seats
         deals = -(-hands // n)
-        totals, sq, _stats, _audit, u = play_deals(table, seed, 0, deals, True, pre_weight)
+        totals, sq, _stats, _audit, u = play_deals(table, seed, 0, deals, True, pre_weight, weights)
         units += int(totals[0])
         sumsq += int(sq[0])
         hands_played += deals * n

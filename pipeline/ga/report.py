@@ -30,7 +30,7 @@ STYLE_HANDS = 4_000
 
 
 def style(player: Player, trainers: Sequence[Player], hands: int = STYLE_HANDS, seed: int = 11,
-          samples: int = 48) -> dict[str, Any]:
+          samples: int = 48, weights: str = "auto") -> dict[str, Any]:
     """VPIP, PFR and per-street aggression of ``player`` (seat 1) at the trainer table, and the genes it used."""
     table = Table.make([player, *trainers], samples=samples)
     n = table.seats
@@ -39,7 +39,7 @@ def style(player: Player, trainers: Sequence[Player], hands: int = STYLE_HANDS, 
     step = 500
     deals = -(-hands // n)
     for first in range(0, deals * n, step):
-        for hand in record(table, seed, first, min(step, deals * n - first)):
+        for hand in record(table, seed, first, min(step, deals * n - first), weights=weights):
             played += 1
             put_in = raised = False
             for street, seat, action, _amount, _level in hand.actions:
@@ -53,7 +53,7 @@ def style(player: Player, trainers: Sequence[Player], hands: int = STYLE_HANDS, 
                     raised |= action in (A_BET, A_RAISE)
             vpip += put_in
             pfr += raised
-    used = play_deals(table, seed, 0, deals, True, preflop_table())[4][0].astype(np.bool_)
+    used = play_deals(table, seed, 0, deals, True, preflop_table(), weights)[4][0].astype(np.bool_)
     return {"hands": played, "vpip": vpip / max(played, 1), "pfr": pfr / max(played, 1), "counts": counts,
             "used": used}
 
@@ -77,7 +77,8 @@ def _fmt(x: float) -> str:
     return f"{x:+.2f}" if math.isfinite(x) else "n/a"
 
 
-def write_report(folder: Path, out: Path, results: Sequence[YardstickResult], samples: int = 48) -> Path:
+def write_report(folder: Path, out: Path, results: Sequence[YardstickResult], samples: int = 48,
+                 weights: str = "auto") -> Path:
     """Write ``out/report.md`` and its PNGs from the evolution in ``folder`` (``<out>/evolve``)."""
     prog = pq.read_table(folder / "progress.parquet").to_pylist()
     player = Player.load(folder / "final-player.json")
@@ -102,7 +103,7 @@ def write_report(folder: Path, out: Path, results: Sequence[YardstickResult], sa
                                              "mean": [100 * m for m in mean_used]},
                                       "Used share of the chromosome (%)", "%"),
     }
-    st = style(player, trainers, samples=samples)
+    st = style(player, trainers, samples=samples, weights=weights)
     th = thresholds(player, st["used"])
     pngs["report-thresholds.png"] = threshold_map(th, CATEGORY_NAMES, STREETS[1:],
                                                   "Final player's thresholds by hand category and street")
@@ -159,7 +160,7 @@ def write_report(folder: Path, out: Path, results: Sequence[YardstickResult], sa
 
 
 def build_report(folder: Path, out: Path, hands: int, rlcard_hands: int, *, session: Any = None, samples: int = 48,
-                 seed: int = 0) -> Path:
+                 seed: int = 0, weights: str = "auto") -> Path:
     """Measure the final player against every yardstick, then :func:`write_report`.
 
     The rlcard opponents are skipped (and the report says so) when rlcard is
@@ -174,10 +175,11 @@ def build_report(folder: Path, out: Path, hands: int, rlcard_hands: int, *, sess
         if name.startswith("rlcard"):
             if not rlcard_hands or not rlcard_available():
                 continue
-            results.append(against(player, name, rlcard_hands, seed, samples=samples))
+            results.append(against(player, name, rlcard_hands, seed, samples=samples, weights=weights))
         else:
-            results.append(against(player, name, hands, seed, session=session, samples=samples, trainers=trainers))
-    return write_report(folder, out, results, samples)
+            results.append(against(player, name, hands, seed, session=session, samples=samples, trainers=trainers,
+                                   weights=weights))
+    return write_report(folder, out, results, samples, weights)
 
 
 def rlcard_available() -> bool:

@@ -53,6 +53,7 @@ from ..holdem.policies import (
     position_class,
 )
 from ..holdem.rng import seed_stream
+from ..holdem.weight_table import kernel_tables, table_weight, weight_mode
 from .chromosome import Player
 
 OPPONENTS = ("rlcard-rule", "rlcard-random")
@@ -74,9 +75,11 @@ class EvolvedAgent:
 
     use_raw = True
 
-    def __init__(self, player: Player, samples: int = 48, seed: int = 0) -> None:
+    def __init__(self, player: Player, samples: int = 48, seed: int = 0, weights: str = "auto") -> None:
         self.player = player
         self.samples = samples
+        self.mode = weight_mode(weights)
+        self.wt = kernel_tables(self.mode)
         self.params = default_params(THESIS_PREFLOP, samples)
         self.groups = group_of_class()
         self.pre = preflop_table()
@@ -119,11 +122,15 @@ class EvolvedAgent:
                 key += T.card_keys[c]
                 suited |= suited_bit(c)
             obs[O_CATEGORY] = hand_value(key, suited, T.rank_offsets, T.rank_values, T.flush_values) >> 12
-            seed_stream(self.rng, self.seed, self.decisions, 3)
             b = np.zeros(5, np.int64)
             b[:len(board)] = board
-            obs[O_WEIGHT] = sampled_weight(hole[0], hole[1], b, len(board), 1, self.samples, self.rng, self.deck,
-                                           T.card_keys, T.rank_offsets, T.rank_values, T.flush_values)
+            if self.mode == "tables":
+                obs[O_WEIGHT] = table_weight(np.array(hole, np.int64), b, len(board), 1, self.wt)
+            else:
+                seed_stream(self.rng, self.seed, self.decisions, 3)
+                obs[O_WEIGHT] = sampled_weight(hole[0], hole[1], b, len(board), 1, self.samples, self.rng,
+                                               self.deck, T.card_keys, T.rank_offsets, T.rank_values,
+                                               T.flush_values)
         return obs
 
     def step(self, state: dict[str, Any]) -> str:
@@ -162,7 +169,8 @@ class RlcardResult:
         return (self.bb_per_100 - 1.96 * self.stderr, self.bb_per_100 + 1.96 * self.stderr)
 
 
-def play_rlcard(player: Player, opponent: str, hands: int, seed: int = 0, samples: int = 48) -> RlcardResult:
+def play_rlcard(player: Player, opponent: str, hands: int, seed: int = 0, samples: int = 48,
+                weights: str = "auto") -> RlcardResult:
     """Play ``hands`` hands (rounded up to pairs) heads-up in rlcard's ``limit-holdem`` against ``opponent``.
 
     Each pair replays rlcard's generator state with the seats swapped; the standard
@@ -175,7 +183,7 @@ def play_rlcard(player: Player, opponent: str, hands: int, seed: int = 0, sample
     if opponent not in OPPONENTS:
         raise ValueError(f"unknown rlcard opponent {opponent!r} (choose from {', '.join(OPPONENTS)})")
     env = rlcard.make("limit-holdem", config={"seed": seed})
-    me = EvolvedAgent(player, samples, seed)
+    me = EvolvedAgent(player, samples, seed, weights)
     other: Any = LimitholdemRuleAgentV1() if opponent == "rlcard-rule" else RandomAgent(num_actions=env.num_actions)
     pairs = -(-hands // 2)
     sums = np.zeros(pairs, np.float64)

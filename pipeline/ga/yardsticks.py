@@ -56,6 +56,15 @@ def trainers_of(player_file: Path) -> list[Player]:
     return [Player.load(f) for f in files]
 
 
+def weights_of(player: Player, weights: str = "auto") -> str:
+    """The hand-weight mode to play ``player`` with: ``auto`` means the mode it was evolved with, if recorded."""
+    from ..holdem.weight_table import weight_mode
+
+    if weights == "auto" and player.about.get("weights") in ("tables", "sampled"):
+        weights = str(player.about["weights"])
+    return weight_mode(weights)
+
+
 def seats_of(player: Player) -> int:
     """The table size a player was evolved at (recorded in its file; 2 if unknown)."""
     return int(player.about.get("seats", 2))
@@ -63,14 +72,14 @@ def seats_of(player: Player) -> int:
 
 def against(player: Player, opponent: str, hands: int, seed: int = 0, *, session: Any = None,
             samples: int = 48, trainers: Optional[Sequence[Player]] = None,
-            seats: Optional[int] = None) -> YardstickResult:
+            seats: Optional[int] = None, weights: str = "auto") -> YardstickResult:
     """Play ``player`` against one yardstick over ``hands`` hands (``seats`` at the table, rlcard: always 2)."""
     from ..holdem.simulate import simulate
 
     if opponent in RLCARD:
         from .rlcard_agent import play_rlcard
 
-        r = play_rlcard(player, opponent, hands, seed, samples)
+        r = play_rlcard(player, opponent, hands, seed, samples, weights)
         return YardstickResult(opponent, r.hands, float(r.bb_per_100), float(r.stderr))
     if opponent == "trainers":
         if not trainers:
@@ -80,6 +89,6 @@ def against(player: Player, opponent: str, hands: int, seed: int = 0, *, session
         line_up = [player] + [opponent] * ((seats or seats_of(player)) - 1)
     else:
         raise ValueError(f"unknown yardstick {opponent!r} (choose from {', '.join(YARDSTICKS)})")
-    sim = simulate(line_up, hands, seed, samples=samples, session=session)
+    sim = simulate(line_up, hands, seed, samples=samples, session=session, weights=weights)
     s = sim.seats[0]
     return YardstickResult(opponent, sim.hands, s.bb_per_100, s.stderr, len(line_up))

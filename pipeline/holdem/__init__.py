@@ -8,7 +8,8 @@ Chips are integer units, 100 to the big blind (:data:`BB`); stakes are written
 as a $1/$2 table (small blind $0.50) in histories.  Modules: :mod:`.rng`
 (random streams), :mod:`.engine` (one hand), :mod:`.settle` (pots, rake),
 :mod:`.policies`, :mod:`.genes` (the evolved players' gene tables, :mod:`pipeline.ga`),
-:mod:`.handweight`, :mod:`.table`, :mod:`.simulate`,
+:mod:`.handweight` (preflop, sampled), :mod:`.weight_table` (the hand-weight
+tables after the flop), :mod:`.table`, :mod:`.simulate`,
 :mod:`.record` (hands kept for histories) and the history writers.
 """
 from __future__ import annotations

@@ -52,6 +52,7 @@ from .policies import (
 )
 from .rng import DEAL_STREAM, deal_cards, seed_stream
 from .settle import BB, award, return_uncalled, showdown_values
+from .weight_table import table_weight
 
 MAX_LOG = 256
 MAX_BETS = 4
@@ -63,6 +64,7 @@ N_STATS = 8
 BOARD_SEEN = (0, 3, 4, 5)
 WS_ROWS = 12           # scratch rows: 10 per-seat rows, a deck for the weight sampler, a deck for dealing
 WS_DECK = 10
+MAX_SEATS = 10
 
 
 @njit(cache=True, nogil=True)
@@ -86,14 +88,28 @@ def _put(seat: int, units: int, stack: np.ndarray, street_in: np.ndarray, contri
 
 
 @njit(cache=True, nogil=True)
-def _weight(seat: int, street: int, opponents: int, holes: np.ndarray, board: np.ndarray, pre_weight: np.ndarray,
-            params: np.ndarray, rng: np.ndarray, wcache: np.ndarray, deck: np.ndarray, T0: np.ndarray,
-            T1: np.ndarray, T2: np.ndarray, T3: np.ndarray) -> float:
-    """Hand weight of ``seat`` now, reusing the value computed this street for as many opponents."""
+def _weight(seat: int, position: int, street: int, opponents: int, holes: np.ndarray, board: np.ndarray,
+            pre_weight: np.ndarray, wt: tuple, dcache: np.ndarray, params: np.ndarray, rng: np.ndarray,
+            wcache: np.ndarray, deck: np.ndarray, T0: np.ndarray, T1: np.ndarray, T2: np.ndarray,
+            T3: np.ndarray) -> float:
+    """Hand weight of ``seat`` now, reusing the value computed this street for as many opponents.
+
+    Preflop from the class table; after the flop from the weight tables
+    (:mod:`.weight_table`) when ``wt`` holds them, else by sampling.  A table
+    value is kept in ``dcache[position, street, opponents]`` for the rest of
+    the deal: the duplicate replays give a position the same cards, so every
+    seat that sits there later reads it back (the tables are exact lookups,
+    so this changes no result; the sampler, random, is never cached across hands).
+    """
     if wcache[seat, 0] == street and wcache[seat, 1] == opponents:
         return wcache[seat, 2]
     if street == 0:
         w = pre_weight[class_of(holes[seat, 0], holes[seat, 1]), opponents]
+    elif wt[0].shape[0] > 0:
+        w = dcache[position, street, opponents]
+        if w < 0.0:
+            w = table_weight(holes[seat], board, BOARD_SEEN[street], opponents, wt)
+            dcache[position, street, opponents] = w
     else:
         w = sampled_weight(holes[seat, 0], holes[seat, 1], board, BOARD_SEEN[street], opponents,
                            int(params[seat, P_SAMPLES]), rng, deck, T0, T1, T2, T3)
@@ -106,7 +122,7 @@ def _weight(seat: int, street: int, opponents: int, holes: np.ndarray, board: np
 @njit(cache=True, nogil=True)
 def play_hand(n: int, button: int, holes: np.ndarray, board: np.ndarray, stacks0: np.ndarray, kinds: np.ndarray,
               params: np.ndarray, needs_w: np.ndarray, genes: np.ndarray, used: np.ndarray, layout: np.ndarray,
-              group_tab: np.ndarray, pre_weight: np.ndarray,
+              group_tab: np.ndarray, pre_weight: np.ndarray, wt: tuple, dcache: np.ndarray,
               rng: np.ndarray, rake_bp: int, rake_cap: int, T0: np.ndarray, T1: np.ndarray, T2: np.ndarray,
               T3: np.ndarray, net: np.ndarray, won: np.ndarray, returned: np.ndarray, values: np.ndarray,
               pots: np.ndarray, pot_share: np.ndarray, stats: np.ndarray, log: np.ndarray, ws: np.ndarray,
@@ -117,7 +133,11 @@ def play_hand(n: int, button: int, holes: np.ndarray, board: np.ndarray, stacks0
     runout; ``stacks0`` the stacks at the start; ``kinds``/``params``/``needs_w``
     the policies (:mod:`.policies`), ``genes``/``layout`` the gene tables of
     ``evolved`` seats (:mod:`.genes`), whose used genes are marked in
-    ``used``; ``T0..T3`` the evaluator's tables.  Writes
+    ``used``; ``pre_weight`` the preflop hand weights, ``wt`` the weight tables
+    after the flop (:func:`.weight_table.kernel_tables`; empty: sampled),
+    ``dcache`` ((n, 4, 10) floats, -1 = not yet) their values kept for the
+    deal, by position, street and opponents (reset by the caller at each deal);
+    ``T0..T3`` the evaluator's tables.  Writes
     each seat's result to ``net`` (units), its winnings to ``won``, an uncalled
     bet given back to ``returned``, showdown values to ``values`` (-1 = not
     shown), the pots to ``pots``/``pot_share``; adds the statistics to ``stats``.
@@ -228,15 +248,16 @@ def play_hand(n: int, button: int, holes: np.ndarray, board: np.ndarray, stacks0
             else:
                 obs[O_CATEGORY] = hand_value(bkey + T0[h0] + T0[h1], bsuited | suited_bit(h0) | suited_bit(h1),
                                              T1, T2, T3) >> 12
-            obs[O_WEIGHT] = _weight(j, street, n_in - 1, holes, board, pre_weight, params, rng, wcache, deck,
-                                    T0, T1, T2, T3) if needs_w[j] else 0.0
+            obs[O_WEIGHT] = _weight(j, position, street, n_in - 1, holes, board, pre_weight, wt, dcache, params,
+                                    rng, wcache, deck, T0, T1, T2, T3) if needs_w[j] else 0.0
             if kinds[j] == EVOLVED and street > 0:
                 a = gene_decision(genes[j], used[j], layout, obs)
             else:
                 a = decide(kinds[j], params[j], obs, group_tab[class_of(h0, h1)], rng)
             if a == FOLD and to_call <= 0:
                 a = CALL
-            if a == RAISE and not can_raise:
+            capped = a == RAISE and not can_raise     # a raise the cap (or the stacks) turned into a call
+            if capped:
                 a = CALL
             if a == FOLD:
                 folded[j] = True
@@ -250,7 +271,7 @@ def play_hand(n: int, button: int, holes: np.ndarray, board: np.ndarray, stacks0
                     n_log = _log(log, n_log, street, j, A_CALL, x, level)
                     if street == 0:
                         vpip[j] = True
-                    else:
+                    elif not capped:              # the aggression factor counts the calls a player chose
                         stats[j, S_CALLS] += 1
             else:
                 x = _put(j, level + bet - street_in[j], stack, street_in, contrib)

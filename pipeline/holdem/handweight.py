@@ -7,12 +7,15 @@ count how often the hand wins, a tie counting ``1/(tied players)``.
 * **Preflop** it is read from a table of the 169 hand classes × 1..9 opponents,
   built once by :func:`preflop_table` (Monte Carlo, :data:`PREFLOP_TRIALS` deals
   per cell, standard error <= 0.0035) and cached on disk.
-* **After the flop** :func:`sampled_weight` runs a small Monte Carlo inside the
-  betting kernel with a fixed number of samples (a policy parameter, default
+* **After the flop** the betting kernel reads the weight tables of
+  :mod:`.weight_table` when they are built (exact against one opponent, an
+  approximation measured against simulation for more).  Without them
+  :func:`sampled_weight` runs a small Monte Carlo inside the betting kernel
+  with a fixed number of samples (a policy parameter, default
   :data:`DEFAULT_SAMPLES`).  Its error against 100,000-trial simulation is
-  measured by ``benchmarks/bench_holdem.py --weights`` (mean absolute error
-  0.012-0.050 by street and opponent count, bias within +-0.006; README); the
-  tests check the sampler against exact river enumeration.
+  measured by ``benchmarks/bench_holdem.py --weights sampled --errors`` (mean
+  absolute error 0.012-0.050 by street and opponent count, bias within
+  +-0.006; README); the tests check the sampler against exact river enumeration.
 
 Every evaluation uses the project's evaluator kernels (card keys add up).
 """

@@ -13,13 +13,14 @@ CHUNK = 5_000
 
 
 def write_histories(table: Table, seed: int, hands: int, fmt: str, out: str | Path,
-                    duplicate: bool = True, hero: int | None = None) -> list[Path]:
+                    duplicate: bool = True, hero: int | None = None, weights: str = "auto") -> list[Path]:
     """Write hands ``0 .. hands-1`` of the run to ``out`` in format ``fmt``; return the files written.
 
     PokerStars and OHH hands go to one file per run (``hands.txt``,
     ``hands.ohh``); PHH to one ``.phh`` file per hand under ``out/phh/``.  Files
     are written under a temporary name and renamed.  ``hero`` (a seat index):
     PokerStars text shows only that seat's hole cards before the showdown.
+    ``weights`` as :func:`.simulate.simulate` (the same hands as its run).
     """
     if fmt not in FORMATS:
         raise ValueError(f"history format must be one of {', '.join(FORMATS)}, got {fmt!r}")
@@ -33,7 +34,7 @@ def write_histories(table: Table, seed: int, hands: int, fmt: str, out: str | Pa
     tmp = path.with_suffix(path.suffix + ".tmp")
     with open(tmp, "w") if fmt != "phh" else open(os.devnull, "w") as f:
         for first in range(0, hands, CHUNK):
-            for rec in record(table, seed, first, min(CHUNK, hands - first), duplicate):
+            for rec in record(table, seed, first, min(CHUNK, hands - first), duplicate, weights):
                 if fmt == "phh":
                     p = folder / f"hand_{rec.number:08d}.phh"
                     p.write_text(phh.write_hand(rec))

@@ -9,7 +9,9 @@ Built-in kinds:
 
 ``random``   uniform over the legal answers (folding is legal only facing a bet)
 ``station``  always checks or calls
-``maniac``   always bets or raises, calls when capped
+``maniac``   always bets or raises; calls only when capped, a call the cap
+             forces that the aggression factor does not count (it counts the
+             calls a player chose), so a maniac's AF is infinite
 ``tag``      tight-aggressive rule bot on the hand weight ``w`` against the
              ``k`` active opponents, normalised as ``s = w (k + 1)`` (1 = an
              average hand): raise when ``s >= raise[street]``; facing a bet call

@@ -23,6 +23,7 @@ from numba import njit
 from ..evaluator.tables import tables
 from .engine import (
     MAX_LOG,
+    MAX_SEATS,
     N_STATS,
     S_AGGR,
     S_CALLS,
@@ -39,14 +40,16 @@ from .engine import (
 from .handweight import preflop_table
 from .rng import ACTION_STREAM, seed_stream
 from .table import Table
+from .weight_table import kernel_tables, weight_mode
 
 PARTITION_DEALS = 200_000
+PARTS_PER_WORKER = 8       # partitions per Dask worker at least, so the last ones balance the load
 
 
 @njit(cache=True, nogil=True)
 def run_deals(seed: int, first: int, count: int, n: int, duplicate: bool, stacks: np.ndarray, kinds: np.ndarray,
               params: np.ndarray, needs_w: np.ndarray, genes: np.ndarray, used: np.ndarray, layout: np.ndarray,
-              group_tab: np.ndarray, pre_weight: np.ndarray, rake_bp: int, rake_cap: int, T0: np.ndarray,
+              group_tab: np.ndarray, pre_weight: np.ndarray, wt: tuple, rake_bp: int, rake_cap: int, T0: np.ndarray,
               T1: np.ndarray, T2: np.ndarray, T3: np.ndarray, totals: np.ndarray, sumsq: np.ndarray,
               stats: np.ndarray, audit: np.ndarray) -> None:
     """Play deals ``first .. first+count-1``; add per-seat result sums, block squares and statistics.
@@ -69,13 +72,16 @@ def run_deals(seed: int, first: int, count: int, n: int, duplicate: bool, stacks
     block = np.zeros(n, np.int64)
     ws = np.zeros((WS_ROWS, 52), np.int64)
     fws = np.zeros((n + 1, 16), np.float64)
+    dcache = np.empty((n, 4, MAX_SEATS), np.float64)
     per = n if duplicate else 1
     for h in range(first * per, (first + count) * per):
+        if h % per == 0:
+            dcache[:] = -1.0
         button = deal_hand(seed, h, n, duplicate, cards, holes, board, deal_rng, ws[WS_ROWS - 1])
         seed_stream(act_rng, seed, h, ACTION_STREAM)
         rake = play_hand(n, button, holes, board, stacks, kinds, params, needs_w, genes, used, layout, group_tab,
-                         pre_weight, act_rng, rake_bp, rake_cap, T0, T1, T2, T3, net, won, returned, values, pots,
-                         pot_share, stats, log, ws, fws)[1]
+                         pre_weight, wt, dcache, act_rng, rake_bp, rake_cap, T0, T1, T2, T3, net, won, returned, values,
+                         pots, pot_share, stats, log, ws, fws)[1]
         audit[0] += rake
         balance = rake
         for k in range(n):
@@ -93,13 +99,15 @@ def run_deals(seed: int, first: int, count: int, n: int, duplicate: bool, stacks
 
 
 def play_deals(table: Table, seed: int, first: int, count: int, duplicate: bool,
-               pre_weight: np.ndarray) -> tuple[np.ndarray, ...]:
+               pre_weight: np.ndarray, weights: str = "auto") -> tuple[np.ndarray, ...]:
     """Sums over deals ``first .. first+count-1``: ``(totals, sumsq, stats, audit, used)``.
 
     ``totals``/``sumsq`` are each seat's units won and the squares of its
     per-deal sums, ``stats`` the counters of :mod:`.engine`, ``audit`` (rake,
     unbalanced hands), ``used`` the gene marks of ``evolved`` seats.  Run on a
-    worker, the preflop weights travel with the task, so no worker builds them.
+    worker, the preflop weights travel with the task, so no worker builds them;
+    the weight tables after the flop (``weights``, :func:`.weight_table.weight_mode`)
+    are mapped from the disk cache by each process.
     """
     n = table.seats
     used = np.zeros(table.genes.shape[:2], np.uint8)
@@ -108,8 +116,9 @@ def play_deals(table: Table, seed: int, first: int, count: int, duplicate: bool,
     stats = np.zeros((n, N_STATS), np.int64)
     audit = np.zeros(2, np.int64)
     T = tables()
+    wt = kernel_tables(weight_mode(weights))
     run_deals(seed, first, count, n, duplicate, table.stacks, table.kinds, table.params, table.needs_weight,
-              table.genes, used, table.layout, table.group_tab, pre_weight, table.rake_bp, table.rake_cap,
+              table.genes, used, table.layout, table.group_tab, pre_weight, wt, table.rake_bp, table.rake_cap,
               T.card_keys, T.rank_offsets, T.rank_values, T.flush_values, totals, sumsq, stats, audit)
     return totals, sumsq, stats, audit, used
 
@@ -151,14 +160,19 @@ def rates(s: np.ndarray) -> dict[str, float]:
 def simulate(policies: Sequence[Any], hands: int, seed: int = 0, duplicate: bool = True, *,
              stack_bb: float | Sequence[float] = 200.0, rake_percent: float = 0.0, rake_cap_bb: float = 0.0,
              samples: int = 48, session: Optional[Any] = None,
-             partition_deals: int = PARTITION_DEALS) -> SimResult:
+             partition_deals: int = PARTITION_DEALS, weights: str = "auto") -> SimResult:
     """Play ``hands`` hands among ``policies`` (one per seat, 2..10) and score every seat.
 
     A policy is a built-in name, an evolved player or a player file (:meth:`.Table.make`).
 
     With ``duplicate`` the hand count is rounded up to whole deals of one replay
     per seat.  ``session`` (a :class:`pipeline.session.Session`) spreads the
-    deals over its Dask workers in partitions of ``partition_deals``.
+    deals over its Dask workers in partitions of at most ``partition_deals``
+    (smaller when needed to give each worker :data:`PARTS_PER_WORKER`).
+    ``weights`` picks the hand weight after the flop: ``tables`` (the built
+    tables of :mod:`.weight_table`), ``sampled`` (Monte Carlo in the kernel) or
+    ``auto`` (tables when built); it is resolved once here, so every worker
+    plays the same way.
     """
     table = Table.make(policies, stack_bb=stack_bb, rake_percent=rake_percent, rake_cap_bb=rake_cap_bb,
                        samples=samples)
@@ -167,14 +181,19 @@ def simulate(policies: Sequence[Any], hands: int, seed: int = 0, duplicate: bool
     n = table.seats
     per = n if duplicate else 1
     deals = -(-hands // per)
-    parts = [(f, min(partition_deals, deals - f)) for f in range(0, deals, partition_deals)]
+    mode = weight_mode(weights)
     pre = preflop_table()
-    if session is None:
-        results = [play_deals(table, seed, f, c, duplicate, pre) for f, c in parts]
+    client = None if session is None else session.client()
+    if client is not None:      # enough partitions that every worker stays busy to the end
+        workers = max(1, sum(client.nthreads().values()))
+        partition_deals = max(1, min(partition_deals, -(-deals // (PARTS_PER_WORKER * workers))))
+    parts = [(f, min(partition_deals, deals - f)) for f in range(0, deals, partition_deals)]
+    if client is None:
+        results = [play_deals(table, seed, f, c, duplicate, pre, mode) for f, c in parts]
     else:
-        client = session.client()
         futures = client.map(play_deals, [table] * len(parts), [seed] * len(parts), [f for f, _ in parts],
-                             [c for _, c in parts], [duplicate] * len(parts), [pre] * len(parts), pure=False)
+                             [c for _, c in parts], [duplicate] * len(parts), [pre] * len(parts),
+                             [mode] * len(parts), pure=False)
         results = client.gather(futures)
     totals = np.sum([r[0] for r in results], axis=0)
     sumsq = np.sum([r[1] for r in results], axis=0)

@@ -1,0 +1,124 @@
+"""Hand-weight tables against per-situation enumeration (pipeline.ehs) and simulation, on partial builds."""
+from math import comb
+
+import numpy as np
+import pytest
+
+from pipeline.boards import canonical_boards
+from pipeline.ehs import potential_counts
+from pipeline.evaluator.tables import tables
+from pipeline.holdem import simulate, weight_table
+from pipeline.holdem.handweight import sampled_weight
+
+LIMITS = {3: 1, 4: 3, 5: 6}        # canonical boards built per street: a few seconds
+
+
+@pytest.fixture(scope="module")
+def partial():
+    built = {m: weight_table.build_street(s, limit=LIMITS[m]) for s, m in weight_table.STREETS.items()}
+    return weight_table.pack(built[3], built[4], built[5])
+
+
+def situations(m, count, seed):
+    """Random (hole, board) on the built canonical boards, their suits permuted (the lookup must canonicalise)."""
+    rng = np.random.default_rng(seed)
+    boards = canonical_boards(m)[:LIMITS[m]].astype(np.int64)
+    for _ in range(count):
+        b = boards[rng.integers(len(boards))]
+        b = (b // 4) * 4 + rng.permutation(4)[b % 4]
+        hole = np.array(rng.choice([c for c in range(52) if c not in b], 2, replace=False), np.int64)
+        full = np.zeros(5, np.int64)
+        full[:m] = b
+        yield hole, full
+
+
+@pytest.mark.parametrize("m", [3, 4, 5])
+def test_one_opponent_weight_is_the_exact_enumeration(partial, m):
+    for hole, board in situations(m, 6, m):
+        now, hp = np.zeros(3, np.int64), np.zeros((3, 3), np.int64)
+        potential_counts(hole, board[:m], 5 - m, now, hp, *tables())
+        if m < 5:     # win share over every runout: the final-ahead column and half the final-tied one
+            exact = (hp[:, 0].sum() + hp[:, 1].sum() / 2) / hp.sum()
+        else:
+            exact = (now[0] + now[1] / 2) / now.sum()
+        assert weight_table.table_weight(hole, board, m, 1, partial) == pytest.approx(exact, abs=1e-12)
+
+
+def plain_share(ahead, tied, total, k):
+    """Win share against k independent opponents: j of them tie (the pot split j+1 ways), the rest are beaten."""
+    a, t = ahead / total, tied / total
+    return sum(comb(k, j) * a ** (k - j) * t ** j / (j + 1) for j in range(k + 1))
+
+
+def test_k_opponent_weight_averages_the_rivers(partial):
+    """On the turn, the table's k-opponent value is the mean over the 46 rivers of the river's own share."""
+    for hole, board in situations(4, 2, 7):
+        per_river = []
+        for r in range(52):
+            if r in hole or r in board[:4]:
+                continue
+            board[4] = r
+            now, hp = np.zeros(3, np.int64), np.zeros((3, 3), np.int64)
+            potential_counts(hole, board, 0, now, hp, *tables())
+            per_river.append([plain_share(now[0], now[1], now.sum(), k) for k in range(1, 10)])
+            if len(per_river) == 1:       # the river lookup is the same formula on that river's counts
+                got = [weight_table.table_weight(hole, board, 5, k, weight_table.pack(*_river_only(hole, board)))
+                       for k in range(1, 10)]
+                assert got == pytest.approx(per_river[0], abs=1e-12)
+        expected = np.mean(per_river, axis=0)
+        got = [weight_table.table_weight(hole, board, 4, k, partial) for k in range(1, 10)]
+        assert got == pytest.approx(expected, abs=1 / 65535)
+
+
+def test_flop_table_holds_the_per_situation_enumeration(partial):
+    """The flop builder (a Fenwick-tree count per runout) against enumerating one situation's runouts."""
+    for hole, board in situations(3, 3, 11):
+        expected = weight_table.enumerated_weights(hole[0], hole[1], board, 3, *tables())[1:]
+        got = [weight_table.table_weight(hole, board, 3, k, partial) for k in range(1, 10)]
+        assert got == pytest.approx(expected, abs=1 / 65535)
+
+
+def _river_only(hole, board):
+    """A one-situation river table: the counts enumerated for ``hole`` on ``board``."""
+    from pipeline.isomorphism import situation_index, street_size
+
+    now, hp = np.zeros(3, np.int64), np.zeros((3, 3), np.int64)
+    potential_counts(hole, board, 0, now, hp, *tables())
+    counts = np.zeros((street_size(5), 2), np.uint16)
+    counts[situation_index(hole.tolist(), board.tolist())] = now[:2]
+    empty = {"win2": np.zeros(0, np.uint32), "multi": np.zeros((0, 8), np.uint16)}
+    return empty, empty, {"counts": counts}
+
+
+def test_k_opponent_weight_is_close_to_simulation(partial):
+    rng = np.zeros(1, np.uint64)
+    deck = np.zeros(52, np.int64)
+    for m in (3, 4, 5):
+        for k in (2, 5, 9):
+            for hole, board in situations(m, 2, 10 * m + k):
+                sim = sampled_weight(hole[0], hole[1], board, m, k, 20_000, rng, deck, *tables())
+                assert abs(weight_table.table_weight(hole, board, m, k, partial) - sim) < 0.05
+
+
+@pytest.mark.parametrize("m", [3, 4, 5])
+def test_fast_situation_index_agrees_with_the_reference_numbering(m):
+    from pipeline.isomorphism import block_table, situation_index_fast, situation_index_nb
+
+    rng = np.random.default_rng(m)
+    blocks = block_table(m)
+    for _ in range(3000):
+        c = rng.choice(52, 2 + m, replace=False).astype(np.int64)
+        assert situation_index_fast(c[0], c[1], c[2:], m, blocks) == situation_index_nb(c[:2], c[2:], m, blocks)
+
+
+def test_missing_tables_fall_back_or_fail_clearly(tmp_path, monkeypatch):
+    monkeypatch.setenv("POKERPIPE_CACHE", str(tmp_path))
+    weight_table.weight_tables.cache_clear()
+    try:
+        assert weight_table.weight_mode("auto") == "sampled"
+        with pytest.raises(FileNotFoundError, match="pokerpipe holdem-weights"):
+            simulate(["tag", "station"], hands=10, weights="tables")
+        with pytest.raises(ValueError, match="weights must be"):
+            weight_table.weight_mode("exact")
+    finally:
+        weight_table.weight_tables.cache_clear()
