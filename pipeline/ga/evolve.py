@@ -186,7 +186,8 @@ def _evaluate(st: _State, genes: list[np.ndarray], seed: int, session: Any,
     client = session.client()
     trainers = client.scatter(st.trainers, broadcast=True)
     pre_f = client.scatter(pre, broadcast=True)
-    futures = client.map(play_match, genes, trainers=trainers, pre_weight=pre_f, pure=False, **args)
+    gene_futures = client.scatter(genes)              # the gene tables travel as data, not inside the task graph
+    futures = client.map(play_match, gene_futures, trainers=trainers, pre_weight=pre_f, pure=False, **args)
     session.progress.dataset(label, len(futures), 0)
     for batch in as_completed(futures).batches():
         session.progress.advance(len(batch))
