@@ -60,6 +60,23 @@ def dense_values() -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
+def pair_numbering(n: int) -> tuple:
+    """``(pid, pair_a, pair_b)``: pair ``p`` of ``n`` live cards is ``(pair_a[p], pair_b[p])``, ``a < b``,
+    and ``pid[a, b] = pid[b, a] = p`` (pairs in lexicographic order)."""
+    npairs = n * (n - 1) // 2
+    pid = np.empty((n, n), np.int64)
+    pair_a = np.empty(npairs, np.int64)
+    pair_b = np.empty(npairs, np.int64)
+    p = 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            pid[i, j] = pid[j, i] = p
+            pair_a[p], pair_b[p] = i, j
+            p += 1
+    return pid, pair_a, pair_b
+
+
+@njit(cache=True, nogil=True)
 def _tree_add(tree: np.ndarray, i: int) -> None:
     while i < tree.shape[0]:
         tree[i] += 1
@@ -234,15 +251,7 @@ def street_counts(boards: np.ndarray, blocks: np.ndarray, dense: np.ndarray, wor
     out_board = np.empty(rows, np.int64)
     out_now = np.empty((rows, 3), np.int64)
     out_hp = np.zeros((rows if look > 0 else 0, 9), np.int64)
-    pid = np.empty((n, n), np.int64)
-    pair_a = np.empty(npairs, np.int64)
-    pair_b = np.empty(npairs, np.int64)
-    p = 0
-    for i in range(n):
-        for j in range(i + 1, n):
-            pid[i, j] = pid[j, i] = p
-            pair_a[p], pair_b[p] = i, j
-            p += 1
+    pid, pair_a, pair_b = pair_numbering(n)
     live = np.empty(n, np.int64)
     now = np.empty(npairs, np.int64)
     allv = np.empty(npairs, np.int64)

@@ -18,6 +18,26 @@ from numba import njit
 from .rng import below, uniform
 
 
+@njit(cache=True, nogil=True, inline="always")
+def next_live_card(s0: np.uint64, s1: np.uint64, deck: np.ndarray, pos: int, L: int, taken: np.uint64) -> tuple:
+    """One step of a partial Fisher-Yates shuffle of ``deck[pos:L]`` that skips cards in ``taken``.
+
+    Returns ``(s0, s1, card, pos)``: the generator state, the next card not in
+    ``taken`` and the new position.  Inlined into the dealing loops (numba IR
+    inlining), so their generator state stays in registers.
+    """
+    one = np.uint64(1)
+    while True:
+        s0, s1, j = below(s0, s1, L - pos)
+        j += pos
+        c = deck[j]
+        deck[j] = deck[pos]
+        deck[pos] = c
+        pos += 1
+        if not (taken >> np.uint64(c)) & one:
+            return s0, s1, c, pos
+
+
 @njit(cache=True, nogil=True)
 def deal_deck_block(nb: int, s0: np.uint64, s1: np.uint64, deck: np.ndarray, missing: int,
                     dplayers: np.ndarray, bkey0: np.uint64, bkeys: np.ndarray, bcards: np.ndarray,
@@ -74,7 +94,6 @@ def deal_ranges_block(nb: int, s0: np.uint64, s1: np.uint64, base_used: np.uint6
     R = rplayers.size
     D = dplayers.size
     L = deck.size
-    one = np.uint64(1)
     order = scratch[:R]             # the order the range players draw in (kept from block to block)
     held = scratch[R:3 * R]         # cards of the range players drawn so far in a trial
     for b in range(nb):
@@ -142,38 +161,14 @@ def deal_ranges_block(nb: int, s0: np.uint64, s1: np.uint64, base_used: np.uint6
         pos = 0
         bkey = bkey0
         for _d in range(missing):
-            while True:   # partial Fisher-Yates: the next card left in the deck
-                s0, s1, j = below(s0, s1, L - pos)
-                j += pos
-                c = deck[j]
-                deck[j] = deck[pos]
-                deck[pos] = c
-                pos += 1
-                if not (taken >> np.uint64(c)) & one:
-                    break
+            s0, s1, c, pos = next_live_card(s0, s1, deck, pos, L, taken)
             bkey += card_keys[c]
             bcards[b, 5 - missing + _d] = c
         bkeys[b] = bkey
         for q in range(D):
             p = dplayers[q]
-            while True:   # partial Fisher-Yates: the next card left in the deck
-                s0, s1, j = below(s0, s1, L - pos)
-                j += pos
-                c = deck[j]
-                deck[j] = deck[pos]
-                deck[pos] = c
-                pos += 1
-                if not (taken >> np.uint64(c)) & one:
-                    break
-            while True:   # partial Fisher-Yates: the next card left in the deck
-                s0, s1, j = below(s0, s1, L - pos)
-                j += pos
-                c2 = deck[j]
-                deck[j] = deck[pos]
-                deck[pos] = c2
-                pos += 1
-                if not (taken >> np.uint64(c2)) & one:
-                    break
+            s0, s1, c, pos = next_live_card(s0, s1, deck, pos, L, taken)
+            s0, s1, c2, pos = next_live_card(s0, s1, deck, pos, L, taken)
             keys[p, b] = card_keys[c] + card_keys[c2]
             hole[p, b, 0] = c
             hole[p, b, 1] = c2

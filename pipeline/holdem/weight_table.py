@@ -40,7 +40,7 @@ import numpy as np
 from numba import njit
 
 from ..cache import cache_dir
-from ..ehs_table import _add_runout, dense_values, scratch, street_counts
+from ..ehs_table import _add_runout, dense_values, pair_numbering, scratch, street_counts
 from ..evaluator.kernels import KEY_BASE, board_state, hand_value, live_cards, suited_bit
 from ..isomorphism import block_table, situation_index_fast, situation_index_nb, street_size
 
@@ -75,15 +75,7 @@ def runout_weights(boards: np.ndarray, blocks: np.ndarray, dense: np.ndarray, wo
     out_idx = np.empty(rows, np.int64)
     out_win2 = np.empty(rows, np.int64)
     out_multi = np.empty((rows, MULTI), np.float64)
-    pid = np.empty((n, n), np.int64)
-    pair_a = np.empty(npairs, np.int64)
-    pair_b = np.empty(npairs, np.int64)
-    p = 0
-    for i in range(n):
-        for j in range(i + 1, n):
-            pid[i, j] = pid[j, i] = p
-            pair_a[p], pair_b[p] = i, j
-            p += 1
+    pid, pair_a, pair_b = pair_numbering(n)
     live = np.empty(n, np.int64)
     now = np.empty(npairs, np.int64)
     hp = np.empty((npairs, 9), np.int64)
