@@ -12,6 +12,7 @@ from pipeline.holdem.policies import (
     CALL,
     FOLD,
     O_CATEGORY,
+    O_PLAYERS,
     O_POSITION,
     O_POT_ODDS,
     O_RAISES,
@@ -33,25 +34,43 @@ def random_obs(rng):
     obs[O_POSITION] = rng.integers(0, 10)
     obs[O_RAISES] = rng.integers(0, 5)
     obs[O_POT_ODDS] = rng.choice([0.0, 0.1, 0.2, 0.3, rng.uniform(0, 0.5)])
-    obs[O_WEIGHT] = rng.choice([0.1, 0.5, 0.9, 1.0, rng.uniform(0, 1)])
+    obs[O_PLAYERS] = rng.integers(2, 11)
+    obs[O_WEIGHT] = rng.choice([0.1, 0.5, 0.9, 1.0, 1.1 / obs[O_PLAYERS], 2.2 / obs[O_PLAYERS], rng.uniform(0, 1)])
     return obs
 
 
 def reference_index(layout, obs):
     """The gene's cell by the documented bucket rules, with numpy's own index arithmetic."""
+    weight = obs[O_WEIGHT] * obs[O_PLAYERS] if layout.relative_weight else obs[O_WEIGHT]
     coords = [int(obs[O_CATEGORY]), int(obs[O_STREET]) - 1, min(int(obs[O_RAISES_PREV]), layout.raises_before - 1),
               min(int(obs[O_POSITION]), layout.positions - 1), min(int(obs[O_RAISES]), layout.raises - 1),
               int(np.searchsorted(layout.pot_odds_edges, obs[O_POT_ODDS], side="left")),
-              int(np.searchsorted(layout.weight_edges, obs[O_WEIGHT], side="left"))]
+              int(np.searchsorted(layout.weight_edges, weight, side="left"))]
     return int(np.ravel_multi_index(coords, layout.shape))
 
 
 def test_layout_has_the_documented_shape():
-    assert LAYOUT.shape == (9, 3, 3, 4, 3, 5, 10) and LAYOUT.genes == 48_600
-    assert Layout(5, 10, 5).genes == 337_500
+    assert LAYOUT.shape == (9, 3, 2, 2, 3, 3, 5) and LAYOUT.genes == 4_860 and LAYOUT.relative_weight
+    share = Layout(3, 4, 3, (0.0, 0.1, 0.2, 0.3), tuple(x / 10 for x in range(1, 10)), relative_weight=False)
+    assert share.genes == 48_600
+    assert Layout(5, 10, 5).genes == 5 * 10 * 5 * 9 * 3 * 3 * 5
 
 
-@pytest.mark.parametrize("layout", [LAYOUT, Layout(5, 10, 5, (0.0, 0.25), (0.5,))])
+def test_a_relative_weight_above_one_is_refused_on_the_share_scale():
+    with pytest.raises(ValueError, match="0..1"):
+        Layout(relative_weight=False)
+    assert Layout.from_dict({**Layout().to_dict(), "relative_weight": False,
+                             "weight_edges": [0.5]}).relative_weight is False
+
+
+def test_old_player_files_without_the_weight_scale_read_as_shares():
+    d = Layout(weight_edges=(0.5,), relative_weight=False).to_dict()
+    del d["relative_weight"]
+    assert Layout.from_dict(d) == Layout(weight_edges=(0.5,), relative_weight=False)
+
+
+@pytest.mark.parametrize("layout", [LAYOUT, Layout(5, 10, 5, (0.0, 0.25), (0.5,), relative_weight=False),
+                                    Layout(3, 4, 3, (0.0, 0.1, 0.2, 0.3), (0.5, 1.0, 1.5, 3.0))])
 def test_gene_index_and_decision_follow_the_rule(layout):
     rng = np.random.default_rng(1)
     genes = random_genes(layout, rng)

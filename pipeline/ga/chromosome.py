@@ -77,11 +77,12 @@ class Layout:
     bucket 3.  Raise counts and positions above the last bucket fall in the last.
     """
 
-    raises_before: int = 3
-    positions: int = 4
+    raises_before: int = 2
+    positions: int = 2
     raises: int = 3
-    pot_odds_edges: tuple[float, ...] = (0.0, 0.1, 0.2, 0.3)
-    weight_edges: tuple[float, ...] = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+    pot_odds_edges: tuple[float, ...] = (0.0, 0.2)
+    weight_edges: tuple[float, ...] = (0.7, 1.1, 1.6, 2.2)
+    relative_weight: bool = True
     categories: int = field(default=9, init=False)
     streets: int = field(default=3, init=False)
 
@@ -90,11 +91,12 @@ class Layout:
             v = getattr(self, name)
             if not isinstance(v, int) or not 1 <= v <= 10:
                 raise ValueError(f"layout: {name} must be 1 to 10 buckets, got {v!r}")
-        for name in ("pot_odds_edges", "weight_edges"):
+        for name, top in (("pot_odds_edges", 1.0), ("weight_edges", 10.0 if self.relative_weight else 1.0)):
             e = tuple(float(x) for x in getattr(self, name))
-            if len(e) > 20 or any(not 0.0 <= x <= 1.0 for x in e) or list(e) != sorted(set(e)):
-                raise ValueError(f"layout: {name} must be at most 20 increasing numbers in 0..1, got {e}")
+            if len(e) > 20 or any(not 0.0 <= x <= top for x in e) or list(e) != sorted(set(e)):
+                raise ValueError(f"layout: {name} must be at most 20 increasing numbers in 0..{top:g}, got {e}")
             object.__setattr__(self, name, e)
+        object.__setattr__(self, "relative_weight", bool(self.relative_weight))
 
     @property
     def shape(self) -> tuple[int, ...]:
@@ -108,18 +110,20 @@ class Layout:
         return int(np.prod(self.shape))
 
     def array(self) -> np.ndarray:
-        """The layout as the kernel reads it: the seven bucket counts, then both edge lists."""
-        return np.array([*self.shape, *self.pot_odds_edges, *self.weight_edges], np.float64)
+        """The layout as the kernel reads it: the seven bucket counts, the weight scale (1 = relative), the edges."""
+        return np.array([*self.shape, float(self.relative_weight), *self.pot_odds_edges, *self.weight_edges],
+                        np.float64)
 
     def to_dict(self) -> dict[str, Any]:
         return {"axes": list(AXES), "shape": list(self.shape), "raises_before": self.raises_before,
                 "positions": self.positions, "raises": self.raises,
-                "pot_odds_edges": list(self.pot_odds_edges), "weight_edges": list(self.weight_edges)}
+                "pot_odds_edges": list(self.pot_odds_edges), "weight_edges": list(self.weight_edges),
+                "relative_weight": self.relative_weight}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Layout":
         return cls(int(d["raises_before"]), int(d["positions"]), int(d["raises"]),
-                   tuple(d["pot_odds_edges"]), tuple(d["weight_edges"]))
+                   tuple(d["pot_odds_edges"]), tuple(d["weight_edges"]), bool(d.get("relative_weight", False)))
 
 
 def random_genes(layout: Layout, rng: np.random.Generator) -> np.ndarray:

@@ -4,7 +4,8 @@ The chromosome and its layout are described in :mod:`pipeline.ga.chromosome`;
 this module is the part that runs inside the betting kernel: find the gene of
 the situation (:func:`gene_index`), mark it used, and compare
 ``d = weight - pot odds`` (±100 scale) with its thresholds (:func:`gene_decision`).
-A layout reaches the kernel as a float array: the seven bucket counts, then
+A layout reaches the kernel as a float array: the seven bucket counts, the
+weight scale (1: bucket ``weight × players in``, 0: the weight itself), then
 the pot-odds edges, then the weight edges.
 """
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .policies import CALL, FOLD, O_CATEGORY, O_POSITION, O_POT_ODDS, O_RAISES, O_RAISES_PREV, O_STREET, O_WEIGHT, RAISE
+from .policies import CALL, FOLD, O_CATEGORY, O_PLAYERS, O_POSITION, O_POT_ODDS, O_RAISES, O_RAISES_PREV, O_STREET, O_WEIGHT, RAISE
 
 
 @njit(cache=True, nogil=True)
@@ -29,9 +30,10 @@ def gene_index(layout: np.ndarray, obs: np.ndarray) -> int:
     """Index of the gene for observation ``obs`` (a flop, turn or river decision) in a flat gene table."""
     n_po = int(layout[5]) - 1
     n_w = int(layout[6]) - 1
+    weight = obs[O_WEIGHT] * obs[O_PLAYERS] if layout[7] > 0.0 else obs[O_WEIGHT]
     coords = (int(obs[O_CATEGORY]), int(obs[O_STREET]) - 1, int(obs[O_RAISES_PREV]), int(obs[O_POSITION]),
-              int(obs[O_RAISES]), _bucket(obs[O_POT_ODDS], layout, 7, n_po),
-              _bucket(obs[O_WEIGHT], layout, 7 + n_po, n_w))
+              int(obs[O_RAISES]), _bucket(obs[O_POT_ODDS], layout, 8, n_po),
+              _bucket(weight, layout, 8 + n_po, n_w))
     g = 0
     for a in range(7):
         size = int(layout[a])
