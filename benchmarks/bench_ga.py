@@ -8,8 +8,10 @@
         the final player of ``RUN_DIR/evolve`` against random, station, maniac
         and the rule bot (duplicate deals, at the table size it was evolved
         for), and heads-up against rlcard's rule and random agents in rlcard's
-        environment; the yardstick curve's first and last generation; a PASS /
-        FAIL per line of the bar (beaten at 95% confidence).
+        environment; the yardstick curve's first and last generation, and each
+        phase's first and last best individual re-measured against the
+        yardstick over ``--hands``; a PASS / FAIL per line of the bar (beaten
+        at 95% confidence).
 
 The quick configuration's wall time is printed by ``quick``:
 
@@ -18,6 +20,7 @@ The quick configuration's wall time is printed by ``quick``:
 from __future__ import annotations
 
 import argparse
+import json
 import subprocess
 import sys
 import tempfile
@@ -71,6 +74,7 @@ def quality(run: Path, hands: int, rlcard_hands: int, weights: str = "auto") -> 
         se = r["yardstick_stderr"]
         print(f"  yardstick curve, generation {r['generation']}: {r['yardstick_bb100']:+.2f} BB/100 "
               f"[{r['yardstick_bb100'] - 1.96 * se:+.2f}, {r['yardstick_bb100'] + 1.96 * se:+.2f}]")
+    curve(run / "evolve", prog, hands, mode)
     with Session(None, quiet=True) as session:
         for name in ("random", "station", "maniac", "tag", "trainers", "rlcard-rule", "rlcard-random"):
             n = rlcard_hands if name.startswith("rlcard") else hands
@@ -81,6 +85,27 @@ def quality(run: Path, hands: int, rlcard_hands: int, weights: str = "auto") -> 
             verdict = "PASS" if lo > 0 else "FAIL"
             print(f"  vs {name:13s} {y.seats:2d} seats {y.hands:>10,} hands: {y.bb_per_100:+8.2f} BB/100 "
                   f"[{lo:+.2f}, {hi:+.2f}]  {verdict}  ({time.perf_counter() - t:.0f} s)")
+
+
+def curve(folder: Path, prog: list[dict], hands: int, mode: str) -> None:
+    """Each phase's first and last best individual re-measured against the yardstick over ``hands`` hands."""
+    from pipeline.ga.evolve import EvolveError, best_of
+    from pipeline.ga.yardsticks import against
+    from pipeline.session import Session
+
+    yardstick = json.loads((folder / "checkpoint.json").read_text())["config"]["yardstick"]
+    with Session(None, quiet=True) as session:
+        for phase in (1, 2):
+            gens = [r["generation"] for r in prog if r["phase"] == phase]
+            for g in (gens[:1] + gens[-1:]) if gens else []:
+                try:
+                    best = best_of(folder, g)
+                except EvolveError:
+                    continue
+                y = against(best, yardstick, hands, seed=2027, session=session, weights=mode)
+                lo, hi = y.ci95
+                print(f"  phase {phase}, best of generation {g:3d} vs {yardstick}: {y.bb_per_100:+8.2f} BB/100 "
+                      f"[{lo:+.2f}, {hi:+.2f}] over {y.hands:,} hands")
 
 
 def main() -> None:

@@ -9,7 +9,7 @@ import pytest
 from pipeline.ga import checkpoint
 from pipeline.ga.chromosome import Layout, Player, random_genes
 from pipeline.ga.config import Config, ConfigError
-from pipeline.ga.evolve import EvolveError, evolve
+from pipeline.ga.evolve import EvolveError, best_of, evolve
 from pipeline.holdem import Table, simulate
 from pipeline.holdem.engine import A_BET, A_CALL, A_CHECK, A_FOLD, A_RAISE
 from pipeline.holdem.record import record
@@ -70,7 +70,8 @@ def straight_run(tmp_path_factory):
 def files_equal(a, b):
     names = ["progress.parquet", "final-player.json", "checkpoint.npz"] + \
             [f"generations/gen-{g:05d}.parquet" for g in range(SMALL.generations)] + \
-            [f"trainers/trainer-{k}.json" for k in range(SMALL.trainers)]
+            [f"trainers/trainer-{k}.json" for k in range(SMALL.trainers)] + \
+            [f"best/gen-{g:05d}.json" for g in range(SMALL.generations)]
     return [n for n in names if not filecmp.cmp(a / "evolve" / n, b / "evolve" / n, shallow=False)]
 
 
@@ -109,6 +110,27 @@ def test_generations_follow_the_thesis_rules(straight_run):
         assert (r["trainer_in"] >= 0) == joins
     final = Player.load(summary.final_player)
     assert final.about["seats"] == SMALL.trainers + 1 and final.layout == SMALL.layout
+
+
+def test_each_generation_keeps_its_best_and_a_phase_start_is_rebuilt_from_the_seed(straight_run, tmp_path):
+    import shutil
+
+    out, summary = straight_run
+    copy = tmp_path / "evolve"
+    shutil.copytree(out / "evolve", copy)
+    for r in summary.progress:
+        saved = best_of(copy, r["generation"])
+        assert saved.about["individual"] == r["best"] and saved.about["fitness_bb100"] == r["best_fitness"]
+        if r["operator"] == "birth":                   # a run from before best/ files: rebuilt from (seed, generation)
+            (copy / "best" / f"gen-{r['generation']:05d}.json").unlink()
+            rebuilt = best_of(copy, r["generation"])
+            assert np.array_equal(rebuilt.genes, saved.genes) and rebuilt.about["individual"] == r["best"]
+    last = summary.progress[-1]["generation"]
+    (copy / "best" / f"gen-{last:05d}.json").unlink()
+    assert np.array_equal(best_of(copy, last).genes, Player.load(summary.final_player).genes)
+    (copy / "best" / "gen-00001.json").unlink()
+    with pytest.raises(EvolveError, match="not a phase's first"):
+        best_of(copy, 1)
 
 
 def test_other_parameters_and_damaged_checkpoints_are_refused(straight_run, tmp_path):

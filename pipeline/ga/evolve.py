@@ -25,7 +25,9 @@ what an uninterrupted one draws):
 
 Files under ``<out>/evolve/``: ``generations/gen-NNNNN.parquet`` (one row per
 evaluated individual), ``progress.parquet`` (one row per generation),
-``checkpoint.json``/``.npz``, and at the end ``final-player.json``,
+``best/gen-NNNNN.json`` (each generation's best as a player file, so any
+point of the curve can be re-measured at length), ``checkpoint.json``/``.npz``,
+and at the end ``final-player.json``,
 ``trainers/trainer-K.json`` and ``summary.json``.
 """
 from __future__ import annotations
@@ -244,7 +246,7 @@ def _generation(st: _State, session: Any) -> None:
     if g == st.phase_start:                       # a phase begins with a random population
         op = "birth"
         n = cfg.population
-        cand_genes = [random_genes(cfg.layout, rng) for _ in range(n)]
+        cand_genes = newborns(cfg, g)
         cand_used = [np.zeros(cfg.layout.genes, np.bool_) for _ in range(n)]
         cand_ids = list(range(st.next_id, st.next_id + n))
         st.next_id += n
@@ -285,6 +287,10 @@ def _generation(st: _State, session: Any) -> None:
                         "best_used_share": float(share[best]), "best_trainer_fitness": float(t_fit.max()),
                         "trainer_in": trainer_in, "trainer_out": trainer_out, "yardstick_bb100": float(yb),
                         "yardstick_stderr": float(ys)})
+    Player(cfg.layout, cand_genes[best], {"name": f"best-{g}", "individual": int(cand_ids[best]), "generation": g,
+                                          "phase": st.phase, "fitness_bb100": float(fit[best]), "seed": cfg.seed,
+                                          "format": cfg.format, "seats": _seats(cfg), "weights": cfg.weights}
+           ).save(st.folder / "best" / f"gen-{g:05d}.json")
     st.genes = np.stack([cand_genes[i] for i in keep])
     st.used = np.stack([used[i] for i in keep])
     st.fitness = fit[keep]
@@ -310,7 +316,7 @@ def _finish(st: _State, folder: Path) -> Path:
     final = Player(cfg.layout, st.genes[0], {"name": "final-player", "individual": int(st.ids[0]),
                                              "fitness_bb100": float(st.fitness[0]), "seed": cfg.seed,
                                              "generations": st.generation, "format": cfg.format,
-                                             "seats": cfg.trainers + 1 if cfg.format == "table" else 2,
+                                             "seats": _seats(cfg),
                                              "weights": cfg.weights,
                                              "used_share": float(st.used[0].mean())})
     path = final.save(folder / "final-player.json")
@@ -321,6 +327,43 @@ def _finish(st: _State, folder: Path) -> Path:
                                                      "final_player": path.name,
                                                      "seconds_per_generation": _mean(st.seconds)}, indent=1))
     return path
+
+
+def _seats(cfg: Config) -> int:
+    return cfg.trainers + 1 if cfg.format == "table" else 2
+
+
+def newborns(cfg: Config, generation: int) -> list[np.ndarray]:
+    """The random population a phase starts with at ``generation`` (drawn from the key ``(seed, generation)``)."""
+    rng = np.random.default_rng([cfg.seed, generation])
+    rng.integers(0, 1 << 62)                      # the generation's deal seed comes first
+    return [random_genes(cfg.layout, rng) for _ in range(cfg.population)]
+
+
+def best_of(folder: str | Path, generation: int) -> Player:
+    """The best individual of ``generation`` of the evolution in ``folder`` (``<out>/evolve``).
+
+    Read from ``best/gen-NNNNN.json``; for a run written before those files
+    existed, the last generation's is the final player and a phase's first
+    generation is rebuilt from its seed (the newborns in the order
+    ``generations/gen-NNNNN.parquet`` lists them).
+    """
+    folder = Path(folder)
+    path = folder / "best" / f"gen-{generation:05d}.json"
+    if path.exists():
+        return Player.load(path)
+    doc = json.loads((folder / "checkpoint.json").read_text())
+    if doc["finished"] and generation == doc["generation"] - 1 and (folder / "final-player.json").exists():
+        return Player.load(folder / "final-player.json")          # the last generation's best is the final player
+    cfg = Config.from_dict(doc["config"])
+    rows = pq.read_table(folder / "generations" / f"gen-{generation:05d}.parquet").to_pylist()
+    if rows[0]["operator"] != "birth":
+        raise EvolveError(f"{path} is missing and generation {generation} is not a phase's first")
+    best = max(range(len(rows)), key=lambda i: (rows[i]["fitness"], -i))
+    return Player(cfg.layout, newborns(cfg, generation)[best],
+                  {"name": f"best-{generation}", "individual": rows[best]["individual"], "generation": generation,
+                   "phase": rows[best]["phase"], "fitness_bb100": rows[best]["fitness"], "seed": cfg.seed,
+                   "format": cfg.format, "seats": _seats(cfg), "weights": cfg.weights})
 
 
 def _mean(xs: list[float]) -> float:

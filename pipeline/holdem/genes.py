@@ -13,7 +13,19 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .policies import CALL, FOLD, O_CATEGORY, O_PLAYERS, O_POSITION, O_POT_ODDS, O_RAISES, O_RAISES_PREV, O_STREET, O_WEIGHT, RAISE
+from .policies import (
+    CALL,
+    FOLD,
+    O_CATEGORY,
+    O_PLAYERS,
+    O_POSITION,
+    O_POT_ODDS,
+    O_RAISES,
+    O_RAISES_PREV,
+    O_STREET,
+    O_WEIGHT,
+    RAISE,
+)
 
 
 @njit(cache=True, nogil=True)
