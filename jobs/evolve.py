@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from .app import app, fail
-from .evolve_checks import estimate, make_config, resolve_weights
+from .evolve_checks import estimate, make_config, read_layout, resolve_weights
 from .options import QUIET, SCHEDULER, WORKERS
 
 
@@ -33,6 +33,8 @@ def evolve(population: int = typer.Option(100, "--population", help="individuals
                                        help="hand weight after the flop: tables (`pokerpipe holdem-weights`), "
                                             "sampled, or auto (tables when built; a resumed run keeps its own)"),
            yardstick: str = typer.Option("tag", "--yardstick", help="fixed opponent of the progress curve"),
+           layout: str | None = typer.Option(None, "--layout", help="chromosome layout: a JSON file of bucket "
+                                             "counts and edges, or a player file (default: 4,860 genes)"),
            report_hands: int = typer.Option(200_000, "--report-hands",
                                             help="hands per engine yardstick in the report (0: no report)"),
            rlcard_hands: int = typer.Option(100_000, "--rlcard-hands",
@@ -53,7 +55,7 @@ def evolve(population: int = typer.Option(100, "--population", help="individuals
                       format=fmt, trainers=trainers, trainer_generations=trainer_generations,
                       crossover_percent=crossover, mutation_percent=mutation, mutation_share=mutation_share,
                       variance=variance, tournament=tournament, patience=patience, samples=samples,
-                      weights=mode, yardstick=yardstick)
+                      weights=mode, yardstick=yardstick, layout=read_layout(layout))
     if "://" in out:
         raise fail(f"--out {out!r}: the evolution writes a local folder")
     if report_hands < 0 or rlcard_hands < 0:

@@ -16,6 +16,41 @@ def make_config(**values: Any) -> Any:
         raise fail(str(e)) from None
 
 
+LAYOUT_KEYS = ("raises_before", "positions", "raises", "pot_odds_edges", "weight_edges", "relative_weight")
+
+
+def read_layout(path: str | None) -> Any:
+    """The chromosome :class:`~pipeline.ga.chromosome.Layout` of ``--layout FILE`` (default layout without one).
+
+    The file is JSON: a layout object (any of :data:`LAYOUT_KEYS`; missing keys
+    take the defaults) or a player file, whose layout is taken.
+    """
+    import json
+    from pathlib import Path
+
+    from pipeline.ga.chromosome import Layout
+
+    if path is None:
+        return Layout()
+    try:
+        d = json.loads(Path(path).read_text())
+    except FileNotFoundError:
+        raise fail(f"--layout: no layout file {path}") from None
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        raise fail(f"--layout: {path} is not JSON ({type(e).__name__})") from None
+    if isinstance(d, dict) and isinstance(d.get("layout"), dict):
+        d = d["layout"]                                   # a player file: evolve more players of its layout
+    if not isinstance(d, dict):
+        raise fail(f"--layout: {path} must hold a JSON object")
+    unknown = sorted(set(d) - set(LAYOUT_KEYS) - {"axes", "shape"})
+    if unknown:
+        raise fail(f"--layout: unknown key {unknown[0]!r} in {path} (known: {', '.join(LAYOUT_KEYS)})")
+    try:
+        return Layout(**{k: tuple(d[k]) if k.endswith("_edges") else d[k] for k in LAYOUT_KEYS if k in d})
+    except (ValueError, TypeError) as e:
+        raise fail(f"--layout: {path}: {e}") from None
+
+
 def resolve_weights(weights: str, out: str) -> str:
     """``tables`` or ``sampled`` for ``--weights``: ``auto`` keeps a checkpoint's own mode, else tables when built."""
     import json

@@ -81,6 +81,10 @@ def test_evolved_player_plays_in_rlcard():
     (["evolve", "--format", "ring"], "--format must be one of"),
     (["evolve", "--yardstick", "shark"], "--yardstick must be one of"),
     (["evolve", "--out", "s3://bucket/x"], "writes a local folder"),
+    (["evolve", "--layout", "nope.json"], "--layout: no layout file nope.json"),
+    (["evolve", "--layout", "bad.json"], "--layout: bad.json is not JSON"),
+    (["evolve", "--layout", "edges.json"], "weight_edges must be at most 20 increasing numbers in 0..10"),
+    (["evolve", "--layout", "typo.json"], "unknown key 'position'"),
     (["evaluate", "nope.json", "--against", "random"], "no player file"),
     (["evaluate", "p.json", "--against", "shark"], "unknown yardstick 'shark'"),
     (["evaluate", "p.json", "--hands", "0"], "--hands and --rlcard-hands must be positive"),
@@ -88,6 +92,9 @@ def test_evolved_player_plays_in_rlcard():
 ])
 def test_bad_input_is_one_line_and_exit_2(args, words, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
+    (tmp_path / "bad.json").write_text("{")
+    (tmp_path / "edges.json").write_text('{"weight_edges": [2.0, 1.0]}')
+    (tmp_path / "typo.json").write_text('{"position": 4}')
     assert main(args) == 2
     err = capsys.readouterr().err
     assert words in err and err.count("\n") == 1, err
@@ -105,3 +112,18 @@ def test_damaged_checkpoint_is_refused_and_kept(quick, capsys, tmp_path):
     assert "damaged checkpoint" in capsys.readouterr().err
     assert ck.read_text() == damaged                       # never silently overwritten
     assert main([*args, "--force"]) == 0
+
+
+def test_layout_file_sets_the_chromosome(tmp_path):
+    (tmp_path / "layout.json").write_text('{"positions": 4, "pot_odds_edges": [0, 0.1, 0.3], "weight_edges": [1.0]}')
+    out = tmp_path / "run"
+    assert main(["evolve", "--population", "4", "--generations", "2", "--hands-per-match", "100", "--trainers", "2",
+                 "--workers", "1", "--report-hands", "0", "--quiet", "--out", str(out),
+                 "--layout", str(tmp_path / "layout.json")]) == 0
+    player = Player.load(out / "evolve" / "final-player.json")
+    assert player.layout == Layout(positions=4, pot_odds_edges=(0.0, 0.1, 0.3), weight_edges=(1.0,))
+    assert player.layout.shape == (9, 3, 2, 4, 3, 4, 2) and player.genes.shape == (9 * 3 * 2 * 4 * 3 * 4 * 2, 2)
+    # a player file serves as a layout too: the run continues from the same checkpoint, so the layouts agree
+    assert main(["evolve", "--population", "4", "--generations", "2", "--hands-per-match", "100", "--trainers", "2",
+                 "--workers", "1", "--report-hands", "0", "--quiet", "--out", str(out),
+                 "--layout", str(out / "evolve" / "final-player.json")]) == 0
