@@ -46,7 +46,8 @@ def read_layout(path: str | None) -> Any:
     if unknown:
         raise fail(f"--layout: unknown key {unknown[0]!r} in {path} (known: {', '.join(LAYOUT_KEYS)})")
     try:
-        return Layout(**{k: tuple(d[k]) if k.endswith("_edges") else d[k] for k in LAYOUT_KEYS if k in d})
+        values: dict[str, Any] = {k: tuple(d[k]) if k.endswith("_edges") else d[k] for k in LAYOUT_KEYS if k in d}
+        return Layout(**values)
     except (ValueError, TypeError) as e:
         raise fail(f"--layout: {path}: {e}") from None
 
