@@ -20,7 +20,6 @@ The quick configuration's wall time is printed by ``quick``:
 from __future__ import annotations
 
 import argparse
-import json
 import subprocess
 import sys
 import tempfile
@@ -74,7 +73,7 @@ def quality(run: Path, hands: int, rlcard_hands: int, weights: str = "auto") -> 
         se = r["yardstick_stderr"]
         print(f"  yardstick curve, generation {r['generation']}: {r['yardstick_bb100']:+.2f} BB/100 "
               f"[{r['yardstick_bb100'] - 1.96 * se:+.2f}, {r['yardstick_bb100'] + 1.96 * se:+.2f}]")
-    curve(run / "evolve", prog, hands, mode)
+    curve(run / "evolve", hands, mode)
     with Session(None, quiet=True) as session:
         for name in ("random", "station", "maniac", "tag", "trainers", "rlcard-rule", "rlcard-random"):
             n = rlcard_hands if name.startswith("rlcard") else hands
@@ -87,25 +86,16 @@ def quality(run: Path, hands: int, rlcard_hands: int, weights: str = "auto") -> 
                   f"[{lo:+.2f}, {hi:+.2f}]  {verdict}  ({time.perf_counter() - t:.0f} s)")
 
 
-def curve(folder: Path, prog: list[dict], hands: int, mode: str) -> None:
+def curve(folder: Path, hands: int, mode: str) -> None:
     """Each phase's first and last best individual re-measured against the yardstick over ``hands`` hands."""
-    from pipeline.ga.evolve import EvolveError, best_of
-    from pipeline.ga.yardsticks import against
+    from pipeline.ga.report import remeasure
     from pipeline.session import Session
 
-    yardstick = json.loads((folder / "checkpoint.json").read_text())["config"]["yardstick"]
     with Session(None, quiet=True) as session:
-        for phase in (1, 2):
-            gens = [r["generation"] for r in prog if r["phase"] == phase]
-            for g in (gens[:1] + gens[-1:]) if gens else []:
-                try:
-                    best = best_of(folder, g)
-                except EvolveError:
-                    continue
-                y = against(best, yardstick, hands, seed=2027, session=session, weights=mode)
-                lo, hi = y.ci95
-                print(f"  phase {phase}, best of generation {g:3d} vs {yardstick}: {y.bb_per_100:+8.2f} BB/100 "
-                      f"[{lo:+.2f}, {hi:+.2f}] over {y.hands:,} hands")
+        for phase, g, y in remeasure(folder, hands, session=session, seed=2026, weights=mode):
+            lo, hi = y.ci95
+            print(f"  phase {phase}, best of generation {g:3d} vs the yardstick: {y.bb_per_100:+8.2f} BB/100 "
+                  f"[{lo:+.2f}, {hi:+.2f}] over {y.hands:,} hands")
 
 
 def main() -> None:

@@ -27,6 +27,10 @@ def test_quick_run_writes_player_trainers_report(quick, capsys):
         assert png in report and (quick / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     for opponent in ("random", "station", "maniac", "tag", "trainers", "rlcard-rule", "rlcard-random"):
         assert f"| {opponent} |" in report
+    # each phase's first and last best re-measured at the report's length (generations 0, 4 | 5, 9)
+    assert "re-measured over 2,000 hands" in report
+    for phase, g in ((1, 0), (1, 4), (2, 5), (2, 9)):
+        assert f"| {phase} | {g} | " in report
     # a finished run started again computes nothing and says where the player is
     assert main([*QUICK, "--out", str(quick), "--report-hands", "0"]) == 0
     assert "final player:" in capsys.readouterr().out

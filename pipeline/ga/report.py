@@ -78,8 +78,12 @@ def _fmt(x: float) -> str:
 
 
 def write_report(folder: Path, out: Path, results: Sequence[YardstickResult], samples: int = 48,
-                 weights: str = "auto") -> Path:
-    """Write ``out/report.md`` and its PNGs from the evolution in ``folder`` (``<out>/evolve``)."""
+                 weights: str = "auto", curve: Sequence[tuple[int, int, YardstickResult]] = ()) -> Path:
+    """Write ``out/report.md`` and its PNGs from the evolution in ``folder`` (``<out>/evolve``).
+
+    ``curve`` holds ``(phase, generation, result)``: a generation's best
+    re-measured against the yardstick (see :func:`remeasure`).
+    """
     prog = pq.read_table(folder / "progress.parquet").to_pylist()
     player = Player.load(folder / "final-player.json")
     trainers = [Player.load(p) for p in sorted((folder / "trainers").glob("trainer-*.json"),
@@ -129,6 +133,12 @@ def write_report(folder: Path, out: Path, results: Sequence[YardstickResult], sa
         half = 1.96 * r["yardstick_stderr"]
         lo, hi = r["yardstick_bb100"] - half, r["yardstick_bb100"] + half
         lines.append(f"| {r['generation']} | {_fmt(r['yardstick_bb100'])} | [{_fmt(lo)}, {_fmt(hi)}] |")
+    if curve:
+        lines += ["", f"Each phase's first and last best, re-measured over {curve[0][2].hands:,} hands of other "
+                      "deals:", "", "| phase | generation | BB/100 | 95% interval |", "|---|---|---|---|"]
+        for phase, g, y in curve:
+            lo, hi = y.ci95
+            lines.append(f"| {phase} | {g} | {_fmt(y.bb_per_100)} | [{_fmt(lo)}, {_fmt(hi)}] |")
     lines += ["", f"## Trainer replacements ({len(swaps)})", ""]
     if swaps:
         lines += ["| generation | joined (individual) | left | its fitness | best trainer's |", "|---|---|---|---|---|"]
@@ -179,7 +189,36 @@ def build_report(folder: Path, out: Path, hands: int, rlcard_hands: int, *, sess
         else:
             results.append(against(player, name, hands, seed, session=session, samples=samples, trainers=trainers,
                                    weights=weights))
-    return write_report(folder, out, results, samples, weights)
+    return write_report(folder, out, results, samples, weights, remeasure(folder, hands, session=session,
+                                                                          samples=samples, seed=seed, weights=weights))
+
+
+def remeasure(folder: Path, hands: int, *, session: Any = None, samples: int = 48, seed: int = 0,
+              weights: str = "auto") -> list[tuple[int, int, YardstickResult]]:
+    """Each phase's first and last best (:func:`~.evolve.best_of`) against the run's yardstick over ``hands`` hands.
+
+    The per-generation yardstick match is only a match long, too short to
+    show a trend between neighbours; this measures the ends of the curve at
+    the report's length.  Generations whose best is not kept are skipped.
+    """
+    import json
+
+    from .evolve import EvolveError, best_of
+    from .yardsticks import against
+
+    yardstick = json.loads((folder / "summary.json").read_text())["config"]["yardstick"]
+    prog = pq.read_table(folder / "progress.parquet", columns=["generation", "phase"]).to_pylist()
+    out = []
+    for phase in (1, 2):
+        gens = [r["generation"] for r in prog if r["phase"] == phase]
+        for g in sorted(set(gens[:1] + gens[-1:])):
+            try:
+                best = best_of(folder, g)
+            except EvolveError:
+                continue
+            out.append((phase, g, against(best, yardstick, hands, seed + 1, session=session, samples=samples,
+                                          weights=weights)))
+    return out
 
 
 def rlcard_available() -> bool:
