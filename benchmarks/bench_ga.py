@@ -1,6 +1,6 @@
 """The GA player's quality bar and cost, printed (issue 13); not a unit test.
 
-    python benchmarks/bench_ga.py timing [--generations 2] [--workers 2]
+    python benchmarks/bench_ga.py timing [--generations 2] [--workers 2] [--weights auto]
         run the first generations of the default evolution (population 100,
         20,000 hands per match, table format) and print the measured time per
         generation and what 200 generations take on this machine;
@@ -27,19 +27,21 @@ import time
 from pathlib import Path
 
 
-def timing(generations: int, workers: int) -> None:
+def timing(generations: int, workers: int, weights: str = "auto") -> None:
     from pipeline.ga.config import Config
     from pipeline.ga.evolve import evolve
+    from pipeline.holdem.weight_table import weight_mode
     from pipeline.session import Session
 
-    cfg = Config()
+    cfg = Config(weights=weight_mode(weights))          # auto: the tables when built, as `pokerpipe evolve`
     with tempfile.TemporaryDirectory() as d, Session(workers, quiet=True) as session:
         t = time.perf_counter()
         s = evolve(cfg, d, session=session, stop_after=generations)
         wall = time.perf_counter() - t
     per = wall / generations
     print(f"default evolution (population {cfg.population}, {cfg.hands_per_match:,} hands per match, "
-          f"{cfg.format}), {workers} workers: {per:.1f} s per generation over generations 1..{generations} "
+          f"{cfg.format}, {cfg.weights} hand weights), {workers} workers: {per:.1f} s per generation over "
+          f"generations 1..{generations} "
           f"(mean of the evolution's own timer: {s.seconds_per_generation:.1f} s)")
     print(f"  -> {cfg.generations} generations: about {cfg.generations * per / 3600:.1f} h "
           f"(generation 0 evaluates the population only; later ones also evaluate ~{cfg.crossover_percent:.0f}% "
@@ -104,6 +106,7 @@ def main() -> None:
     t = sub.add_parser("timing")
     t.add_argument("--generations", type=int, default=2)
     t.add_argument("--workers", type=int, default=2)
+    t.add_argument("--weights", default="auto", help="auto (tables when built), tables or sampled")
     sub.add_parser("quick")
     q = sub.add_parser("quality")
     q.add_argument("run", type=Path)
@@ -112,7 +115,7 @@ def main() -> None:
     q.add_argument("--weights", default="auto", help="auto: the mode the player was evolved with, if recorded")
     a = ap.parse_args()
     if a.what == "timing":
-        timing(a.generations, a.workers)
+        timing(a.generations, a.workers, a.weights)
     elif a.what == "quick":
         quick()
     else:
