@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+import sys
+import time
 from pathlib import Path
 from typing import Optional
 
@@ -61,11 +63,14 @@ def evaluate(player_file: str = typer.Argument(..., help="a player .json written
         raise fail(str(e)) from None
     results = []
     try:
-        with Session(workers, scheduler, quiet=True) as session:
+        with Session(workers, scheduler, quiet=quiet) as session:
             for n in names:
+                t = time.perf_counter()
                 results.append(play_against(player, n, rlcard_hands if n.startswith("rlcard") else hands, seed,
                                             session=session if hands >= 400_000 else None, samples=samples,
                                             trainers=trainers, seats=seats, weights=mode))
+                if not quiet:                       # stderr, so that --json output stays one object on stdout
+                    print(f"{n}: {results[-1].hands:,} hands in {time.perf_counter() - t:.0f} s", file=sys.stderr)
     except RunnerError as e:
         raise fail(str(e)) from None
     if as_json:
@@ -76,4 +81,3 @@ def evaluate(player_file: str = typer.Argument(..., help="a player .json written
     for r in results:
         lo, hi = r.ci95
         print(f"{r.opponent:<15s} {r.seats:5d} {r.hands:10,d} {r.bb_per_100:9.2f}  [{lo:8.2f}, {hi:8.2f}]")
-    del quiet

@@ -190,6 +190,7 @@ def test_valid_edge_inputs_still_work():
 
 _INTERRUPT_INSIDE = """
 import os, signal, sys
+signal.signal(signal.SIGINT, signal.default_int_handler)   # as in a terminal, even when started in the background
 import pipeline.equity.calculator as calc
 original = calc.parse_board
 def interrupted(*args, **kw):            # Ctrl-C while the command is at work

@@ -39,7 +39,9 @@ def test_quick_run_writes_player_trainers_report(quick, capsys):
 def test_quick_runs_best_beats_random(quick, capsys):
     player = str(quick / "evolve" / "final-player.json")
     assert main(["evaluate", player, "--against", "random,trainers", "--hands", "20000", "--json"]) == 0
-    d = json.loads(capsys.readouterr().out)
+    captured = capsys.readouterr()
+    d = json.loads(captured.out)                                    # stdout: the one JSON object
+    assert "random: 20,000 hands in" in captured.err and "trainers: 20,000 hands in" in captured.err
     assert d["player"] == player and [r["opponent"] for r in d["results"]] == ["random", "trainers"]
     rnd = d["results"][0]
     assert set(rnd) >= {"opponent", "hands", "bb_per_100", "ci95"} and rnd["seats"] == 10
