@@ -19,6 +19,17 @@ from .rng import below, uniform
 
 
 @njit(cache=True, nogil=True, inline="always")
+def deal_card(s0: np.uint64, s1: np.uint64, deck: np.ndarray, pos: int, L: int) -> tuple:
+    """One step of a partial Fisher-Yates shuffle of ``deck[pos:L]``: ``(s0, s1, card, pos + 1)``."""
+    s0, s1, j = below(s0, s1, L - pos)
+    j += pos
+    c = deck[j]
+    deck[j] = deck[pos]
+    deck[pos] = c
+    return s0, s1, c, pos + 1
+
+
+@njit(cache=True, nogil=True, inline="always")
 def next_live_card(s0: np.uint64, s1: np.uint64, deck: np.ndarray, pos: int, L: int, taken: np.uint64) -> tuple:
     """One step of a partial Fisher-Yates shuffle of ``deck[pos:L]`` that skips cards in ``taken``.
 
@@ -28,12 +39,7 @@ def next_live_card(s0: np.uint64, s1: np.uint64, deck: np.ndarray, pos: int, L: 
     """
     one = np.uint64(1)
     while True:
-        s0, s1, j = below(s0, s1, L - pos)
-        j += pos
-        c = deck[j]
-        deck[j] = deck[pos]
-        deck[pos] = c
-        pos += 1
+        s0, s1, c, pos = deal_card(s0, s1, deck, pos, L)
         if not (taken >> np.uint64(c)) & one:
             return s0, s1, c, pos
 
@@ -50,28 +56,13 @@ def deal_deck_block(nb: int, s0: np.uint64, s1: np.uint64, deck: np.ndarray, mis
         pos = 0
         bkey = bkey0
         for _d in range(missing):
-            s0, s1, j = below(s0, s1, L - pos)
-            j += pos
-            c = deck[j]
-            deck[j] = deck[pos]
-            deck[pos] = c
-            pos += 1
+            s0, s1, c, pos = deal_card(s0, s1, deck, pos, L)
             bkey += card_keys[c]
             bcards[b, 5 - missing + _d] = c
         bkeys[b] = bkey
         for q in range(D):
-            s0, s1, j = below(s0, s1, L - pos)
-            j += pos
-            c = deck[j]
-            deck[j] = deck[pos]
-            deck[pos] = c
-            pos += 1
-            s0, s1, j = below(s0, s1, L - pos)
-            j += pos
-            c2 = deck[j]
-            deck[j] = deck[pos]
-            deck[pos] = c2
-            pos += 1
+            s0, s1, c, pos = deal_card(s0, s1, deck, pos, L)
+            s0, s1, c2, pos = deal_card(s0, s1, deck, pos, L)
             p = dplayers[q]
             keys[p, b] = card_keys[c] + card_keys[c2]
             hole[p, b, 0] = c
