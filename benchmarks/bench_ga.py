@@ -39,6 +39,12 @@ def timing(generations: int, workers: int, weights: str = "auto") -> None:
         s = evolve(cfg, d, session=session, stop_after=generations)
         wall = time.perf_counter() - t
     per = wall / generations
+    hands = sum(r["evaluated"] + 1 for r in s.progress) * cfg.hands_per_match    # matches + the yardstick's
+    from bench_holdem import rlcard_rate  # the peer, measured in the same run
+
+    rl = rlcard_rate(3_000)
+    peer = f" = {hands / wall / rl[0]:.1f}x rlcard's {rl[0]:,.0f} heads-up hands/s on 1 core" if rl else ""
+    print(f"  {hands:,} ten-handed hands in {wall:.0f} s: {hands / wall:,.0f} hands/s on {workers} workers{peer}")
     print(f"default evolution (population {cfg.population}, {cfg.hands_per_match:,} hands per match, "
           f"{cfg.format}, {cfg.weights} hand weights), {workers} workers: {per:.1f} s per generation over "
           f"generations 1..{generations} "
