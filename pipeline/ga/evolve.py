@@ -287,9 +287,8 @@ def _generation(st: _State, session: Any) -> None:
                         "best_used_share": float(share[best]), "best_trainer_fitness": float(t_fit.max()),
                         "trainer_in": trainer_in, "trainer_out": trainer_out, "yardstick_bb100": float(yb),
                         "yardstick_stderr": float(ys)})
-    Player(cfg.layout, cand_genes[best], {"name": f"best-{g}", "individual": int(cand_ids[best]), "generation": g,
-                                          "phase": st.phase, "fitness_bb100": float(fit[best]), "seed": cfg.seed,
-                                          "format": cfg.format, "seats": _seats(cfg), "weights": cfg.weights}
+    Player(cfg.layout, cand_genes[best], _about(cfg, f"best-{g}", cand_ids[best], generation=g, phase=st.phase,
+                                                fitness_bb100=float(fit[best]))
            ).save(st.folder / "best" / f"gen-{g:05d}.json")
     st.genes = np.stack([cand_genes[i] for i in keep])
     st.used = np.stack([used[i] for i in keep])
@@ -313,12 +312,9 @@ def _write_parquet(table: pa.Table, path: Path) -> None:
 
 def _finish(st: _State, folder: Path) -> Path:
     cfg = st.cfg
-    final = Player(cfg.layout, st.genes[0], {"name": "final-player", "individual": int(st.ids[0]),
-                                             "fitness_bb100": float(st.fitness[0]), "seed": cfg.seed,
-                                             "generations": st.generation, "format": cfg.format,
-                                             "seats": _seats(cfg),
-                                             "weights": cfg.weights,
-                                             "used_share": float(st.used[0].mean())})
+    final = Player(cfg.layout, st.genes[0], _about(cfg, "final-player", st.ids[0],
+                                                   fitness_bb100=float(st.fitness[0]), generations=st.generation,
+                                                   used_share=float(st.used[0].mean())))
     path = final.save(folder / "final-player.json")
     for k, (genes, tid) in enumerate(zip(st.trainers, st.trainer_ids)):
         Player(cfg.layout, genes, {"name": f"trainer-{k}", "individual": int(tid), "seed": cfg.seed}).save(
@@ -331,6 +327,12 @@ def _finish(st: _State, folder: Path) -> Path:
 
 def _seats(cfg: Config) -> int:
     return cfg.trainers + 1 if cfg.format == "table" else 2
+
+
+def _about(cfg: Config, name: str, individual: int, **figures: Any) -> dict[str, Any]:
+    """A player file's ``about``: its name and individual, its own figures, then the run's seed, format and seats."""
+    return {"name": name, "individual": int(individual), **figures, "seed": cfg.seed, "format": cfg.format,
+            "seats": _seats(cfg), "weights": cfg.weights}
 
 
 def newborns(cfg: Config, generation: int) -> list[np.ndarray]:
@@ -361,9 +363,8 @@ def best_of(folder: str | Path, generation: int) -> Player:
         raise EvolveError(f"{path} is missing and generation {generation} is not a phase's first")
     best = max(range(len(rows)), key=lambda i: (rows[i]["fitness"], -i))
     return Player(cfg.layout, newborns(cfg, generation)[best],
-                  {"name": f"best-{generation}", "individual": rows[best]["individual"], "generation": generation,
-                   "phase": rows[best]["phase"], "fitness_bb100": rows[best]["fitness"], "seed": cfg.seed,
-                   "format": cfg.format, "seats": _seats(cfg), "weights": cfg.weights})
+                  _about(cfg, f"best-{generation}", rows[best]["individual"], generation=generation,
+                         phase=rows[best]["phase"], fitness_bb100=rows[best]["fitness"]))
 
 
 def _mean(xs: list[float]) -> float:
