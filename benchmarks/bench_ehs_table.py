@@ -26,8 +26,8 @@ ROWS = {"flop": 1_286_792, "turn": 13_960_050, "river": 123_156_254}
 
 def per_situation_seconds(street: str, sample: int = 20) -> float:
     """Seconds per situation of the single-situation enumeration, on random situations."""
-    from pipeline.ehs import hand_strength
-    from pipeline.isomorphism import situation_text
+    from pipeline.isomorphism.situations import situation_text
+    from pipeline.strength.hand_strength import hand_strength
 
     cards = {"flop": 3, "turn": 4, "river": 5}[street]
     hand_strength(*situation_text(12345, cards))          # compile / warm

@@ -16,6 +16,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 from common import best_of  # noqa: E402
+
 from pipeline.equity import equity  # noqa: E402
 
 

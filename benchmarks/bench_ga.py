@@ -28,10 +28,10 @@ from pathlib import Path
 
 
 def timing(generations: int, workers: int, weights: str = "auto") -> None:
+    from pipeline.batch.session import Session
     from pipeline.ga.config import Config
     from pipeline.ga.evolve import evolve
-    from pipeline.holdem.weight_table import weight_mode
-    from pipeline.session import Session
+    from pipeline.holdem.weight_build import weight_mode
 
     cfg = Config(weights=weight_mode(weights))          # auto: the tables when built, as `pokerpipe evolve`
     with tempfile.TemporaryDirectory() as d, Session(workers, quiet=True) as session:
@@ -67,9 +67,9 @@ def quick() -> None:
 def quality(run: Path, hands: int, rlcard_hands: int, weights: str = "auto") -> None:
     import pyarrow.parquet as pq
 
-    from pipeline.ga.chromosome import Player
-    from pipeline.ga.yardsticks import against, trainers_of, weights_of
-    from pipeline.session import Session
+    from pipeline.batch.session import Session
+    from pipeline.ga.assessment.yardsticks import against, trainers_of, weights_of
+    from pipeline.holdem.player import Player
 
     player_file = run / "evolve" / "final-player.json"
     player = Player.load(player_file)
@@ -96,8 +96,8 @@ def quality(run: Path, hands: int, rlcard_hands: int, weights: str = "auto") -> 
 
 def curve(folder: Path, hands: int, mode: str) -> None:
     """Each phase's first and last best individual re-measured against the yardstick over ``hands`` hands."""
-    from pipeline.ga.report import remeasure
-    from pipeline.session import Session
+    from pipeline.batch.session import Session
+    from pipeline.ga.assessment.report import remeasure
 
     with Session(None, quiet=True) as session:
         for phase, g, y in remeasure(folder, hands, session=session, seed=2026, weights=mode):

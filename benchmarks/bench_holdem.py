@@ -5,14 +5,14 @@
     python benchmarks/bench_holdem.py --hands 0 --errors --weights enumerated   # tables' values, not built
 
 Hand weights are included (the ``tag`` and ``thesis-preflop`` bots compute them),
-after the flop from the weight tables (:mod:`pipeline.holdem.weight_table`)
+after the flop from the weight tables (:mod:`pipeline.holdem.weight_build`)
 when built, else sampled.  Every rate is given per second of wall time and
 per second of the process's CPU time: other jobs share the machine, and the
 load average before and after is printed with them.
 
 ``--errors`` measures the hand weight after the flop (tables if built, else the
 default sampler; ``--weights enumerated``: the tables' values computed per
-situation by :func:`~pipeline.holdem.weight_table.enumerated_weights`) against
+situation by :func:`~pipeline.holdem.weight_build.enumerated_weights`) against
 100,000-trial simulation on ``--situations`` random situations per street and
 opponent count.  ``--scaling N`` plays an N-hand
 heads-up simulation on one and on two Dask workers.
@@ -59,8 +59,8 @@ def rlcard_rate(hands: int) -> tuple[float, float] | None:
 
 def weight_errors(situations: int, reference: int, mode: str, streets: list[str]) -> None:
     from pipeline.evaluator.tables import tables
-    from pipeline.holdem.handweight import DEFAULT_SAMPLES, sampled_weight
-    from pipeline.holdem.weight_table import enumerated_weights, table_weight, weight_tables
+    from pipeline.holdem.weight_build import enumerated_weights, table_weight, weight_tables
+    from pipeline.holdem.weights import DEFAULT_SAMPLES, sampled_weight
     T = tables()
     wt = weight_tables()
     rng = np.random.default_rng(0)
@@ -105,8 +105,8 @@ def scaling(hands: int, weights: str) -> None:
     on a shared machine the speed-up is bounded by the CPU the other jobs leave, not by the partitioning."""
     from concurrent.futures import ProcessPoolExecutor
 
+    from pipeline.batch.session import Session
     from pipeline.holdem import simulate
-    from pipeline.session import Session
     walls = {}
     for workers in (1, 2):
         with Session(workers=workers, quiet=True) as s:
@@ -143,7 +143,7 @@ def main() -> None:
     ap.add_argument("--scaling", type=int, default=0)
     ap.add_argument("--streets", default="flop,turn,river", help="--errors: the streets to measure")
     a = ap.parse_args()
-    from pipeline.holdem.weight_table import weight_mode
+    from pipeline.holdem.weight_build import weight_mode
     mode = weight_mode("sampled" if a.weights == "enumerated" else a.weights)
     if a.hands > 0:
         speed(a, mode)

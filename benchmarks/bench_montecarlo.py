@@ -22,7 +22,7 @@ import time
 sys.path.insert(0, os.path.dirname(__file__))
 from common import random_hands  # noqa: E402
 
-from pipeline.datasets.vs_random import vs_random_mc_rows  # noqa: E402
+from pipeline.datasets.recipes.vs_random import vs_random_mc_rows  # noqa: E402
 from pipeline.equity import equity  # noqa: E402
 from pipeline.evaluator import evaluate  # noqa: E402
 
@@ -45,7 +45,7 @@ def interleaved(fns, rounds: int = 5) -> list[float]:
 
 def ours(hands, trials):
     """Our run, the ranges parsed beforehand as eval7's HandRange is."""
-    from pipeline.query import parse_query
+    from pipeline.ranges.query import parse_query
     parsed = [parse_query(h) for h in hands]
     return lambda: equity(parsed, trials=trials, seed=1, threads=1)
 

@@ -27,8 +27,8 @@ from pathlib import Path
 import pyarrow as pa
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from pipeline.batch.spec import Dataset  # noqa: E402
 from pipeline.datasets import Matchups, build  # noqa: E402
-from pipeline.spec import Dataset  # noqa: E402
 
 
 def _peak_rss_mib() -> float:
@@ -59,8 +59,8 @@ def matchups_cli(workers: int, out: Path) -> float:
 
 def _kernel_share(share: int, of: int) -> None:
     """Run the matchup kernel over every ``of``-th canonical matchup starting at ``share``."""
+    from pipeline.equity.matchups import canonical_matchups, matchup_counts
     from pipeline.evaluator.tables import tables
-    from pipeline.preflop import canonical_matchups, matchup_counts
 
     codes, _ = canonical_matchups()
     t = tables()

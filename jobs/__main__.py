@@ -2,7 +2,7 @@
 import sys
 
 try:
-    from .main import entry
+    from jobs.main import entry
 except KeyboardInterrupt:            # Ctrl-C while the command line itself is still importing
     print("pokerpipe: interrupted", file=sys.stderr)
     sys.exit(130)

@@ -6,8 +6,8 @@ from typing import Any
 
 import typer
 
-from .app import app, fail
-from .options import OUT
+from jobs.app import app, fail
+from jobs.options import OUT
 
 
 @app.command("datasets")

@@ -5,7 +5,7 @@ import json
 
 import typer
 
-from .app import app, fail
+from jobs.app import app, fail
 
 
 @app.command()
@@ -17,9 +17,9 @@ def ehs(hole: str = typer.Argument(..., help="two hole cards, e.g. AdQc"),
         as_json: bool = typer.Option(False, "--json", help="print one JSON object")) -> None:
     """HS, the 3x3 potential table, PPOT, NPOT and EHS against uniformly random opponent hands,
     or against the weighted combos of a range (--vs)."""
-    from pipeline.cards import CardError
-    from pipeline.ehs import hand_strength
-    from pipeline.ehs_vs import hand_strength_vs
+    from pipeline.core.cards import CardError
+    from pipeline.strength.hand_strength import hand_strength
+    from pipeline.strength.vs_range import hand_strength_vs
 
     try:
         r = hand_strength(hole, board, opponents) if vs is None else hand_strength_vs(hole, board, vs, opponents)

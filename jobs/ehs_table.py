@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import typer
 
-from .app import app, fail
-from .options import FORCE, OUT, QUIET, SCHEDULER, WORKERS, run
+from jobs.app import app, fail
+from jobs.options import FORCE, OUT, QUIET, SCHEDULER, WORKERS, run
 
 
 @app.command("ehs-table")

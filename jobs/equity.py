@@ -6,9 +6,9 @@ from typing import List, Optional
 
 import typer
 
-from .app import app, fail
-from .estimate import Estimate
-from .matchups_table import matchups_table
+from jobs.app import app, fail
+from jobs.estimate import Estimate
+from jobs.matchups_table import matchups_table
 
 
 def _pct(x: float) -> str:
@@ -38,7 +38,7 @@ def equity(
     threads: Optional[int] = typer.Option(None, "--threads", help="threads to use (default: all cores)"),
 ) -> None:
     """Equity of each player: win (sole best hand), tie (split) and equity (win + pot shares)."""
-    from pipeline.cards import CardError
+    from pipeline.core.cards import CardError
     from pipeline.equity import equity as compute
 
     try:

@@ -9,8 +9,8 @@ from typing import Optional
 
 import typer
 
-from .app import app, fail
-from .options import QUIET, SCHEDULER, WORKERS
+from jobs.app import app, fail
+from jobs.options import QUIET, SCHEDULER, WORKERS
 
 DEFAULT_AGAINST = "random,station,maniac,tag,trainers,rlcard-rule,rlcard-random"
 
@@ -29,12 +29,12 @@ def evaluate(player_file: str = typer.Argument(..., help="a player .json written
              as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
              workers: int | None = WORKERS, scheduler: str | None = SCHEDULER, quiet: bool = QUIET) -> None:
     """Play a saved player against yardsticks (our bots, its trainers, rlcard's agents) on duplicate deals."""
-    from pipeline.errors import RunnerError
-    from pipeline.ga.chromosome import Player, PlayerFileError
-    from pipeline.ga.report import rlcard_available
-    from pipeline.ga.yardsticks import YARDSTICKS, trainers_of
-    from pipeline.ga.yardsticks import against as play_against
-    from pipeline.session import Session
+    from pipeline.batch.errors import RunnerError
+    from pipeline.batch.session import Session
+    from pipeline.ga.assessment.report import rlcard_available
+    from pipeline.ga.assessment.yardsticks import YARDSTICKS, trainers_of
+    from pipeline.ga.assessment.yardsticks import against as play_against
+    from pipeline.holdem.player import Player, PlayerFileError
 
     names = [a.strip() for a in against.split(",") if a.strip()]
     for n in names:
@@ -50,7 +50,7 @@ def evaluate(player_file: str = typer.Argument(..., help="a player .json written
         raise fail(f"--samples must be 1 to 100000, got {samples}")
     if any(n.startswith("rlcard") for n in names) and not rlcard_available():
         raise fail("the rlcard yardsticks need rlcard: pip install -e '.[rlcard]'")
-    from pipeline.ga.yardsticks import weights_of
+    from pipeline.ga.assessment.yardsticks import weights_of
 
     try:
         player = Player.load(player_file)

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import typer
 
-from .app import app, fail
-from .evolve_checks import estimate, make_config, read_layout, resolve_weights
-from .options import QUIET, SCHEDULER, WORKERS
+from jobs.app import app, fail
+from jobs.evolve_checks import estimate, make_config, read_layout, resolve_weights
+from jobs.options import QUIET, SCHEDULER, WORKERS
 
 
 @app.command()
@@ -44,11 +44,11 @@ def evolve(population: int = typer.Option(100, "--population", help="individuals
                                                                  "damaged checkpoint is never removed without it)")
            ) -> None:
     """Evolve a fixed-limit player from random play against co-evolving trainers; write it and a report."""
-    from pipeline.errors import RunnerError
+    from pipeline.batch.errors import RunnerError
+    from pipeline.batch.session import Session
     from pipeline.ga.checkpoint import CheckpointError
     from pipeline.ga.evolve import EvolveError
     from pipeline.ga.evolve import evolve as run_evolution
-    from pipeline.session import Session
 
     mode = resolve_weights(weights, out)
     cfg = make_config(population=population, generations=generations, hands_per_match=hands_per_match, seed=seed,
@@ -78,7 +78,7 @@ def evolve(population: int = typer.Option(100, "--population", help="individuals
                                     on_generation=line)
             fresh = summary.resumed_at < summary.generations or not (Path(out) / "report.md").exists()
             if report_hands and summary.finished and fresh:       # a finished run's report is not made again
-                from pipeline.ga.report import build_report
+                from pipeline.ga.assessment.report import build_report
 
                 report_path = build_report(summary.folder, Path(out), report_hands, rlcard_hands, session=session,
                                            samples=samples, seed=seed, weights=mode)

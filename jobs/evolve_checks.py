@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .app import fail
+from jobs.app import fail
 
 
 def make_config(**values: Any) -> Any:
@@ -20,7 +20,7 @@ LAYOUT_KEYS = ("raises_before", "positions", "raises", "pot_odds_edges", "weight
 
 
 def read_layout(path: str | None) -> Any:
-    """The chromosome :class:`~pipeline.ga.chromosome.Layout` of ``--layout FILE`` (default layout without one).
+    """The chromosome :class:`~pipeline.holdem.player.Layout` of ``--layout FILE`` (default layout without one).
 
     The file is JSON: a layout object (any of :data:`LAYOUT_KEYS`; missing keys
     take the defaults) or a player file, whose layout is taken.
@@ -28,7 +28,7 @@ def read_layout(path: str | None) -> Any:
     import json
     from pathlib import Path
 
-    from pipeline.ga.chromosome import Layout
+    from pipeline.holdem.player import Layout
 
     if path is None:
         return Layout()
@@ -57,7 +57,7 @@ def resolve_weights(weights: str, out: str) -> str:
     import json
     from pathlib import Path
 
-    from pipeline.holdem.weight_table import weight_mode
+    from pipeline.holdem.weight_build import weight_mode
 
     if weights == "auto":
         try:
@@ -72,7 +72,7 @@ def resolve_weights(weights: str, out: str) -> str:
 
 def estimate(cfg: Any, session: Any) -> str:
     """One line: the hands the evolution plays at most and the time that takes at the measured rate."""
-    from pipeline.combinatorics import available_cores
+    from pipeline.core.combinatorics import available_cores
     from pipeline.ga.evolve import hand_rate, planned_hands
 
     hands = planned_hands(cfg)

@@ -4,16 +4,16 @@ from __future__ import annotations
 import time
 from typing import Optional
 
-from .app import app, fail
-from .options import SCHEDULER, WORKERS
+from jobs.app import app, fail
+from jobs.options import SCHEDULER, WORKERS
 
 
 @app.command("holdem-weights")
 def holdem_weights(workers: Optional[int] = WORKERS, scheduler: Optional[str] = SCHEDULER) -> None:
     """Build the flop/turn/river hand-weight tables (minutes on two cores; those already built are kept)."""
-    from pipeline.errors import RunnerError
-    from pipeline.holdem.weight_table import build_weight_tables
-    from pipeline.session import Session
+    from pipeline.batch.errors import RunnerError
+    from pipeline.batch.session import Session
+    from pipeline.holdem.weight_build import build_weight_tables
 
     t = time.perf_counter()
     try:

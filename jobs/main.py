@@ -11,9 +11,8 @@ import sys
 
 import typer
 
-from pipeline.cards import CardError
-
-from .app import app, one_line
+from jobs.app import app, one_line
+from pipeline.core.cards import CardError
 
 COMMANDS = ("datasets", "ehs", "ehs_table", "equity", "evaluate", "evolve", "holdem_weights", "matchups", "odds",
             "odds_table", "outs", "preflop_grid", "play", "range_cmd", "tables", "videopoker", "vs_random")

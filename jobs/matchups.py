@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import typer
 
-from .app import app
-from .options import FORCE, OUT, QUIET, SCHEDULER, WORKERS, dataset, run
+from jobs.app import app
+from jobs.options import FORCE, OUT, QUIET, SCHEDULER, WORKERS, dataset, run
 
 
 @app.command()

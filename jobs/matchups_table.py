@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from typing import Union
 
-from .app import fail
+from jobs.app import fail
 
 
 def matchups_table(no_table: bool) -> Union[bool, tuple]:

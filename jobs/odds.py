@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from .app import app, fail
+from jobs.app import app, fail
 
 
 @app.command()
@@ -20,10 +20,9 @@ def odds(hole: str = typer.Argument(..., help="two hole cards or a pocket query"
          as_json: bool = typer.Option(False, "--json", help="print one JSON object")) -> None:
     """Chance to win at showdown against k = 1..9 random hands (exact for one opponent on a board),
     beside HS^k and PPOT/NPOT against k opponents (Monte Carlo with standard errors for k > 1)."""
-    from pipeline.cards import CardError
-    from pipeline.odds import win_odds
-
-    from .estimate import Estimate
+    from jobs.estimate import Estimate
+    from pipeline.core.cards import CardError
+    from pipeline.strength.win_odds import win_odds
 
     try:
         r = win_odds(hole, board, max_opponents, trials, seed, dead=dead,
@@ -31,7 +30,7 @@ def odds(hole: str = typer.Argument(..., help="two hole cards or a pocket query"
     except CardError as e:
         raise fail(str(e)) from None
     if plot is not None:
-        from pipeline.odds_plot import odds_png
+        from pipeline.plots.odds import odds_png
 
         try:
             plot.write_bytes(odds_png(r["opponents"], f"{hole} on {board or '(preflop)'}"))

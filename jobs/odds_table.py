@@ -1,15 +1,15 @@
 """``pokerpipe odds-table``: the exact outs odds table beside the rules of 4 and 2."""
 from __future__ import annotations
 
-from .app import app
-from .options import FORCE, OUT, QUIET, SCHEDULER, WORKERS, run
+from jobs.app import app
+from jobs.options import FORCE, OUT, QUIET, SCHEDULER, WORKERS, run
 
 
 @app.command("odds-table")
 def odds_table(out: str = OUT, workers: int | None = WORKERS, scheduler: str | None = SCHEDULER,
                quiet: bool = QUIET, force: bool = FORCE) -> None:
     """Chance of hitting 1..20 outs on the turn, the river, and turn-or-river; prints the table."""
-    from pipeline.hit_odds import outs_row
+    from pipeline.strength.hit_odds import outs_row
 
     run(["odds-table"], out, workers, scheduler, quiet, force)
     print(f"{'outs':>4}  {'turn':>7} {'odds':>10}  {'river':>7} {'odds':>10}  {'turn|river':>10} {'odds':>10}"

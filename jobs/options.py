@@ -6,7 +6,7 @@ from typing import Any
 
 import typer
 
-from .app import fail
+from jobs.app import fail
 
 OUT = typer.Option("outputs", "--out", "-o",
                    help="output folder or URL (s3://bucket/prefix, gs://...); a dataset writes <out>/<name>/")
@@ -21,8 +21,8 @@ DASHBOARD = typer.Option(False, "--dashboard", help="start the Dask dashboard an
 def run(targets: list[Any], out: str, workers: int | None, scheduler: str | None, quiet: bool, force: bool,
         catalog: bool = False, dashboard: bool = False) -> list[Any]:
     """Build ``targets`` (names or datasets); bad options one line and exit 2, an interrupt exit 130."""
+    from pipeline.batch.runner import Interrupted, Session
     from pipeline.datasets import BuildError, build_many
-    from pipeline.runner import Interrupted, Session
 
     try:
         with Session(workers, scheduler, quiet, dashboard) as session:

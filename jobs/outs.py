@@ -6,7 +6,7 @@ import math
 
 import typer
 
-from .app import app, fail
+from jobs.app import app, fail
 
 
 @app.command()
@@ -21,9 +21,9 @@ def outs(hole: str = typer.Argument(..., help="two hole cards, e.g. AsAc"),
     with --pot and --to-call, whether calling is profitable at those pot odds."""
     from fractions import Fraction
 
-    from pipeline.cards import CardError
-    from pipeline.hit_odds import pot_odds
-    from pipeline.outs import outs as find
+    from pipeline.core.cards import CardError
+    from pipeline.strength.hit_odds import pot_odds
+    from pipeline.strength.outs import outs as find
 
     if (pot is None) != (to_call is None):
         raise fail("--pot and --to-call go together")

@@ -7,9 +7,9 @@ from typing import Optional
 
 import typer
 
-from .app import app, fail
-from .options import SCHEDULER, WORKERS
-from .play_checks import check_play
+from jobs.app import app, fail
+from jobs.options import SCHEDULER, WORKERS
+from jobs.play_checks import check_play
 
 
 @app.command()
@@ -41,8 +41,8 @@ def play(seats: int = typer.Option(..., "--seats", "-s", help="players at the ta
         table = Table.make(names, stack_bb=stack, rake_percent=rake, rake_cap_bb=rake_cap)
     except TableError as e:
         raise fail(str(e)) from None
-    from pipeline.errors import RunnerError
-    from pipeline.session import Session
+    from pipeline.batch.errors import RunnerError
+    from pipeline.batch.session import Session
 
     session = None
     try:

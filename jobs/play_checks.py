@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 from typing import Optional
 
-from .app import fail
+from jobs.app import fail
 
 MAX_HANDS = 10**11   # about a day of the slowest table on one core
 

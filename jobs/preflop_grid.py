@@ -1,8 +1,8 @@
 """``pokerpipe preflop-grid``: the exact 169x169 class grid, from the matchups dataset."""
 from __future__ import annotations
 
-from .app import app
-from .options import FORCE, OUT, QUIET, SCHEDULER, WORKERS, run
+from jobs.app import app
+from jobs.options import FORCE, OUT, QUIET, SCHEDULER, WORKERS, run
 
 
 @app.command("preflop-grid")

@@ -5,16 +5,16 @@ import json
 
 import typer
 
-from .app import app, fail
+from jobs.app import app, fail
 
 
 @app.command("range")
 def range_(query: str = typer.Argument(..., help="a range or query, e.g. 'Group2 To Group5 And Suited'"),
            as_json: bool = typer.Option(False, "--json", help="print one JSON object")) -> None:
     """Combo count and the 13x13 grid of the classes a range or pocket query holds."""
-    from pipeline.cards import CardError, format_cards
-    from pipeline.hand_classes import CLASS_LABELS, hand_class, label_combos
-    from pipeline.query import parse_query
+    from pipeline.core.cards import CardError, format_cards
+    from pipeline.core.hand_classes import CLASS_LABELS, hand_class, label_combos
+    from pipeline.ranges.query import parse_query
 
     try:
         r = parse_query(query)

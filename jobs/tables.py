@@ -5,8 +5,8 @@ import json
 
 import typer
 
-from .app import app, fail
-from .options import DASHBOARD, FORCE, OUT, QUIET, SCHEDULER, WORKERS, dataset, run
+from jobs.app import app, fail
+from jobs.options import DASHBOARD, FORCE, OUT, QUIET, SCHEDULER, WORKERS, dataset, run
 
 
 def _params(items: list[str]) -> dict[str, dict]:

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import typer
 
-from .app import app, fail
-from .options import FORCE, QUIET, SCHEDULER, WORKERS
-from .videopoker_print import hand_json, hand_text, print_game, print_games
+from jobs.app import app, fail
+from jobs.options import FORCE, QUIET, SCHEDULER, WORKERS
+from jobs.videopoker_print import hand_json, hand_text, print_game, print_games
 
 
 @app.command()
@@ -27,7 +27,7 @@ def videopoker(
 ) -> None:
     """Exact return, variance and distribution for any pay table, over all deal classes; with --hand,
     the exact EV and final-hand counts of each hold of one dealt hand."""
-    from pipeline.cards import CardError
+    from pipeline.core.cards import CardError
     from pipeline.videopoker import PayTableError, analyze, break_even_royal, builtin, builtin_names, load
     from pipeline.videopoker.hand import analyze_hand
     from pipeline.videopoker.paytable import MAX_PAY
@@ -59,9 +59,8 @@ def videopoker(
         if not as_json:
             print_game(a, be)
         if out is not None:
+            from jobs.options import run
             from pipeline.datasets import Strategy
-
-            from .options import run
             run([Strategy(pt)], out, workers, scheduler, quiet, force)
     if as_json:
         print(json.dumps(docs if all_games else docs[0]))

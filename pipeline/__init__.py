@@ -11,9 +11,10 @@ from typing import Any
 __version__ = "0.1.0"
 
 _EXPORTS = {
-    "CardError": "cards", "parse_card": "cards", "parse_cards": "cards", "format_card": "cards",
-    "format_cards": "cards", "evaluate": "evaluator", "category": "evaluator", "describe": "evaluator",
-    "CATEGORY_NAMES": "evaluator", "situation_index": "isomorphism", "situation_cards": "isomorphism",
+    "CardError": "core.cards", "parse_card": "core.cards", "parse_cards": "core.cards", "format_card": "core.cards",
+    "format_cards": "core.cards", "evaluate": "evaluator", "category": "evaluator", "describe": "evaluator",
+    "CATEGORY_NAMES": "evaluator", "situation_index": "isomorphism.situations",
+    "situation_cards": "isomorphism.situations",
 }
 __all__ = sorted(_EXPORTS) + ["__version__"]
 

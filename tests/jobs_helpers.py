@@ -4,7 +4,7 @@ import time
 
 import pyarrow as pa
 
-from pipeline.spec import Dataset
+from pipeline.batch.spec import Dataset
 
 SCHEMA = pa.schema([("i", pa.int64()), ("square", pa.int64()), ("label", pa.string())])
 

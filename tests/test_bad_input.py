@@ -22,18 +22,18 @@ from contextlib import redirect_stderr, redirect_stdout
 import numpy as np
 import pytest
 import typer
+from ahead import selected
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ahead import selected
 from jobs.main import main
 from pipeline import CardError, situation_cards
-from pipeline.cards import parse_card, parse_cards
+from pipeline.core.cards import parse_card, parse_cards
 from pipeline.equity import equity
-from pipeline.isomorphism import street_size
-from pipeline.outs import outs
-from pipeline.query import MAX_DEPTH, parse_query
-from pipeline.ranges import parse_range
+from pipeline.isomorphism.situations import street_size
+from pipeline.ranges.query import MAX_DEPTH, parse_query
+from pipeline.ranges.syntax import parse_range
+from pipeline.strength.outs import outs
 from pipeline.videopoker import PayTableError, analyze, builtin
 from pipeline.videopoker.paytable import MAX_PAY, build, slug
 
@@ -295,9 +295,9 @@ def test_hold_evs_are_exact_at_the_largest_pays():
     """The joker deck has the largest common denominator L; pays at MAX_PAY * 10**6 are what the break-even
     search feeds the kernel at the top of the range.  Every hold's EV of sampled deals must equal the
     same sum done in Python integers (no overflow anywhere)."""
-    from pipeline.combinatorics import BINOM
+    from pipeline.core.combinatorics import BINOM
     from pipeline.videopoker.analyzer import POPCOUNT, hold_counts, scales, solve_deals
-    from pipeline.videopoker.tables import family_tables
+    from pipeline.videopoker.subsets import family_tables
 
     ft = family_tables("joker")
     lcm, scale = scales(ft.deck)

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from ahead import selected
 
-from pipeline.cache import DIGEST, arrays_digest, load_or_build
+from pipeline.core.cache import DIGEST, arrays_digest, load_or_build
 
 ADQC_ON_3H4CJH = (628, 9, 444)          # ahead, tied, behind now; HS .585, PPOT .208, NPOT .274
 

@@ -1,8 +1,18 @@
 import numpy as np
 import pytest
 
-from pipeline.cards import (CardError, check_disjoint, format_card, format_card_rows, format_cards, mask_of,
-                            parse_board, parse_card, parse_cards, parse_hole)
+from pipeline.core.cards import (
+    CardError,
+    check_disjoint,
+    format_card,
+    format_card_rows,
+    format_cards,
+    mask_of,
+    parse_board,
+    parse_card,
+    parse_cards,
+    parse_hole,
+)
 
 
 def test_ids_follow_rank_times_four_plus_suit():

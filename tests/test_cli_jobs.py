@@ -119,7 +119,8 @@ def test_tables_killed_midway_then_rerun_ends_identical(full, tmp_path):
     import shutil
 
     import psutil
-    from pipeline.runner import CHECKSUMS
+
+    from pipeline.batch.runner import CHECKSUMS
     (tmp_path / "matchups" / CHECKSUMS).mkdir(parents=True)
     for i in range(LEFT_BY_AN_EARLIER_KILL):
         name = f"part-{i:05d}.parquet"

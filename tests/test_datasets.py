@@ -10,8 +10,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from pipeline import datasets
+from pipeline.batch.runner import CHECKSUMS, LOCK, MANIFEST, Session
 from pipeline.datasets import DatasetError, build_many, read
-from pipeline.runner import CHECKSUMS, LOCK, MANIFEST, Session
 
 # Digest of the SHA-256s of a dataset's parts (in part order), recorded from runs of the
 # CLI before the datasets layer existed (commit fd3a31d): the refactor changed no byte.

@@ -6,11 +6,11 @@ from itertools import combinations
 
 import numpy as np
 import pytest
-from reference import best_hand
+from oracles.reference import best_hand
 
 from pipeline import CardError, evaluate, format_cards, parse_cards
-from pipeline.ehs import hand_strength
 from pipeline.equity import equity
+from pipeline.strength.hand_strength import hand_strength
 
 
 def test_published_flop_example():
@@ -75,7 +75,7 @@ def test_cli_json():
 
 
 def test_win_odds_one_opponent_is_exact_equity():
-    from pipeline.odds import win_odds
+    from pipeline.strength.win_odds import win_odds
     r = win_odds("AdQc", "3h4cJh", max_opponents=3, trials=20000, seed=3)
     one = r["opponents"][0]
     e = equity(["AdQc", "random"], board="3h4cJh").players[0]

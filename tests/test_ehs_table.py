@@ -7,11 +7,11 @@ import pyarrow.dataset as ds
 import pytest
 from numba import njit
 
-from pipeline.boards import canonical_boards
-from pipeline.cards import parse_cards
-from pipeline.ehs import hand_strength
-from pipeline.ehs_table import POTENTIAL_COLUMNS, street_rows
-from pipeline.isomorphism import block_table, situation_index, situation_index_nb, street_size
+from pipeline.core.cards import parse_cards
+from pipeline.isomorphism.boards import canonical_boards
+from pipeline.isomorphism.situations import block_table, situation_index, situation_index_nb, street_size
+from pipeline.strength.hand_strength import hand_strength
+from pipeline.strength.street import POTENTIAL_COLUMNS, street_rows
 
 OPPONENTS = {"flop": 1081, "turn": 1035, "river": 990}     # C(47, 2), C(46, 2), C(45, 2)
 RUNOUTS = {"flop": 990, "turn": 44}                        # runouts left beside hole and opponent

@@ -7,13 +7,13 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from reference import best_hand
+from oracles.reference import best_hand
 
-from pipeline.cards import CardError, parse_cards
-from pipeline.ehs import hand_strength
-from pipeline.ehs_vs import hand_strength_vs
+from pipeline.core.cards import CardError, parse_cards
 from pipeline.equity import equity
-from pipeline.ranges import Range
+from pipeline.ranges.syntax import Range
+from pipeline.strength.hand_strength import hand_strength
+from pipeline.strength.vs_range import hand_strength_vs
 
 ALL = np.array([(a, b) for a in range(52) for b in range(a)], np.int64)
 SPOTS = [("AdQc", "3h4cJh"), ("9h8h", "7h6c2h5d"), ("KsKd", "Ah7c2d9s3h")]

@@ -5,11 +5,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from oracles.reference import showdown_counts
 
 from pipeline import CardError, parse_cards
 from pipeline.equity import equity
-from pipeline.ranges import parse_range
-from reference import showdown_counts
+from pipeline.ranges.syntax import parse_range
 
 
 def _pct(r, i=0):
@@ -148,10 +148,11 @@ def test_bad_input(players, kw, match):
 @given(st.permutations(range(52)), st.integers(2, 4), st.sampled_from([0, 3, 4, 5]), st.integers(0, 3))
 def test_rank_multiset_enumeration_equals_card_enumeration(deck, players, board_len, dead_len):
     """The two exact kernels (by card combination, by rank multiset) give the same integers."""
+    from oracles.card_by_card import enumerate_boards
+
+    from pipeline.equity.ranksets import enumerate_by_ranks
     from pipeline.evaluator.kernels import KEY_BASE, suited_bit
     from pipeline.evaluator.tables import tables
-    from pipeline.equity.ranksets import enumerate_by_ranks
-    from card_by_card import enumerate_boards
 
     t = tables()
     hands = [deck[2 * i:2 * i + 2] for i in range(players)]

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
-from reference import best_hand, rank5
+from oracles.reference import best_hand, rank5
 
 from pipeline import CardError, category, describe, evaluate, parse_cards
 from pipeline.evaluator.kernels import RANK_MULTIPLIERS

@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 from jobs.main import main
-from pipeline.ga.chromosome import Layout, Player, random_genes
+from pipeline.ga.operators import random_genes
+from pipeline.holdem.player import Layout, Player
 
 QUICK = ["evolve", "--population", "20", "--generations", "10", "--hands-per-match", "400", "--seed", "3",
          "--workers", "2", "--report-hands", "2000", "--rlcard-hands", "200", "--quiet"]
@@ -49,7 +50,7 @@ def test_quick_runs_best_beats_random(quick, capsys):
 
 
 def test_evolved_player_plays_in_rlcard():
-    from pipeline.ga.rlcard_agent import EvolvedAgent, play_rlcard, rlcard_card
+    from pipeline.ga.assessment.rlcard_agent import EvolvedAgent, play_rlcard, rlcard_card
 
     assert rlcard_card("CT") == 4 * 8 + 0 and rlcard_card("SA") == 51 and rlcard_card("D2") == 1
     layout = Layout()

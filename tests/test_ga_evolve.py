@@ -6,14 +6,15 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
+from pipeline.batch.session import Session
 from pipeline.ga import checkpoint
-from pipeline.ga.chromosome import Layout, Player, random_genes
 from pipeline.ga.config import Config, ConfigError
 from pipeline.ga.evolve import EvolveError, best_of, evolve
+from pipeline.ga.operators import random_genes
 from pipeline.holdem import Table, simulate
 from pipeline.holdem.engine import A_BET, A_CALL, A_CHECK, A_FOLD, A_RAISE
+from pipeline.holdem.player import Layout, Player
 from pipeline.holdem.record import record
-from pipeline.session import Session
 
 LAYOUT = Layout()
 SMALL = Config(population=6, generations=4, hands_per_match=240, seed=4, trainers=3, samples=8)
@@ -44,8 +45,8 @@ def test_evolved_player_plays_the_preflop_table_then_its_genes():
 
 
 def test_used_marks_are_the_genes_consulted():
-    from pipeline.holdem.handweight import preflop_table
     from pipeline.holdem.simulate import play_deals
+    from pipeline.holdem.weights import preflop_table
 
     p = Player(LAYOUT, random_genes(LAYOUT, np.random.default_rng(0)), {})
     table = Table.make([p, "station"])

@@ -5,9 +5,9 @@ import json
 import numpy as np
 import pytest
 
-from pipeline.ga.chromosome import GENE_MAX, GENE_MIN, Layout, Player, PlayerFileError, random_genes
-from pipeline.ga.operators import CROSSOVERS, crossover, mutate, tournament
+from pipeline.ga.operators import CROSSOVERS, crossover, mutate, random_genes, tournament
 from pipeline.holdem.genes import gene_decision, gene_index
+from pipeline.holdem.player import GENE_MAX, GENE_MIN, Layout, Player, PlayerFileError
 from pipeline.holdem.policies import (
     CALL,
     FOLD,

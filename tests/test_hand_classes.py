@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 from numba import njit
 
-from pipeline.cards import CardError, format_card
-from pipeline.hand_classes import CLASS_INDEX, CLASS_LABELS, class_combos, class_of, hand_class, label_combos
+from pipeline.core.cards import CardError, format_card
+from pipeline.core.hand_classes import CLASS_INDEX, CLASS_LABELS, class_combos, class_of, hand_class, label_combos
 
 ORDER = "AKQJT98765432"   # grid rows and columns, ace first
 

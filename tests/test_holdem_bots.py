@@ -73,7 +73,7 @@ def test_duplicate_gives_each_position_the_same_cards():
 
 
 def test_same_result_on_two_dask_workers():
-    from pipeline.session import Session
+    from pipeline.batch.session import Session
     local = simulate(["tag", "maniac", "random"], hands=6_000, seed=21)
     with Session(2, None, quiet=True) as session:
         spread = simulate(["tag", "maniac", "random"], hands=6_000, seed=21, session=session, partition_deals=300)
@@ -99,7 +99,7 @@ def _obs(street=0, raises=0, pos_class=0, to_call=1.0, players=6, weight=0.0, po
     ("JTs", "big blind", 1, 1.0, "call"), ("TT", "small blind", 2, 2.5, "call"),
 ])
 def test_thesis_preflop_table(label, pos, raises, to_call, answer):
-    from pipeline.hand_classes import CLASS_INDEX
+    from pipeline.core.hand_classes import CLASS_INDEX
     from pipeline.holdem import policies as P
     groups = P.group_of_class()
     pc = {"early": P.EARLY, "middle": P.MIDDLE, "late": P.LATE, "small blind": P.SMALL_BLIND,
@@ -110,10 +110,10 @@ def test_thesis_preflop_table(label, pos, raises, to_call, answer):
 
 
 def test_groups_of_the_query_language():
-    from pipeline.hand_classes import CLASS_INDEX
+    from pipeline.core.hand_classes import CLASS_INDEX
     from pipeline.holdem.policies import group_of_class
     g = group_of_class()
-    # Sklansky & Malmuth's table as pipeline.query.GROUPS writes it
+    # Sklansky & Malmuth's table as pipeline.ranges.query.GROUPS writes it
     hands = ("AA", "AKs", "AKo", "TT", "A9s", "22", "K9o", "72o")
     assert [g[CLASS_INDEX[x]] for x in hands] == [1, 1, 2, 2, 5, 7, 8, 9]
 

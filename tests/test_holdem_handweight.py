@@ -2,11 +2,11 @@
 import numpy as np
 import pytest
 
-from pipeline.cards import parse_cards
+from pipeline.core.cards import parse_cards
+from pipeline.core.hand_classes import CLASS_INDEX
 from pipeline.evaluator import evaluate
 from pipeline.evaluator.tables import tables
-from pipeline.hand_classes import CLASS_INDEX
-from pipeline.holdem.handweight import preflop_table, sampled_weight
+from pipeline.holdem.weights import preflop_table, sampled_weight
 
 
 def exact_river_share(hole, board):

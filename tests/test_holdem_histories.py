@@ -4,12 +4,12 @@ import json
 from pathlib import Path
 
 import pytest
+from oracles.stars_reader import cents, read
 
-from pipeline.holdem import Table, ohh, phh, pokerstars
+from pipeline.holdem import Table
 from pipeline.holdem.engine import A_BB, A_SB
-from pipeline.holdem.histories import write_histories
+from pipeline.holdem.histories import ohh, phh, pokerstars, write_histories
 from pipeline.holdem.record import record
-from pipeline.holdem.stars_reader import cents, read
 
 SAMPLE = Path("/work/shared/reference/pokerstars_flhe_sample.txt")
 TABLES = [(["tag", "maniac"], 200), (["random", "maniac", "station", "tag", "random", "thesis-preflop"], 200),

@@ -6,7 +6,7 @@ seed's §2 (1 BB = 100 units), not read from the engine.
 import numpy as np
 import pytest
 
-from pipeline.cards import parse_cards
+from pipeline.core.cards import parse_cards
 from pipeline.holdem import Table
 from pipeline.holdem.engine import A_BB, A_BET, A_CALL, A_CHECK, A_FOLD, A_RAISE, A_SB
 from pipeline.holdem.record import play_scripted, record

@@ -1,14 +1,15 @@
-"""Hand-weight tables against per-situation enumeration (pipeline.ehs) and simulation, on partial builds."""
+"""Hand-weight tables against per-situation enumeration (pipeline.strength.hand_strength) and simulation, on partial builds."""
 from math import comb
 
 import numpy as np
 import pytest
 
-from pipeline.boards import canonical_boards
-from pipeline.ehs import potential_counts
 from pipeline.evaluator.tables import tables
-from pipeline.holdem import simulate, weight_table
-from pipeline.holdem.handweight import sampled_weight
+from pipeline.holdem import simulate
+from pipeline.holdem import weight_build as weight_table
+from pipeline.holdem.weights import sampled_weight
+from pipeline.isomorphism.boards import canonical_boards
+from pipeline.strength.hand_strength import potential_counts
 
 LIMITS = {3: 1, 4: 3, 5: 6}        # canonical boards built per street: a few seconds
 
@@ -80,7 +81,7 @@ def test_flop_table_holds_the_per_situation_enumeration(partial):
 
 def _river_only(hole, board):
     """A one-situation river table: the counts enumerated for ``hole`` on ``board``."""
-    from pipeline.isomorphism import situation_index, street_size
+    from pipeline.isomorphism.situations import situation_index, street_size
 
     now, hp = np.zeros(3, np.int64), np.zeros((3, 3), np.int64)
     potential_counts(hole, board, 0, now, hp, *tables())
@@ -102,7 +103,7 @@ def test_k_opponent_weight_is_close_to_simulation(partial):
 
 @pytest.mark.parametrize("m", [3, 4, 5])
 def test_fast_situation_index_agrees_with_the_reference_numbering(m):
-    from pipeline.isomorphism import block_table, situation_index_fast, situation_index_nb
+    from pipeline.isomorphism.situations import block_table, situation_index_fast, situation_index_nb
 
     rng = np.random.default_rng(m)
     blocks = block_table(m)

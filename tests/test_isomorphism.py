@@ -5,7 +5,7 @@ from itertools import combinations
 import pytest
 
 from pipeline import CardError, situation_cards, situation_index
-from pipeline.isomorphism import street_size
+from pipeline.isomorphism.situations import street_size
 
 
 def test_street_sizes():

@@ -8,10 +8,10 @@ import pytest
 from numba import njit
 
 from pipeline import CardError
+from pipeline.core.rng import below, chunk_state
 from pipeline.equity import equity
-from pipeline.equity.deal import alias_table, plan_deal
-from pipeline.equity.rng import below, chunk_state
-from pipeline.query import parse_query
+from pipeline.equity.plan import alias_table, plan_deal
+from pipeline.ranges.query import parse_query
 
 
 def assert_within(mc, ex, k=4.0):
@@ -150,7 +150,7 @@ def test_bounded_draws_are_uniform():
 
 
 def test_win_odds_takes_an_executor_and_refuses_negative_seeds():
-    from pipeline.odds import win_odds
+    from pipeline.strength.win_odds import win_odds
     a = win_odds("AdQc", "", max_opponents=3, trials=70_000, seed=3)
     with ThreadPoolExecutor(2) as pool:
         b = win_odds("AdQc", "", max_opponents=3, trials=70_000, seed=3, executor=pool)
@@ -181,7 +181,7 @@ def test_vs_random_rows_are_a_pure_function_of_each_hand():
     """Same rows however the hands are split into partitions (and so whatever --workers)."""
     import pyarrow as pa
 
-    from pipeline.datasets.vs_random import vs_random_mc_rows
+    from pipeline.datasets.recipes.vs_random import vs_random_mc_rows
     whole = vs_random_mc_rows(3, [0, 1, 2, 3], 20_000, 7)
     parts = pa.concat_tables([vs_random_mc_rows(3, [0, 1], 20_000, 7), vs_random_mc_rows(3, [2, 3], 20_000, 7)])
     assert whole.equals(parts)
@@ -215,7 +215,7 @@ def test_deck_players_match_a_plain_numpy_reference(k):
 def test_a_lone_range_is_dealt_one_combo_per_suit_class():
     """AA against random hands preflop is one suit class: dealt as the fixed hand AsAh, weight 6;
     beside a fixed AsKh the four classes of AA keep their sizes as weights."""
-    from pipeline.equity.deal import lone_range_classes, symmetries
+    from pipeline.equity.plan import lone_range_classes, symmetries
     plan = plan_deal([parse_query("AA"), parse_query("random"), parse_query("random")], [], 0)
     assert plan.rplayers.size == 0 and plan.dplayers.tolist() == [1, 2] and plan.hole_keys[0] != 0
     classes = lone_range_classes(parse_query("AA"), symmetries([], 0, [parse_query("AsKh")]))

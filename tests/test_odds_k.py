@@ -7,12 +7,12 @@ import sys
 
 import numpy as np
 import pytest
-from reference import best_hand
+from oracles.reference import best_hand
 
-from pipeline.cards import parse_cards
-from pipeline.ehs import hand_strength
-from pipeline.odds import win_odds
-from pipeline.potential_mc import potentials_mc
+from pipeline.core.cards import parse_cards
+from pipeline.strength.hand_strength import hand_strength
+from pipeline.strength.multiway import potentials_mc
+from pipeline.strength.win_odds import win_odds
 
 
 def test_one_opponent_monte_carlo_meets_the_enumeration():

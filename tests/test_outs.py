@@ -5,10 +5,10 @@ import sys
 from fractions import Fraction
 
 import pytest
-from reference import best_hand
+from oracles.reference import best_hand
 
 from pipeline import CardError, parse_cards
-from pipeline.outs import draw_count, flush_draw, outs
+from pipeline.strength.outs import draw_count, flush_draw, outs
 
 
 def test_rule_example_aces_on_k98():
@@ -95,7 +95,7 @@ def _brute_hit(hole, board, opps=()):
 @pytest.mark.parametrize("hole, board, opps", [("AhKh", "Qh7h2c", []), ("9h8h", "7h6c2h", []),
                                                 ("AhKh", "Qh7h2c3d", []), ("AsKs", "Qs7s2d", ["JhJd"])])
 def test_hit_chances_against_listing_the_run_outs(hole, board, opps):
-    from pipeline.hit_odds import pot_odds
+    from pipeline.strength.hit_odds import pot_odds
 
     r, nxt, by_river = _brute_hit(hole, board, opps)
     got = pot_odds(r["count"], r["unseen"], r["cards_to_come"], Fraction(100), Fraction(25))
@@ -106,7 +106,7 @@ def test_hit_chances_against_listing_the_run_outs(hole, board, opps):
 def test_pot_odds_by_hand():
     """15 outs on the flop, 100 in the pot, 50 to call: p = 15/47; EV = 15/47*100 - 32/47*50 = -100/47;
     break-even 50/150; implied needed 32*50/15 - 100 = 20/3."""
-    from pipeline.hit_odds import pot_odds
+    from pipeline.strength.hit_odds import pot_odds
 
     got = pot_odds(15, 47, 2, Fraction(100), Fraction(50))
     assert got["break_even_equity"] == pytest.approx(1 / 3)
@@ -143,7 +143,7 @@ def test_outs_cli_bad_pot(args):
 def test_dead_cards_are_no_outs_and_no_draw_cards(hole, board, dead):
     """A dead card leaves the deck: it stops being an out or a draw card, every other card keeps its
     role (an out depends only on the known hands), and the odds count the smaller deck."""
-    from pipeline.outs import straight_cards
+    from pipeline.strength.outs import straight_cards
 
     live, gone = outs(hole, board), outs(hole, board, dead=dead)
     d = set(dead.split())

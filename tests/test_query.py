@@ -6,9 +6,9 @@ import sys
 import pytest
 
 from pipeline import CardError
+from pipeline.core.hand_classes import hand_class
 from pipeline.equity import equity
-from pipeline.hand_classes import hand_class
-from pipeline.query import parse_query
+from pipeline.ranges.query import parse_query
 
 ALL = [(a, b) for a in range(52) for b in range(a)]
 

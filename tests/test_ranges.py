@@ -1,9 +1,9 @@
 import numpy as np
 import pytest
 
-from pipeline.cards import CardError, parse_cards
-from pipeline.hand_classes import hand_class
-from pipeline.ranges import parse_range
+from pipeline.core.cards import CardError, parse_cards
+from pipeline.core.hand_classes import hand_class
+from pipeline.ranges.syntax import parse_range
 
 
 @pytest.mark.parametrize("text, n", [

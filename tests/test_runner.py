@@ -13,8 +13,8 @@ import jobs_helpers
 import pyarrow.dataset as ds
 import pytest
 
+from pipeline.batch.runner import MANIFEST, RunnerError
 from pipeline.datasets import build as run_job
-from pipeline.runner import MANIFEST, RunnerError
 
 HERE = Path(__file__).parent
 

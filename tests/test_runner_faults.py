@@ -9,11 +9,11 @@ import threading
 import time
 from pathlib import Path
 
+import jobs_helpers
 import pytest
 
-import jobs_helpers
+from pipeline.batch.runner import MANIFEST, RunnerError
 from pipeline.datasets import build
-from pipeline.runner import MANIFEST, RunnerError
 
 HERE = Path(__file__).parent
 

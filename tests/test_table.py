@@ -6,10 +6,10 @@ import time
 import numpy as np
 import pytest
 
+from pipeline.core.hand_classes import CLASS_LABELS
 from pipeline.equity import equity
-from pipeline.equity.table import BOARDS, PACKAGED, packaged_table, table_counts
-from pipeline.hand_classes import CLASS_LABELS
-from pipeline.query import parse_query
+from pipeline.equity.matchup_sums import BOARDS, PACKAGED, packaged_table, table_counts
+from pipeline.ranges.query import parse_query
 
 pytestmark = pytest.mark.skipif(not PACKAGED.exists(), reason="no packaged matchups table")
 

@@ -7,10 +7,10 @@ from itertools import combinations
 
 import numpy as np
 import pytest
+from oracles.reference import rank5
 
 from pipeline.videopoker import PayTableError, analyze, break_even_royal, builtin, builtin_names, load
-from pipeline.videopoker.tables import family_tables
-from reference import rank5
+from pipeline.videopoker.subsets import family_tables
 
 JOB_96 = {
     "royal-flush": 493512264, "straight-flush": 2178883296, "four-of-a-kind": 47093167764,

@@ -8,9 +8,9 @@ from itertools import combinations
 
 import numpy as np
 import pytest
-from reference import rank5
+from oracles.reference import rank5
 
-from pipeline.cards import CardError
+from pipeline.core.cards import CardError
 from pipeline.videopoker import builtin
 from pipeline.videopoker.hand import analyze_hand
 from pipeline.videopoker.hands import CLASSIFIERS

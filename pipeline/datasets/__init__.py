@@ -23,7 +23,8 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from ..runner import (
+from ..batch.parquet import sha256
+from ..batch.runner import (
     MANIFEST,
     RunnerError,
     RunReport,
@@ -33,15 +34,14 @@ from ..runner import (
     read_manifest,
     run_dataset,
 )
-from ..spec import Dataset
-from ..storage import Storage, StorageError
-from ..store import sha256
-from .ehs_table import EhsTable
-from .matchups import Matchups, matchup_counts
-from .odds_table import OddsTable
-from .preflop_grid import PreflopGrid
-from .videopoker import Strategy
-from .vs_random import VsRandom
+from ..batch.spec import Dataset
+from ..batch.storage import Storage, StorageError
+from .recipes.ehs_table import EhsTable
+from .recipes.matchups import Matchups, matchup_counts
+from .recipes.odds_table import OddsTable
+from .recipes.preflop_grid import PreflopGrid
+from .recipes.videopoker import Strategy
+from .recipes.vs_random import VsRandom
 
 __all__ = ["Dataset", "DatasetError", "Matchups", "PreflopGrid", "VsRandom", "OddsTable", "EhsTable", "Strategy",
            "REGISTRY", "PREFLOP_SET", "names", "dataset", "build", "build_many", "read", "is_built",

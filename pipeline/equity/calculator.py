@@ -24,15 +24,15 @@ from typing import Callable, Optional, Sequence, Union
 
 import numpy as np
 
-from ..cards import CardError, check_disjoint, format_cards, mask_of, parse_board, parse_cards
-from ..combinatorics import available_cores
+from ..core.cards import CardError, check_disjoint, format_cards, mask_of, parse_board, parse_cards
+from ..core.combinatorics import available_cores
 from ..evaluator.tables import tables
-from ..query import parse_query
-from ..ranges import Range
+from ..ranges.query import parse_query
+from ..ranges.syntax import Range
 from .chunks import run_chunks
-from .deal import plan_deal
 from .exact import any_assignment, exact_chunk, exact_counts, first_assignments
 from .montecarlo import MonteCarloTotals, monte_carlo_chunk
+from .plan import plan_deal
 from .scoring import SHARES, TIES, WINS, equity_fraction
 from .suits import combo_index, stabilizer
 
@@ -302,7 +302,7 @@ def _exact_result(ranges: list[Range], counts: np.ndarray, wcounts: np.ndarray, 
 
 def _from_table(ranges: list[Range], table: Union[bool, tuple[np.ndarray, np.ndarray]]) -> Optional[EquityResult]:
     """Preflop heads-up exact equity summed from the matchups table, when one is at hand."""
-    from .table import is_whole, packaged_table, table_counts
+    from .matchup_sums import is_whole, packaged_table, table_counts
 
     got = packaged_table() if table is True else table
     if got is None or got is False or got is True:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .rng import below, uniform
+from ..core.rng import below, uniform
 
 
 @njit(cache=True, nogil=True, inline="always")

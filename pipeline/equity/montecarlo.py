@@ -39,16 +39,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..evaluator.kernels import (
-    FLUSH_FLAGS,
-    HASH_MASK,
-    HASH_SHIFT,
-    RANK_SUM_MASK,
-    board_state,
-    flush_suit,
-)
+from ..core.rng import chunk_state
+from ..evaluator.kernels import FLUSH_FLAGS, HASH_MASK, HASH_SHIFT, RANK_SUM_MASK, board_state, flush_suit
 from .dealing import deal_deck_block, deal_ranges_block
-from .rng import chunk_state
 from .scoring import SHARE_UNIT, equity_fraction
 
 # counts (P, 11) int64 of an unweighted chunk: column 0 sole wins, column k = 2..10 the

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..combinatorics import BINOM
+from ..core.combinatorics import BINOM
 from ..evaluator.kernels import KEY_BASE, RANK_KEYS, RANK_SUM_MASK, hand_value, rank_value, suit_ranks, suited_bit
 from .scoring import score
 

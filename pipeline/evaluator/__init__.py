@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cards import CardError
+from ..core.cards import CardError
 from .classes import CATEGORY_NAMES, CATEGORY_SHIFT, describe_value
 from .kernels import check_cards, evaluate_into, first_id_outside_deck
 from .tables import tables
@@ -25,7 +25,7 @@ def evaluate(cards: np.ndarray, *, check: bool = True) -> np.ndarray:
     """Values (int32, higher wins) of ``cards``: an integer array (n, 5|6|7) of card ids.
 
     With ``check`` (the default) a row with an id outside 0..51 or a repeated
-    card raises :class:`~pipeline.cards.CardError`.  ``check=False`` skips the
+    card raises :class:`~pipeline.core.cards.CardError`.  ``check=False`` skips the
     repeated-card scan only: ids are still bound-checked (an id outside the deck
     would read outside the tables and crash the process), and a hand with a
     repeated card gets a meaningless value.

@@ -15,7 +15,7 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import combinations
 
-from ..cards import RANK_NAMES, RANK_PLURALS
+from ..core.cards import RANK_NAMES, RANK_PLURALS
 
 HIGH_CARD, PAIR, TWO_PAIR, THREE_OF_A_KIND, STRAIGHT, FLUSH, FULL_HOUSE, FOUR_OF_A_KIND, STRAIGHT_FLUSH = range(9)
 CATEGORY_NAMES = ("high card", "pair", "two pair", "three of a kind", "straight", "flush",

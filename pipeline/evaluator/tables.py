@@ -31,7 +31,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from ..cache import cache_dir, load_or_build
+from ..core.cache import cache_dir, load_or_build
 from .classes import rank_multiset_class, suited_class, value_of_class
 from .kernels import HASH_MASK, HASH_SHIFT, RANK_MULTIPLIERS, SUIT_SHIFT
 

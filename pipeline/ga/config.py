@@ -20,7 +20,7 @@ patience               0        stop a phase after this many generations without
 samples                48       hand-weight samples per decision after the flop
 weights                sampled  the hand weight after the flop: ``sampled`` (the
                                 in-kernel Monte Carlo of ``samples`` deals) or
-                                ``tables`` (:mod:`pipeline.holdem.weight_table`);
+                                ``tables`` (:mod:`pipeline.holdem.weight_build`);
                                 fixed in the run's parameters, so a resumed run
                                 plays as it started
 yardstick              tag      the fixed opponent of the per-generation curve
@@ -31,8 +31,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from ..holdem.player import Layout
 from ..holdem.policies import KINDS
-from .chromosome import Layout
 from .fitness import FORMATS
 
 

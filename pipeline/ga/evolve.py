@@ -43,11 +43,11 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from ..holdem.player import Player
 from . import checkpoint
-from .chromosome import Player, random_genes
 from .config import Config
 from .fitness import Match, play_match, unpack_used
-from .operators import CROSSOVERS, crossover, mutate, tournament
+from .operators import CROSSOVERS, crossover, mutate, random_genes, tournament
 
 INDIVIDUAL_SCHEMA = pa.schema([
     ("generation", pa.int32()), ("phase", pa.int8()), ("individual", pa.int64()),
@@ -175,7 +175,7 @@ def _offspring(st: _State, rng: np.random.Generator) -> tuple[str, list[_Child]]
 def _evaluate(st: _State, genes: list[np.ndarray], seed: int, session: Any,
               label: str) -> list[Match]:
     """Play every gene table against the trainers on the deals of ``seed`` (on the cluster if any)."""
-    from ..holdem.handweight import preflop_table
+    from ..holdem.weights import preflop_table
 
     cfg = st.cfg
     pre = preflop_table()
@@ -418,7 +418,7 @@ def planned_hands(cfg: Config) -> int:
 
 def hand_rate(cfg: Config, hands: int = 2_000) -> float:
     """Hands per second of one evaluation on this machine (one process), measured on a random individual."""
-    from ..holdem.handweight import preflop_table
+    from ..holdem.weights import preflop_table
 
     rng = np.random.default_rng(0)
     genes = random_genes(cfg.layout, rng)

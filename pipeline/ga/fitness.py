@@ -22,9 +22,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..holdem.player import Layout, Player
+from ..holdem.seating import Table
 from ..holdem.simulate import play_deals
-from ..holdem.table import Table
-from .chromosome import Layout, Player
 
 FORMATS = ("table", "heads-up")
 
@@ -61,7 +61,7 @@ def play_match(genes: np.ndarray, trainers: np.ndarray, layout: Layout, fmt: str
     """Evaluate one gene table against ``trainers`` (``(T, genes, 2)``) over ``hands`` hands.
 
     ``hands`` is per match: the whole table session, or each heads-up match;
-    ``weights`` the hand-weight mode (:func:`pipeline.holdem.weight_table.weight_mode`).
+    ``weights`` the hand-weight mode (:func:`pipeline.holdem.weight_build.weight_mode`).
     """
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r} (choose from {', '.join(FORMATS)})")

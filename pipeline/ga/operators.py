@@ -23,9 +23,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from .chromosome import GENE_MAX, GENE_MIN
+from ..holdem.player import GENE_MAX, GENE_MIN, Layout
 
 CROSSOVERS = ("half-individual", "half-used", "random-genes", "used-genes")
+
+
+def random_genes(layout: Layout, rng: np.random.Generator) -> np.ndarray:
+    """A newborn chromosome: both thresholds of every gene uniform in -99..99."""
+    return rng.integers(GENE_MIN, GENE_MAX + 1, size=(layout.genes, 2), dtype=np.int8)
 
 
 def tournament(fitness: np.ndarray, picks: int, size: int, rng: np.random.Generator) -> np.ndarray:

@@ -15,8 +15,8 @@ tables after the flop), :mod:`.table`, :mod:`.simulate`,
 from __future__ import annotations
 
 from .policies import KINDS
+from .seating import Table, TableError
 from .settle import BB
 from .simulate import SeatResult, SimResult, simulate
-from .table import Table, TableError
 
 __all__ = ["BB", "KINDS", "SeatResult", "SimResult", "Table", "TableError", "simulate"]

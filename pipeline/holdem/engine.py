@@ -22,10 +22,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..core.hand_classes import class_of
+from ..core.streams import DEAL_STREAM, deal_cards, seed_stream
 from ..evaluator.kernels import KEY_BASE, hand_value, suited_bit
-from ..hand_classes import class_of
 from .genes import gene_decision
-from .handweight import sampled_weight
 from .policies import (
     CALL,
     EVOLVED,
@@ -50,9 +50,9 @@ from .policies import (
     decide,
     position_class,
 )
-from .rng import DEAL_STREAM, deal_cards, seed_stream
 from .settle import BB, award, return_uncalled, showdown_values
-from .weight_table import table_weight
+from .weight_build import table_weight
+from .weights import sampled_weight
 
 MAX_LOG = 256
 MAX_BETS = 4

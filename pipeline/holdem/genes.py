@@ -1,6 +1,6 @@
 """The ``evolved`` policy kind: a gene table indexed by the betting situation decides (thesis §3.3.1).
 
-The chromosome and its layout are described in :mod:`pipeline.ga.chromosome`;
+The chromosome and its layout are described in :mod:`pipeline.holdem.player`;
 this module is the part that runs inside the betting kernel: find the gene of
 the situation (:func:`gene_index`), mark it used, and compare
 ``d = weight - pot odds`` (±100 scale) with its thresholds (:func:`gene_decision`).

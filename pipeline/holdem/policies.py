@@ -26,7 +26,7 @@ Built-in kinds:
 The preflop table (``thesis-preflop``) follows the fold/call/raise charts of the
 thesis (§2.7.1, after Sklansky & Malmuth, *Hold'em Poker for Advanced
 Players*, 1999): a hand's Sklansky–Malmuth group (1 best .. 8, 9 = unlisted;
-:data:`pipeline.query.GROUPS`) is compared with the highest group that raises
+:data:`pipeline.ranges.query.GROUPS`) is compared with the highest group that raises
 and the highest that calls, by position and by the raises already made:
 
 ==========  =================  =================  ===============
@@ -47,9 +47,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..hand_classes import CLASS_COUNT, class_of
-from ..query import GROUPS, parse_query
-from .rng import below
+from ..core.hand_classes import CLASS_COUNT, class_of
+from ..core.streams import below
+from ..ranges.query import GROUPS, parse_query
 
 FOLD, CALL, RAISE = 0, 1, 2
 RANDOM, STATION, MANIAC, TAG, THESIS_PREFLOP, SCRIPT, EVOLVED = range(7)

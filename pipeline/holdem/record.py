@@ -11,12 +11,12 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from ..core.streams import ACTION_STREAM, seed_stream
 from ..evaluator.tables import tables
 from .engine import A_BET, A_RAISE, MAX_LOG, MAX_SEATS, N_STATS, WS_ROWS, deal_hand, play_hand
-from .handweight import preflop_table
-from .rng import ACTION_STREAM, seed_stream
-from .table import Table
-from .weight_table import absent, kernel_tables, weight_mode
+from .seating import Table
+from .weight_build import absent, kernel_tables, weight_mode
+from .weights import preflop_table
 
 
 @njit(cache=True, nogil=True)

@@ -20,6 +20,7 @@ from typing import Any, Optional, Sequence
 import numpy as np
 from numba import njit
 
+from ..core.streams import ACTION_STREAM, seed_stream
 from ..evaluator.tables import tables
 from .engine import (
     MAX_LOG,
@@ -37,10 +38,9 @@ from .engine import (
     deal_hand,
     play_hand,
 )
-from .handweight import preflop_table
-from .rng import ACTION_STREAM, seed_stream
-from .table import Table
-from .weight_table import kernel_tables, weight_mode
+from .seating import Table
+from .weight_build import kernel_tables, weight_mode
+from .weights import preflop_table
 
 PARTITION_DEALS = 200_000
 PARTS_PER_WORKER = 8       # partitions per Dask worker at least, so the last ones balance the load
@@ -166,7 +166,7 @@ def simulate(policies: Sequence[Any], hands: int, seed: int = 0, duplicate: bool
     A policy is a built-in name, an evolved player or a player file (:meth:`.Table.make`).
 
     With ``duplicate`` the hand count is rounded up to whole deals of one replay
-    per seat.  ``session`` (a :class:`pipeline.session.Session`) spreads the
+    per seat.  ``session`` (a :class:`pipeline.batch.session.Session`) spreads the
     deals over its Dask workers in partitions of at most ``partition_deals``
     (smaller when needed to give each worker :data:`PARTS_PER_WORKER`).
     ``weights`` picks the hand weight after the flop: ``tables`` (the built

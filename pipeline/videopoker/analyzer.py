@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
-from ..combinatorics import BINOM, available_cores
+from ..core.combinatorics import BINOM, available_cores
 from .paytable import MAX_PAY, PayTable, PayTableError
-from .tables import FamilyTables, family_tables, subset_row
+from .subsets import FamilyTables, family_tables, subset_row
 
 POPCOUNT = np.array([bin(m).count("1") for m in range(32)], np.int64)
 

@@ -20,12 +20,12 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..cards import CardError, parse_cards
-from ..combinatorics import BINOM
+from ..core.cards import CardError, parse_cards
+from ..core.combinatorics import BINOM
 from .analyzer import hold_counts
 from .paytable import PayTable
 from .strategy import card_text
-from .tables import family_tables
+from .subsets import family_tables
 
 
 @dataclass(frozen=True)

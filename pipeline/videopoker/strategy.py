@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..cards import RANKS, format_card
-from ..combinatorics import BINOM
+from ..core.cards import RANKS, format_card
+from ..core.combinatorics import BINOM
 from .analyzer import POPCOUNT, scales, solve_deals
 from .paytable import PayTable
-from .tables import family_tables
+from .subsets import family_tables
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -95,7 +95,7 @@ def strategy_table(dataset: pa.Table, pt: PayTable | None = None) -> list[tuple[
     holds = dataset.column("best_hold").to_pylist()
     evs = dataset.column("ev").to_numpy()
     weights = dataset.column("weight").to_numpy()
-    from ..cards import parse_card
+    from ..core.cards import parse_card
     for h, e, w in zip(holds, evs, weights, strict=True):
         cards = [52 if t == "Jk" else parse_card(t) for t in h.split()]
         acc = by[hold_pattern(cards, pt)]

@@ -1,0 +1,73 @@
+"""Parquet store: typed schemas with job metadata, deterministic part files, atomic writes.
+
+Part files must be byte-identical for identical parameters, so everything that
+varies between runs (times, host, durations) goes to the job's
+``_manifest.json`` and nothing of it into the Parquet files.  A part file's
+schema metadata records the job name, its parameters (canonical JSON) and the
+package version; :func:`read_part` uses them to tell a valid part from a stale
+or corrupt one.
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from .. import __version__
+
+META_JOB = b"pokerpipe.job"
+META_PARAMS = b"pokerpipe.params"
+META_VERSION = b"pokerpipe.version"
+
+
+def canonical_json(obj: Any) -> str:
+    """JSON with sorted keys and no spaces: the same object always gives the same text."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"))
+
+
+def dictionary_type(index: pa.DataType | None = None) -> pa.DataType:
+    """Dictionary-encoded string column (hand labels); the index type defaults to int16."""
+    return pa.dictionary(pa.int16() if index is None else index, pa.string())
+
+
+def labels_array(indices: np.ndarray | list[int], dictionary: list[str]) -> pa.DictionaryArray:
+    """Labels as a dictionary array over a fixed ``dictionary`` (identical in every part)."""
+    return pa.DictionaryArray.from_arrays(pa.array(indices, pa.int16()), pa.array(dictionary, pa.string()))
+
+
+def with_metadata(schema: pa.Schema, job: str, params: dict) -> pa.Schema:
+    """``schema`` carrying the job, its parameters and the package version."""
+    return schema.with_metadata({META_JOB: job.encode(), META_PARAMS: canonical_json(params).encode(),
+                                 META_VERSION: __version__.encode()})
+
+
+def parquet_bytes(table: pa.Table) -> bytes:
+    """Serialize with fixed writer options, so equal tables give equal bytes."""
+    buf = io.BytesIO()
+    pq.write_table(table, buf, compression="zstd", compression_level=3, use_dictionary=True,
+                   write_statistics=True, row_group_size=1 << 20)
+    return buf.getvalue()
+
+
+def sha256(data: bytes) -> str:
+    """Hex SHA-256 of ``data``."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def read_part(data: bytes, schema: pa.Schema, rows: int | None = None) -> pa.Table | None:
+    """The part in ``data`` if it is a complete Parquet file written for exactly this
+    ``schema`` (metadata included) and, when given, this many ``rows``; else None."""
+    try:
+        table = pq.read_table(pa.BufferReader(data))
+    except (OSError, pa.ArrowException, ValueError):
+        return None
+    if not table.schema.equals(schema, check_metadata=True):
+        return None
+    if rows is not None and table.num_rows != rows:
+        return None
+    return table

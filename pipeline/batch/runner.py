@@ -1,0 +1,367 @@
+"""The batch runner: a dataset's partitions on Dask, one atomic Parquet part each, resumable.
+
+:func:`run_dataset` builds a :class:`~pipeline.batch.spec.Dataset` into
+``<out>/<name>/``: ``part-NNNNN.parquet`` for partition N, each with a
+checksum record ``_checksums/part-NNNNN.parquet.json`` (SHA-256, rows, the
+parameters' digest), the side outputs, and last ``_manifest.json``
+(parameters, version, rows, bytes and SHA-256 of every part and side output).
+``<out>`` is a local folder or an object-store URL (:mod:`.storage`).
+
+* **Workers write.**  Each Dask worker writes its own parts straight to the
+  output and returns only (rows, bytes, SHA-256): bytes cross the network once,
+  and a cluster with no shared disk can write to a bucket.
+* **Resume.**  A part is kept only if its bytes hash to the SHA-256 recorded
+  for this dataset's parameters — in the finished manifest or, after a crash,
+  in the part's own checksum record, written when the part was.  Anything
+  else is recomputed.  ``force`` recomputes every part (replacing each as its
+  new bytes arrive; nothing is deleted before the cluster is reached).
+* **One writer.**  A ``_lock`` file (pid, host) refuses a second run on the
+  same dataset while the first is alive.
+* **Determinism.**  A part's bytes depend on its partition alone (see
+  :mod:`.store`), so worker count, scheduler and resume history never change
+  the output.
+* **Failures.**  Dask reschedules the partition of a worker that dies; an
+  interrupt (Ctrl-C, SIGTERM) cancels what is running and leaves finished
+  parts and no manifest, ready to resume.
+"""
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import signal
+import socket
+import time
+from collections.abc import Iterator
+from concurrent.futures import CancelledError
+from dataclasses import dataclass, field
+from typing import Any
+
+import pyarrow as pa
+
+from .. import __version__
+from .errors import Interrupted, RunnerError
+from .parquet import canonical_json, parquet_bytes, read_part, sha256
+from .session import Session
+from .spec import Dataset
+from .storage import Storage, StorageError, check_name
+
+MANIFEST = "_manifest.json"
+LOCK = "_lock"
+CHECKSUMS = "_checksums"
+MAX_TASKS = 512          # partitions are grouped into at most this many Dask tasks
+
+
+@dataclass
+class RunReport:
+    """What one dataset's run did."""
+
+    name: str
+    location: str        # the dataset's folder or URL
+    parts: int           # parts in the dataset
+    computed: int        # parts computed by this run (the rest were kept)
+    rows: int            # rows in the dataset
+    bytes: int           # bytes of its parts
+    seconds: float       # wall time of this run
+    manifest: dict = field(default_factory=dict)
+
+
+def part_name(index: int) -> str:
+    return f"part-{index:05d}.parquet"
+
+
+def params_digest(dataset: Dataset) -> str:
+    """SHA-256 of the dataset's name, canonical parameters and the package version."""
+    return hashlib.sha256(canonical_json([dataset.name, dataset.params, __version__]).encode()).hexdigest()
+
+
+def build_parts(dataset: Dataset, group: list, location: str) -> list[tuple[int, int, int, str]]:
+    """Run on a worker: compute a group of ``(index, partition)``, write each part and its
+    checksum record atomically; return ``(index, rows, bytes, sha256)`` per part.
+
+    Grouping keeps the scheduler's per-task cost (about a millisecond) small
+    beside the work when a dataset has many tiny partitions.
+    """
+    storage = Storage(location)
+    schema = dataset.full_schema
+    digest = params_digest(dataset)
+    done = []
+    for i, partition in group:
+        table = dataset.compute(partition)
+        table = pa.Table.from_arrays([table.column(f.name) for f in schema], schema=schema)
+        data = parquet_bytes(table)
+        sha = sha256(data)
+        record = {"sha256": sha, "rows": table.num_rows, "bytes": len(data), "params": digest}
+        storage.write_atomic(data, dataset.name, part_name(i))
+        storage.write_atomic(json.dumps(record).encode(), dataset.name, CHECKSUMS, part_name(i) + ".json")
+        done.append((i, table.num_rows, len(data), sha))
+    return done
+
+
+@contextlib.contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """Turn SIGTERM into KeyboardInterrupt for the duration (main thread only)."""
+    def handler(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+    try:
+        old = signal.signal(signal.SIGTERM, handler)
+    except ValueError:                   # not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
+@contextlib.contextmanager
+def writer_lock(storage: Storage, name: str) -> Iterator[None]:
+    """Hold ``<name>/_lock`` (pid and host) while writing; refuse if another live run holds it."""
+    host = socket.gethostname()
+    record = json.dumps({"pid": os.getpid(), "host": host, "since": time.time()}).encode()
+    for _ in range(2):
+        if storage.create_exclusive(record, name, LOCK):
+            break
+        try:
+            holder = json.loads(storage.read_bytes(name, LOCK))
+            pid, where = int(holder["pid"]), str(holder["host"])
+        except (OSError, ValueError, KeyError, TypeError):
+            pid, where = -1, "?"
+        if where == host and not _alive(pid):
+            storage.remove(name, LOCK)   # its writer died (kill -9): take over
+            continue
+        raise RunnerError(f"{storage.url(name)} is being written by pid {pid} on {where}; "
+                          f"wait for it (or delete {storage.url(name, LOCK)} if that run is gone)")
+    else:
+        raise RunnerError(f"cannot take the lock {storage.url(name, LOCK)}")
+    try:
+        yield
+    finally:
+        storage.remove(name, LOCK)
+
+
+def _alive(pid: int) -> bool:
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def read_manifest(storage: Storage, name: str) -> dict | None:
+    """The dataset's manifest if there is a readable one, else None."""
+    try:
+        manifest = json.loads(storage.read_bytes(name, MANIFEST))
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
+    return manifest if isinstance(manifest, dict) else None
+
+
+def manifest_matches(manifest: dict | None, dataset: Dataset) -> bool:
+    """Whether ``manifest`` is a finished run of exactly this dataset, parameters and version."""
+    return (manifest is not None and manifest.get("job") == dataset.name
+            and manifest.get("parameters") == json.loads(json.dumps(dataset.params))
+            and manifest.get("version") == __version__ and isinstance(manifest.get("parts"), list))
+
+
+def _recorded(storage: Storage, dataset: Dataset, index: int, manifest: dict | None) -> str | None:
+    """The SHA-256 a part must have: from the matching manifest, else its checksum record."""
+    name = part_name(index)
+    if manifest is not None:
+        for p in manifest["parts"]:
+            if isinstance(p, dict) and p.get("file") == name:
+                return str(p.get("sha256"))
+    try:
+        record = json.loads(storage.read_bytes(dataset.name, CHECKSUMS, name + ".json"))
+        if record.get("params") == params_digest(dataset):
+            return str(record["sha256"])
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        pass
+    return None
+
+
+def _valid_parts(storage: Storage, dataset: Dataset, count: int, force: bool,
+                 manifest: dict | None) -> dict[int, tuple[int, int, str]]:
+    """Parts that can be kept, by index, with (rows, bytes, SHA-256): their bytes hash to the record."""
+    keep: dict[int, tuple[int, int, str]] = {}
+    if force:
+        return keep
+    present = set(storage.files(dataset.name))
+    schema = dataset.full_schema
+    for i in range(count):
+        name = part_name(i)
+        if name not in present:
+            continue
+        want = _recorded(storage, dataset, i, manifest)
+        if want is None:
+            continue
+        try:
+            data = storage.read_bytes(dataset.name, name)
+        except OSError:
+            continue
+        if sha256(data) == want:
+            table = read_part(data, schema)
+            if table is not None:
+                keep[i] = (table.num_rows, len(data), want)
+    return keep
+
+
+def _clean(storage: Storage, dataset: Dataset, count: int) -> None:
+    """Remove unfinished writes and parts beyond this run's partitions (other parameters)."""
+    wanted = {part_name(i) for i in range(count)}
+    for f in storage.files(dataset.name):
+        if (f.startswith(".") and f.endswith(".tmp")) or (f.startswith("part-") and f not in wanted):
+            storage.remove(dataset.name, f)
+    for f in storage.files(dataset.name, CHECKSUMS):
+        if f.startswith(".") or f[:-len(".json")] not in wanted:
+            storage.remove(dataset.name, CHECKSUMS, f)
+
+
+def _failure(name: str, e: BaseException) -> RunnerError:
+    """One line for a run that a worker, the disk or the scheduler broke."""
+    kind = type(e).__name__
+    if kind == "KilledWorker":
+        return RunnerError(f"{name}: a partition killed its worker repeatedly ({e}); "
+                           "finished parts are kept: rerun to resume")
+    if isinstance(e, OSError):
+        return RunnerError(f"{name}: cannot write a part: {e.strerror or e}; finished parts are kept: rerun to resume")
+    if kind in ("CancelledError", "FutureCancelledError", "CommClosedError", "TimeoutError"):
+        return RunnerError(f"{name}: lost the Dask scheduler ({kind}); finished parts are kept: rerun to resume")
+    return RunnerError(f"{name}: a partition failed: {kind}: {e}")
+
+
+def run_dataset(dataset: Dataset, storage: Storage, session: Session, inputs: Any, force: bool = False) -> RunReport:
+    """Compute every missing part of ``dataset`` in ``storage`` and write its manifest.
+
+    ``inputs`` reads the datasets it depends on (already built).
+    """
+    start = time.time()
+    name = check_name(dataset.name)
+    try:
+        storage.makedirs(name, CHECKSUMS)
+    except OSError as e:
+        raise RunnerError(f"cannot write to output folder {storage.url(name)}: {e.strerror or e}") from None
+    if storage.exists(name, MANIFEST) and not storage.is_file(name, MANIFEST):
+        raise RunnerError(f"{storage.url(name, MANIFEST)} is not a file; move it away and rerun")
+    try:
+        with writer_lock(storage, name):
+            return _run_locked(dataset, storage, session, inputs, force, start)
+    except (StorageError, OSError) as e:
+        raise RunnerError(f"{name}: {getattr(e, 'strerror', None) or e}") from None
+
+
+def _run_locked(dataset: Dataset, storage: Storage, session: Session, inputs: Any, force: bool,
+                start: float) -> RunReport:
+    name = dataset.name
+    partitions = list(dataset.partitions(inputs))
+    manifest = read_manifest(storage, name)
+    manifest = manifest if manifest_matches(manifest, dataset) else None
+    parts = _valid_parts(storage, dataset, len(partitions), force, manifest)
+    todo = [i for i in range(len(partitions)) if i not in parts]
+    computed = 0
+    if todo or manifest is None:
+        session.connect() if todo else None       # reach the cluster before touching anything
+        storage.remove(name, MANIFEST)            # from here on the dataset is unfinished
+        _clean(storage, dataset, len(partitions))
+    if todo:
+        session.progress.dataset(name, len(partitions), len(parts))
+        try:
+            with _sigterm_as_interrupt():
+                computed = _compute(dataset, storage, session, partitions, todo, parts)
+        except KeyboardInterrupt:
+            raise Interrupted(f"{name}: interrupted with {len(parts)} of {len(partitions)} "
+                              f"parts done; run the same command again to resume") from None
+    elif manifest is not None and _side_outputs_intact(storage, name, manifest):
+        session.progress.skip(len(partitions))
+        return RunReport(name, storage.url(name), len(partitions), 0, int(manifest.get("rows", 0)),
+                         sum(p[1] for p in parts.values()), time.time() - start, manifest)
+    side = _side_outputs(dataset, storage, inputs, len(partitions))
+    doc: dict[str, Any] = {
+        "job": name,
+        "parameters": dataset.params,
+        "version": __version__,
+        "parts": [{"file": part_name(i), "rows": parts[i][0], "bytes": parts[i][1], "sha256": parts[i][2]}
+                  for i in range(len(partitions))],
+        "side_outputs": side,
+        "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "seconds": round(time.time() - start, 3),
+        "computed_parts": computed,
+    }
+    doc["rows"] = sum(p["rows"] for p in doc["parts"])
+    storage.write_atomic((json.dumps(doc, indent=1) + "\n").encode(), name, MANIFEST, sync=True)
+    return RunReport(name, storage.url(name), len(partitions), computed, doc["rows"],
+                     sum(p["bytes"] for p in doc["parts"]), time.time() - start, doc)
+
+
+def _compute(dataset: Dataset, storage: Storage, session: Session, partitions: list, todo: list[int],
+             parts: dict[int, tuple[int, int, str]]) -> int:
+    """Run the missing partitions on the cluster; fill ``parts``; return how many were computed."""
+    from distributed import as_completed
+
+    client = session.client()
+    size = -(-len(todo) // MAX_TASKS)
+    groups = [[(i, partitions[i]) for i in todo[k:k + size]] for k in range(0, len(todo), size)]
+    futures = client.map(build_parts, [dataset] * len(groups), groups, [storage.location] * len(groups),
+                         key=[f"{dataset.name}-{g[0][0]:05d}-{len(g)}-{params_digest(dataset)[:8]}" for g in groups],
+                         pure=False)
+    computed = 0
+    try:
+        for batch in as_completed(futures, with_results=True, raise_errors=False).batches():
+            for future, built in batch:
+                if future.status != "finished":
+                    error = future.exception() if future.status == "error" else None
+                    raise _failure(dataset.name, error if error is not None else CancelledError())
+                for i, rows, nbytes, sha in built:
+                    if storage.size(dataset.name, part_name(i)) != nbytes:
+                        raise RunnerError(f"{dataset.name}: a worker wrote {part_name(i)} but it is not at "
+                                          f"{storage.url(dataset.name)}; workers on other machines need "
+                                          "a shared folder or an object-store URL for --out")
+                    parts[i] = (rows, nbytes, sha)
+                    computed += 1
+                future.release()
+                session.progress.advance(len(built))
+    except BaseException as e:
+        client.cancel(futures)
+        if isinstance(e, (KeyboardInterrupt, RunnerError)):
+            raise
+        raise _failure(dataset.name, e) from None
+    return computed
+
+
+def read_parts(storage: Storage, name: str, count: int, columns: list[str] | None = None) -> pa.Table:
+    """Parts ``0 .. count-1`` of a dataset as one table (no checks: see :func:`pipeline.datasets.read`)."""
+    import pyarrow.parquet as pq
+
+    tables = [pq.read_table(pa.BufferReader(storage.read_bytes(name, part_name(i))), columns=columns)
+              for i in range(count)]
+    return pa.concat_tables(tables)
+
+
+def _side_outputs_intact(storage: Storage, name: str, manifest: dict) -> bool:
+    """Whether every side output the manifest lists is there with its recorded SHA-256."""
+    for side in manifest.get("side_outputs", []):
+        try:
+            if sha256(storage.read_bytes(name, side["file"])) != side["sha256"]:
+                return False
+        except (OSError, KeyError, TypeError):
+            return False
+    return True
+
+
+def _side_outputs(dataset: Dataset, storage: Storage, inputs: Any, count: int) -> list[dict]:
+    """Write the dataset's side outputs; their names, sizes and SHA-256 for the manifest."""
+    if not dataset.side_output_names:
+        return []
+    files = dataset.side_outputs(lambda: read_parts(storage, dataset.name, count), inputs)
+    out = []
+    for fname, data in sorted(files.items()):
+        if fname not in dataset.side_output_names or not fname.startswith("_"):
+            raise RunnerError(f"{dataset.name}: undeclared side output {fname!r}")
+        storage.write_atomic(data, dataset.name, fname)
+        out.append({"file": fname, "bytes": len(data), "sha256": sha256(data)})
+    return out

@@ -1,0 +1,174 @@
+"""A batch run's Dask cluster and its progress display.
+
+A :class:`Session` holds one cluster — a local one of ``workers`` processes,
+or an existing one at ``scheduler`` — for every dataset a command builds, and
+one rich progress display on stderr: the dataset in progress and, when several
+are built, all of them with an overall ETA.  The cluster starts on first use.
+"""
+from __future__ import annotations
+
+import contextlib
+import logging
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+from ..core.combinatorics import available_cores
+from .errors import RunnerError
+
+WORKERS_PER_CORE = 4     # --workers above this many per core is refused
+
+
+# A local cluster has no dashboard to feed (unless asked): its workers skip the
+# statistical profiler (a stack sample every 10 ms), the GIL monitor and frequent
+# housekeeping ticks.  With every core computing, that background work comes out
+# of the kernels' time: on 2 cores it cost the 2-worker `matchups` run 1-2 s.
+LOCAL_CLUSTER_CONFIG = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.system-monitor.gil.enabled": False,
+    "distributed.admin.system-monitor.interval": "2s",
+    "distributed.admin.tick.interval": "200ms",
+    "distributed.worker.memory.monitor-interval": "1s",
+}
+
+
+class Session:
+    """One Dask cluster (local or ``scheduler``) and one progress display for a batch run.
+
+    The cluster starts on first use, so a run that finds everything built starts
+    none.  Options are checked when the session is made, before anything is
+    touched on disk.
+    """
+
+    def __init__(self, workers: int | None = None, scheduler: str | None = None, quiet: bool = False,
+                 dashboard: bool = False) -> None:
+        cap = WORKERS_PER_CORE * available_cores()
+        if workers is not None and not 1 <= workers <= cap:
+            raise RunnerError(f"--workers must be 1 to {cap} ({WORKERS_PER_CORE} per core), got {workers}")
+        if scheduler is not None and not scheduler.startswith(("tcp://", "tls://", "ucx://", "inproc://")):
+            raise RunnerError(f"--scheduler {scheduler!r}: expected an address such as tcp://host:8786")
+        self.workers, self.scheduler, self.quiet, self.dashboard = workers, scheduler, quiet, dashboard
+        self._stack = contextlib.ExitStack()
+        self._client: Any = None
+        self.progress = Progress(quiet)
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.progress.stop()
+        self._stack.close()
+        self._client = None
+
+    def connect(self) -> None:
+        """Reach the scheduler (or start the local cluster) now; RunnerError if it fails."""
+        self.client()
+
+    def client(self) -> Any:
+        if self._client is None:
+            self._client = self._stack.enter_context(_dask_client(self.workers, self.scheduler, self.dashboard))
+        return self._client
+
+
+@contextlib.contextmanager
+def _dask_client(workers: int | None, scheduler: str | None, dashboard: bool) -> Iterator[Any]:
+    """A Dask client: on ``scheduler`` if given, else on a local cluster of ``workers`` processes."""
+    import sys
+
+    from distributed import Client, LocalCluster
+
+    for noisy in ("distributed", "tornado", "asyncio"):    # a lost scheduler is reported in one line
+        logging.getLogger(noisy).setLevel(logging.CRITICAL)
+    if scheduler:
+        try:
+            client = Client(scheduler, timeout="10s")
+        except (OSError, TimeoutError, ValueError) as e:
+            raise RunnerError(f"cannot reach Dask scheduler {scheduler}: {e}") from None
+        try:
+            yield client
+        finally:
+            client.close()
+        return
+    import dask
+
+    n = workers or available_cores()
+    with dask.config.set({} if dashboard else LOCAL_CLUSTER_CONFIG):
+        with warnings.catch_warnings():      # "Port 8787 is already in use" when another cluster runs: harmless
+            warnings.filterwarnings("ignore", message="Port .* is already in use")
+            cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                                   dashboard_address=":0" if dashboard else None, silence_logs=logging.CRITICAL)
+        client = Client(cluster)
+        if dashboard:
+            print(f"pokerpipe: Dask dashboard at {client.dashboard_link}", file=sys.stderr)
+        try:
+            yield client
+        finally:
+            client.close()
+            cluster.close()
+
+
+class Progress:
+    """A rich display on stderr: the dataset in progress and, over several, the whole run."""
+
+    def __init__(self, quiet: bool) -> None:
+        self.quiet = quiet
+        self._bar: Any = None
+        self._total: Any = None
+        self._current: Any = None
+        self._planned = self._skipped = 0
+
+    def plan(self, total_parts: int, datasets: int) -> None:
+        """Announce a run of ``datasets`` datasets with ``total_parts`` parts in all."""
+        self._planned = total_parts if datasets > 1 else 0
+        self._skipped = 0
+
+    def dataset(self, name: str, parts: int, done: int) -> None:
+        """A dataset starts computing: its own bar (and the overall one, when several run)."""
+        if not self._start():
+            return
+        if self._current is not None:
+            self._bar.remove_task(self._current)
+        if self._planned and self._total is None:
+            self._total = self._bar.add_task("all datasets", total=self._planned, completed=self._skipped)
+        self._current = self._bar.add_task(name, total=parts, completed=done)
+        if self._total is not None:
+            self._bar.advance(self._total, done)
+
+    def advance(self, n: int) -> None:
+        if self._bar is not None:
+            self._bar.advance(self._current, n)
+            if self._total is not None:
+                self._bar.advance(self._total, n)
+
+    def skip(self, parts: int) -> None:
+        """A dataset found built: count its parts in the overall progress."""
+        self._skipped += parts
+        if self._bar is not None and self._total is not None:
+            self._bar.advance(self._total, parts)
+
+    def stop(self) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+            self._bar = None
+
+    def _start(self) -> bool:
+        if self.quiet:
+            return False
+        if self._bar is None:
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, ProgressColumn, TextColumn, TimeRemainingColumn
+            from rich.progress import Progress as Bar
+            from rich.text import Text
+
+            class Rate(ProgressColumn):
+                def render(self, task: Any) -> Text:
+                    speed = task.finished_speed or task.speed
+                    return Text("" if speed is None else f"{speed:,.1f} parts/s")
+
+            self._bar = Bar(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), Rate(),
+                            TextColumn("ETA"), TimeRemainingColumn(), console=Console(stderr=True))
+            self._bar.start()
+        return True

@@ -1,0 +1,69 @@
+"""What a dataset is: a recipe the runner can build, resume and verify.
+
+A :class:`Dataset` names its output (``name``, a slug path such as
+``ehs-table/flop``), its JSON-able ``params`` (recorded in every part and the
+manifest), its Arrow ``schema``, the datasets it reads (``dependencies``),
+the small picklable ``partitions`` of its work and a ``compute(partition)``
+that turns one partition into an Arrow table on a Dask worker — the shape of
+``dask.dataframe.from_map(func, iterables, meta=...)``.  ``side_outputs``
+turns the finished dataset into extra files (a heat map, a strategy table),
+recorded with their SHA-256 in the manifest.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+import pyarrow as pa
+
+from .parquet import with_metadata
+
+
+class Inputs(Protocol):
+    """Read access to finished datasets of the same output location."""
+
+    def read(self, dataset: Dataset, columns: list[str] | None = None) -> pa.Table:
+        """The whole finished ``dataset``, verified against its manifest."""
+        ...
+
+
+class Dataset:
+    """Base class of every dataset recipe; subclasses set the attributes and methods below."""
+
+    name: str = ""
+    params: dict[str, Any] = {}
+    schema: pa.Schema = pa.schema([])
+    side_output_names: tuple[str, ...] = ()   # files written beside the parts (``_heatmap.png``)
+
+    def dependencies(self) -> Sequence[Dataset]:
+        """Datasets this one reads; built first by :func:`pipeline.datasets.build`."""
+        return ()
+
+    @property
+    def depends_on(self) -> list[str]:
+        """Names of the datasets this one reads."""
+        return [d.name for d in self.dependencies()]
+
+    def partitions(self, inputs: Inputs) -> Sequence[Any]:
+        """The work, as small picklable partitions (part ``N`` is partition ``N``)."""
+        raise NotImplementedError
+
+    def compute(self, partition: Any) -> pa.Table:
+        """One partition's rows (runs on a Dask worker)."""
+        raise NotImplementedError
+
+    def rows(self, partition: Any) -> int | None:
+        """Rows a partition must give, when known in advance."""
+        return None
+
+    def side_outputs(self, table: Callable[[], pa.Table], inputs: Inputs) -> dict[str, bytes]:
+        """Files made from the finished dataset (``table()`` reads it), by name."""
+        return {}
+
+    @property
+    def full_schema(self) -> pa.Schema:
+        """The schema with the dataset's name, parameters and version in its metadata."""
+        return with_metadata(self.schema, self.name, self.params)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name!r}, {self.params!r})"

@@ -1,0 +1,53 @@
+"""``ehs-table/flop|turn|river``: HS, PPOT, NPOT and EHS of every canonical (hole, board)
+situation of a street against one random opponent, indexed by ``situation_index``.
+
+1,286,792 / 13,960,050 / 123,156,254 rows; flop and turn rows also keep the
+nine potential counts ``hp_aa .. hp_bb`` as integers.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pyarrow as pa
+
+from ...batch.spec import Dataset, Inputs
+
+STREETS = {"flop": 3, "turn": 4, "river": 5}               # board cards
+BOARDS_PER_PART = {"flop": 10, "turn": 100, "river": 500}  # a few seconds of work per part
+
+
+class EhsTable(Dataset):
+    """One street's table: its canonical boards in parts (``limit``: the first N boards only)."""
+
+    def __init__(self, street: str, limit: int | None = None) -> None:
+        from ...strength.street import POTENTIAL_COLUMNS
+
+        street = street.lower()
+        if street not in STREETS:
+            raise ValueError(f"--street must be flop, turn or river, got {street!r}")
+        if limit is not None and limit < 1:
+            raise ValueError(f"--limit must be positive, got {limit}")
+        self.street, self.limit = street, limit
+        self.name = f"ehs-table/{street}"
+        self.params = {"street": street, "boards_per_part": BOARDS_PER_PART[street],
+                       **({"limit": limit} if limit else {})}
+        fields = [("index", pa.int64()), ("hole", pa.string()), ("board", pa.string()),
+                  ("ahead", pa.int64()), ("tied", pa.int64()), ("behind", pa.int64()),
+                  ("hs", pa.float64()), ("ppot", pa.float64()), ("npot", pa.float64()), ("ehs", pa.float64())]
+        if street != "river":
+            fields += [(name, pa.int64()) for name in POTENTIAL_COLUMNS]
+        self.schema = pa.schema(fields)
+
+    def partitions(self, inputs: Inputs) -> Sequence[Any]:
+        from ...isomorphism.boards import canonical_boards
+
+        boards = canonical_boards(STREETS[self.street])      # 1,755 flops, 16,432 turns, 134,459 rivers
+        if self.limit is not None:
+            boards = boards[:self.limit]
+        size = BOARDS_PER_PART[self.street]
+        return [boards[i:i + size] for i in range(0, len(boards), size)]
+
+    def compute(self, partition: Any) -> pa.Table:
+        from ...strength.street import street_rows
+        return street_rows(partition)

@@ -1,0 +1,93 @@
+"""``matchups``: every heads-up preflop matchup up to suit isomorphism (47,008 rows), exact.
+
+One row per matchup class (see :func:`pipeline.equity.matchups.canonical_matchups`):
+hero and villain (the canonical member), their hand classes, hero's wins,
+ties and losses over all 1,712,304 boards, and the class's weight (specific
+matchups it stands for; they sum to 812,175).
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from ...batch.parquet import dictionary_type, labels_array
+from ...batch.spec import Dataset, Inputs
+
+ROWS_PER_PART = 500
+
+
+class Matchups(Dataset):
+    """The 47,008 matchup classes in canonical order, 500 per part (``limit``: the first N only)."""
+
+    name = "matchups"
+    schema = pa.schema([("hero", pa.string()), ("villain", pa.string()),
+                        ("hero_class", dictionary_type()), ("villain_class", dictionary_type()),
+                        ("wins", pa.int64()), ("ties", pa.int64()), ("losses", pa.int64()),
+                        ("weight", pa.int64())])
+
+    def __init__(self, limit: int | None = None) -> None:
+        if limit is not None and limit < 1:
+            raise ValueError(f"--limit must be positive, got {limit}")
+        self.limit = limit
+        self.params = {"rows_per_part": ROWS_PER_PART, **({"limit": limit} if limit is not None else {})}
+
+    def partitions(self, inputs: Inputs) -> Sequence[Any]:
+        from ...equity.matchups import canonical_matchups
+
+        codes, weights = canonical_matchups()
+        if self.limit is not None:
+            codes, weights = codes[:self.limit], weights[:self.limit]
+        return [(codes[i:i + ROWS_PER_PART], weights[i:i + ROWS_PER_PART])
+                for i in range(0, len(codes), ROWS_PER_PART)]
+
+    def rows(self, partition: Any) -> int:
+        return len(partition[0])
+
+    def compute(self, partition: Any) -> pa.Table:
+        return matchup_rows(*partition)
+
+
+def matchup_rows(codes: np.ndarray, weights: np.ndarray) -> pa.Table:
+    """Arrow table of matchups: hero, villain, classes, exact wins/ties/losses, weight."""
+    from ...core.cards import format_cards
+    from ...core.hand_classes import CLASS_LABELS, class_of
+    from ...equity.matchups import decode, matchup_counts
+    from ...evaluator.tables import tables
+
+    codes = np.asarray(codes, np.int64)
+    wtl = matchup_counts(codes, *tables())
+    heroes, villains, hc, vc = [], [], [], []
+    for code in codes.tolist():
+        h1, h2, v1, v2 = decode(code)
+        heroes.append(format_cards([h1, h2]))
+        villains.append(format_cards([v1, v2]))
+        hc.append(class_of(h1, h2))
+        vc.append(class_of(v1, v2))
+    return pa.table({
+        "hero": pa.array(heroes, pa.string()),
+        "villain": pa.array(villains, pa.string()),
+        "hero_class": labels_array(hc, CLASS_LABELS),
+        "villain_class": labels_array(vc, CLASS_LABELS),
+        "wins": pa.array(wtl[:, 0], pa.int64()),
+        "ties": pa.array(wtl[:, 1], pa.int64()),
+        "losses": pa.array(wtl[:, 2], pa.int64()),
+        "weight": pa.array(np.asarray(weights, np.int64), pa.int64()),
+    })
+
+
+def matchup_counts(table: pa.Table) -> tuple[np.ndarray, np.ndarray]:
+    """The typed view consumers need: canonical codes (47,008,) and hero's (wins, ties, losses) (47,008, 3).
+
+    ``table`` is the whole dataset (:func:`pipeline.datasets.read`); its rows are
+    in canonical order, so row ``i`` is code ``canonical_matchups()[0][i]``.
+    """
+    from ...equity.matchups import canonical_matchups
+
+    codes, _ = canonical_matchups()
+    wtl = np.stack([table.column(c).to_numpy() for c in ("wins", "ties", "losses")], axis=1).astype(np.int64)
+    if len(wtl) != len(codes):
+        raise ValueError(f"the matchups dataset holds {len(wtl)} rows, expected {len(codes)}")
+    return codes, wtl

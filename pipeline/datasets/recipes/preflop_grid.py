@@ -1,0 +1,85 @@
+"""``preflop-grid``: the exact 169x169 class-vs-class grid (28,561 rows), from ``matchups``.
+
+Each ordered pair of hand classes with the specific combos it holds and the
+row hand's wins, ties and losses summed over them (and equity derived from
+those integers), plus ``_heatmap.png``: each hand's equity against one random
+hand as a 13x13 picture.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from ...batch.parquet import dictionary_type, labels_array
+from ...batch.spec import Dataset, Inputs
+from .matchups import Matchups, matchup_counts
+
+HEATMAP = "_heatmap.png"   # leading underscore: dataset readers skip it, like _manifest.json
+
+
+class PreflopGrid(Dataset):
+    """13 parts, one per row of the grid (hands whose first rank is A, K, ..., 2)."""
+
+    name = "preflop-grid"
+    params = {"source": "matchups"}
+    schema = pa.schema([("hero", dictionary_type()), ("villain", dictionary_type()), ("combos", pa.int64()),
+                        ("wins", pa.int64()), ("ties", pa.int64()), ("losses", pa.int64()),
+                        ("win", pa.float64()), ("tie", pa.float64()), ("equity", pa.float64())])
+    side_output_names = (HEATMAP,)
+
+    def dependencies(self) -> Sequence[Dataset]:
+        return (Matchups(),)
+
+    def partitions(self, inputs: Inputs) -> Sequence[Any]:
+        from ...equity.matchups import class_grid
+
+        grid = class_grid(*matchup_counts(inputs.read(Matchups(), columns=["wins", "ties", "losses"])))
+        return [(r, grid[13 * r:13 * r + 13]) for r in range(13)]
+
+    def rows(self, partition: Any) -> int:
+        return 13 * 169
+
+    def compute(self, partition: Any) -> pa.Table:
+        r, rows = partition
+        return grid_rows(rows, 13 * r)
+
+    def side_outputs(self, table: Callable[[], pa.Table], inputs: Inputs) -> dict[str, bytes]:
+        from ...core.hand_classes import CLASS_LABELS
+        from ...equity.scoring import equity_fraction
+        from ...plots.heatmap import heatmap_png
+
+        t = table()
+        hero = t.column("hero").combine_chunks().indices.to_numpy()
+        wtl = np.zeros((169, 3), np.int64)
+        for k, c in enumerate(("wins", "ties", "losses")):
+            np.add.at(wtl[:, k], hero, t.column(c).to_numpy())
+        equity = equity_fraction(wtl[:, 0], wtl[:, 1], wtl.sum(axis=1), unit=2)
+        return {HEATMAP: heatmap_png(equity, CLASS_LABELS)}
+
+
+def grid_rows(grid: np.ndarray, first_hero: int = 0) -> pa.Table:
+    """Arrow table of ordered class pairs from rows of :func:`pipeline.equity.matchups.class_grid`'s array.
+
+    ``grid`` is (h, 169, 4) for the hero classes ``first_hero .. first_hero + h - 1``.
+    """
+    from ...core.hand_classes import CLASS_LABELS
+    from ...equity.scoring import equity_fraction
+
+    h = grid.shape[0]
+    idx = np.arange(h * 169)
+    g = grid.reshape(-1, 4)
+    total = g[:, 1] + g[:, 2] + g[:, 3]
+    return pa.table({
+        "hero": labels_array(first_hero + idx // 169, CLASS_LABELS),
+        "villain": labels_array(idx % 169, CLASS_LABELS),
+        "combos": pa.array(g[:, 0], pa.int64()),
+        "wins": pa.array(g[:, 1], pa.int64()),
+        "ties": pa.array(g[:, 2], pa.int64()),
+        "losses": pa.array(g[:, 3], pa.int64()),
+        "win": pa.array(g[:, 1] / total, pa.float64()),
+        "tie": pa.array(g[:, 2] / total, pa.float64()),
+        "equity": pa.array(equity_fraction(g[:, 1], g[:, 2], total, unit=2), pa.float64()),
+    })

@@ -1,0 +1,134 @@
+"""``vs-random``: each of the 169 hands against k = 1..9 random hands.
+
+Exact for one opponent (summed from the ``preflop-grid``'s integers, which come
+from ``matchups``); seeded Monte Carlo for two or more, each hand seeded from
+``(seed, k, hand)`` alone so that a row never depends on how the work was split.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from ...batch.parquet import dictionary_type, labels_array
+from ...batch.spec import Dataset, Inputs
+from .matchups import Matchups, matchup_counts
+
+DEFAULT_TRIALS = 200_000
+MAX_TRIALS = 10**9          # per hand: 169 hands x 1e9 trials is already hours per opponent count
+MAX_OPPONENTS = 9
+
+
+def parse_opponents(text: str) -> list[int]:
+    """``'1-9'``, ``'3'`` or ``'1,2,5'`` -> sorted opponent counts, each 1..9 (ValueError otherwise)."""
+    out: set[int] = set()
+    try:
+        for part in text.split(","):
+            if "-" in part.strip()[1:]:
+                a, b = (int(x) for x in part.split("-", 1))
+                if not (1 <= a <= MAX_OPPONENTS and 1 <= b <= MAX_OPPONENTS):
+                    raise ValueError(f"--opponents {text!r}: opponents must be 1 to {MAX_OPPONENTS}")
+                out.update(range(a, b + 1))
+            else:
+                out.add(int(part))
+    except ValueError as e:
+        if "must be" in str(e):
+            raise
+        raise ValueError(f"--opponents {text!r}: expected a number, a span like 1-9, or a list like 1,3,5") from None
+    bad = sorted(k for k in out if not 1 <= k <= MAX_OPPONENTS)
+    if bad or not out:
+        raise ValueError(f"--opponents {text!r}: opponents must be 1 to {MAX_OPPONENTS} "
+                         f"(got {bad[0] if bad else 'none'})")
+    return sorted(out)
+
+
+class VsRandom(Dataset):
+    """One part for k = 1 (exact) and 13 parts of 13 hands for each k >= 2 (Monte Carlo)."""
+
+    name = "vs-random"
+    schema = pa.schema([("hand", dictionary_type()), ("opponents", pa.int64()), ("win", pa.float64()),
+                        ("tie", pa.float64()), ("equity", pa.float64()), ("stderr", pa.float64()),
+                        ("samples", pa.int64()), ("exact", pa.bool_())])
+
+    def __init__(self, opponents: list[int] | str = "1-9", trials: int = DEFAULT_TRIALS, seed: int = 0) -> None:
+        ks = parse_opponents(opponents) if isinstance(opponents, str) else parse_opponents(
+            ",".join(str(int(k)) for k in opponents))
+        if trials < 1:
+            raise ValueError(f"--trials must be positive, got {trials}")
+        if trials > MAX_TRIALS:
+            total = 169 * trials * sum(k > 1 for k in ks)
+            raise ValueError(f"--trials {trials:,} per hand means {total:.2e} trials in all, days of work at "
+                             f"~10 M trials/s per core; use at most {MAX_TRIALS:,}")
+        if seed < 0:
+            raise ValueError(f"--seed must be >= 0, got {seed}")
+        self.opponents, self.trials, self.seed = ks, int(trials), int(seed)
+        self.params = {"opponents": ks, "trials": self.trials, "seed": self.seed}
+
+    def dependencies(self) -> Sequence[Dataset]:
+        return (Matchups(),) if 1 in self.opponents else ()
+
+    def partitions(self, inputs: Inputs) -> Sequence[Any]:
+        parts: list[Any] = []
+        for k in self.opponents:
+            if k == 1:
+                from ...equity.matchups import class_grid, vs_random_exact
+                grid = class_grid(*matchup_counts(inputs.read(Matchups(), columns=["wins", "ties", "losses"])))
+                parts.append(("exact", vs_random_exact(grid)))
+            else:
+                parts.extend(("mc", k, list(range(r, r + 13)), self.trials, self.seed) for r in range(0, 169, 13))
+        return parts
+
+    def rows(self, partition: Any) -> int:
+        return 169 if partition[0] == "exact" else len(partition[2])
+
+    def compute(self, partition: Any) -> pa.Table:
+        if partition[0] == "exact":
+            return vs_random_exact_rows(partition[1])
+        _, k, classes, trials, seed = partition
+        return vs_random_mc_rows(k, classes, trials, seed)
+
+
+def vs_random_mc_rows(opponents: int, classes: list[int], trials: int, seed: int) -> pa.Table:
+    """Arrow table: each class in ``classes`` against ``opponents`` random hands, Monte Carlo.
+
+    Class ``c`` is seeded from ``(seed, opponents, c)`` alone, so a row never
+    depends on how the classes were split into partitions.
+    """
+    from ...core.hand_classes import CLASS_LABELS
+    from ...equity.calculator import equity
+
+    cols: dict[str, list] = {"win": [], "tie": [], "equity": [], "stderr": []}
+    for c in classes:
+        s = int(np.random.SeedSequence([seed, opponents, c]).generate_state(1)[0])
+        r = equity([CLASS_LABELS[c]] + ["random"] * opponents, trials=trials, seed=s, threads=1).players[0]
+        for k in cols:
+            cols[k].append(getattr(r, k))
+    n = len(classes)
+    return pa.table({
+        "hand": labels_array(classes, CLASS_LABELS),
+        "opponents": pa.array([opponents] * n, pa.int64()),
+        **{k: pa.array(v, pa.float64()) for k, v in cols.items()},
+        "samples": pa.array([trials] * n, pa.int64()),
+        "exact": pa.array([False] * n, pa.bool_()),
+    })
+
+
+def vs_random_exact_rows(wtl: np.ndarray) -> pa.Table:
+    """Arrow table: each class against one random hand, exact, from (169, 3) counts."""
+    from ...core.hand_classes import CLASS_LABELS
+    from ...equity.scoring import equity_fraction
+
+    wtl = np.asarray(wtl, np.int64)
+    total = wtl.sum(axis=1)
+    return pa.table({
+        "hand": labels_array(np.arange(169), CLASS_LABELS),
+        "opponents": pa.array(np.ones(169, np.int64), pa.int64()),
+        "win": pa.array(wtl[:, 0] / total, pa.float64()),
+        "tie": pa.array(wtl[:, 1] / total, pa.float64()),
+        "equity": pa.array(equity_fraction(wtl[:, 0], wtl[:, 1], total, unit=2), pa.float64()),
+        "stderr": pa.array(np.zeros(169), pa.float64()),
+        "samples": pa.array(total, pa.int64()),
+        "exact": pa.array(np.ones(169, bool), pa.bool_()),
+    })

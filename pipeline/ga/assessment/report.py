@@ -1,0 +1,228 @@
+"""``<out>/report.md`` of an evolution: its progress, its trainers, the final player's style and results.
+
+Pictures (PNG, beside the report): best and mean fitness per generation, the
+best individual against the yardstick with its 95% band, the used share of the
+chromosome, and the final player's mean raise/call thresholds by hand category
+and street.  The style figures (VPIP, PFR, aggression by street) come from the
+final player's own hands at the trainer table.
+"""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+import pyarrow.parquet as pq
+
+from ...evaluator.classes import CATEGORY_NAMES
+from ...holdem.engine import A_BET, A_CALL, A_CHECK, A_FOLD, A_RAISE
+from ...holdem.player import Player
+from ...holdem.record import record
+from ...holdem.seating import Table
+from ...holdem.simulate import play_deals
+from ...holdem.weights import preflop_table
+from ...plots.evolution import line_chart, threshold_map
+from .yardsticks import YardstickResult
+
+STREETS = ("preflop", "flop", "turn", "river")
+STYLE_HANDS = 4_000
+
+
+def style(player: Player, trainers: Sequence[Player], hands: int = STYLE_HANDS, seed: int = 11,
+          samples: int = 48, weights: str = "auto") -> dict[str, Any]:
+    """VPIP, PFR and per-street aggression of ``player`` (seat 1) at the trainer table, and the genes it used."""
+    table = Table.make([player, *trainers], samples=samples)
+    n = table.seats
+    counts = np.zeros((4, 5), np.int64)          # street x (bet/raise, call, check, fold, decisions)
+    vpip = pfr = played = 0
+    step = 500
+    deals = -(-hands // n)
+    for first in range(0, deals * n, step):
+        for hand in record(table, seed, first, min(step, deals * n - first), weights=weights):
+            played += 1
+            put_in = raised = False
+            for street, seat, action, _amount, _level in hand.actions:
+                if seat != 0 or action < A_FOLD:
+                    continue
+                col = {A_BET: 0, A_RAISE: 0, A_CALL: 1, A_CHECK: 2, A_FOLD: 3}[int(action)]
+                counts[street, col] += 1
+                counts[street, 4] += 1
+                if street == 0 and action in (A_CALL, A_BET, A_RAISE):
+                    put_in = True
+                    raised |= action in (A_BET, A_RAISE)
+            vpip += put_in
+            pfr += raised
+    used = play_deals(table, seed, 0, deals, True, preflop_table(), weights)[4][0].astype(np.bool_)
+    return {"hands": played, "vpip": vpip / max(played, 1), "pfr": pfr / max(played, 1), "counts": counts,
+            "used": used}
+
+
+def thresholds(player: Player, used: np.ndarray) -> dict[str, np.ndarray]:
+    """Mean raise (u0) and call (u1) thresholds over used genes, by category (rows) and street (columns)."""
+    shape = player.layout.shape
+    g = player.genes.reshape(*shape, 2).astype(np.float64)
+    u = used.reshape(shape)
+    axes = tuple(range(2, len(shape)))
+    n = u.sum(axis=axes)
+    out = {}
+    for k, name in ((0, "raise threshold u0"), (1, "call threshold u1")):
+        s = np.where(u, g[..., k], 0.0).sum(axis=axes)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out[name] = np.where(n > 0, s / np.maximum(n, 1), np.nan)
+    return out
+
+
+def _fmt(x: float) -> str:
+    return f"{x:+.2f}" if math.isfinite(x) else "n/a"
+
+
+def write_report(folder: Path, out: Path, results: Sequence[YardstickResult], samples: int = 48,
+                 weights: str = "auto", curve: Sequence[tuple[int, int, YardstickResult]] = ()) -> Path:
+    """Write ``out/report.md`` and its PNGs from the evolution in ``folder`` (``<out>/evolve``).
+
+    ``curve`` holds ``(phase, generation, result)``: a generation's best
+    re-measured against the yardstick (see :func:`remeasure`).
+    """
+    prog = pq.read_table(folder / "progress.parquet").to_pylist()
+    player = Player.load(folder / "final-player.json")
+    trainers = [Player.load(p) for p in sorted((folder / "trainers").glob("trainer-*.json"),
+                                               key=lambda p: int(p.stem.split("-")[1]))]
+    gens = [r["generation"] for r in prog]
+    mean_used = []
+    for g in gens:
+        t = pq.read_table(folder / "generations" / f"gen-{g:05d}.parquet", columns=["used_share"])
+        mean_used.append(float(np.mean(t.column("used_share").to_numpy())))
+    pngs = {
+        "report-fitness.png": line_chart(gens, {"best": [r["best_fitness"] for r in prog],
+                                                "mean": [r["mean_fitness"] for r in prog],
+                                                "best trainer": [r["best_trainer_fitness"] for r in prog]},
+                                         "Fitness against the trainers (BB/100)", "BB/100"),
+        "report-yardstick.png": line_chart(
+            gens, {"best vs yardstick": [r["yardstick_bb100"] for r in prog]},
+            "Best individual against the fixed yardstick, 95% band (BB/100)", "BB/100",
+            band=([r["yardstick_bb100"] - 1.96 * r["yardstick_stderr"] for r in prog],
+                  [r["yardstick_bb100"] + 1.96 * r["yardstick_stderr"] for r in prog])),
+        "report-used.png": line_chart(gens, {"best": [100 * r["best_used_share"] for r in prog],
+                                             "mean": [100 * m for m in mean_used]},
+                                      "Used share of the chromosome (%)", "%"),
+    }
+    st = style(player, trainers, samples=samples, weights=weights)
+    th = thresholds(player, st["used"])
+    pngs["report-thresholds.png"] = threshold_map(th, CATEGORY_NAMES, STREETS[1:],
+                                                  "Final player's thresholds by hand category and street")
+    for name, data in pngs.items():
+        (out / name).write_bytes(data)
+    import json
+
+    cfg = json.loads((folder / "summary.json").read_text())["config"]
+    first, last = prog[0], prog[-1]
+    swaps = [r for r in prog if r["trainer_in"] >= 0]
+    lines = [
+        "# Evolution report", "",
+        f"Population {cfg['population']}, {len(prog)} generations ({sum(r['phase'] == 1 for r in prog)} in phase 1), "
+        f"{cfg['hands_per_match']:,} hands per match, format `{cfg['format']}`, {cfg['trainers']} trainers, "
+        f"seed {cfg['seed']}. Fitness is BB/100 against the trainer set on the generation's duplicate deals.", "",
+        "![fitness](report-fitness.png)", "",
+        f"## Against the yardstick (`{cfg['yardstick']}`, at the format's table, the same deals every generation)",
+        "",
+        "![yardstick](report-yardstick.png)", "",
+        "| generation | BB/100 | 95% interval |", "|---|---|---|",
+    ]
+    for r in (first, last):
+        half = 1.96 * r["yardstick_stderr"]
+        lo, hi = r["yardstick_bb100"] - half, r["yardstick_bb100"] + half
+        lines.append(f"| {r['generation']} | {_fmt(r['yardstick_bb100'])} | [{_fmt(lo)}, {_fmt(hi)}] |")
+    if curve:
+        lines += ["", f"Each phase's first and last best, re-measured over {curve[0][2].hands:,} hands of other "
+                      "deals:", "", "| phase | generation | BB/100 | 95% interval |", "|---|---|---|---|"]
+        for phase, g, y in curve:
+            lo, hi = y.ci95
+            lines.append(f"| {phase} | {g} | {_fmt(y.bb_per_100)} | [{_fmt(lo)}, {_fmt(hi)}] |")
+    lines += ["", f"## Trainer replacements ({len(swaps)})", ""]
+    if swaps:
+        lines += ["| generation | joined (individual) | left | its fitness | best trainer's |", "|---|---|---|---|---|"]
+        lines += [f"| {r['generation']} | {r['trainer_in']} | {r['trainer_out']} | {_fmt(r['best_fitness'])} | "
+                  f"{_fmt(r['best_trainer_fitness'])} |" for r in swaps]
+    else:
+        lines.append("No individual beat the best trainer with positive winnings.")
+    lines += ["", "## Used share of the chromosome", "", "![used](report-used.png)", "",
+              f"The final player consulted {100 * float(st['used'].mean()):.2f}% of its "
+              f"{player.layout.genes:,} genes in {st['hands']:,} hands at the trainer table.", "",
+              "## The final player's style (at the trainer table)", "",
+              f"VPIP {100 * st['vpip']:.1f}%, PFR {100 * st['pfr']:.1f}%.", "",
+              "| street | decisions | bet/raise | call | check | fold | aggression (bets+raises)/calls |",
+              "|---|---|---|---|---|---|---|"]
+    for s, name in enumerate(STREETS):
+        c = st["counts"][s]
+        af = c[0] / c[1] if c[1] else math.inf
+        lines.append(f"| {name} | {c[4]:,} | {c[0]:,} | {c[1]:,} | {c[2]:,} | {c[3]:,} | {af:.2f} |")
+    lines += ["", "![thresholds](report-thresholds.png)", "", "## Win rate against the yardsticks", "",
+              "Engine bots: the player and copies of the bot at the table size it was evolved for; "
+              "trainers: the player at the trainer table; rlcard: heads-up in rlcard's environment.", "",
+              "| opponent | seats | hands | BB/100 | 95% interval |", "|---|---|---|---|---|"]
+    for y in results:
+        lo, hi = y.ci95
+        lines.append(f"| {y.opponent} | {y.seats} | {y.hands:,} | {_fmt(y.bb_per_100)} | [{_fmt(lo)}, {_fmt(hi)}] |")
+    path = out / "report.md"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def build_report(folder: Path, out: Path, hands: int, rlcard_hands: int, *, session: Any = None, samples: int = 48,
+                 seed: int = 0, weights: str = "auto") -> Path:
+    """Measure the final player against every yardstick, then :func:`write_report`.
+
+    The rlcard opponents are skipped (and the report says so) when rlcard is
+    not installed or ``rlcard_hands`` is 0.
+    """
+    from .yardsticks import YARDSTICKS, against, trainers_of
+
+    player = Player.load(folder / "final-player.json")
+    trainers = trainers_of(folder / "final-player.json")
+    results = []
+    for name in YARDSTICKS:
+        if name.startswith("rlcard"):
+            if not rlcard_hands or not rlcard_available():
+                continue
+            results.append(against(player, name, rlcard_hands, seed, samples=samples, weights=weights))
+        else:
+            results.append(against(player, name, hands, seed, session=session, samples=samples, trainers=trainers,
+                                   weights=weights))
+    return write_report(folder, out, results, samples, weights, remeasure(folder, hands, session=session,
+                                                                          samples=samples, seed=seed, weights=weights))
+
+
+def remeasure(folder: Path, hands: int, *, session: Any = None, samples: int = 48, seed: int = 0,
+              weights: str = "auto") -> list[tuple[int, int, YardstickResult]]:
+    """Each phase's first and last best (:func:`~.evolve.best_of`) against the run's yardstick over ``hands`` hands.
+
+    The per-generation yardstick match is only a match long, too short to
+    show a trend between neighbours; this measures the ends of the curve at
+    the report's length.  Generations whose best is not kept are skipped.
+    """
+    import json
+
+    from ..evolve import EvolveError, best_of
+    from .yardsticks import against
+
+    yardstick = json.loads((folder / "summary.json").read_text())["config"]["yardstick"]
+    prog = pq.read_table(folder / "progress.parquet", columns=["generation", "phase"]).to_pylist()
+    out = []
+    for phase in (1, 2):
+        gens = [r["generation"] for r in prog if r["phase"] == phase]
+        for g in sorted(set(gens[:1] + gens[-1:])):
+            try:
+                best = best_of(folder, g)
+            except EvolveError:
+                continue
+            out.append((phase, g, against(best, yardstick, hands, seed + 1, session=session, samples=samples,
+                                          weights=weights)))
+    return out
+
+
+def rlcard_available() -> bool:
+    """Whether the optional rlcard extra is installed."""
+    import importlib.util
+
+    return importlib.util.find_spec("rlcard") is not None

@@ -1,0 +1,94 @@
+"""An evolved player against fixed opponents: BB/100 with a 95% interval from duplicate deals.
+
+Yardsticks are not trainers (the thesis keeps random and rule bots out of the
+trainer set, p. 57); they measure the result:
+
+``random``, ``station``, ``maniac``, ``tag``, ``thesis-preflop``
+    in our engine, duplicate deals (:func:`pipeline.holdem.simulate`), at the
+    table size the player was evolved for (:func:`seats_of`: the player and
+    copies of the bot; heads-up for a ``heads-up`` evolution) unless told;
+``trainers``
+    the player at one table with the trainer set its evolution left
+    (``trainers/`` beside the player file), duplicate deals with every seat
+    rotated — the fitness measure of the ``table`` format;
+``rlcard-rule``, ``rlcard-random``
+    heads-up inside rlcard's own environment (:mod:`.rlcard_agent`), pairs of
+    hands with the seats swapped.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Optional, Sequence
+
+from ...holdem.player import Player, PlayerFileError
+from ...holdem.policies import KINDS
+from .rlcard_agent import OPPONENTS as RLCARD
+
+YARDSTICKS = (*KINDS, "trainers", *RLCARD)
+
+
+@dataclass
+class YardstickResult:
+    """The player's result against one opponent."""
+
+    opponent: str
+    hands: int
+    bb_per_100: float
+    stderr: float
+    seats: int = 2
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        return (self.bb_per_100 - 1.96 * self.stderr, self.bb_per_100 + 1.96 * self.stderr)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"opponent": self.opponent, "seats": self.seats, "hands": self.hands,
+                "bb_per_100": round(self.bb_per_100, 4), "ci95": [round(x, 4) for x in self.ci95]}
+
+
+def trainers_of(player_file: Path) -> list[Player]:
+    """The trainer set saved beside an evolution's player file (``trainers/trainer-K.json``)."""
+    folder = player_file.parent / "trainers"
+    files = sorted(folder.glob("trainer-*.json"), key=lambda p: int(p.stem.split("-")[1]))
+    if not files:
+        raise PlayerFileError(f"no trainers beside {player_file} (expected {folder}/trainer-0.json ...)")
+    return [Player.load(f) for f in files]
+
+
+def weights_of(player: Player, weights: str = "auto") -> str:
+    """The hand-weight mode to play ``player`` with: ``auto`` means the mode it was evolved with, if recorded."""
+    from ...holdem.weight_build import weight_mode
+
+    if weights == "auto" and player.about.get("weights") in ("tables", "sampled"):
+        weights = str(player.about["weights"])
+    return weight_mode(weights)
+
+
+def seats_of(player: Player) -> int:
+    """The table size a player was evolved at (recorded in its file; 2 if unknown)."""
+    return int(player.about.get("seats", 2))
+
+
+def against(player: Player, opponent: str, hands: int, seed: int = 0, *, session: Any = None,
+            samples: int = 48, trainers: Optional[Sequence[Player]] = None,
+            seats: Optional[int] = None, weights: str = "auto") -> YardstickResult:
+    """Play ``player`` against one yardstick over ``hands`` hands (``seats`` at the table, rlcard: always 2)."""
+    from ...holdem.simulate import simulate
+
+    if opponent in RLCARD:
+        from .rlcard_agent import play_rlcard
+
+        r = play_rlcard(player, opponent, hands, seed, samples, weights)
+        return YardstickResult(opponent, r.hands, float(r.bb_per_100), float(r.stderr))
+    if opponent == "trainers":
+        if not trainers:
+            raise ValueError("the trainers yardstick needs the trainer set")
+        line_up: list[Any] = [player, *trainers]
+    elif opponent in KINDS:
+        line_up = [player] + [opponent] * ((seats or seats_of(player)) - 1)
+    else:
+        raise ValueError(f"unknown yardstick {opponent!r} (choose from {', '.join(YARDSTICKS)})")
+    sim = simulate(line_up, hands, seed, samples=samples, session=session, weights=weights)
+    s = sim.seats[0]
+    return YardstickResult(opponent, sim.hands, s.bb_per_100, s.stderr, len(line_up))

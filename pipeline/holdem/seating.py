@@ -1,0 +1,97 @@
+"""A table of policies and its rules' parameters, checked once and held as the arrays the kernels take."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+from .policies import EVOLVED, KINDS, default_params, group_of_class, needs_weight
+from .settle import BB
+
+MAX_SEATS = 10
+
+
+class TableError(ValueError):
+    """A table that cannot be played: unknown policy, seat count, stack or rake out of range."""
+
+
+@dataclass(frozen=True)
+class Table:
+    """Seats' policies (names, kinds, parameter rows) and the stakes: stacks and rake in units."""
+
+    names: tuple[str, ...]
+    kinds: np.ndarray
+    params: np.ndarray
+    needs_weight: np.ndarray
+    group_tab: np.ndarray
+    stacks: np.ndarray
+    rake_bp: int
+    rake_cap: int
+    genes: np.ndarray = field(default_factory=lambda: np.zeros((1, 1, 2), np.int8))   # (seats, genes, 2)
+    layout: np.ndarray = field(default_factory=lambda: np.ones(7, np.float64))       # .genes' layout array
+
+    @property
+    def seats(self) -> int:
+        return len(self.names)
+
+    @classmethod
+    def make(cls, policies: Sequence[Any], *, stack_bb: float | Sequence[float] = 200.0, rake_percent: float = 0.0,
+             rake_cap_bb: float = 0.0, samples: int = 48) -> "Table":
+        """Check and build a table; :class:`TableError` names the first bad value.
+
+        A policy is a built-in name (:data:`.policies.KINDS`), an evolved
+        player (:class:`pipeline.holdem.player.Player`) or the path of a saved
+        player's ``.json`` file.  Evolved players at one table share a layout.
+        """
+        from .player import Player, PlayerFileError
+
+        if not 2 <= len(policies) <= MAX_SEATS:
+            raise TableError(f"a table seats 2 to {MAX_SEATS} players, got {len(policies)}")
+        players: dict[int, Player] = {}
+        names_list = []
+        for k, p in enumerate(policies):
+            if isinstance(p, Player):
+                players[k] = p
+                names_list.append(str(p.about.get("name", "evolved")))
+                continue
+            name = str(p).strip()
+            if name.lower() in KINDS:
+                names_list.append(name.lower())
+            elif name.lower().endswith(".json"):
+                try:
+                    players[k] = Player.load(name)
+                except PlayerFileError as e:
+                    raise TableError(str(e)) from None
+                names_list.append(Path(name).stem)
+            else:
+                raise TableError(f"unknown policy {name!r} (choose from {', '.join(KINDS)}, or a player .json file)")
+        names = tuple(names_list)
+        layouts = {pl.layout for pl in players.values()}
+        if len(layouts) > 1:
+            raise TableError("evolved players at one table must share a chromosome layout")
+        stacks_bb = np.broadcast_to(np.asarray(stack_bb, np.float64), (len(names),))
+        # at least one big blind: every blind is posted whole (a partial big blind is played
+        # differently by different rule books, pokerkit included)
+        if not np.all(np.isfinite(stacks_bb)) or np.any(stacks_bb < 1) or np.any(stacks_bb > 1e9):
+            raise TableError(f"stacks must be 1 to 1e9 big blinds, got {stack_bb}")
+        if not (0.0 <= rake_percent <= 100.0):
+            raise TableError(f"rake must be a percentage 0..100, got {rake_percent}")
+        if not (0.0 <= rake_cap_bb <= 1e6) or rake_cap_bb != rake_cap_bb:
+            raise TableError(f"rake cap must be 0 or more big blinds, got {rake_cap_bb}")
+        if not 1 <= samples <= 100_000:
+            raise TableError(f"hand-weight samples must be 1 to 100000, got {samples}")
+        kinds = np.array([EVOLVED if k in players else KINDS[p] for k, p in enumerate(names)], np.int64)
+        params = np.stack([default_params(int(k), samples) for k in kinds])
+        cap = int(round(rake_cap_bb * BB)) if rake_cap_bb > 0 else 1 << 62   # 0: no cap
+        if players:
+            layout = layouts.pop()
+            genes = np.zeros((len(names), layout.genes, 2), np.int8)
+            for k, pl in players.items():
+                genes[k] = pl.genes
+            extra = {"genes": genes, "layout": layout.array()}
+        else:
+            extra = {}
+        return cls(names, kinds, params, needs_weight(kinds), group_of_class(),
+                   np.round(stacks_bb * BB).astype(np.int64), int(round(rake_percent * 100)), cap, **extra)
