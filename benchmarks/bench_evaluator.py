@@ -30,8 +30,8 @@ def main() -> None:
     hands = random_hands(args.hands)
     out = np.empty(len(hands), np.int32)
     t = tables()
-    evaluate_into(hands[:10], out[:10], *t)   # compile / load the JIT cache
-    kernel = best_of(lambda: evaluate_into(hands, out, *t), 7)
+    evaluate_into(hands[:10], out[:10], t)   # compile / load the JIT cache
+    kernel = best_of(lambda: evaluate_into(hands, out, t), 7)
     api = best_of(lambda: evaluate(hands), 5)
     unchecked = best_of(lambda: evaluate(hands, check=False), 5)
     rate_kernel, rate_api, rate_unchecked = len(hands) / kernel, len(hands) / api, len(hands) / unchecked

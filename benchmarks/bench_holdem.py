@@ -73,18 +73,18 @@ def weight_errors(situations: int, reference: int, mode: str, streets: list[str]
         if street not in streets:
             continue
         cards = [rng.choice(52, 7, replace=False).astype(np.int64) for _ in range(situations)]
-        exact = [enumerated_weights(c[0], c[1], c[2:], n_board, *T) for c in cards] if mode == "enumerated" else []
+        exact = [enumerated_weights(c[0], c[1], c[2:], n_board, T) for c in cards] if mode == "enumerated" else []
         for opp in range(1, 10):
             errs = []
             for i, c in enumerate(cards):
                 board = c[2:]
-                ref = sampled_weight(c[0], c[1], board, n_board, opp, reference, s, deck, *T)
+                ref = sampled_weight(c[0], c[1], board, n_board, opp, reference, s, deck, T)
                 if mode == "tables":
                     got = table_weight(c[:2], board, n_board, opp, wt)
                 elif mode == "enumerated":
                     got = exact[i][opp]
                 else:
-                    got = sampled_weight(c[0], c[1], board, n_board, opp, DEFAULT_SAMPLES, s, deck, *T)
+                    got = sampled_weight(c[0], c[1], board, n_board, opp, DEFAULT_SAMPLES, s, deck, T)
                 errs.append(got - ref)
             e = np.abs(errs)
             print(f"  {street:5s} {opp} opp: mean |error| {e.mean():.4f}  95th pct {np.quantile(e, 0.95):.4f}  "

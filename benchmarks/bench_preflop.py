@@ -64,8 +64,8 @@ def _kernel_share(share: int, of: int) -> None:
 
     codes, _ = canonical_matchups()
     t = tables()
-    matchup_counts(codes[:1], *t)                # load the compiled kernel before the timed share
-    matchup_counts(codes[share::of], *t)
+    matchup_counts(codes[:1], t)                # load the compiled kernel before the timed share
+    matchup_counts(codes[share::of], t)
 
 
 def machine_ceiling() -> float:

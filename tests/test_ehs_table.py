@@ -82,7 +82,6 @@ def test_flop_row_of_the_aaai_example():
 def _indices_of(boards, blocks):
     m = boards.shape[1]
     out = np.empty(boards.shape[0] * (52 - m) * (51 - m) // 2, np.int64)
-    hole = np.empty(2, np.int64)
     board = np.zeros(5, np.int64)
     k = 0
     for i in range(boards.shape[0]):
@@ -92,8 +91,7 @@ def _indices_of(boards, blocks):
         for a in range(52):
             for b in range(a):
                 if live[a] and live[b]:
-                    hole[0], hole[1] = a, b
-                    out[k] = situation_index_nb(hole, board, m, blocks)
+                    out[k] = situation_index_nb(a, b, board, m, blocks)
                     k += 1
     return out[:k]
 

@@ -164,8 +164,8 @@ def test_rank_multiset_enumeration_equals_card_enumeration(deck, players, board_
     if board_len == 0 and players > 2:
         live = live[:30]   # keep the card-by-card side quick
     a, b = np.zeros((players, 3), np.int64), np.zeros((players, 3), np.int64)
-    na = enumerate_boards(keys, suited, live, 5 - board_len, a, *t)
-    nb = enumerate_by_ranks(keys, suited, live, 5 - board_len, b, *t)
+    na = enumerate_boards(keys, suited, live, 5 - board_len, a, t)
+    nb = enumerate_by_ranks(keys, suited, live, 5 - board_len, b, t)
     assert na == nb
     assert (a == b).all()
 

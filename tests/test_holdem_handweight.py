@@ -23,7 +23,7 @@ def exact_river_share(hole, board):
 def test_sampled_weight_converges_to_exact_river_share(hole, board):
     h, b = parse_cards(hole), parse_cards(board)
     rng = np.zeros(1, np.uint64)
-    w = sampled_weight(h[0], h[1], np.array(b), 5, 1, 200_000, rng, np.zeros(52, np.int64), *tables())
+    w = sampled_weight(h[0], h[1], np.array(b), 5, 1, 200_000, rng, np.zeros(52, np.int64), tables())
     assert abs(w - exact_river_share(h, b)) < 0.004          # 4.5 standard errors of 200,000 samples
 
 
@@ -42,7 +42,7 @@ def test_default_samples_error_is_small_and_unbiased():
     errs = []
     for _ in range(40):
         cards = rng.choice(52, 7, replace=False)
-        ref = sampled_weight(cards[0], cards[1], cards[2:], 3, 2, 50_000, s, deck, *T)
-        errs.append(sampled_weight(cards[0], cards[1], cards[2:], 3, 2, 48, s, deck, *T) - ref)
+        ref = sampled_weight(cards[0], cards[1], cards[2:], 3, 2, 50_000, s, deck, T)
+        errs.append(sampled_weight(cards[0], cards[1], cards[2:], 3, 2, 48, s, deck, T) - ref)
     errs = np.array(errs)
     assert np.abs(errs).mean() < 0.08 and abs(errs.mean()) < 0.04

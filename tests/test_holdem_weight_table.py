@@ -37,7 +37,7 @@ def situations(m, count, seed):
 def test_one_opponent_weight_is_the_exact_enumeration(partial, m):
     for hole, board in situations(m, 6, m):
         now, hp = np.zeros(3, np.int64), np.zeros((3, 3), np.int64)
-        potential_counts(hole, board[:m], 5 - m, now, hp, *tables())
+        potential_counts(hole, board[:m], 5 - m, now, hp, tables())
         if m < 5:     # win share over every runout: the final-ahead column and half the final-tied one
             exact = (hp[:, 0].sum() + hp[:, 1].sum() / 2) / hp.sum()
         else:
@@ -60,7 +60,7 @@ def test_k_opponent_weight_averages_the_rivers(partial):
                 continue
             board[4] = r
             now, hp = np.zeros(3, np.int64), np.zeros((3, 3), np.int64)
-            potential_counts(hole, board, 0, now, hp, *tables())
+            potential_counts(hole, board, 0, now, hp, tables())
             per_river.append([plain_share(now[0], now[1], now.sum(), k) for k in range(1, 10)])
             if len(per_river) == 1:       # the river lookup is the same formula on that river's counts
                 got = [weight_table.table_weight(hole, board, 5, k, weight_table.pack(*_river_only(hole, board)))
@@ -74,7 +74,7 @@ def test_k_opponent_weight_averages_the_rivers(partial):
 def test_flop_table_holds_the_per_situation_enumeration(partial):
     """The flop builder (a Fenwick-tree count per runout) against enumerating one situation's runouts."""
     for hole, board in situations(3, 3, 11):
-        expected = weight_table.enumerated_weights(hole[0], hole[1], board, 3, *tables())[1:]
+        expected = weight_table.enumerated_weights(hole[0], hole[1], board, 3, tables())[1:]
         got = [weight_table.table_weight(hole, board, 3, k, partial) for k in range(1, 10)]
         assert got == pytest.approx(expected, abs=1 / 65535)
 
@@ -84,7 +84,7 @@ def _river_only(hole, board):
     from pipeline.isomorphism.situations import situation_index, street_size
 
     now, hp = np.zeros(3, np.int64), np.zeros((3, 3), np.int64)
-    potential_counts(hole, board, 0, now, hp, *tables())
+    potential_counts(hole, board, 0, now, hp, tables())
     counts = np.zeros((street_size(5), 2), np.uint16)
     counts[situation_index(hole.tolist(), board.tolist())] = now[:2]
     empty = {"win2": np.zeros(0, np.uint32), "multi": np.zeros((0, 8), np.uint16)}
@@ -97,19 +97,23 @@ def test_k_opponent_weight_is_close_to_simulation(partial):
     for m in (3, 4, 5):
         for k in (2, 5, 9):
             for hole, board in situations(m, 2, 10 * m + k):
-                sim = sampled_weight(hole[0], hole[1], board, m, k, 20_000, rng, deck, *tables())
+                sim = sampled_weight(hole[0], hole[1], board, m, k, 20_000, rng, deck, tables())
                 assert abs(weight_table.table_weight(hole, board, m, k, partial) - sim) < 0.05
 
 
 @pytest.mark.parametrize("m", [3, 4, 5])
-def test_fast_situation_index_agrees_with_the_reference_numbering(m):
-    from pipeline.isomorphism.situations import block_table, situation_index_fast, situation_index_nb
+def test_kernel_situation_index_inverts_the_python_unranking(m):
+    """The kernel numbering, called as the betting kernel calls it, against :func:`situation_cards` (plain Python)."""
+    from pipeline.isomorphism.situations import block_table, situation_cards, situation_index_nb, street_size
 
     rng = np.random.default_rng(m)
     blocks = block_table(m)
-    for _ in range(3000):
-        c = rng.choice(52, 2 + m, replace=False).astype(np.int64)
-        assert situation_index_fast(c[0], c[1], c[2:], m, blocks) == situation_index_nb(c[:2], c[2:], m, blocks)
+    for i in rng.integers(0, street_size(m), 3000):
+        hole, board = situation_cards(int(i), m)
+        perm = rng.permutation(4)                       # any suit relabelling and card order
+        c = np.array([4 * (x >> 2) + perm[x & 3] for x in hole + board], np.int64)
+        rng.shuffle(c[2:])
+        assert situation_index_nb(c[1], c[0], c[2:], m, blocks) == i
 
 
 def test_missing_tables_fall_back_or_fail_clearly(tmp_path, monkeypatch):

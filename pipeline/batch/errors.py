@@ -1,10 +1,10 @@
 """Errors of a batch run, shared by the runner and the cluster session."""
 from __future__ import annotations
 
+from ..core.errors import Interrupted, PokerpipeError
 
-class RunnerError(Exception):
-    """A dataset cannot be built as asked (bad output, unreachable scheduler, ...)."""
+__all__ = ["Interrupted", "RunnerError"]
 
 
-class Interrupted(Exception):
-    """The run was stopped by Ctrl-C or SIGTERM; finished parts are kept."""
+class RunnerError(PokerpipeError):
+    """A dataset cannot be built as asked (bad output, unreachable scheduler, a failed partition, ...)."""

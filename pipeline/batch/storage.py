@@ -20,12 +20,14 @@ from pathlib import Path
 
 import pyarrow.fs as pafs
 
+from ..core.errors import InputError
+
 URL = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*)://")
 SCHEMES = ("s3", "gs", "gcs", "hdfs", "viewfs", "file")
 SLUG_PART = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
 
-class StorageError(Exception):
+class StorageError(InputError):
     """An output location that cannot be used (unknown scheme, unwritable, ...)."""
 
 

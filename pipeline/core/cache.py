@@ -1,4 +1,12 @@
-"""The disk cache of built tables: ``$POKERPIPE_CACHE`` or ``~/.cache/pokerpipe``.
+"""The disk cache: built tables and compiled kernels, under ``$POKERPIPE_CACHE`` or ``~/.cache/pokerpipe``.
+
+Everything pokerpipe caches lives in one folder per package version,
+:func:`cache_dir` (``~/.cache/pokerpipe/0.1.0``), never inside the installed
+package: site-packages may be read-only, and files left there by one install
+break the next (a leftover ``pipeline/`` folder imports as a namespace
+package ahead of an editable checkout).  Numba's compiled kernels go to
+:func:`numba_cache_dir` (``pipeline/__init__`` points ``NUMBA_CACHE_DIR``
+there unless the user set it).
 
 Tables that take seconds to build (the evaluator's, the 47,008 matchup
 classes, video poker's per-family tables) are saved once as ``.npz`` files.
@@ -9,6 +17,7 @@ so a bad cache never breaks a command and never gives a wrong number.
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import sys
 from collections.abc import Callable
@@ -17,12 +26,25 @@ from typing import Any
 
 import numpy as np
 
+from .. import __version__
+from .files import write_atomic
+
 DIGEST = "__sha256__"
 
 
-def cache_dir() -> Path:
-    """Where built tables are cached: ``$POKERPIPE_CACHE`` or ``~/.cache/pokerpipe``."""
+def cache_root() -> Path:
+    """pokerpipe's cache folder: ``$POKERPIPE_CACHE`` or ``~/.cache/pokerpipe``."""
     return Path(os.environ.get("POKERPIPE_CACHE") or Path.home() / ".cache" / "pokerpipe")
+
+
+def cache_dir() -> Path:
+    """Where this version's built tables are cached: ``<cache root>/<package version>``."""
+    return cache_root() / __version__
+
+
+def numba_cache_dir() -> Path:
+    """Where this version's compiled numba kernels are cached: ``<cache_dir()>/numba``."""
+    return cache_dir() / "numba"
 
 
 def arrays_digest(arrays: dict[str, np.ndarray]) -> str:
@@ -55,8 +77,8 @@ def load_or_build(path: Path, build: Callable[[], dict[str, np.ndarray]],
     """Arrays saved at ``path`` (an ``.npz``), or ``build()``'s dict of arrays, saved there now.
 
     ``fields``, when given, are the array names a valid file must hold.  The file
-    is written under a temporary name and renamed, so concurrent processes never
-    read half a file; an unwritable cache just rebuilds each time.
+    is written atomically (:func:`~.files.write_atomic`), so concurrent processes
+    never read half a file; an unwritable cache just rebuilds each time.
     """
     got = _read(path)
     if got and (fields is None or set(got) == set(fields)):
@@ -64,12 +86,12 @@ def load_or_build(path: Path, build: Callable[[], dict[str, np.ndarray]],
     if got is not None:
         print(f"pokerpipe: cached table {path} was damaged or stale; rebuilding it", file=sys.stderr)
     arrays = build()
+    payload: dict[str, Any] = {**arrays, DIGEST: np.array(arrays_digest(arrays))}
+    buf = io.BytesIO()
+    np.savez(buf, **payload)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp.npz")
-        payload: dict[str, Any] = {**arrays, DIGEST: np.array(arrays_digest(arrays))}
-        np.savez(tmp, **payload)
-        os.replace(tmp, path)
+        write_atomic(path, buf.getvalue())
     except OSError:
         pass
     return arrays

@@ -26,6 +26,8 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
+from .errors import InputError
+
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 RANK_NAMES = ("Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine",
@@ -39,7 +41,7 @@ _TOKEN = re.compile(r"(10|[2-9tjqka])([cdhs])", re.IGNORECASE | re.ASCII)
 _NOT_PRINTABLE_ASCII = re.compile(r"[^\x20-\x7e]")
 
 
-class CardError(ValueError):
+class CardError(InputError):
     """A card, card list, hand or range that cannot be read or is inconsistent."""
 
 

@@ -36,6 +36,7 @@ from ..batch.runner import (
 )
 from ..batch.spec import Dataset
 from ..batch.storage import Storage, StorageError
+from ..core.errors import InputError
 from .recipes.ehs_table import EhsTable
 from .recipes.matchups import Matchups, matchup_counts
 from .recipes.odds_table import OddsTable
@@ -51,7 +52,7 @@ CATALOG = "_catalog.json"
 PREFLOP_SET = ("matchups", "preflop-grid", "vs-random")
 
 
-class DatasetError(Exception):
+class DatasetError(InputError):
     """A dataset that is unknown, not built, or damaged."""
 
 

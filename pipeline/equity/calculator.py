@@ -216,7 +216,7 @@ def _exact_seconds(ranges: list[Range], masks: np.ndarray, offsets: np.ndarray, 
     sample = first_assignments(masks, offsets, used, 4)
     P = len(ranges)
     args = (sample, np.ones(len(sample), np.int64), np.ones(len(sample)), combos, np.array(board, np.int64),
-            np.uint64(used), np.zeros((P, 3), np.int64), np.zeros((P, 3)), *tables())
+            np.uint64(used), np.zeros((P, 3), np.int64), np.zeros((P, 3)), tables())
     exact_counts(*args)   # compiled and warm
     t = time.perf_counter()
     exact_counts(*args)
@@ -262,7 +262,7 @@ def _exact(ranges: list[Range], masks: np.ndarray, offsets: np.ndarray, board: l
         c = np.zeros((P, 3), np.int64)
         w = np.zeros((P, 3), np.float64)
         nb, wb, _ = exact_chunk(bounds[i], bounds[i + 1], masks, offsets, combos, weights, index, perms, board_a,
-                                np.uint64(used), np.uint64(used), c, w, *t)
+                                np.uint64(used), np.uint64(used), c, w, t)
         return c, w, nb, wb
 
     def merge(i: int, got: tuple) -> bool:
@@ -333,7 +333,7 @@ def _monte_carlo(ranges: list[Range], board_cards: list[int], base_mask: int, tr
         counts = np.zeros((P, 11), np.int64)
         wsums = np.zeros((P, 5), np.float64)
         wtot = np.zeros(2, np.float64)
-        monte_carlo_chunk(n, seed, i, *plan.kernel_args(), counts, wsums, wtot, *t)  # type: ignore[call-arg]
+        monte_carlo_chunk(n, seed, i, *plan.kernel_args(), counts, wsums, wtot, t)  # type: ignore[call-arg]
         return n, counts, wsums, wtot
 
     stopped = ["trials"]

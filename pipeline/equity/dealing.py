@@ -15,18 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..core.rng import below, uniform
-
-
-@njit(cache=True, nogil=True, inline="always")
-def deal_card(s0: np.uint64, s1: np.uint64, deck: np.ndarray, pos: int, L: int) -> tuple:
-    """One step of a partial Fisher-Yates shuffle of ``deck[pos:L]``: ``(s0, s1, card, pos + 1)``."""
-    s0, s1, j = below(s0, s1, L - pos)
-    j += pos
-    c = deck[j]
-    deck[j] = deck[pos]
-    deck[pos] = c
-    return s0, s1, c, pos + 1
+from ..core.rng import below, deal_card, uniform
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..evaluator.kernels import board_state, hand_value, live_cards, suited_bit
+from ..evaluator.kernels import Tables, board_state, hand_value, live_cards, suited_bit
 from .ranksets import enumerate_by_ranks
 from .scoring import score
 from .suits import class_of
@@ -76,15 +76,14 @@ def first_assignments(masks: np.ndarray, offsets: np.ndarray, used: int, k: int)
 @njit(cache=True, nogil=True)
 def exact_counts(assign: np.ndarray, sizes: np.ndarray, wsums: np.ndarray, combos: np.ndarray,
                  board: np.ndarray, dead_mask: np.uint64, counts: np.ndarray, wcounts: np.ndarray,
-                 card_keys: np.ndarray, rank_offsets: np.ndarray, rank_values: np.ndarray,
-                 flush_values: np.ndarray) -> tuple:
+                 T: Tables) -> tuple:
     """Score all boards of each assignment row, standing for ``sizes[a]`` assignments of
     total weight ``wsums[a]`` (see :mod:`.suits`).  Adds to ``counts`` (P, 3) int64 and
     to ``wcounts`` (P, 3) float64; returns ``(boards, weighted boards)``.
     """
     A, P = assign.shape
     missing = 5 - board.size
-    bkey, bsuited, used0 = board_state(board, dead_mask, card_keys)
+    bkey, bsuited, used0 = board_state(board, dead_mask, T.card_keys)
     keys = np.empty(P, np.uint64)
     suited = np.empty(P, np.uint64)
     live = np.empty(52, np.uint8)
@@ -97,19 +96,18 @@ def exact_counts(assign: np.ndarray, sizes: np.ndarray, wsums: np.ndarray, combo
         for p in range(P):
             i = assign[a, p]
             c1, c2 = combos[i, 0], combos[i, 1]
-            keys[p] = bkey + card_keys[c1] + card_keys[c2]
+            keys[p] = bkey + T.card_keys[c1] + T.card_keys[c2]
             suited[p] = bsuited | suited_bit(c1) | suited_bit(c2)
             used |= (np.uint64(1) << np.uint64(c1)) | (np.uint64(1) << np.uint64(c2))
         local[:] = 0
         if missing == 0:      # a river: one showdown, no walk over the rank multisets
             for p in range(P):
-                values[p] = hand_value(keys[p], suited[p], rank_offsets, rank_values, flush_values)
+                values[p] = hand_value(keys[p], suited[p], T)
             score(values, local, 1)
             nb = 1
         else:
             n = live_cards(used, live)
-            nb = enumerate_by_ranks(keys, suited, live[:n], missing, local, card_keys, rank_offsets,
-                                    rank_values, flush_values)
+            nb = enumerate_by_ranks(keys, suited, live[:n], missing, local, T)
         m = sizes[a]
         w = wsums[a]
         boards += m * nb
@@ -128,8 +126,7 @@ REPRESENTATIVES = 256     # class representatives scored together
 def exact_chunk(lo: int, hi: int, masks: np.ndarray, offsets: np.ndarray, combos: np.ndarray,
                 weights: np.ndarray, index: np.ndarray, perms: np.ndarray, board: np.ndarray,
                 dead_mask: np.uint64, used: np.uint64, counts: np.ndarray, wcounts: np.ndarray,
-                card_keys: np.ndarray, rank_offsets: np.ndarray, rank_values: np.ndarray,
-                flush_values: np.ndarray) -> tuple:
+                T: Tables) -> tuple:
     """Score every suit class whose representative gives players 1 and 2 the combo pair
     ``lo .. hi-1`` (pair ``f`` = player 1's combo ``f // n2`` and player 2's ``f % n2``);
     adds to ``counts``/``wcounts`` as :func:`exact_counts` and returns
@@ -168,7 +165,7 @@ def exact_chunk(lo: int, hi: int, masks: np.ndarray, offsets: np.ndarray, combos
                     classes += 1
                     if n == REPRESENTATIVES:
                         nb, wb = exact_counts(rows, sizes, wsums, combos, board, dead_mask, counts, wcounts,
-                                              card_keys, rank_offsets, rank_values, flush_values)
+                                              T)
                         boards += nb
                         wboards += wb
                         n = 0
@@ -193,7 +190,7 @@ def exact_chunk(lo: int, hi: int, masks: np.ndarray, offsets: np.ndarray, combos
                 pos[depth] = offsets[depth]
     if n > 0:
         nb, wb = exact_counts(rows[:n], sizes[:n], wsums[:n], combos, board, dead_mask, counts, wcounts,
-                              card_keys, rank_offsets, rank_values, flush_values)
+                              T)
         boards += nb
         wboards += wb
     return boards, wboards, classes

@@ -25,7 +25,7 @@ from numba import njit
 
 from ..core.cards import format_cards
 from ..core.hand_classes import class_of
-from ..evaluator.kernels import KEY_BASE, suited_bit
+from ..evaluator.kernels import KEY_BASE, Tables, suited_bit
 from .ranksets import enumerate_by_ranks
 
 SPECIFIC_MATCHUPS = 812175
@@ -106,8 +106,7 @@ def format_matchup(code: int) -> tuple[str, str]:
 
 
 @njit(cache=True, nogil=True)
-def matchup_counts(codes: np.ndarray, card_keys: np.ndarray, rank_offsets: np.ndarray,
-                   rank_values: np.ndarray, flush_values: np.ndarray) -> np.ndarray:
+def matchup_counts(codes: np.ndarray, T: Tables) -> np.ndarray:
     """(n, 3) hero wins, ties, losses over all 1,712,304 boards of each matchup code."""
     out = np.empty((codes.size, 3), np.int64)
     keys = np.empty(2, np.uint64)
@@ -117,8 +116,8 @@ def matchup_counts(codes: np.ndarray, card_keys: np.ndarray, rank_offsets: np.nd
     for i in range(codes.size):
         code = codes[i]
         cards = ((code >> 18) & 63, (code >> 12) & 63, (code >> 6) & 63, code & 63)
-        keys[0] = KEY_BASE + card_keys[cards[0]] + card_keys[cards[1]]
-        keys[1] = KEY_BASE + card_keys[cards[2]] + card_keys[cards[3]]
+        keys[0] = KEY_BASE + T.card_keys[cards[0]] + T.card_keys[cards[1]]
+        keys[1] = KEY_BASE + T.card_keys[cards[2]] + T.card_keys[cards[3]]
         suited[0] = suited_bit(cards[0]) | suited_bit(cards[1])
         suited[1] = suited_bit(cards[2]) | suited_bit(cards[3])
         n = 0
@@ -127,8 +126,7 @@ def matchup_counts(codes: np.ndarray, card_keys: np.ndarray, rank_offsets: np.nd
                 live[n] = c
                 n += 1
         counts[:] = 0
-        boards = enumerate_by_ranks(keys, suited, live, 5, counts, card_keys, rank_offsets,
-                                    rank_values, flush_values)
+        boards = enumerate_by_ranks(keys, suited, live, 5, counts, T)
         out[i, 0] = counts[0, 0]
         out[i, 1] = counts[0, 1]
         out[i, 2] = boards - counts[0, 0] - counts[0, 1]

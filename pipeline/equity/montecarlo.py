@@ -40,7 +40,7 @@ import numpy as np
 from numba import njit
 
 from ..core.rng import chunk_state
-from ..evaluator.kernels import FLUSH_FLAGS, HASH_MASK, HASH_SHIFT, RANK_SUM_MASK, board_state, flush_suit
+from ..evaluator.kernels import FLUSH_FLAGS, HASH_MASK, HASH_SHIFT, RANK_SUM_MASK, Tables, board_state, flush_suit
 from .dealing import deal_deck_block, deal_ranges_block
 from .scoring import SHARE_UNIT, equity_fraction
 
@@ -63,8 +63,7 @@ def monte_carlo_chunk(trials: int, seed: int, chunk: int,
                       alias_prob: np.ndarray, alias_idx: np.ndarray, weighted: bool,
                       dplayers: np.ndarray, requal: np.ndarray, card_weight: np.ndarray,
                       pair_weight: np.ndarray, counts: np.ndarray, wsums: np.ndarray, wtot: np.ndarray,
-                      card_keys: np.ndarray, rank_offsets: np.ndarray, rank_values: np.ndarray,
-                      flush_values: np.ndarray) -> None:
+                      T: Tables) -> None:
     """Run ``trials`` trials of chunk ``chunk``; add to ``counts`` (unweighted plans) or
     ``wsums``/``wtot`` (weighted plans: sums of omega and omega squared).  The plan's
     arrays come from :meth:`.deal.DealPlan.kernel_args`.
@@ -76,7 +75,7 @@ def monte_carlo_chunk(trials: int, seed: int, chunk: int,
     s0, s1 = chunk_state(seed, chunk)
     P = hole_keys.size
     R = rplayers.size
-    bkey0, _, _ = board_state(board, np.uint64(0), card_keys)
+    bkey0, _, _ = board_state(board, np.uint64(0), T.card_keys)
     keys = np.empty((P, BLOCK), np.uint64)
     hole = np.empty((P, BLOCK, 2), np.uint8)
     for p in range(P):
@@ -97,20 +96,19 @@ def monte_carlo_chunk(trials: int, seed: int, chunk: int,
         done += nb
         if R == 0:
             s0, s1 = deal_deck_block(nb, s0, s1, deck, 5 - board.size, dplayers, bkey0, bkeys, bcards,
-                                     keys, hole, card_keys)
+                                     keys, hole, T.card_keys)
         else:
             s0, s1 = deal_ranges_block(nb, s0, s1, base_used, deck, 5 - board.size, rplayers, roffsets,
                                        rcombos, rmasks, rweights, rtotal, alias_prob, alias_idx, weighted,
                                        dplayers, requal, card_weight, pair_weight, bkey0,
-                                       bkeys, bcards, keys, hole, omegas, scratch, card_keys)
-        evaluate_block(nb, bkeys, bcards, keys, hole, values, rank_offsets, rank_values, flush_values)
+                                       bkeys, bcards, keys, hole, omegas, scratch, T.card_keys)
+        evaluate_block(nb, bkeys, bcards, keys, hole, values, T)
         showdown_block(nb, values, omegas, weighted, counts, wsums, wtot)
 
 
 @njit(cache=True, nogil=True)
 def evaluate_block(nb: int, bkeys: np.ndarray, bcards: np.ndarray, keys: np.ndarray, hole: np.ndarray,
-                   values: np.ndarray, rank_offsets: np.ndarray, rank_values: np.ndarray,
-                   flush_values: np.ndarray) -> None:
+                   values: np.ndarray, T: Tables) -> None:
     """``values[p, b]``: player ``p``'s hand value in trial ``b``, player by player over the
     block so that the table lookups of different trials overlap in the CPU."""
     for p in range(keys.shape[0]):
@@ -128,10 +126,10 @@ def evaluate_block(nb: int, bkeys: np.ndarray, bcards: np.ndarray, keys: np.ndar
                     c = hole[p, b, i]
                     if c & 3 == suit:
                         ranks |= 1 << (c >> 2)
-                values[p, b] = flush_values[ranks]
+                values[p, b] = T.flush_values[ranks]
             else:
                 rs = key & RANK_SUM_MASK
-                values[p, b] = rank_values[rank_offsets[rs >> HS] + (rs & HM)]
+                values[p, b] = T.rank_values[T.rank_offsets[rs >> HS] + (rs & HM)]
 
 
 @njit(cache=True, nogil=True)

@@ -108,7 +108,7 @@ def plan_deal(ranges: list[Range], board: list[int], base_mask: int) -> DealPlan
     hole_keys = np.zeros(P, np.uint64)
     hole_cards = np.zeros((P, 2), np.uint8)
     from ..evaluator.tables import tables
-    card_keys = tables()[0]
+    card_keys = tables().card_keys
     used = int(base_mask)
     fixed = [p for p, r in enumerate(ranges) if len(r) == 1]
     for p in fixed:

@@ -25,15 +25,24 @@ import numpy as np
 from numba import njit
 
 from ..core.combinatorics import BINOM
-from ..evaluator.kernels import KEY_BASE, RANK_KEYS, RANK_SUM_MASK, hand_value, rank_value, suit_ranks, suited_bit
+from ..evaluator.kernels import (
+    KEY_BASE,
+    RANK_KEYS,
+    RANK_SUM_MASK,
+    Tables,
+    hand_value,
+    rank_value,
+    suit_ranks,
+    suited_bit,
+)
 from .scoring import score
 
 
 @njit(cache=True, nogil=True)
 def _score_ranks(sums: np.ndarray, add: np.uint64, values: np.ndarray, counts: np.ndarray, mult: int,
-                 rank_offsets: np.ndarray, rank_values: np.ndarray) -> None:
+                 T: Tables) -> None:
     for p in range(sums.size):
-        values[p] = rank_value(sums[p] + add, rank_offsets, rank_values)
+        values[p] = rank_value(sums[p] + add, T)
     score(values, counts, mult)
 
 
@@ -41,7 +50,7 @@ def _score_ranks(sums: np.ndarray, add: np.uint64, values: np.ndarray, counts: n
 def _walk_multisets(avail: np.ndarray, missing: int, sums: np.ndarray, flush: np.ndarray, correct: bool,
                     values: np.ndarray, tvalues: np.ndarray, counts: np.ndarray, weight: int,
                     take: np.ndarray, left: np.ndarray, add: np.ndarray, ways: np.ndarray,
-                    rank_offsets: np.ndarray, rank_values: np.ndarray) -> int:
+                    T: Tables) -> int:
     """Visit every multiset of ``missing`` ranks with at most ``avail[r]`` of rank r.
 
     Each multiset stands for ``weight * prod_r C(avail[r], k_r)`` boards.  With
@@ -72,7 +81,7 @@ def _walk_multisets(avail: np.ndarray, missing: int, sums: np.ndarray, flush: np
         if nl == 0:
             changed = False
             for p in range(P):
-                v = rank_value(sums[p] + na, rank_offsets, rank_values)
+                v = rank_value(sums[p] + na, T)
                 values[p] = v
                 if correct and flush[p] > v:
                     tvalues[p] = flush[p]
@@ -111,8 +120,7 @@ def _next_combo(idx: np.ndarray, k: int, n: int) -> bool:
 
 @njit(cache=True, nogil=True)
 def enumerate_by_ranks(keys: np.ndarray, suited: np.ndarray, live: np.ndarray, missing: int,
-                       counts: np.ndarray, card_keys: np.ndarray, rank_offsets: np.ndarray,
-                       rank_values: np.ndarray, flush_values: np.ndarray) -> int:
+                       counts: np.ndarray, T: Tables) -> int:
     """Same contract as the card-by-card kernel in ``tests/card_by_card.py``: add every completion's showdown
     to ``counts`` (P, 3) and return the number of boards."""
     P = keys.size
@@ -132,7 +140,7 @@ def enumerate_by_ranks(keys: np.ndarray, suited: np.ndarray, live: np.ndarray, m
     add = np.zeros(14, np.uint64)
     ways = np.ones(14, np.int64)
     boards = _walk_multisets(avail, missing, sums, flush, False, values, tvalues, counts, 1,
-                             take, left, add, ways, rank_offsets, rank_values)
+                             take, left, add, ways, T)
 
     # 2. flush boards: true outcome replaces the rank-only one
     held = np.zeros((P, 4), np.int64)
@@ -190,14 +198,14 @@ def enumerate_by_ranks(keys: np.ndarray, suited: np.ndarray, live: np.ndarray, m
                         sranks |= np.uint64(1) << np.uint64(c >> 2)
                     anyflush = False
                     for p in range(P):
-                        flush[p] = flush_values[suit_ranks(suited[p], s) | sranks]
+                        flush[p] = T.flush_values[suit_ranks(suited[p], s) | sranks]
                         if flush[p]:
                             anyflush = True
                     if anyflush:
                         for p in range(P):
                             tkeys[p] = sums[p] + sk
                         _walk_multisets(avail_o, j, tkeys, flush, True, values, tvalues, counts, 1,
-                                        take, left, add, ways, rank_offsets, rank_values)
+                                        take, left, add, ways, T)
                     if k == 0 or not _next_combo(i1, k, ns):
                         break
             continue
@@ -229,14 +237,14 @@ def enumerate_by_ranks(keys: np.ndarray, suited: np.ndarray, live: np.ndarray, m
                         bk = np.uint64(0)
                         bs = np.uint64(0)
                         for q in range(missing):
-                            bk += card_keys[board[q]]
+                            bk += T.card_keys[board[q]]
                             bs |= suited_bit(board[q])
                         for p in range(P):
                             tkeys[p] = keys[p] + bk
                             tsuited[p] = suited[p] | bs
-                            values[p] = hand_value(tkeys[p], tsuited[p], rank_offsets, rank_values, flush_values)
+                            values[p] = hand_value(tkeys[p], tsuited[p], T)
                         score(values, counts, 1)
-                        _score_ranks(sums, bk & RANK_SUM_MASK, values, counts, -1, rank_offsets, rank_values)
+                        _score_ranks(sums, bk & RANK_SUM_MASK, values, counts, -1, T)
                     if j == 0 or not _next_combo(i2, j, no):
                         break
                 if k == 0 or not _next_combo(i1, k, ns):

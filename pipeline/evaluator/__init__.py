@@ -39,7 +39,7 @@ def evaluate(cards: np.ndarray, *, check: bool = True) -> np.ndarray:
     if bad >= 0:
         raise CardError(f"row {bad} of cards is not a hand of distinct card ids 0..51: {cards[bad].tolist()}")
     out = np.empty(len(cards), np.int32)
-    evaluate_into(cards, out, *tables())
+    evaluate_into(cards, out, tables())
     return out
 
 

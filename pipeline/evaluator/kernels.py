@@ -1,12 +1,25 @@
 """Numba kernels of the evaluator and the constants of its key scheme (see :mod:`.tables`).
 
-All kernels take the table arrays as arguments (``T.card_keys`` etc.), so they
-cache cleanly and hold no Python objects.
+Every kernel that evaluates takes the evaluator's tables as one :class:`Tables`
+value (a named tuple of arrays, which numba passes as a struct), so kernels
+cache cleanly, hold no Python objects and never spell the four arrays out.
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
+
+
+class Tables(NamedTuple):
+    """The evaluator's lookup tables, the one value every evaluating kernel takes (see :mod:`.tables`)."""
+
+    card_keys: np.ndarray     # (52,) uint64: rank multiplier | 1 << (32 + 4*suit)
+    rank_offsets: np.ndarray  # (rows,) uint64: displacement per hash row
+    rank_values: np.ndarray   # (slots,) uint16: value of each rank multiset of 5..7 cards
+    flush_values: np.ndarray  # (8192,) uint16: value of a suit's 13-bit rank mask (>= 5 bits)
+
 
 # The key scheme.  These constants live in this file, not beside the table
 # builder, because numba's on-disk cache is keyed on this file and freezes the
@@ -44,10 +57,10 @@ def flush_suit(key: np.uint64) -> int:
 
 
 @njit(cache=True, nogil=True)
-def rank_value(key: np.uint64, rank_offsets: np.ndarray, rank_values: np.ndarray) -> int:
+def rank_value(key: np.uint64, T: Tables) -> int:
     """Value of a non-flush hand from its key (rank sum in the low 32 bits)."""
     s = key & RANK_SUM_MASK
-    return rank_values[rank_offsets[s >> _HS] + (s & _HM)]  # all uint64: no wraparound checks
+    return T.rank_values[T.rank_offsets[s >> _HS] + (s & _HM)]  # all uint64: no wraparound checks
 
 
 @njit(cache=True, nogil=True)
@@ -63,15 +76,14 @@ def suited_bit(card: int) -> np.uint64:
 
 
 @njit(cache=True, nogil=True)
-def evaluate_into(cards: np.ndarray, out: np.ndarray, card_keys: np.ndarray, rank_offsets: np.ndarray,
-                  rank_values: np.ndarray, flush_values: np.ndarray) -> None:
+def evaluate_into(cards: np.ndarray, out: np.ndarray, T: Tables) -> None:
     """Write the value of each row of ``cards`` (n, 5|6|7 card ids) to ``out`` (n,).
 
     The seven-card key sum is written out as straight-line code (the hot case);
     everything stays in this one function so that nothing is passed per hand.
     """
     n, m = cards.shape
-    K = card_keys
+    K = T.card_keys
     for i in range(n):
         if m == 7:
             key = (KEY_BASE + K[cards[i, 0]] + K[cards[i, 1]] + K[cards[i, 2]] + K[cards[i, 3]]
@@ -87,9 +99,9 @@ def evaluate_into(cards: np.ndarray, out: np.ndarray, card_keys: np.ndarray, ran
                 c = cards[i, j]
                 if c & 3 == s:
                     ranks |= 1 << (c >> 2)
-            out[i] = flush_values[ranks]
+            out[i] = T.flush_values[ranks]
         else:
-            out[i] = rank_value(key, rank_offsets, rank_values)
+            out[i] = rank_value(key, T)
 
 
 @njit(cache=True, nogil=True)
@@ -130,12 +142,11 @@ RANK_KEYS = np.array(RANK_MULTIPLIERS, np.uint64)   # a card's key without its s
 
 
 @njit(cache=True, nogil=True)
-def hand_value(key: np.uint64, suited: np.uint64, rank_offsets: np.ndarray, rank_values: np.ndarray,
-               flush_values: np.ndarray) -> int:
+def hand_value(key: np.uint64, suited: np.uint64, T: Tables) -> int:
     """Value of a complete hand from its key and suited mask."""
     if key & FLUSH_FLAGS:
-        return flush_values[suit_ranks(suited, flush_suit(key))]
-    return rank_value(key, rank_offsets, rank_values)
+        return T.flush_values[suit_ranks(suited, flush_suit(key))]
+    return rank_value(key, T)
 
 
 @njit(cache=True, nogil=True)

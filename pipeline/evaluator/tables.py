@@ -26,25 +26,15 @@ import hashlib
 from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
-from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
 from ..core.cache import cache_dir, load_or_build
 from .classes import rank_multiset_class, suited_class, value_of_class
-from .kernels import HASH_MASK, HASH_SHIFT, RANK_MULTIPLIERS, SUIT_SHIFT
+from .kernels import HASH_MASK, HASH_SHIFT, RANK_MULTIPLIERS, SUIT_SHIFT, Tables
 
 TABLE_VERSION = 3   # 3: cached files carry a digest of their arrays
-
-
-class Tables(NamedTuple):
-    """The arrays every evaluation kernel takes."""
-
-    card_keys: np.ndarray    # (52,) uint64: rank multiplier | 1 << (32 + 4*suit)
-    rank_offsets: np.ndarray  # (rows,) uint64: displacement per hash row
-    rank_values: np.ndarray  # (slots,) uint16: value of each rank multiset of 5..7 cards
-    flush_values: np.ndarray  # (8192,) uint16: value of a suit's 13-bit rank mask (>= 5 bits)
 
 
 def card_keys() -> np.ndarray:

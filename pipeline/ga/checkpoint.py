@@ -16,11 +16,13 @@ from typing import Any
 
 import numpy as np
 
+from ..core.errors import InputError
+
 FORMAT = "pokerpipe-evolve-checkpoint"
 VERSION = 1
 
 
-class CheckpointError(ValueError):
+class CheckpointError(InputError):
     """A checkpoint that cannot be used: damaged, or written for other parameters."""
 
 

@@ -31,12 +31,13 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from ..core.errors import InputError
 from ..holdem.player import Layout
 from ..holdem.policies import KINDS
 from .fitness import FORMATS
 
 
-class ConfigError(ValueError):
+class ConfigError(InputError):
     """A parameter out of range; the message names it."""
 
 

@@ -43,6 +43,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from ..core.errors import InputError
 from ..holdem.player import Player
 from . import checkpoint
 from .config import Config
@@ -69,7 +70,7 @@ PROGRESS_SCHEMA = pa.schema([
 ])
 
 
-class EvolveError(ValueError):
+class EvolveError(InputError):
     """The output folder holds an evolution that cannot be continued (other parameters)."""
 
 

@@ -23,8 +23,8 @@ import numpy as np
 from numba import njit
 
 from ..core.hand_classes import class_of
-from ..core.streams import DEAL_STREAM, deal_cards, seed_stream
-from ..evaluator.kernels import KEY_BASE, hand_value, suited_bit
+from ..core.rng import DEAL_STREAM, seed_stream, stream_deal
+from ..evaluator.kernels import KEY_BASE, Tables, hand_value, suited_bit
 from .genes import gene_decision
 from .policies import (
     CALL,
@@ -90,8 +90,7 @@ def _put(seat: int, units: int, stack: np.ndarray, street_in: np.ndarray, contri
 @njit(cache=True, nogil=True)
 def _weight(seat: int, position: int, street: int, opponents: int, holes: np.ndarray, board: np.ndarray,
             pre_weight: np.ndarray, wt: tuple, dcache: np.ndarray, params: np.ndarray, rng: np.ndarray,
-            wcache: np.ndarray, deck: np.ndarray, T0: np.ndarray, T1: np.ndarray, T2: np.ndarray,
-            T3: np.ndarray) -> float:
+            wcache: np.ndarray, deck: np.ndarray, T: Tables) -> float:
     """Hand weight of ``seat`` now, reusing the value computed this street for as many opponents.
 
     Preflop from the class table; after the flop from the weight tables
@@ -112,7 +111,7 @@ def _weight(seat: int, position: int, street: int, opponents: int, holes: np.nda
             dcache[position, street, opponents] = w
     else:
         w = sampled_weight(holes[seat, 0], holes[seat, 1], board, BOARD_SEEN[street], opponents,
-                           int(params[seat, P_SAMPLES]), rng, deck, T0, T1, T2, T3)
+                           int(params[seat, P_SAMPLES]), rng, deck, T)
     wcache[seat, 0] = street
     wcache[seat, 1] = opponents
     wcache[seat, 2] = w
@@ -123,8 +122,7 @@ def _weight(seat: int, position: int, street: int, opponents: int, holes: np.nda
 def play_hand(n: int, button: int, holes: np.ndarray, board: np.ndarray, stacks0: np.ndarray, kinds: np.ndarray,
               params: np.ndarray, needs_w: np.ndarray, genes: np.ndarray, used: np.ndarray, layout: np.ndarray,
               group_tab: np.ndarray, pre_weight: np.ndarray, wt: tuple, dcache: np.ndarray,
-              rng: np.ndarray, rake_bp: int, rake_cap: int, T0: np.ndarray, T1: np.ndarray, T2: np.ndarray,
-              T3: np.ndarray, net: np.ndarray, won: np.ndarray, returned: np.ndarray, values: np.ndarray,
+              rng: np.ndarray, rake_bp: int, rake_cap: int, T: Tables, net: np.ndarray, won: np.ndarray, returned: np.ndarray, values: np.ndarray,
               pots: np.ndarray, pot_share: np.ndarray, stats: np.ndarray, log: np.ndarray, ws: np.ndarray,
               fws: np.ndarray) -> tuple:
     """Play one hand to the end; return ``(log rows, rake, last street dealt, pots, showdown)``.
@@ -182,7 +180,7 @@ def play_hand(n: int, button: int, holes: np.ndarray, board: np.ndarray, stacks0
             street_in[:] = 0
             first = (button + 1) % n
             for i in range(BOARD_SEEN[street - 1], BOARD_SEEN[street]):
-                bkey += T0[board[i]]
+                bkey += T.card_keys[board[i]]
                 bsuited |= suited_bit(board[i])
             if street == 1:
                 for k in range(n):
@@ -246,10 +244,10 @@ def play_hand(n: int, button: int, holes: np.ndarray, board: np.ndarray, stacks0
             if street == 0:
                 obs[O_CATEGORY] = 1.0 if (h0 >> 2) == (h1 >> 2) else 0.0
             else:
-                obs[O_CATEGORY] = hand_value(bkey + T0[h0] + T0[h1], bsuited | suited_bit(h0) | suited_bit(h1),
-                                             T1, T2, T3) >> 12
+                obs[O_CATEGORY] = hand_value(bkey + T.card_keys[h0] + T.card_keys[h1], bsuited | suited_bit(h0) | suited_bit(h1),
+                                             T) >> 12
             obs[O_WEIGHT] = _weight(j, position, street, n_in - 1, holes, board, pre_weight, wt, dcache, params,
-                                    rng, wcache, deck, T0, T1, T2, T3) if needs_w[j] else 0.0
+                                    rng, wcache, deck, T) if needs_w[j] else 0.0
             if kinds[j] == EVOLVED and street > 0:
                 a = gene_decision(genes[j], used[j], layout, obs)
             else:
@@ -304,7 +302,7 @@ def play_hand(n: int, button: int, holes: np.ndarray, board: np.ndarray, stacks0
     showdown = n_in >= 2
     if showdown:
         last_street = 3
-        showdown_values(holes, board, folded, values, T0, T1, T2, T3)
+        showdown_values(holes, board, folded, values, T)
     else:
         for k in range(n):
             values[k] = -1 if folded[k] else 0
@@ -337,7 +335,10 @@ def deal_hand(seed: int, h: int, n: int, duplicate: bool, cards: np.ndarray, hol
     """
     per = n if duplicate else 1
     seed_stream(rng, seed, h // per, DEAL_STREAM)
-    deal_cards(rng, cards, 2 * n + 5, deck)
+    for i in range(52):
+        deck[i] = i
+    for i in range(2 * n + 5):                  # a partial shuffle of the 52 cards
+        cards[i] = stream_deal(rng, deck, i, 52)
     button = h % n
     for p in range(n):
         seat = (button + p) % n

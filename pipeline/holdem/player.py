@@ -74,6 +74,8 @@ from typing import Any
 
 import numpy as np
 
+from ..core.errors import InputError
+
 GENE_MIN, GENE_MAX = -99, 99          # thresholds lie in the open interval (-100, 100)
 N_AXES = 7
 AXES = ("category", "street", "raises_before", "position", "raises", "pot_odds", "weight")
@@ -81,7 +83,7 @@ PLAYER_FORMAT = "pokerpipe-evolved-player"
 PLAYER_VERSION = 1
 
 
-class PlayerFileError(ValueError):
+class PlayerFileError(InputError):
     """A player file that cannot be read: missing, not JSON, wrong format or damaged genes."""
 
 

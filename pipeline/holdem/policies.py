@@ -48,7 +48,7 @@ import numpy as np
 from numba import njit
 
 from ..core.hand_classes import CLASS_COUNT, class_of
-from ..core.streams import below
+from ..core.rng import stream_below
 from ..ranges.query import GROUPS, parse_query
 
 FOLD, CALL, RAISE = 0, 1, 2
@@ -140,7 +140,7 @@ def decide(kind: int, params: np.ndarray, obs: np.ndarray, group: int, rng: np.n
         facing = obs[O_TO_CALL] > 0.0
         can_raise = obs[O_CAN_RAISE] > 0.0
         n = 1 + int(facing) + int(can_raise)
-        r = below(rng, n)
+        r = stream_below(rng, n)
         if not facing:
             r += 1
         if r == RAISE and not can_raise:

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from ..core.streams import ACTION_STREAM, seed_stream
+from ..core.rng import ACTION_STREAM, seed_stream
+from ..evaluator.kernels import Tables
 from ..evaluator.tables import tables
 from .engine import A_BET, A_RAISE, MAX_LOG, MAX_SEATS, N_STATS, WS_ROWS, deal_hand, play_hand
 from .seating import Table
@@ -23,7 +24,7 @@ from .weights import preflop_table
 def _record(seed: int, first: int, count: int, n: int, duplicate: bool, stacks: np.ndarray, kinds: np.ndarray,
             params: np.ndarray, needs_w: np.ndarray, genes: np.ndarray, used: np.ndarray, layout: np.ndarray,
             group_tab: np.ndarray, pre_weight: np.ndarray, wt: tuple, rake_bp: int,
-            rake_cap: int, T0: np.ndarray, T1: np.ndarray, T2: np.ndarray, T3: np.ndarray, o_button: np.ndarray,
+            rake_cap: int, T: Tables, o_button: np.ndarray,
             o_holes: np.ndarray, o_board: np.ndarray, o_log: np.ndarray, o_nlog: np.ndarray, o_net: np.ndarray,
             o_won: np.ndarray, o_returned: np.ndarray, o_values: np.ndarray, o_pots: np.ndarray,
             o_share: np.ndarray, o_misc: np.ndarray) -> None:
@@ -43,7 +44,7 @@ def _record(seed: int, first: int, count: int, n: int, duplicate: bool, stacks: 
         seed_stream(act_rng, seed, h, ACTION_STREAM)
         n_log, rake, last, n_pots, showdown = play_hand(
             n, button, o_holes[i], o_board[i], stacks, kinds, params, needs_w, genes, used, layout, group_tab,
-            pre_weight, wt, dcache, act_rng, rake_bp, rake_cap, T0, T1, T2, T3, o_net[i], o_won[i], o_returned[i],
+            pre_weight, wt, dcache, act_rng, rake_bp, rake_cap, T, o_net[i], o_won[i], o_returned[i],
             o_values[i], o_pots[i], o_share[i], stats, o_log[i], ws, fws)
         o_button[i] = button
         o_nlog[i] = n_log
@@ -126,8 +127,7 @@ def record(table: Table, seed: int, first: int, count: int, duplicate: bool = Tr
     _record(seed, first, count, n, duplicate, table.stacks, table.kinds, table.params, table.needs_weight,
             table.genes, used, table.layout, table.group_tab, preflop_table(), kernel_tables(weight_mode(weights)),
             table.rake_bp, table.rake_cap,
-            T.card_keys, T.rank_offsets,
-            T.rank_values, T.flush_values, o_button, o_holes, o_board, o_log, o_nlog, o_net, o_won, o_returned,
+            T, o_button, o_holes, o_board, o_log, o_nlog, o_net, o_won, o_returned,
             o_values, o_pots, o_share, o_misc)
     out = []
     for i in range(count):
@@ -174,8 +174,7 @@ def play_scripted(holes: np.ndarray, board: np.ndarray, button: int, scripts: li
         n, button, o_holes[0], o_board[0], table.stacks, table.kinds, table.params, table.needs_weight,
         table.genes, np.zeros(table.genes.shape[:2], np.uint8), table.layout, table.group_tab, preflop_table(),
         absent(), np.full((n, 4, MAX_SEATS), -1.0), rng,
-        table.rake_bp, table.rake_cap, T.card_keys, T.rank_offsets,
-        T.rank_values, T.flush_values, per_seat[0][0],
+        table.rake_bp, table.rake_cap, T, per_seat[0][0],
         per_seat[1][0], per_seat[2][0], per_seat[3][0], per_seat[4][0], o_share[0], stats, o_log[0],
         np.zeros((WS_ROWS, 52), np.int64), np.zeros((n + 1, 16), np.float64))
     del o_nlog, o_misc

@@ -7,13 +7,14 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ..core.errors import InputError
 from .policies import EVOLVED, KINDS, default_params, group_of_class, needs_weight
 from .settle import BB
 
 MAX_SEATS = 10
 
 
-class TableError(ValueError):
+class TableError(InputError):
     """A table that cannot be played: unknown policy, seat count, stack or rake out of range."""
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..evaluator.kernels import hand_value, suited_bit
+from ..evaluator.kernels import Tables, hand_value, suited_bit
 
 BB = 100
 
@@ -44,13 +44,12 @@ def return_uncalled(contrib: np.ndarray, stack: np.ndarray, returned: np.ndarray
 
 @njit(cache=True, nogil=True)
 def showdown_values(holes: np.ndarray, board: np.ndarray, folded: np.ndarray, values: np.ndarray,
-                    card_keys: np.ndarray, rank_offsets: np.ndarray, rank_values: np.ndarray,
-                    flush_values: np.ndarray) -> None:
+                    T: Tables) -> None:
     """Write the seven-card value of every player still in to ``values`` (-1 for a folded one)."""
     key = np.uint64(0)
     suited = np.uint64(0)
     for c in board:
-        key += card_keys[c]
+        key += T.card_keys[c]
         suited |= suited_bit(c)
     from_base = key + np.uint64(0x3333 << 32)
     for k in range(holes.shape[0]):
@@ -58,8 +57,8 @@ def showdown_values(holes: np.ndarray, board: np.ndarray, folded: np.ndarray, va
             values[k] = -1
             continue
         a, b = holes[k, 0], holes[k, 1]
-        values[k] = hand_value(from_base + card_keys[a] + card_keys[b], suited | suited_bit(a) | suited_bit(b),
-                               rank_offsets, rank_values, flush_values)
+        values[k] = hand_value(from_base + T.card_keys[a] + T.card_keys[b], suited | suited_bit(a) | suited_bit(b),
+                               T)
 
 
 @njit(cache=True, nogil=True)

@@ -20,7 +20,8 @@ from typing import Any, Optional, Sequence
 import numpy as np
 from numba import njit
 
-from ..core.streams import ACTION_STREAM, seed_stream
+from ..core.rng import ACTION_STREAM, seed_stream
+from ..evaluator.kernels import Tables
 from ..evaluator.tables import tables
 from .engine import (
     MAX_LOG,
@@ -49,8 +50,7 @@ PARTS_PER_WORKER = 8       # partitions per Dask worker at least, so the last on
 @njit(cache=True, nogil=True)
 def run_deals(seed: int, first: int, count: int, n: int, duplicate: bool, stacks: np.ndarray, kinds: np.ndarray,
               params: np.ndarray, needs_w: np.ndarray, genes: np.ndarray, used: np.ndarray, layout: np.ndarray,
-              group_tab: np.ndarray, pre_weight: np.ndarray, wt: tuple, rake_bp: int, rake_cap: int, T0: np.ndarray,
-              T1: np.ndarray, T2: np.ndarray, T3: np.ndarray, totals: np.ndarray, sumsq: np.ndarray,
+              group_tab: np.ndarray, pre_weight: np.ndarray, wt: tuple, rake_bp: int, rake_cap: int, T: Tables, totals: np.ndarray, sumsq: np.ndarray,
               stats: np.ndarray, audit: np.ndarray) -> None:
     """Play deals ``first .. first+count-1``; add per-seat result sums, block squares and statistics.
 
@@ -80,7 +80,7 @@ def run_deals(seed: int, first: int, count: int, n: int, duplicate: bool, stacks
         button = deal_hand(seed, h, n, duplicate, cards, holes, board, deal_rng, ws[WS_ROWS - 1])
         seed_stream(act_rng, seed, h, ACTION_STREAM)
         rake = play_hand(n, button, holes, board, stacks, kinds, params, needs_w, genes, used, layout, group_tab,
-                         pre_weight, wt, dcache, act_rng, rake_bp, rake_cap, T0, T1, T2, T3, net, won, returned, values,
+                         pre_weight, wt, dcache, act_rng, rake_bp, rake_cap, T, net, won, returned, values,
                          pots, pot_share, stats, log, ws, fws)[1]
         audit[0] += rake
         balance = rake
@@ -119,7 +119,7 @@ def play_deals(table: Table, seed: int, first: int, count: int, duplicate: bool,
     wt = kernel_tables(weight_mode(weights))
     run_deals(seed, first, count, n, duplicate, table.stacks, table.kinds, table.params, table.needs_weight,
               table.genes, used, table.layout, table.group_tab, pre_weight, wt, table.rake_bp, table.rake_cap,
-              T.card_keys, T.rank_offsets, T.rank_values, T.flush_values, totals, sumsq, stats, audit)
+              T, totals, sumsq, stats, audit)
     return totals, sumsq, stats, audit, used
 
 

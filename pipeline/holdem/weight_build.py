@@ -40,8 +40,8 @@ import numpy as np
 from numba import njit
 
 from ..core.cache import cache_dir
-from ..evaluator.kernels import KEY_BASE, board_state, hand_value, live_cards, suited_bit
-from ..isomorphism.situations import block_table, situation_index_fast, situation_index_nb, street_size
+from ..evaluator.kernels import KEY_BASE, Tables, board_state, hand_value, live_cards, suited_bit
+from ..isomorphism.situations import block_table, situation_index_nb, street_size
 from ..strength.street import _add_runout, dense_values, pair_numbering, scratch, street_counts
 
 STREETS = {"flop": 3, "turn": 4, "river": 5}
@@ -64,8 +64,7 @@ def multiway_share(a: float, t: float, k: int) -> float:
 
 @njit(cache=True, nogil=True)
 def runout_weights(boards: np.ndarray, blocks: np.ndarray, dense: np.ndarray, work: tuple[np.ndarray, ...],
-                   card_keys: np.ndarray, rank_offsets: np.ndarray, rank_values: np.ndarray,
-                   flush_values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                   T: Tables) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every live hole of each flop or turn board (rows of 3 or 4 ids): situation index, ``2·ahead + tied``
     over all (runout, opponent hand) cases, and the mean :func:`multiway_share` over runouts for 2..9."""
     nb, m = boards.shape
@@ -80,30 +79,28 @@ def runout_weights(boards: np.ndarray, blocks: np.ndarray, dense: np.ndarray, wo
     now = np.empty(npairs, np.int64)
     hp = np.empty((npairs, 9), np.int64)
     multi = np.empty((npairs, MULTI), np.float64)
-    hole = np.empty(2, np.int64)
     board = np.zeros(5, np.int64)
     q_pair, cells = work[1], work[7]
     row = 0
     for bi in range(nb):
         board[:m] = boards[bi]
-        bkey, bsuited, used = board_state(boards[bi], np.uint64(0), card_keys)
+        bkey, bsuited, used = board_state(boards[bi], np.uint64(0), T.card_keys)
         live_cards(used, live)
         for p in range(npairs):
             ca, cb = live[pair_a[p]], live[pair_b[p]]
-            now[p] = hand_value(bkey + card_keys[ca] + card_keys[cb], bsuited | suited_bit(ca) | suited_bit(cb),
-                                rank_offsets, rank_values, flush_values)
+            now[p] = hand_value(bkey + T.card_keys[ca] + T.card_keys[cb], bsuited | suited_bit(ca) | suited_bit(cb),
+                                T)
         order = np.argsort(now)
         hp[:] = 0
         multi[:] = 0.0
         for ri in range(n):
             for rj in range(ri + 1, n) if m == 3 else range(-1, 0):
-                rkey = bkey + card_keys[live[ri]]
+                rkey = bkey + T.card_keys[live[ri]]
                 rsuited = bsuited | suited_bit(live[ri])
                 if rj >= 0:
-                    rkey += card_keys[live[rj]]
+                    rkey += T.card_keys[live[rj]]
                     rsuited |= suited_bit(live[rj])
-                _add_runout(rkey, rsuited, ri, rj, live, pid, now, order, hp, dense, work, card_keys,
-                            rank_offsets, rank_values, flush_values)
+                _add_runout(rkey, rsuited, ri, rj, live, pid, now, order, hp, dense, work, T)
                 nq = (n - 1 - (rj >= 0)) * (n - 2 - (rj >= 0)) // 2
                 for q in range(nq):              # the runout's cells, per hole: final ahead / tied columns
                     a = (cells[q, 0] + cells[q, 3] + cells[q, 6]) / OPPONENT_HANDS
@@ -116,8 +113,7 @@ def runout_weights(boards: np.ndarray, blocks: np.ndarray, dense: np.ndarray, wo
                         multi[q_pair[q], k - 2] += (pt - ak * a) / ((k + 1) * t) if t > 0.0 else ak
         runouts = (n - 2) * (n - 3) // 2 if m == 3 else n - 2     # of each hole: 1,081 or 46
         for p in range(npairs):
-            hole[0], hole[1] = live[pair_b[p]], live[pair_a[p]]
-            out_idx[row] = situation_index_nb(hole, board, m, blocks)
+            out_idx[row] = situation_index_nb(live[pair_b[p]], live[pair_a[p]], board, m, blocks)
             out_win2[row] = 2 * (hp[p, 0] + hp[p, 3] + hp[p, 6]) + hp[p, 1] + hp[p, 4] + hp[p, 7]
             for k in range(MULTI):
                 out_multi[row, k] = multi[p, k] / runouts
@@ -134,9 +130,9 @@ def street_weights(boards: np.ndarray) -> tuple[np.ndarray, ...]:
     dense = dense_values()
     work = scratch(52 - m, int(dense.max()))
     if m == 5:
-        idx, _hole, _which, now, _hp = street_counts(boards, block_table(5), dense, work, *tables())
+        idx, _hole, _which, now, _hp = street_counts(boards, block_table(5), dense, work, tables())
         return idx, now[:, 0].astype(np.uint16), now[:, 1].astype(np.uint16)
-    idx, win2, multi = runout_weights(boards, block_table(m), dense, work, *tables())
+    idx, win2, multi = runout_weights(boards, block_table(m), dense, work, tables())
     return idx, win2.astype(np.uint32), np.round(multi * SCALE).astype(np.uint16)
 
 
@@ -257,8 +253,7 @@ def kernel_tables(mode: str) -> WeightTables:
 
 
 @njit(cache=True, nogil=True)
-def enumerated_weights(h0: int, h1: int, board: np.ndarray, n_board: int, card_keys: np.ndarray,
-                       rank_offsets: np.ndarray, rank_values: np.ndarray, flush_values: np.ndarray) -> np.ndarray:
+def enumerated_weights(h0: int, h1: int, board: np.ndarray, n_board: int, T: Tables) -> np.ndarray:
     """The tables' values for one situation by plain enumeration (10-20 ms on the flop): element ``k`` (1..9)
     is the mean over runouts of :func:`multiway_share` of that runout's exact ahead/tied shares."""
     used = (1 << h0) | (1 << h1)
@@ -287,10 +282,10 @@ def enumerated_weights(h0: int, h1: int, board: np.ndarray, n_board: int, card_k
             key = KEY_BASE
             suited = np.uint64(0)
             for x in range(2, 7):
-                key += card_keys[full[x]]
+                key += T.card_keys[full[x]]
                 suited |= suited_bit(full[x])
-            mine = hand_value(key + card_keys[h0] + card_keys[h1], suited | suited_bit(h0) | suited_bit(h1),
-                              rank_offsets, rank_values, flush_values)
+            mine = hand_value(key + T.card_keys[h0] + T.card_keys[h1], suited | suited_bit(h0) | suited_bit(h1),
+                              T)
             ahead = 0
             tied = 0
             total = 0
@@ -302,8 +297,8 @@ def enumerated_weights(h0: int, h1: int, board: np.ndarray, n_board: int, card_k
                     b = live[y]
                     if (gone >> b) & 1:
                         continue
-                    v = hand_value(key + card_keys[a] + card_keys[b], suited | suited_bit(a) | suited_bit(b),
-                                   rank_offsets, rank_values, flush_values)
+                    v = hand_value(key + T.card_keys[a] + T.card_keys[b], suited | suited_bit(a) | suited_bit(b),
+                                   T)
                     total += 1
                     ahead += v < mine
                     tied += v == mine
@@ -318,14 +313,14 @@ def table_weight(hole: np.ndarray, board: np.ndarray, n_board: int, opponents: i
     """Hand weight of ``hole`` on ``board[:n_board]`` (3..5 cards) against ``opponents`` (1..9), from the tables."""
     f1, fm, t1, tm, rc, b3, b4, b5 = wt
     if n_board == 5:
-        i = situation_index_fast(hole[0], hole[1], board, 5, b5)
+        i = situation_index_nb(hole[0], hole[1], board, 5, b5)
         return multiway_share(rc[i, 0] / OPPONENT_HANDS, rc[i, 1] / OPPONENT_HANDS, opponents)
     if n_board == 3:
-        i = situation_index_fast(hole[0], hole[1], board, 3, b3)
+        i = situation_index_nb(hole[0], hole[1], board, 3, b3)
         if opponents == 1:
             return f1[i] / (2.0 * 1081 * OPPONENT_HANDS)
         return fm[i, opponents - 2] / SCALE
-    i = situation_index_fast(hole[0], hole[1], board, 4, b4)
+    i = situation_index_nb(hole[0], hole[1], board, 4, b4)
     if opponents == 1:
         return t1[i] / (2.0 * 46 * OPPONENT_HANDS)
     return tm[i, opponents - 2] / SCALE

@@ -26,8 +26,8 @@ from numba import njit
 
 from ..core.cache import cache_dir, load_or_build
 from ..core.hand_classes import CLASS_COUNT, class_of
-from ..core.streams import below, seed_stream
-from ..evaluator.kernels import KEY_BASE, hand_value, suited_bit
+from ..core.rng import seed_stream, stream_deal
+from ..evaluator.kernels import KEY_BASE, Tables, hand_value, suited_bit
 from ..evaluator.tables import tables
 
 PREFLOP_TRIALS = 20_000
@@ -38,8 +38,7 @@ _VERSION = 1
 
 @njit(cache=True, nogil=True)
 def sampled_weight(h0: int, h1: int, board: np.ndarray, n_board: int, opponents: int, samples: int,
-                   rng: np.ndarray, deck: np.ndarray, card_keys: np.ndarray, rank_offsets: np.ndarray,
-                   rank_values: np.ndarray, flush_values: np.ndarray) -> float:
+                   rng: np.ndarray, deck: np.ndarray, T: Tables) -> float:
     """Win share of hole cards ``h0 h1`` on ``board[:n_board]`` against ``opponents`` random hands.
 
     Each of ``samples`` trials deals the opponents' hole cards and the missing
@@ -52,7 +51,7 @@ def sampled_weight(h0: int, h1: int, board: np.ndarray, n_board: int, opponents:
     for i in range(n_board):
         c = board[i]
         used |= np.uint64(1) << np.uint64(c)
-        key0 += card_keys[c]
+        key0 += T.card_keys[c]
         suited0 |= suited_bit(c)
     n = 0
     for c in range(52):
@@ -63,25 +62,24 @@ def sampled_weight(h0: int, h1: int, board: np.ndarray, n_board: int, opponents:
     score = 0.0
     mine = -1
     for _ in range(samples):
-        for i in range(need):
-            j = i + below(rng, n - i)
-            deck[i], deck[j] = deck[j], deck[i]
+        for i in range(need):                # a partial shuffle: deck[:need] is the deal
+            stream_deal(rng, deck, i, n)
         key = key0
         suited = suited0
         for i in range(5 - n_board):
-            key += card_keys[deck[i]]
+            key += T.card_keys[deck[i]]
             suited |= suited_bit(deck[i])
         if n_board < 5 or mine < 0:       # on the river the hand's own value is the same every sample
-            mine = hand_value(key + card_keys[h0] + card_keys[h1], suited | suited_bit(h0) | suited_bit(h1),
-                              rank_offsets, rank_values, flush_values)
+            mine = hand_value(key + T.card_keys[h0] + T.card_keys[h1], suited | suited_bit(h0) | suited_bit(h1),
+                              T)
         ties = 1
         lost = False
         k = 5 - n_board
         for _o in range(opponents):
             a, b = deck[k], deck[k + 1]
             k += 2
-            v = hand_value(key + card_keys[a] + card_keys[b], suited | suited_bit(a) | suited_bit(b),
-                           rank_offsets, rank_values, flush_values)
+            v = hand_value(key + T.card_keys[a] + T.card_keys[b], suited | suited_bit(a) | suited_bit(b),
+                           T)
             if v > mine:
                 lost = True
                 break
@@ -93,8 +91,7 @@ def sampled_weight(h0: int, h1: int, board: np.ndarray, n_board: int, opponents:
 
 
 @njit(cache=True, nogil=True)
-def _build_preflop(trials: int, seed: int, card_keys: np.ndarray, rank_offsets: np.ndarray,
-                   rank_values: np.ndarray, flush_values: np.ndarray) -> np.ndarray:
+def _build_preflop(trials: int, seed: int, T: Tables) -> np.ndarray:
     out = np.zeros((CLASS_COUNT, MAX_OPPONENTS + 1), np.float64)
     rng = np.zeros(1, np.uint64)
     board = np.zeros(5, np.int64)
@@ -108,8 +105,7 @@ def _build_preflop(trials: int, seed: int, card_keys: np.ndarray, rank_offsets: 
             done[cls] = True
             for k in range(1, MAX_OPPONENTS + 1):
                 seed_stream(rng, seed, cls * 16 + k, 7)
-                out[cls, k] = sampled_weight(a, b, board, 0, k, trials, rng, deck, card_keys, rank_offsets,
-                                             rank_values, flush_values)
+                out[cls, k] = sampled_weight(a, b, board, 0, k, trials, rng, deck, T)
     return out
 
 
@@ -121,7 +117,7 @@ def preflop_table(trials: int = PREFLOP_TRIALS) -> np.ndarray:
     path = cache_dir() / f"holdem_preflop_weight_v{_VERSION}_{trials}.npz"
 
     def build() -> dict[str, np.ndarray]:
-        t = _build_preflop(trials, 20260101, *tables())
+        t = _build_preflop(trials, 20260101, tables())
         t[:, 0] = 1.0
         return {"weight": t}
 

@@ -16,6 +16,8 @@ from functools import cache
 import numpy as np
 from numba import njit
 
+from .sort4 import sort4_desc
+
 
 @njit(cache=True, nogil=True)
 def all_card_sets(n: int, k: int) -> np.ndarray:
@@ -56,17 +58,7 @@ def suit_canonical_codes(hands: np.ndarray, joker: bool) -> np.ndarray:
                 m2 |= 1 << (c >> 2)
             else:
                 m3 |= 1 << (c >> 2)
-        # sorting network for four values, high to low
-        if m0 < m1:
-            m0, m1 = m1, m0
-        if m2 < m3:
-            m2, m3 = m3, m2
-        if m0 < m2:
-            m0, m2 = m2, m0
-        if m1 < m3:
-            m1, m3 = m3, m1
-        if m1 < m2:
-            m1, m2 = m2, m1
+        m0, m1, m2, m3 = sort4_desc(m0, m1, m2, m3)
         codes[i] = extra | (m0 << 39) | (m1 << 26) | (m2 << 13) | m3
     return codes
 

@@ -7,7 +7,7 @@ the river.  :func:`situation_index` numbers them densely without any table of
 situations, in the spirit of Waugh's hand isomorphism (2013):
 
 The numbering runs in numba (:func:`situation_index_nb`, for tables of
-millions); the inverse is plain Python.
+millions and the betting kernel); the inverse is plain Python.
 
 1. Per suit, the ranks it holds in each round (hole, board) form a *suit
    configuration*; its *shape* is the count per round, and it is numbered by
@@ -38,6 +38,8 @@ import numpy as np
 from numba import njit
 
 from ..core.cards import BOARD_SIZES, CardError, check_disjoint, format_cards, parse_cards
+from ..core.combinatorics import BINOM
+from .sort4 import sort4_desc
 
 Cards = Union[str, Sequence[int]]
 
@@ -141,7 +143,7 @@ def situation_index(hole: Cards, board: Cards = ()) -> int:
     if len(h) != 2 or len(b) not in BOARD_SIZES:
         raise CardError(f"a situation is 2 hole cards and 0, 3, 4 or 5 board cards, got {len(h)} and {len(b)}")
     check_disjoint([("hole cards", h), ("board", b)])
-    return int(situation_index_nb(np.array(h, np.int64), np.array(b + [0] * (5 - len(b)), np.int64), len(b),
+    return int(situation_index_nb(h[0], h[1], np.array(b + [0] * (5 - len(b)), np.int64), len(b),
                                   block_table(len(b))))
 
 
@@ -202,98 +204,6 @@ def block_table(board_cards: int) -> np.ndarray:
     return table
 
 
-@njit(cache=True, nogil=True)
-def _nb_comb(n: int, k: int) -> int:
-    if k < 0 or n < k:
-        return 0
-    r = 1
-    for i in range(k):
-        r = r * (n - i) // (i + 1)
-    return r
-
-
-@njit(cache=True, nogil=True)
-def _nb_colex(mask: int) -> int:
-    idx = 0
-    k = 0
-    pos = 0
-    while mask:
-        if mask & 1:
-            k += 1
-            idx += _nb_comb(pos, k)
-        mask >>= 1
-        pos += 1
-    return idx
-
-
-@njit(cache=True, nogil=True)
-def _nb_squeeze(mask: int, used: int) -> int:
-    out = 0
-    j = 0
-    for p in range(13):
-        if (used >> p) & 1:
-            continue
-        if (mask >> p) & 1:
-            out |= 1 << j
-        j += 1
-    return out
-
-
-@njit(cache=True, nogil=True)
-def _nb_popcount(x: int) -> int:
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
-
-
-@njit(cache=True, nogil=True)
-def situation_index_nb(hole: np.ndarray, board: np.ndarray, nboard: int, blocks: np.ndarray) -> int:
-    """:func:`situation_index` for arrays of card ids (``board[:nboard]``), numba-compiled."""
-    codes = np.empty(4, np.int64)
-    numbers = np.empty(4, np.int64)
-    for s in range(4):
-        hm = 0
-        bm = 0
-        for c in hole:
-            if c & 3 == s:
-                hm |= 1 << (c >> 2)
-        for i in range(nboard):
-            c = board[i]
-            if c & 3 == s:
-                bm |= 1 << (c >> 2)
-        kh = _nb_popcount(hm)
-        kb = _nb_popcount(bm)
-        codes[s] = kh * 6 + kb
-        numbers[s] = _nb_colex(hm) + _nb_comb(13, kh) * _nb_colex(_nb_squeeze(bm, hm))
-    # sort suits by (shape code, number), high to low
-    for i in range(1, 4):
-        j = i
-        while j > 0 and (codes[j] > codes[j - 1] or (codes[j] == codes[j - 1] and numbers[j] > numbers[j - 1])):
-            codes[j], codes[j - 1] = codes[j - 1], codes[j]
-            numbers[j], numbers[j - 1] = numbers[j - 1], numbers[j]
-            j -= 1
-    key = ((codes[0] * 18 + codes[1]) * 18 + codes[2]) * 18 + codes[3]
-    idx = 0
-    mult = 1
-    i = 0
-    while i < 4:
-        g = 1
-        while i + g < 4 and codes[i + g] == codes[i]:
-            g += 1
-        kh = codes[i] // 6
-        kb = codes[i] % 6
-        size = _nb_comb(13, kh) * _nb_comb(13 - kh, kb)
-        rank = 0
-        for j in range(g):
-            rank += _nb_comb(numbers[i + j] + g - 1 - j, g - j)
-        idx += mult * rank
-        mult *= _nb_comb(size + g - 1, g)
-        i += g
-    return blocks[key] + idx
-
-
 def _colex13() -> np.ndarray:
     """Colex rank of every 13-bit rank mask (a set's rank among sets of its size)."""
     out = np.zeros(1 << 13, np.int64)
@@ -308,7 +218,6 @@ def _colex13() -> np.ndarray:
 
 _COLEX13 = _colex13()
 _POP13 = np.array([bin(m).count("1") for m in range(1 << 13)], np.int64)
-_COMB13 = np.array([[comb(n, k) for k in range(14)] for n in range(14)], np.int64)
 
 
 @njit(cache=True, nogil=True)
@@ -333,8 +242,9 @@ def _drop_bit(mask: int, bit: int) -> int:
 
 @njit(cache=True, nogil=True)
 def _suit_key(hm: int, bm: int) -> int:
-    """A suit's configuration (hole and board rank masks) packed as ``shape code << 20 | number``
-    (the numbers of :func:`situation_index_nb`)."""
+    """A suit's configuration (hole and board rank masks) packed as ``shape code << 20 | number``:
+    the shape code is ``hole cards * 6 + board cards``, the number the colex rank of the hole's ranks
+    plus ``C(13, hole cards)`` times that of the board's ranks squeezed past the hole's."""
     kh = _POP13[hm]
     kb = _POP13[bm]
     lo = hm & -hm                       # squeeze the hole's ranks (at most two) out of the board's
@@ -344,7 +254,7 @@ def _suit_key(hm: int, bm: int) -> int:
         sq = _drop_bit(sq, hi)
     if lo:
         sq = _drop_bit(sq, lo)
-    return ((kh * 6 + kb) << 20) | (_COLEX13[hm] + _COMB13[13, kh] * _COLEX13[sq])
+    return ((kh * 6 + kb) << 20) | (_COLEX13[hm] + BINOM[13, kh] * _COLEX13[sq])
 
 
 @njit(cache=True, nogil=True)
@@ -353,9 +263,10 @@ def _nth(i: int, a: int, b: int, c: int, d: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def situation_index_fast(h0: int, h1: int, board: np.ndarray, nboard: int, blocks: np.ndarray) -> int:
-    """:func:`situation_index_nb` of hole ``h0 h1`` without allocating: table lookups and a sorting network,
-    for the betting kernel's hand-weight lookups (about 10x faster; the tests check that both agree)."""
+def situation_index_nb(h0: int, h1: int, board: np.ndarray, nboard: int, blocks: np.ndarray) -> int:
+    """:func:`situation_index` of hole ``h0 h1`` and ``board[:nboard]`` inside kernels: per-suit keys from
+    table lookups, sorted by a network, numbered in their block of :func:`block_table` (``blocks``);
+    nothing is allocated, so the betting kernel calls it at every hand-weight lookup."""
     hole = (1 << ((h0 & 3) * 16 + (h0 >> 2))) | (1 << ((h1 & 3) * 16 + (h1 >> 2)))   # 16 bits a suit
     brd = 0
     for i in range(nboard):
@@ -364,16 +275,7 @@ def situation_index_fast(h0: int, h1: int, board: np.ndarray, nboard: int, block
     b = _suit_key((hole >> 16) & 0x1FFF, (brd >> 16) & 0x1FFF)
     c = _suit_key((hole >> 32) & 0x1FFF, (brd >> 32) & 0x1FFF)
     d = _suit_key((hole >> 48) & 0x1FFF, (brd >> 48) & 0x1FFF)
-    if a < b:                           # sort high to low by (shape code, number)
-        a, b = b, a
-    if c < d:
-        c, d = d, c
-    if a < c:
-        a, c = c, a
-    if b < d:
-        b, d = d, b
-    if b < c:
-        b, c = c, b
+    a, b, c, d = sort4_desc(a, b, c, d)     # high to low by (shape code, number)
     key = (((a >> 20) * 18 + (b >> 20)) * 18 + (c >> 20)) * 18 + (d >> 20)
     idx = 0
     mult = 1
@@ -385,7 +287,7 @@ def situation_index_fast(h0: int, h1: int, board: np.ndarray, nboard: int, block
             g += 1
         kh = code // 6
         kb = code % 6
-        size = _COMB13[13, kh] * _COMB13[13 - kh, kb]
+        size = BINOM[13, kh] * BINOM[13 - kh, kb]
         rank = 0
         for j in range(g):
             rank += _comb_upto4((_nth(i + j, a, b, c, d) & 0xFFFFF) + g - 1 - j, g - j)

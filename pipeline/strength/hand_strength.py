@@ -30,7 +30,7 @@ import numpy as np
 from numba import njit
 
 from ..core.cards import CardError, check_disjoint, parse_board, parse_hole
-from ..evaluator.kernels import board_state, hand_value, live_cards, suited_bit
+from ..evaluator.kernels import Tables, board_state, hand_value, live_cards, suited_bit
 from ..evaluator.tables import tables
 
 AHEAD, TIED, BEHIND = 0, 1, 2
@@ -45,8 +45,7 @@ def _outcome(a: int, b: int) -> int:
 
 @njit(cache=True, nogil=True)
 def hero_runouts(hkey: np.uint64, hsuited: np.uint64, live: np.ndarray, n: int, lookahead: int,
-                 card_keys: np.ndarray, rank_offsets: np.ndarray, rank_values: np.ndarray,
-                 flush_values: np.ndarray) -> tuple:
+                 T: Tables) -> tuple:
     """Every runout of ``lookahead`` 0..2 of the ``n`` live cards once: its cards (second -1 for
     one card), key, suited mask, and the hero's final value on it; and how many there are."""
     most = n * (n - 1) // 2 if lookahead == 2 else n
@@ -60,58 +59,56 @@ def hero_runouts(hkey: np.uint64, hsuited: np.uint64, live: np.ndarray, n: int, 
         for i in range(n):
             for j in range(i + 1, n) if lookahead == 2 else range(-1, 0):
                 ci = live[i]
-                k = card_keys[ci]
+                k = T.card_keys[ci]
                 sb = suited_bit(ci)
                 cj = -1
                 if j >= 0:
                     cj = live[j]
-                    k += card_keys[cj]
+                    k += T.card_keys[cj]
                     sb |= suited_bit(cj)
                 first[runouts], second[runouts], rkey[runouts], rsuited[runouts] = ci, cj, k, sb
-                hero_final[runouts] = hand_value(hkey + k, hsuited | sb, rank_offsets, rank_values, flush_values)
+                hero_final[runouts] = hand_value(hkey + k, hsuited | sb, T)
                 runouts += 1
     return first, second, rkey, rsuited, hero_final, runouts
 
 
 @njit(cache=True, nogil=True)
 def hero_situation(hero: np.ndarray, bkey: np.uint64, bsuited: np.uint64, used: np.uint64, lookahead: int,
-                   card_keys: np.ndarray, rank_offsets: np.ndarray, rank_values: np.ndarray,
-                   flush_values: np.ndarray) -> tuple:
+                   T: Tables) -> tuple:
     """What every opponent hand is compared with: the live cards (and how many), the hero's value
     now, and the runouts of ``lookahead`` cards with the hero's value after each (:func:`hero_runouts`)."""
-    hkey = bkey + card_keys[hero[0]] + card_keys[hero[1]]
+    hkey = bkey + T.card_keys[hero[0]] + T.card_keys[hero[1]]
     hsuited = bsuited | suited_bit(hero[0]) | suited_bit(hero[1])
     used |= (np.uint64(1) << np.uint64(hero[0])) | (np.uint64(1) << np.uint64(hero[1]))
     live = np.empty(52, np.int64)
     n = live_cards(used, live)
-    hero_now = hand_value(hkey, hsuited, rank_offsets, rank_values, flush_values)
+    hero_now = hand_value(hkey, hsuited, T)
     first, second, rkey, rsuited, hero_final, runouts = hero_runouts(
-        hkey, hsuited, live, n, lookahead, card_keys, rank_offsets, rank_values, flush_values)
+        hkey, hsuited, live, n, lookahead, T)
     return live, n, hero_now, first, second, rkey, rsuited, hero_final, runouts
 
 
 @njit(cache=True, nogil=True)
 def potential_counts(hero: np.ndarray, board: np.ndarray, lookahead: int, now: np.ndarray, hp: np.ndarray,
-                     card_keys: np.ndarray, rank_offsets: np.ndarray, rank_values: np.ndarray,
-                     flush_values: np.ndarray, dead: np.uint64 = NO_DEAD) -> None:
+                     T: Tables, dead: np.uint64 = NO_DEAD) -> None:
     """Fill ``now`` (3,) with opponent hands ahead/tied/behind and ``hp`` (3, 3) with
     (opponent hand, runout of ``lookahead`` 0..2 cards) cases by now / final outcome; the cards
     of the ``dead`` mask are in no opponent hand and no runout."""
-    bkey, bsuited, used = board_state(board, dead, card_keys)
+    bkey, bsuited, used = board_state(board, dead, T.card_keys)
     live, n, hero_now, first, second, rkey, rsuited, hero_final, runouts = hero_situation(
-        hero, bkey, bsuited, used, lookahead, card_keys, rank_offsets, rank_values, flush_values)
+        hero, bkey, bsuited, used, lookahead, T)
     for a in range(n):
         for b in range(a + 1, n):
             ca, cb = live[a], live[b]
-            okey = bkey + card_keys[ca] + card_keys[cb]
+            okey = bkey + T.card_keys[ca] + T.card_keys[cb]
             osuited = bsuited | suited_bit(ca) | suited_bit(cb)
-            idx = _outcome(hero_now, hand_value(okey, osuited, rank_offsets, rank_values, flush_values))
+            idx = _outcome(hero_now, hand_value(okey, osuited, T))
             now[idx] += 1
             for r in range(runouts):
                 i, j = first[r], second[r]
                 if i == ca or i == cb or j == ca or j == cb:
                     continue
-                v = hand_value(okey + rkey[r], osuited | rsuited[r], rank_offsets, rank_values, flush_values)
+                v = hand_value(okey + rkey[r], osuited | rsuited[r], T)
                 hp[idx, _outcome(hero_final[r], v)] += 1
 
 
@@ -178,12 +175,12 @@ def hand_strength(hole: str, board: str, opponents: int = 1) -> HandStrength:
     look = 5 - len(b)
     now = np.zeros(3, np.int64)
     hp = np.zeros((3, 3), np.int64)
-    potential_counts(hero, brd, look, now, hp, *t)
+    potential_counts(hero, brd, look, now, hp, t)
     ppot1 = npot1 = None
     if look == 2:
         now1 = np.zeros(3, np.int64)
         hp1 = np.zeros((3, 3), np.int64)
-        potential_counts(hero, brd, 1, now1, hp1, *t)
+        potential_counts(hero, brd, 1, now1, hp1, t)
         ppot1, npot1 = (float(x) for x in potentials(hp1))
     ppot, npot = (float(x) for x in potentials(hp)) if look else (0.0, 0.0)
     ahead, tied, behind = (int(x) for x in now)

@@ -17,8 +17,8 @@ import math
 import numpy as np
 from numba import njit
 
-from ..core.rng import below, chunk_state
-from ..evaluator.kernels import board_state, hand_value, suited_bit
+from ..core.rng import below, chunk_state, deal_card
+from ..evaluator.kernels import Tables, board_state, hand_value, suited_bit
 from .hand_strength import AHEAD, BEHIND, NO_DEAD, TIED
 
 # per-cell weights of PPOT's numerator and denominator (rows: now, columns: at the river)
@@ -35,12 +35,11 @@ def _versus(hero: int, best_other: int) -> int:
 
 @njit(cache=True, nogil=True)
 def potential_trials(heroes: np.ndarray, board: np.ndarray, k: int, trials: int, seed: int, hp: np.ndarray,
-                     card_keys: np.ndarray, rank_offsets: np.ndarray, rank_values: np.ndarray,
-                     flush_values: np.ndarray, dead: np.uint64 = NO_DEAD) -> None:
+                     T: Tables, dead: np.uint64 = NO_DEAD) -> None:
     """Add ``trials`` deals to ``hp`` (3, 3): a hero combo drawn uniformly from ``heroes`` (m, 2),
     ``k`` opponent hands and the runout from the cards left (none of the ``dead`` mask)."""
     s0, s1 = chunk_state(seed, k)
-    bkey, bsuited, bused = board_state(board, dead, card_keys)
+    bkey, bsuited, bused = board_state(board, dead, T.card_keys)
     need = 2 * k + 5 - board.shape[0]
     deck = np.empty(52, np.int64)
     for _ in range(trials):
@@ -53,26 +52,24 @@ def potential_trials(heroes: np.ndarray, board: np.ndarray, k: int, trials: int,
                 deck[n] = c
                 n += 1
         for i in range(need):                       # partial Fisher-Yates: deck[:need] is the deal
-            s0, s1, j = below(s0, s1, n - i)
-            deck[i], deck[i + j] = deck[i + j], deck[i]
+            s0, s1, _, _ = deal_card(s0, s1, deck, i, n)
         rkey = np.uint64(0)
         rsuited = np.uint64(0)
         for i in range(2 * k, need):
-            rkey += card_keys[deck[i]]
+            rkey += T.card_keys[deck[i]]
             rsuited |= suited_bit(deck[i])
-        hkey = bkey + card_keys[h0] + card_keys[h1]
+        hkey = bkey + T.card_keys[h0] + T.card_keys[h1]
         hsuited = bsuited | suited_bit(h0) | suited_bit(h1)
-        hero_now = hand_value(hkey, hsuited, rank_offsets, rank_values, flush_values)
-        hero_end = hand_value(hkey + rkey, hsuited | rsuited, rank_offsets, rank_values, flush_values)
+        hero_now = hand_value(hkey, hsuited, T)
+        hero_end = hand_value(hkey + rkey, hsuited | rsuited, T)
         best_now = -1
         best_end = -1
         for o in range(k):
             a, b = deck[2 * o], deck[2 * o + 1]
-            okey = bkey + card_keys[a] + card_keys[b]
+            okey = bkey + T.card_keys[a] + T.card_keys[b]
             osuited = bsuited | suited_bit(a) | suited_bit(b)
-            best_now = max(best_now, hand_value(okey, osuited, rank_offsets, rank_values, flush_values))
-            best_end = max(best_end, hand_value(okey + rkey, osuited | rsuited, rank_offsets, rank_values,
-                                                flush_values))
+            best_now = max(best_now, hand_value(okey, osuited, T))
+            best_end = max(best_end, hand_value(okey + rkey, osuited | rsuited, T))
         hp[_versus(hero_now, best_now), _versus(hero_end, best_end)] += 1
 
 
@@ -95,7 +92,7 @@ def potentials_mc(heroes: np.ndarray, board: list[int], k: int, trials: int, see
     from ..evaluator.tables import tables
 
     hp = np.zeros((3, 3), np.int64)
-    potential_trials(np.asarray(heroes, np.int64), np.array(board, np.int64), k, trials, seed, hp, *tables(),
+    potential_trials(np.asarray(heroes, np.int64), np.array(board, np.int64), k, trials, seed, hp, tables(),
                      np.uint64(dead))
     ppot, ppot_se = ratio_with_stderr(hp, _PPOT_X, _PPOT_Y)
     npot, npot_se = ratio_with_stderr(hp, _NPOT_X, _NPOT_Y)

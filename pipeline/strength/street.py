@@ -37,7 +37,7 @@ import numpy as np
 from numba import njit
 
 from ..core.cards import format_card_rows
-from ..evaluator.kernels import board_state, hand_value, live_cards, suited_bit
+from ..evaluator.kernels import Tables, board_state, hand_value, live_cards, suited_bit
 from ..isomorphism.situations import situation_index_nb
 
 if TYPE_CHECKING:
@@ -52,8 +52,8 @@ def dense_values() -> np.ndarray:
     """Map each hand value to its order 1..7,462 among all values (0 where none), for the Fenwick tree."""
     from ..evaluator.tables import tables
 
-    _, _, rank_values, flush_values = tables()
-    values = np.unique(np.concatenate([rank_values, flush_values]).astype(np.int64))
+    T = tables()
+    values = np.unique(np.concatenate([T.rank_values, T.flush_values]).astype(np.int64))
     dense = np.zeros(values[-1] + 1, np.int64)
     dense[values] = np.arange(1, len(values) + 1)
     return dense
@@ -108,8 +108,7 @@ def scratch(n_live: int, n_dense: int) -> tuple[np.ndarray, ...]:
 @njit(cache=True, nogil=True)
 def _add_runout(rkey: np.uint64, rsuited: np.uint64, ri: int, rj: int, live: np.ndarray, pid: np.ndarray,
                 now: np.ndarray, order: np.ndarray, hp: np.ndarray, dense: np.ndarray,
-                work: tuple[np.ndarray, ...], card_keys: np.ndarray, rank_offsets: np.ndarray,
-                rank_values: np.ndarray, flush_values: np.ndarray) -> None:
+                work: tuple[np.ndarray, ...], T: Tables) -> None:
     """Add one runout's (opponent pair, now, final) cases to the table ``hp`` (live pairs, 9) of every
     hole it leaves live; ``ri``/``rj`` are the runout's positions in ``live`` (``rj`` -1 for one card)."""
     rest, q_pair, q_now, q_fin, q_of, holding, held, cells, tree, hist, ordered, gfin, g_now, g_fin = work
@@ -129,8 +128,8 @@ def _add_runout(rkey: np.uint64, rsuited: np.uint64, ri: int, rj: int, live: np.
             cu, cw = live[u], live[w]
             q_pair[nq], q_now[nq] = p, now[p]
             q_of[p] = nq
-            q_fin[nq] = hand_value(rkey + card_keys[cu] + card_keys[cw], rsuited | suited_bit(cu) | suited_bit(cw),
-                                   rank_offsets, rank_values, flush_values)
+            q_fin[nq] = hand_value(rkey + T.card_keys[cu] + T.card_keys[cw], rsuited | suited_bit(cu) | suited_bit(cw),
+                                   T)
             holding[x, held[x]] = nq
             held[x] += 1
             holding[y, held[y]] = nq
@@ -237,8 +236,7 @@ def _add_runout(rkey: np.uint64, rsuited: np.uint64, ri: int, rj: int, live: np.
 
 @njit(cache=True, nogil=True)
 def street_counts(boards: np.ndarray, blocks: np.ndarray, dense: np.ndarray, work: tuple[np.ndarray, ...],
-                  card_keys: np.ndarray, rank_offsets: np.ndarray, rank_values: np.ndarray,
-                  flush_values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+                  T: Tables) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Every live hole of each board (rows of 3, 4 or 5 card ids): situation index, hole, board row,
     ahead/tied/behind now, and the potential table (9 counts; no rows on the river)."""
     nb, m = boards.shape
@@ -258,19 +256,18 @@ def street_counts(boards: np.ndarray, blocks: np.ndarray, dense: np.ndarray, wor
     per_card = np.empty((n, n - 1), np.int64)
     fill = np.empty(n, np.int64)
     hp = np.empty((npairs, 9), np.int64)
-    hole = np.empty(2, np.int64)
     board = np.zeros(5, np.int64)
     row = 0
     for bi in range(nb):
         board[:m] = boards[bi]
-        bkey, bsuited, used = board_state(boards[bi], np.uint64(0), card_keys)
+        bkey, bsuited, used = board_state(boards[bi], np.uint64(0), T.card_keys)
         live_cards(used, live)
         fill[:] = 0
         for p in range(npairs):
             a, b = pair_a[p], pair_b[p]
             ca, cb = live[a], live[b]
-            v = hand_value(bkey + card_keys[ca] + card_keys[cb], bsuited | suited_bit(ca) | suited_bit(cb),
-                           rank_offsets, rank_values, flush_values)
+            v = hand_value(bkey + T.card_keys[ca] + T.card_keys[cb], bsuited | suited_bit(ca) | suited_bit(cb),
+                           T)
             now[p] = allv[p] = v
             per_card[a, fill[a]] = v
             fill[a] += 1
@@ -284,13 +281,12 @@ def street_counts(boards: np.ndarray, blocks: np.ndarray, dense: np.ndarray, wor
             order = np.argsort(now)
             for ri in range(n):
                 for rj in range(ri + 1, n) if look == 2 else range(-1, 0):
-                    rkey = bkey + card_keys[live[ri]]
+                    rkey = bkey + T.card_keys[live[ri]]
                     rsuited = bsuited | suited_bit(live[ri])
                     if rj >= 0:
-                        rkey += card_keys[live[rj]]
+                        rkey += T.card_keys[live[rj]]
                         rsuited |= suited_bit(live[rj])
-                    _add_runout(rkey, rsuited, ri, rj, live, pid, now, order, hp, dense, work, card_keys,
-                                rank_offsets, rank_values, flush_values)
+                    _add_runout(rkey, rsuited, ri, rj, live, pid, now, order, hp, dense, work, T)
         opponents = (n - 2) * (n - 3) // 2
         for p in range(npairs):
             a, b = pair_a[p], pair_b[p]
@@ -303,8 +299,7 @@ def street_counts(boards: np.ndarray, blocks: np.ndarray, dense: np.ndarray, wor
             eb = np.searchsorted(per_card[b], v, side="right") - bb
             ahead = below - ba - bb
             tied = equal - ea - eb + 1
-            hole[0], hole[1] = live[b], live[a]
-            out_idx[row] = situation_index_nb(hole, board, m, blocks)
+            out_idx[row] = situation_index_nb(live[b], live[a], board, m, blocks)
             out_hole[row, 0], out_hole[row, 1] = live[b], live[a]
             out_board[row] = bi
             out_now[row, 0], out_now[row, 1], out_now[row, 2] = ahead, tied, opponents - ahead - tied
@@ -340,7 +335,7 @@ def street_rows(boards: np.ndarray) -> pa.Table:
     m = boards.shape[1]
     dense = dense_values()
     idx, hole, which, now, hp = street_counts(boards, block_table(m), dense, scratch(52 - m, int(dense.max())),
-                                              *tables())
+                                              tables())
     idx, first = np.unique(idx, return_index=True)
     hole, which, now = hole[first], which[first], now[first]
     hs = hand_strengths(now)

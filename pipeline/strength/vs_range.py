@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from ..core.cards import CardError, check_disjoint, mask_of, parse_board, parse_hole
-from ..evaluator.kernels import board_state, hand_value, suited_bit
+from ..evaluator.kernels import Tables, board_state, hand_value, suited_bit
 from ..evaluator.tables import tables
 from ..ranges.query import parse_query
 from ..ranges.syntax import Range
@@ -31,24 +31,23 @@ Count = int | Fraction
 
 @njit(cache=True, nogil=True)
 def range_potential(hero: np.ndarray, board: np.ndarray, lookahead: int, opp: np.ndarray, now: np.ndarray,
-                    final: np.ndarray, card_keys: np.ndarray, rank_offsets: np.ndarray, rank_values: np.ndarray,
-                    flush_values: np.ndarray) -> None:
+                    final: np.ndarray, T: Tables) -> None:
     """For each opponent combo ``opp[c]`` (no card shared with hero or board): ``now[c]`` its outcome
     now (0 ahead, 1 tied, 2 behind) and ``final[c]`` (3,) the outcomes over the runouts it allows."""
-    bkey, bsuited, used = board_state(board, np.uint64(0), card_keys)
+    bkey, bsuited, used = board_state(board, np.uint64(0), T.card_keys)
     live, n, hero_now, first, second, rkey, rsuited, hero_final, runouts = hero_situation(
-        hero, bkey, bsuited, used, lookahead, card_keys, rank_offsets, rank_values, flush_values)
+        hero, bkey, bsuited, used, lookahead, T)
     for c in range(opp.shape[0]):
         ca, cb = opp[c, 0], opp[c, 1]
-        okey = bkey + card_keys[ca] + card_keys[cb]
+        okey = bkey + T.card_keys[ca] + T.card_keys[cb]
         osuited = bsuited | suited_bit(ca) | suited_bit(cb)
-        now[c] = _outcome(hero_now, hand_value(okey, osuited, rank_offsets, rank_values, flush_values))
+        now[c] = _outcome(hero_now, hand_value(okey, osuited, T))
         final[c, :] = 0
         for r in range(runouts):
             i, j = first[r], second[r]
             if i == ca or i == cb or j == ca or j == cb:
                 continue
-            v = hand_value(okey + rkey[r], osuited | rsuited[r], rank_offsets, rank_values, flush_values)
+            v = hand_value(okey + rkey[r], osuited | rsuited[r], T)
             final[c, _outcome(hero_final[r], v)] += 1
 
 
@@ -80,7 +79,7 @@ def hand_strength_vs(hole: str, board: str, vs: str | Range, opponents: int = 1)
     now = np.empty(len(combos), np.int64)
     final = np.empty((len(combos), 3), np.int64)
     range_potential(np.array(h, np.int64), np.array(b, np.int64), look, combos.astype(np.int64), now, final,
-                    *tables())
+                    tables())
     ahead, tied, behind = _weighted_sum(weights, np.eye(3, dtype=np.int64)[now])
     hp = [_weighted_sum([w for w, o in zip(weights, now, strict=True) if o == row], final[now == row])
           if (now == row).any() else [0, 0, 0] for row in range(3)]

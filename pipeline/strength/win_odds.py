@@ -51,7 +51,7 @@ def win_odds(hole: str, board: str, max_opponents: int = 9, trials: int = 100_00
         now = np.zeros(3, np.int64)
         hp = np.zeros((3, 3), np.int64)
         for combo in rng.combos:
-            potential_counts(np.array(combo, np.int64), np.array(b, np.int64), 5 - len(b), now, hp, *t,
+            potential_counts(np.array(combo, np.int64), np.array(b, np.int64), 5 - len(b), now, hp, t,
                              np.uint64(mask_of(d)))
         out["hs"] = float(hand_strengths(now))
         if len(b) < 5:

@@ -38,6 +38,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..core.errors import InputError
 from .hands import FAMILIES
 
 _NATURAL_QUADS = {11, 12, 13, 14, 15, 16}
@@ -73,7 +74,7 @@ MAX_FILE_BYTES = 1 << 20         # a pay table is a few hundred bytes; refuse an
 _SLUG = re.compile(r"[a-z0-9][a-z0-9-]*", re.ASCII)
 
 
-class PayTableError(ValueError):
+class PayTableError(InputError):
     """A pay table that cannot be used, with the reason."""
 
 

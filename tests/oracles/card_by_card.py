@@ -41,11 +41,11 @@ LOW4 = np.array([(x & -x).bit_length() - 1 for x in range(16)], np.int64)  # its
 
 
 @njit(cache=True, nogil=True)
-def _last_card_value(rank_sum, draw_suit, draw_ranks, c, ck, rank_offsets, rank_values, flush_values):
-    r = rank_value(rank_sum + ck, rank_offsets, rank_values)
+def _last_card_value(rank_sum, draw_suit, draw_ranks, c, ck, T):
+    r = rank_value(rank_sum + ck, T)
     rbit = np.uint64(1) << np.uint64(c >> 2)
     same = np.uint64(0) - np.uint64((c & 3) == draw_suit)  # all ones when the suits match
-    f = flush_values[draw_ranks | (rbit & same)]
+    f = T.flush_values[draw_ranks | (rbit & same)]
     return max(r, f)
 
 
@@ -58,8 +58,7 @@ def _pair_score(v0, v1, mult, acc):
 
 @njit(cache=True, nogil=True)
 def enumerate_boards(keys: np.ndarray, suited: np.ndarray, live: np.ndarray, missing: int,
-                     counts: np.ndarray, card_keys: np.ndarray, rank_offsets: np.ndarray,
-                     rank_values: np.ndarray, flush_values: np.ndarray) -> int:
+                     counts: np.ndarray, T: Tables) -> int:
     """Score every completion of the board with ``missing`` (0..5) cards from ``live``.
 
     ``keys``/``suited`` (P,) are each player's key and suited mask over hole cards
@@ -75,7 +74,7 @@ def enumerate_boards(keys: np.ndarray, suited: np.ndarray, live: np.ndarray, mis
     values = np.empty(P, np.int32)
     if missing == 0:
         for p in range(P):
-            values[p] = hand_value(keys[p], suited[p], rank_offsets, rank_values, flush_values)
+            values[p] = hand_value(keys[p], suited[p], T)
         score(values, counts, 1)
         return 1
     live_mask = np.uint64(0)
@@ -95,7 +94,7 @@ def enumerate_boards(keys: np.ndarray, suited: np.ndarray, live: np.ndarray, mis
     while True:
         for d in range(changed, r):
             c = live[idx[d]]
-            pre_key[d + 1] = pre_key[d] + card_keys[c]
+            pre_key[d + 1] = pre_key[d] + T.card_keys[c]
             pre_suited[d + 1] = pre_suited[d] | suited_bit(c)
         pk = pre_key[r]
         ps = pre_suited[r]
@@ -107,7 +106,7 @@ def enumerate_boards(keys: np.ndarray, suited: np.ndarray, live: np.ndarray, mis
                 ds = flush_suit(key + DRAW_FLAGS)
                 dsuit[p] = ds
                 dranks[p] = suit_ranks(suited[p] | ps, ds)
-                dflush[p] = flush_values[dranks[p]]
+                dflush[p] = T.flush_values[dranks[p]]
                 draw_suits |= 1 << ds
             else:
                 dsuit[p] = NO_SUIT
@@ -127,7 +126,7 @@ def enumerate_boards(keys: np.ndarray, suited: np.ndarray, live: np.ndarray, mis
             plain = POP4[suits & ~np.uint64(draw_suits)]
             if plain:                    # suits that make nobody a flush: one showdown
                 for p in range(P):
-                    values[p] = max(rank_value(sums[p] + ck, rank_offsets, rank_values), dflush[p])
+                    values[p] = max(rank_value(sums[p] + ck, T), dflush[p])
                 if P == 2:
                     _pair_score(values[0], values[1], plain, acc)
                 else:
@@ -139,7 +138,7 @@ def enumerate_boards(keys: np.ndarray, suited: np.ndarray, live: np.ndarray, mis
                 c = 4 * rank + s
                 for p in range(P):
                     values[p] = _last_card_value(sums[p], dsuit[p], dranks[p], c, ck,
-                                                 rank_offsets, rank_values, flush_values)
+                                                 T)
                 if P == 2:
                     _pair_score(values[0], values[1], 1, acc)
                 else:

@@ -58,7 +58,7 @@ def matchup_rows(codes: np.ndarray, weights: np.ndarray) -> pa.Table:
     from ...evaluator.tables import tables
 
     codes = np.asarray(codes, np.int64)
-    wtl = matchup_counts(codes, *tables())
+    wtl = matchup_counts(codes, tables())
     heroes, villains, hc, vc = [], [], [], []
     for code in codes.tolist():
         h1, h2, v1, v2 = decode(code)

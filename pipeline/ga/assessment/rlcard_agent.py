@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from ...core.hand_classes import class_of
-from ...core.streams import seed_stream
+from ...core.rng import seed_stream
 from ...evaluator.kernels import KEY_BASE, hand_value, suited_bit
 from ...evaluator.tables import tables
 from ...holdem.genes import gene_decision
@@ -129,8 +129,7 @@ class EvolvedAgent:
             else:
                 seed_stream(self.rng, self.seed, self.decisions, 3)
                 obs[O_WEIGHT] = sampled_weight(hole[0], hole[1], b, len(board), 1, self.samples, self.rng,
-                                               self.deck, T.card_keys, T.rank_offsets, T.rank_values,
-                                               T.flush_values)
+                                               self.deck, T)
         return obs
 
     def step(self, state: dict[str, Any]) -> str:
