@@ -98,11 +98,12 @@ def next_u64(s0: np.uint64, s1: np.uint64) -> tuple:
 def below(s0: np.uint64, s1: np.uint64, n: int) -> tuple:
     """``(s0, s1, k)`` with ``k`` uniform in ``0 .. n-1`` (``1 <= n < 2**32``)."""
     un = np.uint64(n)
-    while True:
+    s0, s1, x = next_u64(s0, s1)
+    m = (x >> np.uint64(32)) * un
+    while _rejected(m, un):        # rare: the low word fell below n
         s0, s1, x = next_u64(s0, s1)
         m = (x >> np.uint64(32)) * un
-        if not _rejected(m, un):
-            return s0, s1, np.int64(m >> np.uint64(32))
+    return s0, s1, np.int64(m >> np.uint64(32))
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -133,10 +134,10 @@ def stream_next(state: np.ndarray) -> np.uint64:
 def stream_below(state: np.ndarray, n: int) -> int:
     """A draw from ``0..n-1`` (``1 <= n < 2**32``), uniform."""
     un = np.uint64(n)
-    while True:
+    m = (stream_next(state) >> np.uint64(32)) * un
+    while _rejected(m, un):        # rare: the low word fell below n
         m = (stream_next(state) >> np.uint64(32)) * un
-        if not _rejected(m, un):
-            return np.int64(m >> np.uint64(32))
+    return np.int64(m >> np.uint64(32))
 
 
 @njit(cache=True, nogil=True)

@@ -333,7 +333,7 @@ def _monte_carlo(ranges: list[Range], board_cards: list[int], base_mask: int, tr
         counts = np.zeros((P, 11), np.int64)
         wsums = np.zeros((P, 5), np.float64)
         wtot = np.zeros(2, np.float64)
-        monte_carlo_chunk(n, seed, i, *plan.kernel_args(), counts, wsums, wtot, t)  # type: ignore[call-arg]
+        monte_carlo_chunk(n, seed, i, plan.for_chunk(), counts, wsums, wtot, t)
         return n, counts, wsums, wtot
 
     stopped = ["trials"]

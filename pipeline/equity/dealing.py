@@ -16,6 +16,7 @@ import numpy as np
 from numba import njit
 
 from ..core.rng import below, deal_card, uniform
+from .plan import DealPlan
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -60,17 +61,18 @@ def deal_deck_block(nb: int, s0: np.uint64, s1: np.uint64, deck: np.ndarray, mis
 
 
 @njit(cache=True, nogil=True)
-def deal_ranges_block(nb: int, s0: np.uint64, s1: np.uint64, base_used: np.uint64, deck: np.ndarray,
-                      missing: int, rplayers: np.ndarray, roffsets: np.ndarray, rcombos: np.ndarray,
-                      rmasks: np.ndarray, rweights: np.ndarray, rtotal: np.ndarray, alias_prob: np.ndarray,
-                      alias_idx: np.ndarray, weighted: bool, dplayers: np.ndarray, requal: np.ndarray,
-                      card_weight: np.ndarray, pair_weight: np.ndarray, bkey0: np.uint64,
-                      bkeys: np.ndarray, bcards: np.ndarray, keys: np.ndarray, hole: np.ndarray,
-                      omegas: np.ndarray, scratch: np.ndarray, card_keys: np.ndarray) -> tuple:
+def deal_ranges_block(nb: int, s0: np.uint64, s1: np.uint64, plan: DealPlan, bkey0: np.uint64, bkeys: np.ndarray,
+                      bcards: np.ndarray, keys: np.ndarray, hole: np.ndarray, omegas: np.ndarray,
+                      scratch: np.ndarray, card_keys: np.ndarray) -> tuple:
     """Plans with range players: each range player's combo (Walker's alias method, redrawn
     while it shares a card with one drawn before it in the trial; in random order with the
     importance weight ``omegas[b]`` when ranges can collide), then the board and the deck
     players from the rest of the deck, skipping the range players' cards."""
+    base_used, deck, missing = plan.base_used, plan.deck, 5 - plan.board.size
+    rplayers, roffsets, rcombos, rmasks, rweights = plan.rplayers, plan.roffsets, plan.rcombos, plan.rmasks, \
+        plan.rweights
+    rtotal, alias_prob, alias_idx, requal = plan.rtotal, plan.alias_prob, plan.alias_idx, plan.requal
+    weighted, dplayers, card_weight, pair_weight = plan.weighted, plan.dplayers, plan.card_weight, plan.pair_weight
     R = rplayers.size
     D = dplayers.size
     L = deck.size

@@ -1,6 +1,6 @@
 """Monte Carlo equity kernel: every trial used, cost linear in the players.
 
-A trial deals, in this order (the plan is built by :mod:`.deal`):
+A trial deals, in this order (the plan is built by :mod:`.plan`):
 
 1. *fixed* players (one combo left) hold their cards in every trial;
 2. *range* players draw a combo each, in a random order, from their weighted
@@ -42,6 +42,7 @@ from numba import njit
 from ..core.rng import chunk_state
 from ..evaluator.kernels import FLUSH_FLAGS, HASH_MASK, HASH_SHIFT, RANK_SUM_MASK, Tables, board_state, flush_suit
 from .dealing import deal_deck_block, deal_ranges_block
+from .plan import DealPlan
 from .scoring import SHARE_UNIT, equity_fraction
 
 # counts (P, 11) int64 of an unweighted chunk: column 0 sole wins, column k = 2..10 the
@@ -55,26 +56,15 @@ HM = np.uint64(HASH_MASK)
 
 
 @njit(cache=True, nogil=True)
-def monte_carlo_chunk(trials: int, seed: int, chunk: int,
-                      hole_keys: np.ndarray, hole_cards: np.ndarray, base_used: np.uint64,
-                      board: np.ndarray, deck: np.ndarray,
-                      rplayers: np.ndarray, roffsets: np.ndarray, rcombos: np.ndarray,
-                      rmasks: np.ndarray, rweights: np.ndarray, rtotal: np.ndarray,
-                      alias_prob: np.ndarray, alias_idx: np.ndarray, weighted: bool,
-                      dplayers: np.ndarray, requal: np.ndarray, card_weight: np.ndarray,
-                      pair_weight: np.ndarray, counts: np.ndarray, wsums: np.ndarray, wtot: np.ndarray,
-                      T: Tables) -> None:
-    """Run ``trials`` trials of chunk ``chunk``; add to ``counts`` (unweighted plans) or
-    ``wsums``/``wtot`` (weighted plans: sums of omega and omega squared).  The plan's
-    arrays come from :meth:`.deal.DealPlan.kernel_args`.
-
-    ``hole_keys`` (P,) and ``hole_cards`` (P, 2) hold the fixed players' cards
-    (zero for the others); ``deck`` (live cards not in
-    ``base_used``) is shuffled in place.
-    """
+def monte_carlo_chunk(trials: int, seed: int, chunk: int, plan: DealPlan, counts: np.ndarray, wsums: np.ndarray,
+                      wtot: np.ndarray, T: Tables) -> None:
+    """Run ``trials`` trials of chunk ``chunk`` of ``plan`` (:func:`.plan.plan_deal`; its own deck:
+    :meth:`~.plan.DealPlan.for_chunk`, shuffled in place); add to ``counts`` (unweighted plans) or
+    ``wsums``/``wtot`` (weighted plans: sums of omega and omega squared)."""
     s0, s1 = chunk_state(seed, chunk)
+    hole_keys, hole_cards, board = plan.hole_keys, plan.hole_cards, plan.board
     P = hole_keys.size
-    R = rplayers.size
+    R = plan.rplayers.size
     bkey0, _, _ = board_state(board, np.uint64(0), T.card_keys)
     keys = np.empty((P, BLOCK), np.uint64)
     hole = np.empty((P, BLOCK, 2), np.uint8)
@@ -95,15 +85,13 @@ def monte_carlo_chunk(trials: int, seed: int, chunk: int,
         nb = min(BLOCK, trials - done)
         done += nb
         if R == 0:
-            s0, s1 = deal_deck_block(nb, s0, s1, deck, 5 - board.size, dplayers, bkey0, bkeys, bcards,
+            s0, s1 = deal_deck_block(nb, s0, s1, plan.deck, 5 - board.size, plan.dplayers, bkey0, bkeys, bcards,
                                      keys, hole, T.card_keys)
         else:
-            s0, s1 = deal_ranges_block(nb, s0, s1, base_used, deck, 5 - board.size, rplayers, roffsets,
-                                       rcombos, rmasks, rweights, rtotal, alias_prob, alias_idx, weighted,
-                                       dplayers, requal, card_weight, pair_weight, bkey0,
-                                       bkeys, bcards, keys, hole, omegas, scratch, T.card_keys)
+            s0, s1 = deal_ranges_block(nb, s0, s1, plan, bkey0, bkeys, bcards, keys, hole, omegas, scratch,
+                                       T.card_keys)
         evaluate_block(nb, bkeys, bcards, keys, hole, values, T)
-        showdown_block(nb, values, omegas, weighted, counts, wsums, wtot)
+        showdown_block(nb, values, omegas, plan.weighted, counts, wsums, wtot)
 
 
 @njit(cache=True, nogil=True)
@@ -111,6 +99,7 @@ def evaluate_block(nb: int, bkeys: np.ndarray, bcards: np.ndarray, keys: np.ndar
                    values: np.ndarray, T: Tables) -> None:
     """``values[p, b]``: player ``p``'s hand value in trial ``b``, player by player over the
     block so that the table lookups of different trials overlap in the CPU."""
+    rank_offsets, rank_values, flush_values = T.rank_offsets, T.rank_values, T.flush_values   # locals: registers
     for p in range(keys.shape[0]):
         for b in range(nb):
             # hand_value written out: a call passing the table arrays costs more than the lookup
@@ -126,10 +115,10 @@ def evaluate_block(nb: int, bkeys: np.ndarray, bcards: np.ndarray, keys: np.ndar
                     c = hole[p, b, i]
                     if c & 3 == suit:
                         ranks |= 1 << (c >> 2)
-                values[p, b] = T.flush_values[ranks]
+                values[p, b] = flush_values[ranks]
             else:
                 rs = key & RANK_SUM_MASK
-                values[p, b] = T.rank_values[T.rank_offsets[rs >> HS] + (rs & HM)]
+                values[p, b] = rank_values[rank_offsets[rs >> HS] + (rs & HM)]
 
 
 @njit(cache=True, nogil=True)

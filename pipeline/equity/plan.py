@@ -1,4 +1,4 @@
-"""How a Monte Carlo trial deals the players: the arrays :func:`.montecarlo.monte_carlo_chunk` reads.
+"""How a Monte Carlo trial deals the players: the :class:`DealPlan` that :func:`.montecarlo.monte_carlo_chunk` reads.
 
 Players fall into three groups (see :mod:`.montecarlo` for why each is exact):
 *fixed* (one combo left beside the board and dead cards), *range* players
@@ -8,7 +8,7 @@ weight), dealt straight from the deck with the board.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -16,9 +16,8 @@ from ..ranges.syntax import Range
 from .suits import stabilizer
 
 
-@dataclass
-class DealPlan:
-    """Arrays of one Monte Carlo deal (the kernel's argument order)."""
+class DealPlan(NamedTuple):
+    """The arrays of one Monte Carlo deal, one value for the kernels (numba passes a named tuple as a struct)."""
 
     hole_keys: np.ndarray        # (P,) uint64: fixed players' two card keys, 0 for the others
     hole_cards: np.ndarray       # (P, 2) uint8: their cards
@@ -39,12 +38,9 @@ class DealPlan:
     card_weight: np.ndarray      # (R, 52): weight of each range's combos holding a card
     pair_weight: np.ndarray      # (R, 52, 52): weight of each range's combo of two cards
 
-    def kernel_args(self) -> tuple:
-        """The plan's arrays in the kernel's order, with fresh copies of the scratch arrays."""
-        return (self.hole_keys.copy(), self.hole_cards.copy(), self.base_used, self.board, self.deck.copy(),
-                self.rplayers, self.roffsets, self.rcombos, self.rmasks, self.rweights, self.rtotal,
-                self.alias_prob, self.alias_idx, self.weighted, self.dplayers, self.requal,
-                self.card_weight, self.pair_weight)
+    def for_chunk(self) -> DealPlan:
+        """The plan with its own copy of the deck, which a chunk shuffles in place (chunks run in threads)."""
+        return self._replace(deck=self.deck.copy())
 
 
 def alias_table(weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -56,7 +56,7 @@ def flush_suit(key: np.uint64) -> int:
     return 3
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def rank_value(key: np.uint64, T: Tables) -> int:
     """Value of a non-flush hand from its key (rank sum in the low 32 bits)."""
     s = key & RANK_SUM_MASK
@@ -83,7 +83,7 @@ def evaluate_into(cards: np.ndarray, out: np.ndarray, T: Tables) -> None:
     everything stays in this one function so that nothing is passed per hand.
     """
     n, m = cards.shape
-    K = T.card_keys
+    K, flush_values = T.card_keys, T.flush_values     # locals: the loop keeps them in registers
     for i in range(n):
         if m == 7:
             key = (KEY_BASE + K[cards[i, 0]] + K[cards[i, 1]] + K[cards[i, 2]] + K[cards[i, 3]]
@@ -99,7 +99,7 @@ def evaluate_into(cards: np.ndarray, out: np.ndarray, T: Tables) -> None:
                 c = cards[i, j]
                 if c & 3 == s:
                     ranks |= 1 << (c >> 2)
-            out[i] = T.flush_values[ranks]
+            out[i] = flush_values[ranks]
         else:
             out[i] = rank_value(key, T)
 
@@ -141,7 +141,7 @@ def first_id_outside_deck(cards: np.ndarray) -> int:
 RANK_KEYS = np.array(RANK_MULTIPLIERS, np.uint64)   # a card's key without its suit counter
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def hand_value(key: np.uint64, suited: np.uint64, T: Tables) -> int:
     """Value of a complete hand from its key and suited mask."""
     if key & FLUSH_FLAGS:
