@@ -13,7 +13,7 @@ from oracles.reference import rank5
 from pipeline.core.cards import CardError
 from pipeline.videopoker import builtin
 from pipeline.videopoker.hand import analyze_hand
-from pipeline.videopoker.hands import CLASSIFIERS
+from pipeline.videopoker.hands import classify_family
 
 
 def _job_pay(cards):
@@ -63,7 +63,7 @@ def _brute_evs(game, deal):
         pick = np.array(list(combinations(range(len(rest)), 5 - len(held))), np.int64).reshape(-1, 5 - len(held)) \
             if len(held) < 5 else np.zeros((1, 0), np.int64)
         hands = np.sort(np.hstack([np.tile(np.array(held, np.int64), (len(pick), 1)), rest[pick]]), axis=1)
-        types = CLASSIFIERS[pt.family](hands)
+        types = classify_family(hands, pt.family)
         evs[mask] = Fraction(int(pays[types].sum()), len(hands))
     return evs
 

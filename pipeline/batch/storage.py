@@ -6,8 +6,10 @@ environment (``AWS_ENDPOINT_URL``, ``AWS_ACCESS_KEY_ID``, ...).  A
 :class:`Storage` is cheap to rebuild from its location string, so Dask
 workers get the string and open their own.
 
-Writes are atomic: locally under a temporary name then renamed; on an object
-store a single PUT, which readers see whole or not at all.
+Writes are atomic: locally by :func:`pipeline.core.files.write_atomic` (a
+temporary name renamed); on an object store a single PUT, which readers see
+whole or not at all.  :class:`Storage` is the :class:`pipeline.core.files.Files`
+that domain code writes its outputs through.
 """
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ from pathlib import Path
 import pyarrow.fs as pafs
 
 from ..core.errors import InputError
+from ..core.files import write_atomic
 
 URL = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*)://")
 SCHEMES = ("s3", "gs", "gcs", "hdfs", "viewfs", "file")
@@ -111,20 +114,7 @@ class Storage:
         """Write ``data`` so that readers see the whole file or the old one, never half."""
         target = self.path(*parts)
         if self.is_local:
-            tmp = str(Path(target).with_name(f".{Path(target).name}.{os.getpid()}.tmp"))
-            try:
-                with open(tmp, "wb") as f:
-                    f.write(data)
-                    if sync:
-                        f.flush()
-                        os.fsync(f.fileno())
-                os.replace(tmp, target)
-            except BaseException:
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
-                raise
+            write_atomic(target, data, sync=sync)
             return
         with self.fs.open_output_stream(target) as f:   # an object store's PUT is atomic
             f.write(data)

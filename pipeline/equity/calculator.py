@@ -30,7 +30,7 @@ from ..evaluator.tables import tables
 from ..ranges.query import parse_query
 from ..ranges.syntax import Range
 from .chunks import run_chunks
-from .exact import any_assignment, exact_chunk, exact_counts, first_assignments
+from .exact import Assignments, any_assignment, exact_chunk, exact_counts, first_assignments
 from .montecarlo import MonteCarloTotals, monte_carlo_chunk
 from .plan import plan_deal
 from .scoring import SHARES, TIES, WINS, equity_fraction
@@ -243,8 +243,8 @@ def _exact(ranges: list[Range], masks: np.ndarray, offsets: np.ndarray, board: l
     P = len(ranges)
     combos = np.ascontiguousarray(np.concatenate([r.combos for r in ranges]).astype(np.int64))
     weights = np.concatenate([r.weights for r in ranges]).astype(np.float64)
-    index = combo_index(combos, offsets)
     perms = stabilizer(board, dead)
+    assignments = Assignments(masks, offsets, combos, weights, combo_index(combos, offsets), perms)
     t = tables()
     pairs = len(ranges[0]) * len(ranges[1])
     # about 0.1 s a chunk (a merge and an interrupt check each), a few chunks a thread
@@ -261,8 +261,8 @@ def _exact(ranges: list[Range], masks: np.ndarray, offsets: np.ndarray, board: l
     def task(i: int) -> tuple:
         c = np.zeros((P, 3), np.int64)
         w = np.zeros((P, 3), np.float64)
-        nb, wb, _ = exact_chunk(bounds[i], bounds[i + 1], masks, offsets, combos, weights, index, perms, board_a,
-                                np.uint64(used), np.uint64(used), c, w, t)
+        nb, wb, _ = exact_chunk(bounds[i], bounds[i + 1], assignments, board_a, np.uint64(used), np.uint64(used),
+                                c, w, t)
         return c, w, nb, wb
 
     def merge(i: int, got: tuple) -> bool:

@@ -3,7 +3,7 @@
 The players' ranges are concatenated into one combo array with per-player
 ``offsets``.  :func:`exact_chunk` walks the cartesian product like an
 odometer, skipping any prefix that already shares a card, keeps the
-assignments that represent their suit-isomorphism class (:func:`.suits.class_of`)
+assignments that represent their suit-isomorphism class (:func:`.suits.representative_class`)
 and scores their boards with :func:`~.ranksets.enumerate_by_ranks` through
 :func:`exact_counts`, weighted by the class size — a stream: nothing is kept
 per assignment or per class.  A chunk is a span of the combo pairs of the
@@ -12,13 +12,57 @@ order and add the integer counts.
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
 from ..evaluator.kernels import Tables, board_state, hand_value, live_cards, suited_bit
 from .ranksets import enumerate_by_ranks
 from .scoring import score
-from .suits import class_of
+from .suits import representative_class
+
+
+class Assignments(NamedTuple):
+    """The players' ranges as one value for the exact kernels: every combo once, player by player."""
+
+    masks: np.ndarray      # (N,) uint64: each combo's card mask
+    offsets: np.ndarray    # (P+1,) int64: player p's combos are rows offsets[p] .. offsets[p+1]-1
+    combos: np.ndarray     # (N, 2) int64: card ids
+    weights: np.ndarray    # (N,) float64: range weights
+    index: np.ndarray      # (P, 52, 52) int32: row of player p's combo of two cards, -1 if none (.suits.combo_index)
+    perms: np.ndarray      # (g, 4) int64: the suit permutations fixing the board and dead cards (.suits.stabilizer)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _odometer(masks: np.ndarray, offsets: np.ndarray, pos: np.ndarray, taken: np.ndarray, depth: int,
+              floor: int) -> int:
+    """One move of the walk over combo assignments, like an odometer over the players' combo rows ``pos``
+    (players below ``floor`` stay fixed; ``taken[d]`` holds the cards of players below ``d``): from ``depth``
+    (``P``: an assignment was just visited, step past it) to the next whole assignment whose combos share no
+    card (returns ``P``) or, when there is none, to a depth below ``floor``."""
+    P = offsets.size - 1
+    if depth == P:                              # step past the assignment just visited
+        depth -= 1
+        if depth < floor:
+            return depth
+        pos[depth] += 1
+    while True:
+        if pos[depth] >= offsets[depth + 1]:    # this player's combos exhausted: back up
+            depth -= 1
+            if depth < floor:
+                return depth
+            pos[depth] += 1
+            continue
+        m = masks[pos[depth]]
+        if m & taken[depth]:
+            pos[depth] += 1
+            continue
+        taken[depth + 1] = taken[depth] | m
+        depth += 1
+        if depth == P:
+            return depth
+        pos[depth] = offsets[depth]
 
 
 @njit(cache=True, nogil=True)
@@ -28,31 +72,16 @@ def _walk(masks: np.ndarray, offsets: np.ndarray, used: np.uint64, out: np.ndarr
     pos = np.empty(P, np.int64)
     taken = np.empty(P + 1, np.uint64)
     taken[0] = used
-    depth = 0
     pos[0] = offsets[0]
     count = 0
-    while depth >= 0:
-        if pos[depth] >= offsets[depth + 1]:      # this player's combos exhausted: back up
-            depth -= 1
-            if depth >= 0:
-                pos[depth] += 1
-            continue
-        m = masks[pos[depth]]
-        if m & taken[depth]:
-            pos[depth] += 1
-            continue
-        if depth == P - 1:
-            if fill:
-                for p in range(P):
-                    out[count, p] = pos[p]
-            count += 1
-            if count == limit:
-                return count
-            pos[depth] += 1
-            continue
-        taken[depth + 1] = taken[depth] | m
-        depth += 1
-        pos[depth] = offsets[depth]
+    depth = _odometer(masks, offsets, pos, taken, 0, 0)
+    while depth == P:
+        if fill:
+            out[count, :] = pos
+        count += 1
+        if count == limit:
+            break
+        depth = _odometer(masks, offsets, pos, taken, P, 0)
     return count
 
 
@@ -123,20 +152,19 @@ REPRESENTATIVES = 256     # class representatives scored together
 
 
 @njit(cache=True, nogil=True)
-def exact_chunk(lo: int, hi: int, masks: np.ndarray, offsets: np.ndarray, combos: np.ndarray,
-                weights: np.ndarray, index: np.ndarray, perms: np.ndarray, board: np.ndarray,
-                dead_mask: np.uint64, used: np.uint64, counts: np.ndarray, wcounts: np.ndarray,
-                T: Tables) -> tuple:
+def exact_chunk(lo: int, hi: int, ranges: Assignments, board: np.ndarray, dead_mask: np.uint64, used: np.uint64,
+                counts: np.ndarray, wcounts: np.ndarray, T: Tables) -> tuple:
     """Score every suit class whose representative gives players 1 and 2 the combo pair
     ``lo .. hi-1`` (pair ``f`` = player 1's combo ``f // n2`` and player 2's ``f % n2``);
     adds to ``counts``/``wcounts`` as :func:`exact_counts` and returns
     ``(boards, weighted boards, classes)``.  ``used``: board and dead cards."""
+    masks, offsets, combos = ranges.masks, ranges.offsets, ranges.combos
     P = offsets.size - 1
     n2 = offsets[2] - offsets[1]
     rows = np.empty((REPRESENTATIVES, P), np.int64)
     sizes = np.empty(REPRESENTATIVES, np.int64)
     wsums = np.empty(REPRESENTATIVES, np.float64)
-    images = np.empty((perms.shape[0], P), np.int64)
+    images = np.empty((ranges.perms.shape[0], P), np.int64)
     pos = np.empty(P, np.int64)
     taken = np.empty(P + 1, np.uint64)
     n = 0
@@ -151,46 +179,26 @@ def exact_chunk(lo: int, hi: int, masks: np.ndarray, offsets: np.ndarray, combos
         if m0 & used or m1 & (used | m0):
             continue
         taken[2] = used | m0 | m1
-        depth = 2                            # odometer over players 3..P
-        if P > 2:
+        depth = P                            # players 1 and 2 only: the pair is the assignment
+        if P > 2:                            # else an odometer over players 3..P
             pos[2] = offsets[2]
-        while True:
-            if depth == P:                   # a whole assignment: score it if it represents its class
-                size, w = class_of(pos, combos, weights, index, perms, images)
-                if size > 0:
-                    rows[n, :] = pos
-                    sizes[n] = size
-                    wsums[n] = w
-                    n += 1
-                    classes += 1
-                    if n == REPRESENTATIVES:
-                        nb, wb = exact_counts(rows, sizes, wsums, combos, board, dead_mask, counts, wcounts,
-                                              T)
-                        boards += nb
-                        wboards += wb
-                        n = 0
-                depth -= 1
-                if depth < 2:
-                    break
-                pos[depth] += 1
-                continue
-            if pos[depth] >= offsets[depth + 1]:     # this player's combos exhausted: back up
-                depth -= 1
-                if depth < 2:
-                    break
-                pos[depth] += 1
-                continue
-            m = masks[pos[depth]]
-            if m & taken[depth]:
-                pos[depth] += 1
-                continue
-            taken[depth + 1] = taken[depth] | m
-            depth += 1
-            if depth < P:
-                pos[depth] = offsets[depth]
+            depth = _odometer(masks, offsets, pos, taken, 2, 2)
+        while depth == P:                    # a whole assignment: score it if it represents its class
+            size, w = representative_class(pos, combos, ranges.weights, ranges.index, ranges.perms, images)
+            if size > 0:
+                rows[n, :] = pos
+                sizes[n] = size
+                wsums[n] = w
+                n += 1
+                classes += 1
+                if n == REPRESENTATIVES:
+                    nb, wb = exact_counts(rows, sizes, wsums, combos, board, dead_mask, counts, wcounts, T)
+                    boards += nb
+                    wboards += wb
+                    n = 0
+            depth = _odometer(masks, offsets, pos, taken, P, 2)
     if n > 0:
-        nb, wb = exact_counts(rows[:n], sizes[:n], wsums[:n], combos, board, dead_mask, counts, wcounts,
-                              T)
+        nb, wb = exact_counts(rows[:n], sizes[:n], wsums[:n], combos, board, dead_mask, counts, wcounts, T)
         boards += nb
         wboards += wb
     return boards, wboards, classes

@@ -25,7 +25,7 @@ import numpy as np
 from numba import njit
 
 from ..ranges.syntax import Range
-from .matchups import SUIT_PERMUTATIONS, canonical_code, canonical_matchups
+from .matchups import SUIT_PERMUTATIONS, canonical_matchups, matchup_result
 from .scoring import SHARE_UNIT, SHARES, TIES, WINS
 
 BOARDS = 1_712_304        # C(48, 5): boards of one preflop heads-up matchup
@@ -45,11 +45,7 @@ def _sum_pairs(hero: np.ndarray, hero_w: np.ndarray, villain: np.ndarray, villai
             b1, b2 = villain[j, 0], villain[j, 1]
             if a1 == b1 or a1 == b2 or a2 == b1 or a2 == b2:
                 continue
-            code, hero_first = canonical_code(a1, a2, b1, b2, perms)
-            k = order[np.searchsorted(sorted_codes, code)]
-            w, t, lose = wtl[k, 0], wtl[k, 1], wtl[k, 2]
-            if not hero_first:
-                w, lose = lose, w
+            w, t, lose = matchup_result(a1, a2, b1, b2, sorted_codes, order, wtl, perms)
             counts[0, WINS] += w
             counts[1, WINS] += lose
             for p in range(2):

@@ -133,6 +133,18 @@ def matchup_counts(codes: np.ndarray, T: Tables) -> np.ndarray:
     return out
 
 
+@njit(cache=True, nogil=True, inline="always")
+def matchup_result(a1: int, a2: int, b1: int, b2: int, codes_sorted: np.ndarray, order: np.ndarray, wtl: np.ndarray,
+                   perms: np.ndarray) -> tuple:
+    """``(wins, ties, losses)`` of hand ``a1 a2`` against ``b1 b2`` over every board, read from the matchup
+    classes' counts ``wtl`` (hero's view) through their codes sorted ascending (``codes_sorted``, with
+    ``order`` mapping back to the rows of ``wtl``)."""
+    code, a_first = canonical_code(a1, a2, b1, b2, perms)
+    k = order[np.searchsorted(codes_sorted, code)]
+    win, tie, loss = wtl[k, 0], wtl[k, 1], wtl[k, 2]
+    return (win, tie, loss) if a_first else (loss, tie, win)
+
+
 @njit(cache=True, nogil=True)
 def _grid(codes_sorted: np.ndarray, order: np.ndarray, wtl: np.ndarray, perms: np.ndarray) -> np.ndarray:
     grid = np.zeros((169, 169, 4), np.int64)   # combos, wins, ties, losses (row hand's view)
@@ -142,11 +154,7 @@ def _grid(codes_sorted: np.ndarray, order: np.ndarray, wtl: np.ndarray, perms: n
                 for b2 in range(b1):
                     if b1 == a1 or b1 == a2 or b2 == a1 or b2 == a2:
                         continue
-                    code, a_first = canonical_code(a1, a2, b1, b2, perms)
-                    k = order[np.searchsorted(codes_sorted, code)]
-                    win, tie, loss = wtl[k, 0], wtl[k, 1], wtl[k, 2]
-                    if not a_first:
-                        win, loss = loss, win
+                    win, tie, loss = matchup_result(a1, a2, b1, b2, codes_sorted, order, wtl, perms)
                     ca, cb = class_of(a1, a2), class_of(b1, b2)
                     grid[ca, cb, 0] += 1
                     grid[ca, cb, 1] += win

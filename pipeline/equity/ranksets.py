@@ -26,6 +26,8 @@ from numba import njit
 
 from ..core.combinatorics import BINOM
 from ..evaluator.kernels import (
+    HASH_MASK,
+    HASH_SHIFT,
     KEY_BASE,
     RANK_KEYS,
     RANK_SUM_MASK,
@@ -36,6 +38,9 @@ from ..evaluator.kernels import (
     suited_bit,
 )
 from .scoring import score
+
+HS = np.uint64(HASH_SHIFT)
+HM = np.uint64(HASH_MASK)
 
 
 @njit(cache=True, nogil=True)
@@ -48,9 +53,8 @@ def _score_ranks(sums: np.ndarray, add: np.uint64, values: np.ndarray, counts: n
 
 @njit(cache=True, nogil=True)
 def _walk_multisets(avail: np.ndarray, missing: int, sums: np.ndarray, flush: np.ndarray, correct: bool,
-                    values: np.ndarray, tvalues: np.ndarray, counts: np.ndarray, weight: int,
-                    take: np.ndarray, left: np.ndarray, add: np.ndarray, ways: np.ndarray,
-                    T: Tables) -> int:
+                    counts: np.ndarray, weight: int, values: np.ndarray, tvalues: np.ndarray, path: np.ndarray,
+                    add: np.ndarray, T: Tables) -> int:
     """Visit every multiset of ``missing`` ranks with at most ``avail[r]`` of rank r.
 
     Each multiset stands for ``weight * prod_r C(avail[r], k_r)`` boards.  With
@@ -58,9 +62,13 @@ def _walk_multisets(avail: np.ndarray, missing: int, sums: np.ndarray, flush: np
     where a player's ``flush`` value beats his rank-only value, the true
     showdown replaces the rank-only one.  Returns the boards visited.
 
-    ``take``, ``left``, ``add``, ``ways`` (14,) are scratch: per rank on the
-    current path, cards taken, cards still to place, rank-key sum and boards.
+    ``values``, ``tvalues`` (P,) are scratch for the players' rank-only and true
+    values; ``path`` (3, 14) int64 and ``add`` (14,) uint64 for the current path
+    per rank: the cards taken, the cards still to place and the boards (rows of
+    ``path``), and the rank-key sum.
     """
+    take, left, ways = path[0], path[1], path[2]
+    rank_offsets, rank_values = T.rank_offsets, T.rank_values     # locals: the walk's lookups stay in registers
     P = sums.size
     boards = 0
     left[0] = missing
@@ -81,7 +89,8 @@ def _walk_multisets(avail: np.ndarray, missing: int, sums: np.ndarray, flush: np
         if nl == 0:
             changed = False
             for p in range(P):
-                v = rank_value(sums[p] + na, T)
+                key = (sums[p] + na) & RANK_SUM_MASK
+                v = rank_values[rank_offsets[key >> HS] + (key & HM)]
                 values[p] = v
                 if correct and flush[p] > v:
                     tvalues[p] = flush[p]
@@ -124,6 +133,7 @@ def enumerate_by_ranks(keys: np.ndarray, suited: np.ndarray, live: np.ndarray, m
     """Same contract as the card-by-card kernel in ``tests/card_by_card.py``: add every completion's showdown
     to ``counts`` (P, 3) and return the number of boards."""
     P = keys.size
+    card_keys, flush_values = T.card_keys, T.flush_values     # locals: read in the loops below
     values = np.empty(P, np.int32)
     sums = np.empty(P, np.uint64)
     for p in range(P):
@@ -135,12 +145,9 @@ def enumerate_by_ranks(keys: np.ndarray, suited: np.ndarray, live: np.ndarray, m
     # 1. rank multisets
     tvalues = np.empty(P, np.int32)
     flush = np.zeros(P, np.int64)
-    take = np.zeros(14, np.int64)
-    left = np.zeros(14, np.int64)
+    path = np.zeros((3, 14), np.int64)
     add = np.zeros(14, np.uint64)
-    ways = np.ones(14, np.int64)
-    boards = _walk_multisets(avail, missing, sums, flush, False, values, tvalues, counts, 1,
-                             take, left, add, ways, T)
+    boards = _walk_multisets(avail, missing, sums, flush, False, counts, 1, values, tvalues, path, add, T)
 
     # 2. flush boards: true outcome replaces the rank-only one
     held = np.zeros((P, 4), np.int64)
@@ -179,17 +186,18 @@ def enumerate_by_ranks(keys: np.ndarray, suited: np.ndarray, live: np.ndarray, m
         for t in range(4):
             if t != s and need[t] <= missing - max(need[s], 0):
                 lone = False
+        avail_o = np.zeros(13, np.int64)
         if lone:
-            avail_o = np.zeros(13, np.int64)
             for q in range(no):
                 avail_o[other_cards[q] >> 2] += 1
-            for k in range(max(need[s], 0), min(missing, ns) + 1):
-                j = missing - k
-                if j > no:
-                    continue
-                for q in range(k):
-                    i1[q] = q
-                while True:
+        for k in range(max(need[s], 0), min(missing, ns) + 1):
+            j = missing - k
+            if j > no:
+                continue
+            for q in range(k):
+                i1[q] = q
+            while True:                     # each set of k cards of suit s
+                if lone:                    # the j others by rank multiset, scored where a flush changes them
                     sk = np.uint64(0)
                     sranks = np.uint64(0)
                     for q in range(k):
@@ -198,55 +206,45 @@ def enumerate_by_ranks(keys: np.ndarray, suited: np.ndarray, live: np.ndarray, m
                         sranks |= np.uint64(1) << np.uint64(c >> 2)
                     anyflush = False
                     for p in range(P):
-                        flush[p] = T.flush_values[suit_ranks(suited[p], s) | sranks]
+                        flush[p] = flush_values[suit_ranks(suited[p], s) | sranks]
                         if flush[p]:
                             anyflush = True
                     if anyflush:
                         for p in range(P):
                             tkeys[p] = sums[p] + sk
-                        _walk_multisets(avail_o, j, tkeys, flush, True, values, tvalues, counts, 1,
-                                        take, left, add, ways, T)
-                    if k == 0 or not _next_combo(i1, k, ns):
-                        break
-            continue
-        for k in range(max(need[s], 0), min(missing, ns) + 1):
-            j = missing - k
-            if j > no:
-                continue
-            for q in range(k):
-                i1[q] = q
-            while True:
-                for q in range(j):
-                    i2[q] = q
-                while True:
-                    for q in range(k):
-                        board[q] = suit_cards[i1[q]]
+                        _walk_multisets(avail_o, j, tkeys, flush, True, counts, 1, values, tvalues, path, add, T)
+                else:                       # each set of j others, card by card
                     for q in range(j):
-                        board[k + q] = other_cards[i2[q]]
-                    # count cards per suit on this board: skip if an earlier suit reaches its threshold
-                    earlier = False
-                    for t in range(s):
-                        n_t = 0
-                        for q in range(missing):
-                            if board[q] & 3 == t:
-                                n_t += 1
-                        if n_t >= need[t]:
-                            earlier = True
+                        i2[q] = q
+                    while True:
+                        for q in range(k):
+                            board[q] = suit_cards[i1[q]]
+                        for q in range(j):
+                            board[k + q] = other_cards[i2[q]]
+                        # count cards per suit on this board: skip if an earlier suit reaches its threshold
+                        earlier = False
+                        for t in range(s):
+                            n_t = 0
+                            for q in range(missing):
+                                if board[q] & 3 == t:
+                                    n_t += 1
+                            if n_t >= need[t]:
+                                earlier = True
+                                break
+                        if not earlier:
+                            bk = np.uint64(0)
+                            bs = np.uint64(0)
+                            for q in range(missing):
+                                bk += card_keys[board[q]]
+                                bs |= suited_bit(board[q])
+                            for p in range(P):
+                                tkeys[p] = keys[p] + bk
+                                tsuited[p] = suited[p] | bs
+                                values[p] = hand_value(tkeys[p], tsuited[p], T)
+                            score(values, counts, 1)
+                            _score_ranks(sums, bk & RANK_SUM_MASK, values, counts, -1, T)
+                        if j == 0 or not _next_combo(i2, j, no):
                             break
-                    if not earlier:
-                        bk = np.uint64(0)
-                        bs = np.uint64(0)
-                        for q in range(missing):
-                            bk += T.card_keys[board[q]]
-                            bs |= suited_bit(board[q])
-                        for p in range(P):
-                            tkeys[p] = keys[p] + bk
-                            tsuited[p] = suited[p] | bs
-                            values[p] = hand_value(tkeys[p], tsuited[p], T)
-                        score(values, counts, 1)
-                        _score_ranks(sums, bk & RANK_SUM_MASK, values, counts, -1, T)
-                    if j == 0 or not _next_combo(i2, j, no):
-                        break
                 if k == 0 or not _next_combo(i1, k, ns):
                     break
     return boards

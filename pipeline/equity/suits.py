@@ -12,7 +12,7 @@ isomorphism of Waugh et al. ("A practical use of imperfect recall", SARA
 2009) and of OMPEval's combined range evaluation, applied to whole
 assignments.
 
-:func:`class_of` decides, assignment by assignment, whether it represents
+:func:`representative_class` decides, assignment by assignment, whether it represents
 its class (the smallest member) and if so the class size and the sum of its
 members' weight products; the enumeration (:mod:`.exact`) streams the
 assignments through it, so memory does not grow with their number.
@@ -53,7 +53,7 @@ def combo_index(combos: np.ndarray, offsets: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
-def class_of(assign: np.ndarray, combos: np.ndarray, weights: np.ndarray, index: np.ndarray,
+def representative_class(assign: np.ndarray, combos: np.ndarray, weights: np.ndarray, index: np.ndarray,
              perms: np.ndarray, images: np.ndarray) -> tuple:
     """``(size, weight sum)`` of the suit class of assignment ``assign`` (P,) when it is the
     class's representative, else ``(0, 0.0)``.

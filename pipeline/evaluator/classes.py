@@ -137,25 +137,14 @@ def _straight_words(top: int) -> str:
     return f"{RANK_NAMES[low]} to {RANK_NAMES[top]}"
 
 
+_WORDS = ("high card {n0}", "a pair of {p0}", "two pair, {p0} and {p1}", "three of a kind, {p0}", "a straight, {run}",
+          "a flush, {n0} high", "a full house, {p0} full of {p1}", "four of a kind, {p0}", "a straight flush, {run}")
+
+
 def describe_value(value: int) -> str:
     """PokerStars' words for a hand value: ``'two pair, Nines and Eights'``."""
     cat, tb = class_of_value(int(value))
-    if cat == HIGH_CARD:
-        return f"high card {RANK_NAMES[tb[0]]}"
-    if cat == PAIR:
-        return f"a pair of {RANK_PLURALS[tb[0]]}"
-    if cat == TWO_PAIR:
-        return f"two pair, {RANK_PLURALS[tb[0]]} and {RANK_PLURALS[tb[1]]}"
-    if cat == THREE_OF_A_KIND:
-        return f"three of a kind, {RANK_PLURALS[tb[0]]}"
-    if cat == STRAIGHT:
-        return f"a straight, {_straight_words(tb[0])}"
-    if cat == FLUSH:
-        return f"a flush, {RANK_NAMES[tb[0]]} high"
-    if cat == FULL_HOUSE:
-        return f"a full house, {RANK_PLURALS[tb[0]]} full of {RANK_PLURALS[tb[1]]}"
-    if cat == FOUR_OF_A_KIND:
-        return f"four of a kind, {RANK_PLURALS[tb[0]]}"
-    if tb[0] == 12:
+    if cat == STRAIGHT_FLUSH and tb[0] == 12:
         return "a Royal Flush"
-    return f"a straight flush, {_straight_words(tb[0])}"
+    return _WORDS[cat].format(n0=RANK_NAMES[tb[0]], p0=RANK_PLURALS[tb[0]],
+                              p1=RANK_PLURALS[tb[1]] if len(tb) > 1 else "", run=_straight_words(tb[0]))

@@ -42,7 +42,15 @@ from numba import njit
 from ..core.cache import cache_dir
 from ..evaluator.kernels import KEY_BASE, Tables, board_state, hand_value, live_cards, suited_bit
 from ..isomorphism.situations import block_table, situation_index_nb, street_size
-from ..strength.street import _add_runout, dense_values, pair_numbering, scratch, street_counts
+from ..strength.street import (
+    add_runout,
+    dense_values,
+    pair_numbering,
+    runout_key,
+    runout_positions,
+    scratch,
+    street_counts,
+)
 
 STREETS = {"flop": 3, "turn": 4, "river": 5}
 OPPONENT_HANDS = 990                       # C(45, 2): opponent hands on a complete board
@@ -75,6 +83,7 @@ def runout_weights(boards: np.ndarray, blocks: np.ndarray, dense: np.ndarray, wo
     out_win2 = np.empty(rows, np.int64)
     out_multi = np.empty((rows, MULTI), np.float64)
     pid, pair_a, pair_b = pair_numbering(n)
+    first, second = runout_positions(n, 5 - m)
     live = np.empty(n, np.int64)
     now = np.empty(npairs, np.int64)
     hp = np.empty((npairs, 9), np.int64)
@@ -93,24 +102,20 @@ def runout_weights(boards: np.ndarray, blocks: np.ndarray, dense: np.ndarray, wo
         order = np.argsort(now)
         hp[:] = 0
         multi[:] = 0.0
-        for ri in range(n):
-            for rj in range(ri + 1, n) if m == 3 else range(-1, 0):
-                rkey = bkey + T.card_keys[live[ri]]
-                rsuited = bsuited | suited_bit(live[ri])
-                if rj >= 0:
-                    rkey += T.card_keys[live[rj]]
-                    rsuited |= suited_bit(live[rj])
-                _add_runout(rkey, rsuited, ri, rj, live, pid, now, order, hp, dense, work, T)
-                nq = (n - 1 - (rj >= 0)) * (n - 2 - (rj >= 0)) // 2
-                for q in range(nq):              # the runout's cells, per hole: final ahead / tied columns
-                    a = (cells[q, 0] + cells[q, 3] + cells[q, 6]) / OPPONENT_HANDS
-                    t = (cells[q, 1] + cells[q, 4] + cells[q, 7]) / OPPONENT_HANDS
-                    ak = a                       # a^k and (a+t)^(k+1), from k = 1 on
-                    pt = (a + t) * (a + t)
-                    for k in range(2, MULTI + 2):
-                        ak *= a
-                        pt *= a + t
-                        multi[q_pair[q], k - 2] += (pt - ak * a) / ((k + 1) * t) if t > 0.0 else ak
+        for r in range(first.size):
+            ri, rj = first[r], second[r]
+            rkey, rsuited = runout_key(bkey, bsuited, live, ri, rj, T)
+            add_runout(rkey, rsuited, ri, rj, live, pid, now, order, hp, dense, work, T)
+            nq = (n - 1 - (rj >= 0)) * (n - 2 - (rj >= 0)) // 2
+            for q in range(nq):              # the runout's cells, per hole: final ahead / tied columns
+                a = (cells[q, 0] + cells[q, 3] + cells[q, 6]) / OPPONENT_HANDS
+                t = (cells[q, 1] + cells[q, 4] + cells[q, 7]) / OPPONENT_HANDS
+                ak = a                       # a^k and (a+t)^(k+1), from k = 1 on
+                pt = (a + t) * (a + t)
+                for k in range(2, MULTI + 2):
+                    ak *= a
+                    pt *= a + t
+                    multi[q_pair[q], k - 2] += (pt - ak * a) / ((k + 1) * t) if t > 0.0 else ak
         runouts = (n - 2) * (n - 3) // 2 if m == 3 else n - 2     # of each hole: 1,081 or 46
         for p in range(npairs):
             out_idx[row] = situation_index_nb(live[pair_b[p]], live[pair_a[p]], board, m, blocks)

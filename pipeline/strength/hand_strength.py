@@ -89,10 +89,11 @@ def hero_situation(hero: np.ndarray, bkey: np.uint64, bsuited: np.uint64, used: 
 
 
 @njit(cache=True, nogil=True)
-def potential_counts(hero: np.ndarray, board: np.ndarray, lookahead: int, now: np.ndarray, hp: np.ndarray,
-                     T: Tables, dead: np.uint64 = NO_DEAD) -> None:
-    """Fill ``now`` (3,) with opponent hands ahead/tied/behind and ``hp`` (3, 3) with
-    (opponent hand, runout of ``lookahead`` 0..2 cards) cases by now / final outcome; the cards
+def opponent_potential(hero: np.ndarray, board: np.ndarray, lookahead: int, dead: np.uint64, combo_of: np.ndarray,
+                       now: np.ndarray, final: np.ndarray, T: Tables) -> None:
+    """For every opponent hand of two live cards ``a, b`` that ``combo_of[a, b]`` numbers ``c`` (-1: not
+    counted): ``now[c]`` its outcome now against the hero (0 ahead, 1 tied, 2 behind) and ``final[c]``
+    (3,) the outcomes at the river over the runouts of ``lookahead`` 0..2 cards it leaves live.  The cards
     of the ``dead`` mask are in no opponent hand and no runout."""
     bkey, bsuited, used = board_state(board, dead, T.card_keys)
     live, n, hero_now, first, second, rkey, rsuited, hero_final, runouts = hero_situation(
@@ -100,16 +101,43 @@ def potential_counts(hero: np.ndarray, board: np.ndarray, lookahead: int, now: n
     for a in range(n):
         for b in range(a + 1, n):
             ca, cb = live[a], live[b]
+            c = combo_of[ca, cb]
+            if c < 0:
+                continue
             okey = bkey + T.card_keys[ca] + T.card_keys[cb]
             osuited = bsuited | suited_bit(ca) | suited_bit(cb)
-            idx = _outcome(hero_now, hand_value(okey, osuited, T))
-            now[idx] += 1
+            now[c] = _outcome(hero_now, hand_value(okey, osuited, T))
+            ahead = tied = 0
+            live_runouts = 0
             for r in range(runouts):
                 i, j = first[r], second[r]
                 if i == ca or i == cb or j == ca or j == cb:
                     continue
                 v = hand_value(okey + rkey[r], osuited | rsuited[r], T)
-                hp[idx, _outcome(hero_final[r], v)] += 1
+                ahead += hero_final[r] > v
+                tied += hero_final[r] == v
+                live_runouts += 1
+            final[c, AHEAD] = ahead
+            final[c, TIED] = tied
+            final[c, BEHIND] = live_runouts - ahead - tied
+
+
+@njit(cache=True, nogil=True)
+def potential_counts(hero: np.ndarray, board: np.ndarray, lookahead: int, now: np.ndarray, hp: np.ndarray,
+                     T: Tables, dead: np.uint64 = NO_DEAD) -> None:
+    """Add to ``now`` (3,) the opponent hands ahead/tied/behind and to ``hp`` (3, 3) the (opponent hand,
+    runout of ``lookahead`` 0..2 cards) cases by now / final outcome, against one random opponent hand;
+    the cards of the ``dead`` mask are in no opponent hand and no runout."""
+    combo_of = np.arange(52 * 52).reshape(52, 52)
+    outcome = np.empty(52 * 52, np.int64)
+    final = np.zeros((52 * 52, 3), np.int64)
+    outcome[:] = -1
+    opponent_potential(hero, board, lookahead, dead, combo_of, outcome, final, T)
+    for c in range(52 * 52):
+        if outcome[c] >= 0:
+            now[outcome[c]] += 1
+            for k in range(3):
+                hp[outcome[c], k] += final[c, k]
 
 
 def hand_strengths(now: np.ndarray) -> np.ndarray:

@@ -39,6 +39,7 @@ from numba import njit
 from ..core.cards import format_card_rows
 from ..evaluator.kernels import Tables, board_state, hand_value, live_cards, suited_bit
 from ..isomorphism.situations import situation_index_nb
+from .runouts import runout_key, runout_positions
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -96,7 +97,7 @@ def _tree_below(tree: np.ndarray, i: int) -> int:
 
 
 def scratch(n_live: int, n_dense: int) -> tuple[np.ndarray, ...]:
-    """Work arrays of :func:`_add_runout`, allocated once per kernel call."""
+    """Work arrays of :func:`add_runout`, allocated once per kernel call."""
     q = RUNOUT_PAIRS
     return (np.empty(RUNOUT_CARDS, np.int64), np.empty(q, np.int64), np.empty(q, np.int64), np.empty(q, np.int64),
             np.empty(n_live * (n_live - 1) // 2, np.int64), np.empty((RUNOUT_CARDS, RUNOUT_CARDS - 1), np.int64),
@@ -106,7 +107,7 @@ def scratch(n_live: int, n_dense: int) -> tuple[np.ndarray, ...]:
 
 
 @njit(cache=True, nogil=True)
-def _add_runout(rkey: np.uint64, rsuited: np.uint64, ri: int, rj: int, live: np.ndarray, pid: np.ndarray,
+def add_runout(rkey: np.uint64, rsuited: np.uint64, ri: int, rj: int, live: np.ndarray, pid: np.ndarray,
                 now: np.ndarray, order: np.ndarray, hp: np.ndarray, dense: np.ndarray,
                 work: tuple[np.ndarray, ...], T: Tables) -> None:
     """Add one runout's (opponent pair, now, final) cases to the table ``hp`` (live pairs, 9) of every
@@ -250,6 +251,7 @@ def street_counts(boards: np.ndarray, blocks: np.ndarray, dense: np.ndarray, wor
     out_now = np.empty((rows, 3), np.int64)
     out_hp = np.zeros((rows if look > 0 else 0, 9), np.int64)
     pid, pair_a, pair_b = pair_numbering(n)
+    first, second = runout_positions(n, look)
     live = np.empty(n, np.int64)
     now = np.empty(npairs, np.int64)
     allv = np.empty(npairs, np.int64)
@@ -279,14 +281,9 @@ def street_counts(boards: np.ndarray, blocks: np.ndarray, dense: np.ndarray, wor
         if look > 0:
             hp[:] = 0
             order = np.argsort(now)
-            for ri in range(n):
-                for rj in range(ri + 1, n) if look == 2 else range(-1, 0):
-                    rkey = bkey + T.card_keys[live[ri]]
-                    rsuited = bsuited | suited_bit(live[ri])
-                    if rj >= 0:
-                        rkey += T.card_keys[live[rj]]
-                        rsuited |= suited_bit(live[rj])
-                    _add_runout(rkey, rsuited, ri, rj, live, pid, now, order, hp, dense, work, T)
+            for r in range(first.size):
+                rkey, rsuited = runout_key(bkey, bsuited, live, first[r], second[r], T)
+                add_runout(rkey, rsuited, first[r], second[r], live, pid, now, order, hp, dense, work, T)
         opponents = (n - 2) * (n - 3) // 2
         for p in range(npairs):
             a, b = pair_a[p], pair_b[p]

@@ -3,7 +3,8 @@ in poker", AAAI-98: HS, PPOT and NPOT are weighted enumerations over the opponen
 
 The uniformly random opponent of :func:`pipeline.strength.hand_strength.hand_strength` gives every unseen pair
 weight 1; here each combo of a range or query (``QQ+,AK:0.5``, ``Group1 Suited``) that fits
-the cards keeps its weight.  The kernel returns, per opponent combo, the outcome now and the
+the cards keeps its weight.  The kernel (:func:`~.hand_strength.opponent_potential`, the random
+opponent's too) returns, per opponent combo, the outcome now and the
 outcome counts over every runout; the weighting is done afterwards in Python, as integers
 when every weight is 1 and as exact fractions otherwise (each weight read as the shortest decimal
 naming its float, so ``0.3`` counts as exactly 3/10).
@@ -17,38 +18,14 @@ from __future__ import annotations
 from fractions import Fraction
 
 import numpy as np
-from numba import njit
 
 from ..core.cards import CardError, check_disjoint, mask_of, parse_board, parse_hole
-from ..evaluator.kernels import Tables, board_state, hand_value, suited_bit
 from ..evaluator.tables import tables
 from ..ranges.query import parse_query
 from ..ranges.syntax import Range
-from .hand_strength import HandStrength, _outcome, effective_strength, hero_situation
+from .hand_strength import HandStrength, effective_strength, opponent_potential
 
 Count = int | Fraction
-
-
-@njit(cache=True, nogil=True)
-def range_potential(hero: np.ndarray, board: np.ndarray, lookahead: int, opp: np.ndarray, now: np.ndarray,
-                    final: np.ndarray, T: Tables) -> None:
-    """For each opponent combo ``opp[c]`` (no card shared with hero or board): ``now[c]`` its outcome
-    now (0 ahead, 1 tied, 2 behind) and ``final[c]`` (3,) the outcomes over the runouts it allows."""
-    bkey, bsuited, used = board_state(board, np.uint64(0), T.card_keys)
-    live, n, hero_now, first, second, rkey, rsuited, hero_final, runouts = hero_situation(
-        hero, bkey, bsuited, used, lookahead, T)
-    for c in range(opp.shape[0]):
-        ca, cb = opp[c, 0], opp[c, 1]
-        okey = bkey + T.card_keys[ca] + T.card_keys[cb]
-        osuited = bsuited | suited_bit(ca) | suited_bit(cb)
-        now[c] = _outcome(hero_now, hand_value(okey, osuited, T))
-        final[c, :] = 0
-        for r in range(runouts):
-            i, j = first[r], second[r]
-            if i == ca or i == cb or j == ca or j == cb:
-                continue
-            v = hand_value(okey + rkey[r], osuited | rsuited[r], T)
-            final[c, _outcome(hero_final[r], v)] += 1
 
 
 def _weighted_sum(weights: list[Count], rows: np.ndarray) -> list[Count]:
@@ -76,10 +53,12 @@ def hand_strength_vs(hole: str, board: str, vs: str | Range, opponents: int = 1)
         raise CardError(f"range {rng.text!r} has no combo left beside {hole} on {board}")
     weights: list[Count] = [1] * len(raw) if rng.unit_weights else [Fraction(repr(float(w))) for w in raw]
     look = 5 - len(b)
+    combo_of = np.full((52, 52), -1, np.int64)            # opponent combo number of two cards, either order
+    combo_of[combos[:, 0], combos[:, 1]] = combo_of[combos[:, 1], combos[:, 0]] = np.arange(len(combos))
     now = np.empty(len(combos), np.int64)
     final = np.empty((len(combos), 3), np.int64)
-    range_potential(np.array(h, np.int64), np.array(b, np.int64), look, combos.astype(np.int64), now, final,
-                    tables())
+    opponent_potential(np.array(h, np.int64), np.array(b, np.int64), look, np.uint64(0), combo_of, now, final,
+                       tables())
     ahead, tied, behind = _weighted_sum(weights, np.eye(3, dtype=np.int64)[now])
     hp = [_weighted_sum([w for w, o in zip(weights, now, strict=True) if o == row], final[now == row])
           if (now == row).any() else [0, 0, 0] for row in range(3)]

@@ -170,6 +170,10 @@ def _wild_type(cards: np.ndarray, wild_rank: int, joker: bool) -> int:
     return 0
 
 
+# the joker numbering of _wild_type (JOKER_TYPES) -> DEUCES_TYPES (kings or better and two pair pay nothing)
+_DEUCES_OF_JOKER = np.array([0, 0, 0, 1, 2, 3, 4, 5, 6, 8, 7, 10], np.int64)
+
+
 @njit(cache=True, nogil=True)
 def deuces_type(cards: np.ndarray) -> int:
     wilds = 0
@@ -178,27 +182,7 @@ def deuces_type(cards: np.ndarray) -> int:
             wilds += 1
     if wilds == 4:
         return 9
-    t = _wild_type(cards, 0, False)
-    # joker numbering -> deuces numbering
-    if t == 11:
-        return 10
-    if t == 10:
-        return 7
-    if t == 9:
-        return 8
-    if t == 8:
-        return 6
-    if t == 7:
-        return 5
-    if t == 6:
-        return 4
-    if t == 5:
-        return 3
-    if t == 4:
-        return 2
-    if t == 3:
-        return 1
-    return 0
+    return _DEUCES_OF_JOKER[_wild_type(cards, 0, False)]
 
 
 @njit(cache=True, nogil=True)
@@ -206,29 +190,23 @@ def joker_type(cards: np.ndarray) -> int:
     return _wild_type(cards, -1, True)
 
 
-# One batch function per family, so that a game compiles only its own classifier.
-@njit(cache=True, nogil=True)
-def classify_natural(hands: np.ndarray) -> np.ndarray:
-    out = np.empty(hands.shape[0], np.uint8)
-    for i in range(hands.shape[0]):
-        out[i] = natural_type(hands[i])
-    return out
+FAMILY_CODES = {"natural": 0, "deuces": 1, "joker": 2}
 
 
 @njit(cache=True, nogil=True)
-def classify_deuces(hands: np.ndarray) -> np.ndarray:
+def classify(hands: np.ndarray, family: int) -> np.ndarray:
+    """The type of each row of ``hands`` (card ids) in the family of code ``family`` (:data:`FAMILY_CODES`)."""
     out = np.empty(hands.shape[0], np.uint8)
     for i in range(hands.shape[0]):
-        out[i] = deuces_type(hands[i])
+        if family == 0:
+            out[i] = natural_type(hands[i])
+        elif family == 1:
+            out[i] = deuces_type(hands[i])
+        else:
+            out[i] = joker_type(hands[i])
     return out
 
 
-@njit(cache=True, nogil=True)
-def classify_joker(hands: np.ndarray) -> np.ndarray:
-    out = np.empty(hands.shape[0], np.uint8)
-    for i in range(hands.shape[0]):
-        out[i] = joker_type(hands[i])
-    return out
-
-
-CLASSIFIERS = {"natural": classify_natural, "deuces": classify_deuces, "joker": classify_joker}
+def classify_family(hands: np.ndarray, family: str) -> np.ndarray:
+    """:func:`classify` for a family named as in :data:`FAMILIES`."""
+    return classify(hands, FAMILY_CODES[family])

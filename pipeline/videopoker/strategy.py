@@ -43,8 +43,8 @@ def hold_pattern(cards: list[int], pt: PayTable | None = None) -> str:
         ranks = [c >> 2 for c in natural]
         shape = sorted((ranks.count(r) for r in set(ranks)), reverse=True)
         if len(cards) == 5:
-            from .hands import CLASSIFIERS
-            hand = pt.type_hand[int(CLASSIFIERS[pt.family](np.array([sorted(cards)], np.uint8))[0])]
+            from .hands import classify_family
+            hand = pt.type_hand[int(classify_family(np.array([sorted(cards)], np.uint8), pt.family)[0])]
             if hand != "nothing":
                 return f"pat {hand}"
         elif pt.family == "natural" and shape[:1] == [4]:

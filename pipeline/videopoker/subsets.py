@@ -25,7 +25,7 @@ from numba import njit
 from ..core.cache import cache_dir, load_or_build
 from ..core.combinatorics import BINOM
 from ..isomorphism.boards import all_card_sets, cards_of_codes, suit_canonical_codes
-from .hands import CLASSIFIERS, FAMILIES
+from .hands import FAMILIES, classify_family
 
 TABLES_VERSION = 3
 
@@ -72,7 +72,7 @@ class FamilyTables(NamedTuple):
 def _build(family: str) -> dict:
     deck, types = FAMILIES[family]
     hands = all_card_sets(deck, 5)                 # colex order: the subset tables' indexing
-    t = CLASSIFIERS[family](hands)
+    t = classify_family(hands, family)
     offsets = subset_offsets(deck)
     counts = _count_subsets(hands, t, len(types), offsets, BINOM)
     codes, weights = np.unique(suit_canonical_codes(hands, family == "joker"), return_counts=True)
