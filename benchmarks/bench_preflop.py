@@ -59,13 +59,13 @@ def matchups_cli(workers: int, out: Path) -> float:
 
 def _kernel_share(share: int, of: int) -> None:
     """Run the matchup kernel over every ``of``-th canonical matchup starting at ``share``."""
-    from pipeline.equity.matchups import canonical_matchups, matchup_counts
+    from pipeline.equity.matchups import canonical_matchups, count_matchups
     from pipeline.evaluator.tables import tables
 
     codes, _ = canonical_matchups()
     t = tables()
-    matchup_counts(codes[:1], t)                # load the compiled kernel before the timed share
-    matchup_counts(codes[share::of], t)
+    count_matchups(codes[:1], t)                # load the compiled kernel before the timed share
+    count_matchups(codes[share::of], t)
 
 
 def machine_ceiling() -> float:

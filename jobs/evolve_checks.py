@@ -52,32 +52,32 @@ def read_layout(path: str | None) -> Any:
         raise fail(f"--layout: {path}: {e}") from None
 
 
-def resolve_weights(weights: str, out: str) -> str:
-    """``tables`` or ``sampled`` for ``--weights``: ``auto`` keeps a checkpoint's own mode, else tables when built."""
+def resolve_weights(weights: str, tables: str, files: Any) -> tuple[str, Any]:
+    """``(mode, source)`` for ``--weights``: ``tables`` or ``sampled``, and the hand-weight tables to play with
+    (None when sampled).  ``auto`` keeps a checkpoint's own mode (under ``files``), else tables when built."""
     import json
-    from pathlib import Path
 
-    from pipeline.holdem.weight_build import weight_mode
+    from jobs.options import weight_source
 
     if weights == "auto":
         try:
-            return str(json.loads((Path(out) / "evolve" / "checkpoint.json").read_text())["config"]["weights"])
+            mode = str(json.loads(files.read_bytes("evolve", "checkpoint.json"))["config"]["weights"])
+            if mode in ("tables", "sampled"):
+                weights = mode
         except (OSError, ValueError, KeyError, TypeError):
             pass                                  # no (readable) checkpoint: the run's own check reports damage
-    try:
-        return weight_mode(weights)
-    except (ValueError, FileNotFoundError) as e:
-        raise fail(f"--weights: {e}") from None
+    source = weight_source(weights, tables)
+    return ("sampled" if source is None else "tables"), source
 
 
-def estimate(cfg: Any, session: Any) -> str:
+def estimate(cfg: Any, session: Any, weights: Any = None) -> str:
     """One line: the hands the evolution plays at most and the time that takes at the measured rate."""
     from pipeline.core.combinatorics import available_cores
     from pipeline.ga.evolve import hand_rate, planned_hands
 
     hands = planned_hands(cfg)
     workers = session.workers or (available_cores() if session.scheduler is None else 1)
-    seconds = hands / hand_rate(cfg) / workers
+    seconds = hands / hand_rate(cfg, weights=weights) / workers
     took = f"{seconds / 3600:.1f} h" if seconds >= 3600 else f"{seconds / 60:.0f} min"
     return (f"pokerpipe: evolve plays up to {hands:,} hands: about {took} on {workers} worker(s) "
             f"(measured here; resumable: rerun the same command after an interruption)")

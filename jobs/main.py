@@ -1,4 +1,9 @@
-"""The ``pokerpipe`` console entry: registers every command module and runs the app.
+"""The ``pokerpipe`` console entry: registers the command modules and runs the app.
+
+Every module of :mod:`jobs.commands` is one command, named after its file
+(``vs_random.py`` is ``pokerpipe vs-random``); no list of them is kept.  Only
+the command being run is imported (help imports them all), so a quick command
+starts without loading the others' libraries.
 
 Every command reports bad input as one line on stderr and exits with code 2;
 Ctrl-C prints ``pokerpipe: interrupted`` and exits with 130.
@@ -7,20 +12,27 @@ from __future__ import annotations
 
 import importlib
 import os
+import pkgutil
 import sys
 
 import typer
 
+from jobs import commands
 from jobs.app import app, one_line
-from pipeline.core.cards import CardError
-
-COMMANDS = ("datasets", "ehs", "ehs_table", "equity", "evaluate", "evolve", "holdem_weights", "matchups", "odds",
-            "odds_table", "outs", "preflop_grid", "play", "range_cmd", "tables", "videopoker", "vs_random")
+from pipeline.core.errors import InputError
 
 
-def _register() -> None:
-    for name in COMMANDS:
-        importlib.import_module(f"{__package__}.{name}")
+def command_modules() -> dict[str, str]:
+    """Command name -> module, for every module of :mod:`jobs.commands`."""
+    return {m.name.replace("_", "-"): f"{commands.__name__}.{m.name}" for m in pkgutil.iter_modules(commands.__path__)}
+
+
+def _register(argv: list[str]) -> None:
+    """Import the module of the command in ``argv``, or every command module when none is named (help)."""
+    known = command_modules()
+    named = next((a for a in argv if not a.startswith("-")), None)
+    for name in [named] if named in known else sorted(known):
+        importlib.import_module(known[name])
 
 
 def _interrupted() -> int:
@@ -36,16 +48,17 @@ def main(argv: list[str] | None = None) -> int:
     runner turns a KeyboardInterrupt into a silent ``Exit(130)`` that cannot be
     told apart from a command's own exit code.
     """
+    args = list(sys.argv[1:] if argv is None else argv)
     try:
-        _register()
+        _register(args)
         command = typer.main.get_command(app)
-        with command.make_context("pokerpipe", list(sys.argv[1:] if argv is None else argv)) as ctx:
+        with command.make_context("pokerpipe", args) as ctx:
             code = command.invoke(ctx)
     except (typer.Exit, typer.Abort, KeyboardInterrupt) as e:
         if isinstance(e, typer.Exit):
             return e.exit_code
         return _interrupted()
-    except CardError as e:
+    except InputError as e:             # bad input the library found: one line, as every command's own checks
         print(f"pokerpipe: error: {one_line(e)}", file=sys.stderr)
         return 2
     except Exception as e:

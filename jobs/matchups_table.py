@@ -14,12 +14,12 @@ def matchups_table(no_table: bool) -> Union[bool, tuple]:
     out = os.environ.get("POKERPIPE_MATCHUPS")
     if no_table or not out:
         return not no_table
-    from pipeline.datasets import DatasetError, is_built, matchup_counts, read
+    from pipeline.datasets import DatasetError, is_built, matchup_arrays, read
 
     try:
         if not is_built("matchups", out):
             raise fail(f"POKERPIPE_MATCHUPS={out!r} holds no finished matchups dataset (build it with "
                        "'pokerpipe matchups --out' there, or unset the variable to use the packaged table)")
-        return matchup_counts(read("matchups", out, columns=["wins", "ties", "losses"]))
+        return matchup_arrays(read("matchups", out, columns=["wins", "ties", "losses"]))
     except (DatasetError, OSError, ValueError) as e:
         raise fail(f"POKERPIPE_MATCHUPS={out!r}: {e}") from None

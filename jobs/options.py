@@ -1,14 +1,16 @@
-"""Options every batch command shares, and the call that hands datasets to the runner."""
+"""Options every batch command shares, and the calls that hand work to the library's batch layer."""
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import Any, Optional
 
 import typer
 
 from jobs.app import fail
 
-OUT = typer.Option("outputs", "--out", "-o",
+DEFAULT_OUT = "outputs"      # where datasets are built, and where the hold'em commands look for the weight tables
+
+OUT = typer.Option(DEFAULT_OUT, "--out", "-o",
                    help="output folder or URL (s3://bucket/prefix, gs://...); a dataset writes <out>/<name>/")
 WORKERS = typer.Option(None, "--workers", "-w", help="local worker processes (default: all cores)")
 SCHEDULER = typer.Option(None, "--scheduler", help="run on an existing Dask cluster, e.g. tcp://10.0.0.5:8786 "
@@ -16,6 +18,11 @@ SCHEDULER = typer.Option(None, "--scheduler", help="run on an existing Dask clus
 QUIET = typer.Option(False, "--quiet", "-q", help="no progress bar")
 FORCE = typer.Option(False, "--force", help="recompute every part instead of resuming")
 DASHBOARD = typer.Option(False, "--dashboard", help="start the Dask dashboard and print its address")
+WEIGHTS = typer.Option("auto", "--weights", help="hand weight after the flop: tables (built by `pokerpipe "
+                       "holdem-weights` into --tables), sampled, or auto (tables when built)")
+TABLES = typer.Option(DEFAULT_OUT, "--tables", help="folder or URL holding the hand-weight tables "
+                      "(`pokerpipe holdem-weights --out`)")
+WEIGHT_MODES = ("auto", "tables", "sampled")
 
 
 def run(targets: list[Any], out: str, workers: int | None, scheduler: str | None, quiet: bool, force: bool,
@@ -48,3 +55,25 @@ def dataset(name: str, **params: Any) -> Any:
         return make(name, **params)
     except (DatasetError, ValueError) as e:
         raise fail(str(e)) from None
+
+
+def weight_source(weights: str, tables: str) -> Optional[Any]:
+    """The hand-weight tables to play with (a :class:`pipeline.datasets.HandWeightTables`), or None to sample:
+    ``auto`` takes the tables when they are built in ``tables``; ``tables`` without them is one line, exit 2."""
+    if weights not in WEIGHT_MODES:
+        raise fail(f"--weights must be auto, tables or sampled, got {weights!r}")
+    if weights == "sampled":
+        return None
+    from pipeline.batch.storage import Storage, StorageError
+    from pipeline.datasets import HandWeightTables
+
+    try:
+        source = HandWeightTables(Storage.open(tables).location)
+    except StorageError as e:
+        raise fail(f"--tables: {e}") from None
+    if source.built():
+        return source
+    if weights == "tables":
+        raise fail(f"--weights tables: no hand-weight tables at {tables} (build them with "
+                   f"`pokerpipe holdem-weights --out {tables}`)")
+    return None

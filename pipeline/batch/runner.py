@@ -26,6 +26,7 @@ parameters' digest), the side outputs, and last ``_manifest.json``
 """
 from __future__ import annotations
 
+import concurrent.futures as cf
 import contextlib
 import hashlib
 import json
@@ -51,6 +52,7 @@ MANIFEST = "_manifest.json"
 LOCK = "_lock"
 CHECKSUMS = "_checksums"
 MAX_TASKS = 512          # partitions are grouped into at most this many Dask tasks
+POLL_SECONDS = 0.1       # the client looks up from the cluster this often (Ctrl-C is seen at once)
 
 
 @dataclass
@@ -301,21 +303,21 @@ def _run_locked(dataset: Dataset, storage: Storage, session: Session, inputs: An
 def _compute(dataset: Dataset, storage: Storage, session: Session, partitions: list, todo: list[int],
              parts: dict[int, tuple[int, int, str]]) -> int:
     """Run the missing partitions on the cluster; fill ``parts``; return how many were computed."""
-    from distributed import as_completed
-
-    client = session.client()
+    executor = session.cluster_executor()
     size = -(-len(todo) // MAX_TASKS)
     groups = [[(i, partitions[i]) for i in todo[k:k + size]] for k in range(0, len(todo), size)]
-    futures = client.map(build_parts, [dataset] * len(groups), groups, [storage.location] * len(groups),
-                         key=[f"{dataset.name}-{g[0][0]:05d}-{len(g)}-{params_digest(dataset)[:8]}" for g in groups],
-                         pure=False)
+    pending = {executor.submit(build_parts, dataset, g, storage.location) for g in groups}
     computed = 0
     try:
-        for batch in as_completed(futures, with_results=True, raise_errors=False).batches():
-            for future, built in batch:
-                if future.status != "finished":
-                    error = future.exception() if future.status == "error" else None
-                    raise _failure(dataset.name, error if error is not None else CancelledError())
+        while pending:
+            done, pending = cf.wait(pending, timeout=POLL_SECONDS, return_when=cf.FIRST_COMPLETED)
+            for future in done:
+                if future.cancelled():
+                    raise _failure(dataset.name, CancelledError())
+                error = future.exception()
+                if error is not None:
+                    raise _failure(dataset.name, error)
+                built = future.result()
                 for i, rows, nbytes, sha in built:
                     if storage.size(dataset.name, part_name(i)) != nbytes:
                         raise RunnerError(f"{dataset.name}: a worker wrote {part_name(i)} but it is not at "
@@ -323,10 +325,10 @@ def _compute(dataset: Dataset, storage: Storage, session: Session, partitions: l
                                           "a shared folder or an object-store URL for --out")
                     parts[i] = (rows, nbytes, sha)
                     computed += 1
-                future.release()
                 session.progress.advance(len(built))
     except BaseException as e:
-        client.cancel(futures)
+        for future in pending:
+            future.cancel()
         if isinstance(e, (KeyboardInterrupt, RunnerError)):
             raise
         raise _failure(dataset.name, e) from None

@@ -7,14 +7,17 @@ are built, all of them with an overall ETA.  The cluster starts on first use.
 """
 from __future__ import annotations
 
+import concurrent.futures as cf
 import contextlib
 import logging
+import threading
 import warnings
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Optional
 
 from ..core.combinatorics import available_cores
 from .errors import RunnerError
+from .fanout import ProgressExecutor
 
 WORKERS_PER_CORE = 4     # --workers above this many per core is refused
 
@@ -72,6 +75,24 @@ class Session:
             self._client = self._stack.enter_context(_dask_client(self.workers, self.scheduler, self.dashboard))
         return self._client
 
+    def executor(self, label: str) -> ProgressExecutor:
+        """The cluster as a ``concurrent.futures.Executor`` for domain code (:mod:`.fanout`): its tasks are
+        shown as one bar, ``label``, of the session's progress display."""
+        workers = max(1, sum(self.client().nthreads().values()))
+        return ProgressExecutor(self.cluster_executor(), self.progress, label, workers)
+
+    def cluster_executor(self) -> cf.Executor:
+        """The cluster's own executor (tasks never deduplicated), for the runner, which counts parts itself."""
+        return self.client().get_executor(pure=False)
+
+    def in_process(self) -> bool:
+        """Whether the work should run in this process: one local worker, so no cluster is worth starting."""
+        return self.workers == 1 and self.scheduler is None
+
+    def executor_or_none(self, label: str) -> Optional[ProgressExecutor]:
+        """:meth:`executor`, or None (run in this process) for a session of one local worker."""
+        return None if self.in_process() else self.executor(label)
+
 
 @contextlib.contextmanager
 def _dask_client(workers: int | None, scheduler: str | None, dashboard: bool) -> Iterator[Any]:
@@ -119,6 +140,9 @@ class Progress:
         self._total: Any = None
         self._current: Any = None
         self._planned = self._skipped = 0
+        self._tasks: dict[str, Any] = {}
+        self._expected: dict[str, int] = {}
+        self._lock = threading.Lock()
 
     def plan(self, total_parts: int, datasets: int) -> None:
         """Announce a run of ``datasets`` datasets with ``total_parts`` parts in all."""
@@ -143,6 +167,22 @@ class Progress:
             if self._total is not None:
                 self._bar.advance(self._total, n)
 
+    def expect(self, label: str, tasks: int) -> None:
+        """``tasks`` more tasks of ``label`` (an executor's bar, :mod:`.fanout`)."""
+        if not self._start():
+            return
+        with self._lock:
+            if label not in self._tasks:
+                self._tasks[label] = self._bar.add_task(label, total=0, unit="tasks")
+                self._expected[label] = 0
+            self._expected[label] += tasks
+            self._bar.update(self._tasks[label], total=self._expected[label])
+
+    def finish(self, label: str, tasks: int) -> None:
+        """``tasks`` tasks of ``label`` finished."""
+        if self._bar is not None and label in self._tasks:
+            self._bar.advance(self._tasks[label], tasks)
+
     def skip(self, parts: int) -> None:
         """A dataset found built: count its parts in the overall progress."""
         self._skipped += parts
@@ -166,7 +206,8 @@ class Progress:
             class Rate(ProgressColumn):
                 def render(self, task: Any) -> Text:
                     speed = task.finished_speed or task.speed
-                    return Text("" if speed is None else f"{speed:,.1f} parts/s")
+                    unit = task.fields.get("unit", "parts")
+                    return Text("" if speed is None else f"{speed:,.1f} {unit}/s")
 
             self._bar = Bar(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), Rate(),
                             TextColumn("ETA"), TimeRemainingColumn(), console=Console(stderr=True))

@@ -52,6 +52,10 @@ class Dataset:
         """One partition's rows (runs on a Dask worker)."""
         raise NotImplementedError
 
+    def planned_parts(self) -> int:
+        """Parts this dataset will have, for the overall progress, known before its inputs are read."""
+        return len(self.partitions(None))   # type: ignore[arg-type]
+
     def rows(self, partition: Any) -> int | None:
         """Rows a partition must give, when known in advance."""
         return None

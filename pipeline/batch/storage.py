@@ -13,17 +13,20 @@ that domain code writes its outputs through.
 """
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from typing import BinaryIO
 
 import pyarrow.fs as pafs
 
 from ..core.errors import InputError
-from ..core.files import write_atomic
+from ..core.files import atomic_writer, write_atomic
 
 URL = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*)://")
 SCHEMES = ("s3", "gs", "gcs", "hdfs", "viewfs", "file")
@@ -48,9 +51,11 @@ def check_name(name: str) -> str:
 
 @dataclass(frozen=True)
 class Storage:
-    """A root location (``location``: a local path or URL) and paths relative to it."""
+    """A root location (``location``: an absolute local path or a URL) and paths relative to it; ``shown``
+    is the root as the user wrote it, for messages (a relative folder stays relative)."""
 
     location: str
+    shown: str = ""
 
     @classmethod
     def open(cls, out: str | os.PathLike) -> Storage:
@@ -62,7 +67,7 @@ class Storage:
                                f"(a local folder or {', '.join(s + '://' for s in SCHEMES[:4])})")
         if not m and re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]+:", text):
             raise StorageError(f"--out {text!r} looks like a URL but is not one (scheme://bucket/prefix)")
-        storage = cls(text if m else str(Path(text).absolute()))
+        storage = cls(text if m else str(Path(text).absolute()), text)
         _ = storage._fs_root        # fail now, with one line, if the URL cannot be opened
         return storage
 
@@ -90,7 +95,8 @@ class Storage:
 
     def url(self, *parts: str) -> str:
         """``parts`` under the root, written as the user wrote the root."""
-        return "/".join([self.location.rstrip("/"), *parts])
+        root = (self.shown or self.location).rstrip("/")
+        return "/".join([root, *parts]) if parts else (root or "/")
 
     def makedirs(self, *parts: str) -> None:
         self.fs.create_dir(self.path(*parts), recursive=True)
@@ -118,6 +124,26 @@ class Storage:
             return
         with self.fs.open_output_stream(target) as f:   # an object store's PUT is atomic
             f.write(data)
+
+    @contextlib.contextmanager
+    def writer(self, *parts: str) -> Iterator[BinaryIO]:
+        """A binary file to stream into ``parts``, committed whole when the block ends and never on an error:
+        locally through :func:`~pipeline.core.files.atomic_writer`, on an object store held in memory and
+        PUT once at the end."""
+        if self.is_local:
+            with atomic_writer(self.path(*parts)) as f:
+                yield f
+            return
+        buf = io.BytesIO()
+        yield buf
+        self.write_atomic(buf.getvalue(), *parts)
+
+    def remove_tree(self, *parts: str) -> None:
+        """Delete a folder and everything in it, if it is there."""
+        try:
+            self.fs.delete_dir(self.path(*parts))
+        except (FileNotFoundError, OSError):
+            pass
 
     def create_exclusive(self, data: bytes, *parts: str) -> bool:
         """Create the file only if it does not exist; True if this call created it."""

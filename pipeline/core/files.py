@@ -1,8 +1,9 @@
 """Files: the one atomic write of a local file, and the interface of a folder pokerpipe writes into.
 
-:func:`write_atomic` is the only place that writes a file under a temporary
+:func:`atomic_writer` is the only place that writes a file under a temporary
 name and renames it over the target, so that a reader sees the whole old file
-or the whole new one, never half of either.  The disk cache uses it directly;
+or the whole new one, never half of either (:func:`write_atomic` writes bytes
+through it).  The disk cache uses it directly;
 every output goes through :class:`pipeline.batch.storage.Storage`, which uses
 it for local folders and a single PUT for object stores.
 
@@ -13,11 +14,12 @@ path parts.  Domain packages never import :mod:`pipeline.batch`; the caller
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Protocol
+from typing import BinaryIO, ContextManager, Protocol
 
 TMP_SUFFIX = ".tmp"
 
@@ -34,17 +36,19 @@ def is_temporary(name: str) -> bool:
     return name.startswith(".") and name.endswith(TMP_SUFFIX)
 
 
-def write_atomic(path: str | os.PathLike[str], data: bytes, *, sync: bool = False) -> None:
-    """Write ``data`` to the local file ``path`` so that readers see the whole file or the old one, never half.
+@contextlib.contextmanager
+def atomic_writer(path: str | os.PathLike[str], *, sync: bool = False) -> Iterator[BinaryIO]:
+    """A binary file to write ``path`` through: readers see the whole new file or the old one, never half.
 
-    ``sync`` flushes it to the disk before the rename (a commit point: a
-    manifest, a checkpoint).  On any failure the temporary file is removed and
-    the target is untouched.
+    The data goes to :func:`temporary_name` and is renamed over ``path`` when
+    the block ends; ``sync`` flushes it to the disk first (a commit point: a
+    manifest, a checkpoint).  On any failure — Ctrl-C included — the temporary
+    file is removed and ``path`` is untouched.
     """
     tmp = temporary_name(path)
     try:
         with open(tmp, "wb") as f:
-            f.write(data)
+            yield f
             if sync:
                 f.flush()
                 os.fsync(f.fileno())
@@ -55,6 +59,12 @@ def write_atomic(path: str | os.PathLike[str], data: bytes, *, sync: bool = Fals
         except OSError:
             pass
         raise
+
+
+def write_atomic(path: str | os.PathLike[str], data: bytes, *, sync: bool = False) -> None:
+    """Write ``data`` to the local file ``path`` atomically (:func:`atomic_writer`)."""
+    with atomic_writer(path, sync=sync) as f:
+        f.write(data)
 
 
 class Files(Protocol):
@@ -73,6 +83,10 @@ class Files(Protocol):
 
     def write_atomic(self, data: bytes, *parts: str, sync: bool = False) -> None:
         """Write ``data`` so that readers see the whole file or the old one, never half."""
+        ...
+
+    def writer(self, *parts: str) -> ContextManager[BinaryIO]:
+        """A binary file to stream a large output into, committed whole when the block ends (nothing on error)."""
         ...
 
     def exists(self, *parts: str) -> bool:

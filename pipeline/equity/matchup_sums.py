@@ -12,7 +12,7 @@ microseconds for typical ranges instead of milliseconds to seconds.
 (``data/matchups-wtl.npz``, 383 kB); a caller holding a built ``matchups``
 dataset passes its arrays instead (``equity(..., table=(codes, wtl))``, e.g.
 from :func:`pipeline.datasets.read` and
-:func:`pipeline.datasets.matchup_counts`; ``pokerpipe equity`` does so when
+:func:`pipeline.datasets.matchup_arrays`; ``pokerpipe equity`` does so when
 ``$POKERPIPE_MATCHUPS`` names the dataset's ``--out`` folder).
 """
 from __future__ import annotations

@@ -106,7 +106,7 @@ def format_matchup(code: int) -> tuple[str, str]:
 
 
 @njit(cache=True, nogil=True)
-def matchup_counts(codes: np.ndarray, T: Tables) -> np.ndarray:
+def count_matchups(codes: np.ndarray, T: Tables) -> np.ndarray:
     """(n, 3) hero wins, ties, losses over all 1,712,304 boards of each matchup code."""
     out = np.empty((codes.size, 3), np.int64)
     keys = np.empty(2, np.uint64)

@@ -34,7 +34,8 @@ from typing import Any
 from ..core.errors import InputError
 from ..holdem.player import Layout
 from ..holdem.policies import KINDS
-from .fitness import FORMATS
+
+FORMATS = ("table", "heads-up")     # how fitness is played (pipeline.ga.fitness)
 
 
 class ConfigError(InputError):

@@ -32,11 +32,12 @@ and at the end ``final-player.json``,
 """
 from __future__ import annotations
 
+import io
 import json
-import shutil
 import time
+from concurrent.futures import Executor
 from dataclasses import dataclass
-from pathlib import Path
+from functools import partial
 from typing import Any, Callable, Optional
 
 import numpy as np
@@ -44,11 +45,15 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..core.errors import InputError
+from ..core.files import Files
 from ..holdem.player import Player
+from ..holdem.weights import WeightSource
 from . import checkpoint
 from .config import Config
 from .fitness import Match, play_match, unpack_used
 from .operators import CROSSOVERS, crossover, mutate, random_genes, tournament
+
+FOLDER = "evolve"          # the evolution's files, under the output folder
 
 INDIVIDUAL_SCHEMA = pa.schema([
     ("generation", pa.int32()), ("phase", pa.int8()), ("individual", pa.int64()),
@@ -70,6 +75,9 @@ PROGRESS_SCHEMA = pa.schema([
 ])
 
 
+FINAL_PLAYER = "final-player.json"
+
+
 class EvolveError(InputError):
     """The output folder holds an evolution that cannot be continued (other parameters)."""
 
@@ -78,9 +86,9 @@ class EvolveError(InputError):
 class Summary:
     """How an evolution ended: where its files are and its last generation's figures."""
 
-    folder: Path
+    folder: str              # <out>/evolve, as the user wrote <out>
     generations: int
-    final_player: Path
+    final_player: str
     progress: list[dict[str, Any]]
     seconds_per_generation: float
     resumed_at: int
@@ -94,9 +102,9 @@ def _seed_of(*key: int) -> int:
 class _State:
     """The population, the trainers and the bookkeeping a checkpoint holds."""
 
-    def __init__(self, cfg: Config, folder: Path) -> None:
+    def __init__(self, cfg: Config, files: Files) -> None:
         self.cfg = cfg
-        self.folder = folder
+        self.files = files
         L = cfg.layout
         rng = np.random.default_rng([cfg.seed, 1 << 40])
         self.trainers = np.stack([random_genes(L, rng) for _ in range(cfg.trainers)])
@@ -173,31 +181,18 @@ def _offspring(st: _State, rng: np.random.Generator) -> tuple[str, list[_Child]]
     return op, children
 
 
-def _evaluate(st: _State, genes: list[np.ndarray], seed: int, session: Any,
-              label: str) -> list[Match]:
-    """Play every gene table against the trainers on the deals of ``seed`` (on the cluster if any)."""
+def _evaluate(st: _State, genes: list[np.ndarray], seed: int, executor: Optional[Executor],
+              weights: Optional[WeightSource]) -> list[Match]:
+    """Play every gene table against the trainers on the deals of ``seed`` (on ``executor``'s workers if any)."""
     from ..holdem.weights import preflop_table
 
     cfg = st.cfg
-    pre = preflop_table()
-    args = dict(layout=cfg.layout, fmt=cfg.format, hands=cfg.hands_per_match, seed=seed, samples=cfg.samples,
-                weights=cfg.weights)
-    if session is None:
-        return [play_match(g, st.trainers, pre_weight=pre, **args) for g in genes]   # type: ignore[arg-type]
-    from distributed import as_completed
-
-    client = session.client()
-    trainers = client.scatter(st.trainers, broadcast=True)
-    pre_f = client.scatter(pre, broadcast=True)
-    gene_futures = client.scatter(genes)              # the gene tables travel as data, not inside the task graph
-    futures = client.map(play_match, gene_futures, trainers=trainers, pre_weight=pre_f, pure=False, **args)
-    session.progress.dataset(label, len(futures), 0)
-    for batch in as_completed(futures).batches():
-        session.progress.advance(len(batch))
-    return list(client.gather(futures))
+    play = partial(play_match, trainers=st.trainers, layout=cfg.layout, fmt=cfg.format, hands=cfg.hands_per_match,
+                   seed=seed, samples=cfg.samples, pre_weight=preflop_table(), weights=weights)
+    return list((executor.map if executor is not None else map)(play, genes))
 
 
-def _yardstick(cfg: Config, genes: np.ndarray) -> tuple[float, float]:
+def _yardstick(cfg: Config, genes: np.ndarray, weights: Optional[WeightSource]) -> tuple[float, float]:
     """The player's BB/100 and standard error against the yardstick, on deals fixed for the run.
 
     At the format's table: the player and ``trainers`` copies of the
@@ -207,7 +202,7 @@ def _yardstick(cfg: Config, genes: np.ndarray) -> tuple[float, float]:
 
     others = cfg.trainers if cfg.format == "table" else 1
     r = simulate([Player(cfg.layout, genes, {"name": "best"})] + [cfg.yardstick] * others, cfg.hands_per_match,
-                 seed=_seed_of(cfg.seed, 2 << 40), samples=cfg.samples, weights=cfg.weights)
+                 seed=_seed_of(cfg.seed, 2 << 40), samples=cfg.samples, weights=weights)
     return r.seats[0].bb_per_100, r.seats[0].stderr
 
 
@@ -239,7 +234,7 @@ def _coevolve(st: _State, best_fitness: float, best_genes: np.ndarray, best_id: 
     return int(best_id), left
 
 
-def _generation(st: _State, session: Any) -> None:
+def _generation(st: _State, executor: Optional[Executor], weights: Optional[WeightSource]) -> None:
     """Run generation ``st.generation`` and leave the state at the next one."""
     cfg, g = st.cfg, st.generation
     rng = np.random.default_rng([cfg.seed, g])
@@ -262,7 +257,7 @@ def _generation(st: _State, session: Any) -> None:
         st.next_id += len(kids)
         origin = [("parent", False, -1, -1)] * n_parents + [(k.operator, k.mutated, k.parent_a, k.parent_b)
                                                              for k in kids]
-    matches = _evaluate(st, cand_genes, deal_seed, session, f"generation {g + 1}/{cfg.generations} (phase {st.phase})")
+    matches = _evaluate(st, cand_genes, deal_seed, executor, weights)
     fit = np.array([m.bb_per_100 for m in matches])
     used = [u | unpack_used(m.used, cfg.layout.genes) for u, m in zip(cand_used, matches)]
     order = sorted(range(len(matches)), key=lambda i: (-fit[i], i))
@@ -272,7 +267,7 @@ def _generation(st: _State, session: Any) -> None:
     t_hands = np.sum([m.trainer_hands for m in matches], axis=0)
     t_fit = t_units / np.maximum(t_hands, 1)
     trainer_in, trainer_out = _coevolve(st, float(fit[best]), cand_genes[best], cand_ids[best], t_fit)
-    yb, ys = _yardstick(cfg, cand_genes[best])
+    yb, ys = _yardstick(cfg, cand_genes[best], weights)
     survived = np.zeros(len(matches), np.bool_)
     survived[keep] = True
     share = np.array([u.mean() for u in used])
@@ -281,16 +276,16 @@ def _generation(st: _State, session: Any) -> None:
             "units": [m.units for m in matches], "used_share": share, "operator": [o[0] for o in origin],
             "mutated": [o[1] for o in origin], "parent_a": [o[2] for o in origin],
             "parent_b": [o[3] for o in origin], "survived": survived}
-    _write_parquet(pa.table(rows, schema=INDIVIDUAL_SCHEMA), st.folder / "generations" / f"gen-{g:05d}.parquet")
+    _write_parquet(st.files, pa.table(rows, schema=INDIVIDUAL_SCHEMA), "generations", f"gen-{g:05d}.parquet")
     st.progress.append({"generation": g, "phase": st.phase, "operator": op, "evaluated": len(matches),
                         "best": int(cand_ids[best]), "best_fitness": float(fit[best]),
                         "best_stderr": float(matches[best].stderr), "mean_fitness": float(fit.mean()),
                         "best_used_share": float(share[best]), "best_trainer_fitness": float(t_fit.max()),
                         "trainer_in": trainer_in, "trainer_out": trainer_out, "yardstick_bb100": float(yb),
                         "yardstick_stderr": float(ys)})
-    Player(cfg.layout, cand_genes[best], _about(cfg, f"best-{g}", cand_ids[best], generation=g, phase=st.phase,
-                                                fitness_bb100=float(fit[best]))
-           ).save(st.folder / "best" / f"gen-{g:05d}.json")
+    best_player = Player(cfg.layout, cand_genes[best], _about(cfg, f"best-{g}", cand_ids[best], generation=g,
+                                                              phase=st.phase, fitness_bb100=float(fit[best])))
+    _save_player(st.files, best_player, "best", f"gen-{g:05d}.json")
     st.genes = np.stack([cand_genes[i] for i in keep])
     st.used = np.stack([used[i] for i in keep])
     st.fitness = fit[keep]
@@ -304,25 +299,51 @@ def _generation(st: _State, session: Any) -> None:
         st.finished = True
 
 
-def _write_parquet(table: pa.Table, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    pq.write_table(table, tmp)
-    tmp.replace(path)
+def _write_parquet(files: Files, table: pa.Table, *parts: str) -> None:
+    """``table`` as a Parquet file at ``<out>/evolve/<parts>`` (pyarrow's default writer options)."""
+    buf = io.BytesIO()
+    pq.write_table(table, buf)
+    files.write_atomic(buf.getvalue(), FOLDER, *parts)
 
 
-def _finish(st: _State, folder: Path) -> Path:
+def read_parquet(files: Files, *parts: str) -> pa.Table:
+    """The Parquet file at ``<out>/evolve/<parts>``."""
+    return pq.read_table(pa.BufferReader(files.read_bytes(FOLDER, *parts)))
+
+
+def _save_player(files: Files, player: Player, *parts: str) -> str:
+    """Write a player file at ``<out>/evolve/<parts>``; its location."""
+    files.write_atomic(player.to_json().encode(), FOLDER, *parts)
+    return files.url(FOLDER, *parts)
+
+
+def load_player(files: Files, *parts: str) -> Player:
+    """The player file at ``<out>/evolve/<parts>``, checked (:class:`~pipeline.holdem.player.PlayerFileError`)."""
+    from ..holdem.player import PlayerFileError
+
+    where = files.url(FOLDER, *parts)
+    try:
+        data = files.read_bytes(FOLDER, *parts)
+    except FileNotFoundError:
+        raise PlayerFileError(f"no player file {where}") from None
+    except OSError as e:
+        raise PlayerFileError(f"{where} cannot be read ({e.strerror or e})") from None
+    return Player.from_json(data, where)
+
+
+def _finish(st: _State) -> str:
     cfg = st.cfg
     final = Player(cfg.layout, st.genes[0], _about(cfg, "final-player", st.ids[0],
                                                    fitness_bb100=float(st.fitness[0]), generations=st.generation,
                                                    used_share=float(st.used[0].mean())))
-    path = final.save(folder / "final-player.json")
+    path = _save_player(st.files, final, FINAL_PLAYER)
     for k, (genes, tid) in enumerate(zip(st.trainers, st.trainer_ids)):
-        Player(cfg.layout, genes, {"name": f"trainer-{k}", "individual": int(tid), "seed": cfg.seed}).save(
-            folder / "trainers" / f"trainer-{k}.json")
-    (folder / "summary.json").write_text(json.dumps({"config": cfg.to_dict(), "generations": st.generation,
-                                                     "final_player": path.name,
-                                                     "seconds_per_generation": _mean(st.seconds)}, indent=1))
+        _save_player(st.files, Player(cfg.layout, genes, {"name": f"trainer-{k}", "individual": int(tid),
+                                                          "seed": cfg.seed}), "trainers", f"trainer-{k}.json")
+    st.files.write_atomic(json.dumps({"config": cfg.to_dict(), "generations": st.generation,
+                                      "final_player": FINAL_PLAYER,
+                                      "seconds_per_generation": _mean(st.seconds)}, indent=1).encode(),
+                          FOLDER, "summary.json")
     return path
 
 
@@ -343,25 +364,25 @@ def newborns(cfg: Config, generation: int) -> list[np.ndarray]:
     return [random_genes(cfg.layout, rng) for _ in range(cfg.population)]
 
 
-def best_of(folder: str | Path, generation: int) -> Player:
-    """The best individual of ``generation`` of the evolution in ``folder`` (``<out>/evolve``).
+def best_of(files: Files, generation: int) -> Player:
+    """The best individual of ``generation`` of the evolution under ``files`` (its ``evolve/`` folder).
 
     Read from ``best/gen-NNNNN.json``; for a run written before those files
     existed, the last generation's is the final player and a phase's first
     generation is rebuilt from its seed (the newborns in the order
     ``generations/gen-NNNNN.parquet`` lists them).
     """
-    folder = Path(folder)
-    path = folder / "best" / f"gen-{generation:05d}.json"
-    if path.exists():
-        return Player.load(path)
-    doc = json.loads((folder / "checkpoint.json").read_text())
-    if doc["finished"] and generation == doc["generation"] - 1 and (folder / "final-player.json").exists():
-        return Player.load(folder / "final-player.json")          # the last generation's best is the final player
+    name = f"gen-{generation:05d}.json"
+    if files.is_file(FOLDER, "best", name):
+        return load_player(files, "best", name)
+    _, doc = checkpoint.load(files)
+    if doc["finished"] and generation == doc["generation"] - 1 and files.is_file(FOLDER, FINAL_PLAYER):
+        return load_player(files, FINAL_PLAYER)          # the last generation's best is the final player
     cfg = Config.from_dict(doc["config"])
-    rows = pq.read_table(folder / "generations" / f"gen-{generation:05d}.parquet").to_pylist()
+    rows = read_parquet(files, "generations", f"gen-{generation:05d}.parquet").to_pylist()
     if rows[0]["operator"] != "birth":
-        raise EvolveError(f"{path} is missing and generation {generation} is not a phase's first")
+        raise EvolveError(f"{files.url(FOLDER, 'best', name)} is missing and generation {generation} is not a "
+                          "phase's first")
     best = max(range(len(rows)), key=lambda i: (rows[i]["fitness"], -i))
     return Player(cfg.layout, newborns(cfg, generation)[best],
                   _about(cfg, f"best-{generation}", rows[best]["individual"], generation=generation,
@@ -372,42 +393,48 @@ def _mean(xs: list[float]) -> float:
     return float(np.mean(xs)) if xs else 0.0
 
 
-def evolve(cfg: Config, out: str | Path, *, session: Any = None, force: bool = False,
-           stop_after: Optional[int] = None, on_generation: Optional[Callable[[dict[str, Any]], None]] = None
-           ) -> Summary:
-    """Run (or resume) the evolution ``cfg`` under ``<out>/evolve``; return its :class:`Summary`.
+def evolve(cfg: Config, files: Files, *, executor: Optional[Executor] = None, weights: Optional[WeightSource] = None,
+           force: bool = False, stop_after: Optional[int] = None,
+           on_generation: Optional[Callable[[dict[str, Any]], None]] = None) -> Summary:
+    """Run (or resume) the evolution ``cfg`` under ``files`` (its ``evolve/`` folder); return its :class:`Summary`.
 
+    ``files`` is a folder, local or an object store (:class:`pipeline.batch.storage.Storage`).
     A checkpoint of the same parameters is continued from its last finished
     generation; one of other parameters, or a damaged one, raises
     (:class:`EvolveError`, :class:`~.checkpoint.CheckpointError`) unless
-    ``force`` starts over.  ``stop_after`` ends the call after that many new
-    generations (as an interruption would).  ``on_generation`` gets each
-    generation's progress row.
+    ``force`` starts over.  ``executor`` plays each generation's matches on its
+    workers; ``weights`` is where the hand-weight tables come from when
+    ``cfg.weights`` is ``"tables"``.  ``stop_after`` ends the call after that
+    many new generations (as an interruption would).  ``on_generation`` gets
+    each generation's progress row.
     """
-    folder = Path(out) / "evolve"
-    if force and folder.exists():
-        shutil.rmtree(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    st = _State(cfg, folder)
-    if checkpoint.exists(folder):
-        arrays, doc = checkpoint.load(folder)
+    if (cfg.weights == "tables") != (weights is not None):
+        raise EvolveError(f"the evolution plays with {cfg.weights} hand weights: "
+                          + ("it needs the hand-weight tables" if weights is None else "give it no tables"))
+    if force:
+        files.remove_tree(FOLDER)
+    for sub in ("generations", "best", "trainers"):
+        files.makedirs(FOLDER, sub)
+    st = _State(cfg, files)
+    if checkpoint.exists(files):
+        arrays, doc = checkpoint.load(files)
         if doc.get("config") != json.loads(json.dumps(cfg.to_dict())):
-            raise EvolveError(f"{folder} holds an evolution with other parameters; use --force to start over "
-                              "or another --out")
+            raise EvolveError(f"{files.url(FOLDER)} holds an evolution with other parameters; use --force to start "
+                              "over or another --out")
         st.restore(arrays, doc)
     resumed_at = st.generation
     done = 0
     while not st.finished and (stop_after is None or done < stop_after):
         t = time.perf_counter()
-        _generation(st, session)
+        _generation(st, executor, weights)
         st.seconds.append(time.perf_counter() - t)
-        _write_parquet(pa.Table.from_pylist(st.progress, schema=PROGRESS_SCHEMA), folder / "progress.parquet")
-        checkpoint.save(folder, st.arrays(), st.doc())
+        _write_parquet(files, pa.Table.from_pylist(st.progress, schema=PROGRESS_SCHEMA), "progress.parquet")
+        checkpoint.save(files, st.arrays(), st.doc())
         done += 1
         if on_generation is not None:
             on_generation(st.progress[-1])
-    final = _finish(st, folder) if st.finished else folder / "final-player.json"
-    return Summary(folder, st.generation, final, st.progress, _mean(st.seconds), resumed_at, st.finished)
+    final = _finish(st) if st.finished else files.url(FOLDER, FINAL_PLAYER)
+    return Summary(files.url(FOLDER), st.generation, final, st.progress, _mean(st.seconds), resumed_at, st.finished)
 
 
 def planned_hands(cfg: Config) -> int:
@@ -417,7 +444,7 @@ def planned_hands(cfg: Config) -> int:
                + cfg.generations * cfg.hands_per_match)
 
 
-def hand_rate(cfg: Config, hands: int = 2_000) -> float:
+def hand_rate(cfg: Config, hands: int = 2_000, weights: Optional[WeightSource] = None) -> float:
     """Hands per second of one evaluation on this machine (one process), measured on a random individual."""
     from ..holdem.weights import preflop_table
 
@@ -425,7 +452,7 @@ def hand_rate(cfg: Config, hands: int = 2_000) -> float:
     genes = random_genes(cfg.layout, rng)
     trainers = np.stack([random_genes(cfg.layout, rng) for _ in range(cfg.trainers if cfg.format == "table" else 1)])
     pre = preflop_table()
-    play_match(genes, trainers, cfg.layout, cfg.format, 20, 1, cfg.samples, pre, cfg.weights)   # compile / load
+    play_match(genes, trainers, cfg.layout, cfg.format, 20, 1, cfg.samples, pre, weights)   # compile / load
     t = time.perf_counter()
-    m = play_match(genes, trainers, cfg.layout, cfg.format, hands, 1, cfg.samples, pre, cfg.weights)
+    m = play_match(genes, trainers, cfg.layout, cfg.format, hands, 1, cfg.samples, pre, weights)
     return m.hands / max(time.perf_counter() - t, 1e-9)

@@ -19,14 +19,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Optional
 
 import numpy as np
 
 from ..holdem.player import Layout, Player
 from ..holdem.seating import Table
 from ..holdem.simulate import play_deals
-
-FORMATS = ("table", "heads-up")
+from ..holdem.weights import WeightSource
+from .config import FORMATS
 
 
 @dataclass
@@ -57,11 +58,11 @@ class Match:
 
 
 def play_match(genes: np.ndarray, trainers: np.ndarray, layout: Layout, fmt: str, hands: int, seed: int,
-               samples: int, pre_weight: np.ndarray, weights: str = "sampled") -> Match:
+               samples: int, pre_weight: np.ndarray, weights: Optional[WeightSource] = None) -> Match:
     """Evaluate one gene table against ``trainers`` (``(T, genes, 2)``) over ``hands`` hands.
 
     ``hands`` is per match: the whole table session, or each heads-up match;
-    ``weights`` the hand-weight mode (:func:`pipeline.holdem.weight_build.weight_mode`).
+    ``weights`` where the hand-weight tables come from (None: sampled; :mod:`pipeline.holdem.weights`).
     """
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r} (choose from {', '.join(FORMATS)})")

@@ -5,18 +5,21 @@
 (2000, ['tag', 'station'])
 
 Chips are integer units, 100 to the big blind (:data:`BB`); stakes are written
-as a $1/$2 table (small blind $0.50) in histories.  Modules: :mod:`.rng`
-(random streams), :mod:`.engine` (one hand), :mod:`.settle` (pots, rake),
-:mod:`.policies`, :mod:`.genes` (the evolved players' gene tables, :mod:`pipeline.ga`),
-:mod:`.handweight` (preflop, sampled), :mod:`.weight_table` (the hand-weight
-tables after the flop), :mod:`.table`, :mod:`.simulate`,
-:mod:`.record` (hands kept for histories) and the history writers.
+as a $1/$2 table (small blind $0.50) in histories.  Modules: :mod:`.engine`
+(one hand), :mod:`.settle` (pots, rake), :mod:`.policies`, :mod:`.genes` (the
+evolved players' gene tables) and :mod:`.player` (their files),
+:mod:`.seating` (a table of policies), :mod:`.weights` (hand weights: preflop,
+sampled, the tables after the flop) and :mod:`.weight_build` (building those
+tables), :mod:`.simulate`, :mod:`.record` (hands kept whole) and
+:mod:`.histories` (PokerStars, PHH and OHH writers).
 """
 from __future__ import annotations
 
+from .player import Layout, Player, PlayerFileError
 from .policies import KINDS
 from .seating import Table, TableError
 from .settle import BB
 from .simulate import SeatResult, SimResult, simulate
 
-__all__ = ["BB", "KINDS", "SeatResult", "SimResult", "Table", "TableError", "simulate"]
+__all__ = ["BB", "KINDS", "Layout", "Player", "PlayerFileError", "SeatResult", "SimResult", "Table", "TableError",
+           "simulate"]

@@ -19,6 +19,8 @@ Everything a history needs is written to the ``log`` array, one row per action:
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -50,9 +52,9 @@ from .policies import (
     decide,
     position_class,
 )
+from .seating import Seats
 from .settle import BB, award, return_uncalled, showdown_values
-from .weight_build import table_weight
-from .weights import sampled_weight
+from .weights import HandWeights, sampled_weight, table_weight
 
 MAX_LOG = 256
 MAX_BETS = 4
@@ -87,31 +89,72 @@ def _put(seat: int, units: int, stack: np.ndarray, street_in: np.ndarray, contri
     return x
 
 
+class Work(NamedTuple):
+    """Scratch space of :func:`play_hand`, allocated once per run so that a hand allocates nothing."""
+
+    ws: np.ndarray       # (WS_ROWS, 52) int64: per-seat rows, the weight sampler's deck, the dealing deck
+    fws: np.ndarray      # (seats + 1, 16) float64: the observation, each seat's weight of this street
+    dcache: np.ndarray   # (seats, 4, 10) float64: table weights kept for the deal by position, street, opponents
+    rng: np.ndarray      # (1,) uint64: the hand's action stream (:func:`pipeline.core.rng.seed_stream`)
+
+
+class Tally(NamedTuple):
+    """What a run adds up over its hands."""
+
+    stats: np.ndarray    # (seats, N_STATS) int64: the counters S_HANDS .. S_WSD
+    used: np.ndarray     # (seats, genes) uint8: the genes an evolved seat consulted
+
+
+class Outcome(NamedTuple):
+    """One hand's result, written by :func:`play_hand`."""
+
+    net: np.ndarray        # (seats,) int64: units won or lost
+    won: np.ndarray        # (seats,) int64: winnings
+    returned: np.ndarray   # (seats,) int64: an uncalled bet given back
+    values: np.ndarray     # (seats,) int64: showdown hand values, -1 = not shown
+    pots: np.ndarray       # (seats,) int64: the pots after rake
+    pot_share: np.ndarray  # (seats, seats) int64: what a seat took from pot p
+    log: np.ndarray        # (MAX_LOG, 5) int64: the actions
+
+
+def new_work(n: int) -> Work:
+    """Scratch space for a table of ``n`` seats (``dcache`` reset to -1: nothing kept)."""
+    return Work(np.zeros((WS_ROWS, 52), np.int64), np.zeros((n + 1, 16), np.float64),
+                np.full((n, 4, MAX_SEATS), -1.0), np.zeros(1, np.uint64))
+
+
+def new_outcome(n: int) -> Outcome:
+    """Result arrays for a table of ``n`` seats."""
+    return Outcome(*(np.zeros(n, np.int64) for _ in range(5)), np.zeros((n, n), np.int64),
+                   np.zeros((MAX_LOG, 5), np.int64))
+
+
 @njit(cache=True, nogil=True)
 def _weight(seat: int, position: int, street: int, opponents: int, holes: np.ndarray, board: np.ndarray,
-            pre_weight: np.ndarray, wt: tuple, dcache: np.ndarray, params: np.ndarray, rng: np.ndarray,
-            wcache: np.ndarray, deck: np.ndarray, T: Tables) -> float:
+            weights: HandWeights, samples: int, work: Work, wcache: np.ndarray, T: Tables) -> float:
     """Hand weight of ``seat`` now, reusing the value computed this street for as many opponents.
 
     Preflop from the class table; after the flop from the weight tables
-    (:mod:`.weight_table`) when ``wt`` holds them, else by sampling.  A table
-    value is kept in ``dcache[position, street, opponents]`` for the rest of
-    the deal: the duplicate replays give a position the same cards, so every
-    seat that sits there later reads it back (the tables are exact lookups,
-    so this changes no result; the sampler, random, is never cached across hands).
+    (:class:`.weights.WeightTables`) when ``weights`` holds them, else by
+    sampling ``samples`` deals.  A table value is kept in
+    ``work.dcache[position, street, opponents]`` for the rest of the deal: the
+    duplicate replays give a position the same cards, so every seat that sits
+    there later reads it back (the tables are exact lookups, so this changes no
+    result; the sampler, random, is never cached across hands).
     """
     if wcache[seat, 0] == street and wcache[seat, 1] == opponents:
         return wcache[seat, 2]
+    dcache = work.dcache
     if street == 0:
-        w = pre_weight[class_of(holes[seat, 0], holes[seat, 1]), opponents]
-    elif wt[0].shape[0] > 0:
+        w = weights.preflop[class_of(holes[seat, 0], holes[seat, 1]), opponents]
+    elif weights.tables.flop1.shape[0] > 0:
         w = dcache[position, street, opponents]
         if w < 0.0:
-            w = table_weight(holes[seat], board, BOARD_SEEN[street], opponents, wt)
+            w = table_weight(holes[seat], board, BOARD_SEEN[street], opponents, weights.tables)
             dcache[position, street, opponents] = w
     else:
-        w = sampled_weight(holes[seat, 0], holes[seat, 1], board, BOARD_SEEN[street], opponents,
-                           int(params[seat, P_SAMPLES]), rng, deck, T)
+        w = sampled_weight(holes[seat, 0], holes[seat, 1], board, BOARD_SEEN[street], opponents, samples, work.rng,
+                           work.ws[WS_DECK], T)
     wcache[seat, 0] = street
     wcache[seat, 1] = opponents
     wcache[seat, 2] = w
@@ -119,33 +162,27 @@ def _weight(seat: int, position: int, street: int, opponents: int, holes: np.nda
 
 
 @njit(cache=True, nogil=True)
-def play_hand(n: int, button: int, holes: np.ndarray, board: np.ndarray, stacks0: np.ndarray, kinds: np.ndarray,
-              params: np.ndarray, needs_w: np.ndarray, genes: np.ndarray, used: np.ndarray, layout: np.ndarray,
-              group_tab: np.ndarray, pre_weight: np.ndarray, wt: tuple, dcache: np.ndarray,
-              rng: np.ndarray, rake_bp: int, rake_cap: int, T: Tables, net: np.ndarray, won: np.ndarray, returned: np.ndarray, values: np.ndarray,
-              pots: np.ndarray, pot_share: np.ndarray, stats: np.ndarray, log: np.ndarray, ws: np.ndarray,
-              fws: np.ndarray) -> tuple:
+def play_hand(button: int, holes: np.ndarray, board: np.ndarray, seats: Seats, weights: HandWeights, T: Tables,
+              work: Work, tally: Tally, out: Outcome) -> tuple:
     """Play one hand to the end; return ``(log rows, rake, last street dealt, pots, showdown)``.
 
     ``holes`` (n, 2) and ``board`` (5,) are the cards of each seat and the
-    runout; ``stacks0`` the stacks at the start; ``kinds``/``params``/``needs_w``
-    the policies (:mod:`.policies`), ``genes``/``layout`` the gene tables of
-    ``evolved`` seats (:mod:`.genes`), whose used genes are marked in
-    ``used``; ``pre_weight`` the preflop hand weights, ``wt`` the weight tables
-    after the flop (:func:`.weight_table.kernel_tables`; empty: sampled),
-    ``dcache`` ((n, 4, 10) floats, -1 = not yet) their values kept for the
-    deal, by position, street and opponents (reset by the caller at each deal);
-    ``T0..T3`` the evaluator's tables.  Writes
-    each seat's result to ``net`` (units), its winnings to ``won``, an uncalled
-    bet given back to ``returned``, showdown values to ``values`` (-1 = not
-    shown), the pots to ``pots``/``pot_share``; adds the statistics to ``stats``.
-    ``ws`` (int64, (:data:`WS_ROWS`, 52)) and ``fws`` (float64, (n + 1, 16)) are
-    scratch space, allocated once per run so that a hand allocates nothing.
+    runout; ``seats`` the table's policies, stacks and rake
+    (:meth:`.seating.Table.arrays`); ``weights`` the hand weights
+    (:func:`.weights.hand_weights`); ``T`` the evaluator's tables.  The
+    deal's kept weights (``work.dcache``) are reset by the caller at each
+    deal.  Writes the hand's result to ``out`` (:class:`Outcome`) and adds
+    the statistics and the evolved seats' used genes to ``tally``.
     """
+    n = seats.kinds.size
+    kinds, params, needs_w, genes, layout = seats.kinds, seats.params, seats.needs_weight, seats.genes, seats.layout
+    group_tab, stacks0, rake_bp, rake_cap = seats.group_tab, seats.stacks, seats.rake_bp, seats.rake_cap
+    ws, fws, rng = work.ws, work.fws, work.rng
+    stats, used = tally
+    net, won, returned, values, pots, pot_share, log = out
     ws[:WS_DECK, :] = 0
     stack, contrib, street_in, folded = ws[0, :n], ws[1, :n], ws[2, :n], ws[3, :n]
     need, vpip, pfr, saw_flop, nth, acted = ws[4, :n], ws[5, :n], ws[6, :n], ws[7, :n], ws[8, :n], ws[9, :n]
-    deck = ws[WS_DECK]
     stack[:] = stacks0
     obs = fws[0]
     wcache = fws[1:n + 1, :3]
@@ -244,10 +281,10 @@ def play_hand(n: int, button: int, holes: np.ndarray, board: np.ndarray, stacks0
             if street == 0:
                 obs[O_CATEGORY] = 1.0 if (h0 >> 2) == (h1 >> 2) else 0.0
             else:
-                obs[O_CATEGORY] = hand_value(bkey + T.card_keys[h0] + T.card_keys[h1], bsuited | suited_bit(h0) | suited_bit(h1),
-                                             T) >> 12
-            obs[O_WEIGHT] = _weight(j, position, street, n_in - 1, holes, board, pre_weight, wt, dcache, params,
-                                    rng, wcache, deck, T) if needs_w[j] else 0.0
+                obs[O_CATEGORY] = hand_value(bkey + T.card_keys[h0] + T.card_keys[h1],
+                                             bsuited | suited_bit(h0) | suited_bit(h1), T) >> 12
+            obs[O_WEIGHT] = _weight(j, position, street, n_in - 1, holes, board, weights, int(params[j, P_SAMPLES]),
+                                    work, wcache, T) if needs_w[j] else 0.0
             if kinds[j] == EVOLVED and street > 0:
                 a = gene_decision(genes[j], used[j], layout, obs)
             else:

@@ -75,12 +75,16 @@ from typing import Any
 import numpy as np
 
 from ..core.errors import InputError
+from ..core.files import write_atomic
 
 GENE_MIN, GENE_MAX = -99, 99          # thresholds lie in the open interval (-100, 100)
 N_AXES = 7
 AXES = ("category", "street", "raises_before", "position", "raises", "pot_odds", "weight")
 PLAYER_FORMAT = "pokerpipe-evolved-player"
 PLAYER_VERSION = 1
+# the gene table's encoding, in version 1's fixed wording: it names the module gene_index lived in when the
+# format was set (it is pipeline.holdem.genes.gene_index now); files keep these bytes, so old and new compare equal
+GENES_ENCODING = "base64 of int8 (u0, u1) pairs, row-major, gene index as pipeline.ga.chromosome.gene_index"
 
 
 class PlayerFileError(InputError):
@@ -163,44 +167,51 @@ class Player:
     def to_json(self) -> str:
         raw = self.genes.tobytes()
         return json.dumps({"format": PLAYER_FORMAT, "version": PLAYER_VERSION, "layout": self.layout.to_dict(),
-                           "genes": {"encoding": "base64 of int8 (u0, u1) pairs, row-major, gene index as "
-                                                 "pipeline.holdem.genes.gene_index",
+                           "genes": {"encoding": GENES_ENCODING,
                                      "sha256": hashlib.sha256(raw).hexdigest(),
                                      "data": base64.b64encode(raw).decode("ascii")},
                            "about": self.about}, indent=1)
 
     def save(self, path: str | Path) -> Path:
-        """Write the player atomically (a temporary file renamed over ``path``)."""
+        """Write the player to the local file ``path`` atomically (:func:`pipeline.core.files.write_atomic`)."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(self.to_json())
-        tmp.replace(path)
+        write_atomic(path, self.to_json().encode())
         return path
 
     @classmethod
     def load(cls, path: str | Path) -> "Player":
-        """Read a player file; :class:`PlayerFileError` says in one line what is wrong."""
+        """Read a local player file; :class:`PlayerFileError` says in one line what is wrong."""
         path = Path(path)
         try:
-            d = json.loads(path.read_text())
+            data = path.read_bytes()
         except FileNotFoundError:
             raise PlayerFileError(f"no player file {path}") from None
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        except OSError as e:
             raise PlayerFileError(f"{path} is not a player file ({type(e).__name__})") from None
+        return cls.from_json(data, str(path))
+
+    @classmethod
+    def from_json(cls, data: str | bytes, where: str = "player file") -> "Player":
+        """A player from the text of its file, verified (its gene table against its SHA-256); ``where`` names
+        the file in :class:`PlayerFileError`'s one line."""
+        try:
+            d = json.loads(data)
+        except (UnicodeDecodeError, json.JSONDecodeError) as e:
+            raise PlayerFileError(f"{where} is not a player file ({type(e).__name__})") from None
         if not isinstance(d, dict) or d.get("format") != PLAYER_FORMAT:
-            raise PlayerFileError(f"{path} is not a {PLAYER_FORMAT} file")
+            raise PlayerFileError(f"{where} is not a {PLAYER_FORMAT} file")
         try:
             layout = Layout.from_dict(d["layout"])
             raw = base64.b64decode(d["genes"]["data"], validate=True)
             digest = d["genes"]["sha256"]
         except (KeyError, TypeError, ValueError) as e:
-            raise PlayerFileError(f"{path}: damaged player file ({e})") from None
+            raise PlayerFileError(f"{where}: damaged player file ({e})") from None
         if hashlib.sha256(raw).hexdigest() != digest:
-            raise PlayerFileError(f"{path}: damaged player file (gene table does not match its SHA-256)")
+            raise PlayerFileError(f"{where}: damaged player file (gene table does not match its SHA-256)")
         genes = np.frombuffer(raw, np.int8)
         if genes.size != 2 * layout.genes:
-            raise PlayerFileError(f"{path}: damaged player file ({genes.size} thresholds for {layout.genes} genes)")
+            raise PlayerFileError(f"{where}: damaged player file ({genes.size} thresholds for {layout.genes} genes)")
         if genes.min(initial=0) < GENE_MIN or genes.max(initial=0) > GENE_MAX:
-            raise PlayerFileError(f"{path}: damaged player file (a threshold outside -99..99)")
+            raise PlayerFileError(f"{where}: damaged player file (a threshold outside -99..99)")
         return cls(layout, genes.reshape(layout.genes, 2).copy(), dict(d.get("about") or {}))

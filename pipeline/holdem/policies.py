@@ -65,6 +65,7 @@ EARLY, MIDDLE, LATE, SMALL_BLIND, BIG_BLIND = range(5)
 
 N_PARAMS = 72
 P_SAMPLES = 0          # hand-weight samples after the flop
+DEFAULT_SAMPLES = 48   # of them, by default (the sampler's error: pipeline.holdem.weights)
 P_TAG = 1              # 8 thresholds: (raise, call) for preflop, flop, turn, river
 P_TABLE = 9            # 5 positions x 3 raise counts x (raise group, call group)
 P_SCRIPT = 40          # ``script`` (tests, replays): the seat's answers in order, then check/call
@@ -73,7 +74,7 @@ PREFLOP_TABLE = ((3, 4, 2, 3, 1, 2), (4, 6, 2, 4, 1, 2), (5, 8, 2, 4, 1, 2), (3,
                  (4, 0, 2, 6, 1, 2))
 
 
-def default_params(kind: int, samples: int = 48) -> np.ndarray:
+def default_params(kind: int, samples: int = DEFAULT_SAMPLES) -> np.ndarray:
     """The parameter row of a built-in kind (a GA may evolve any of its numbers)."""
     p = np.zeros(N_PARAMS, np.float64)
     p[P_SAMPLES] = samples

@@ -7,6 +7,7 @@ keeps every hand's cards, actions, pots and results for the history writers.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple, Optional
 
 import numpy as np
 from numba import njit
@@ -14,44 +15,73 @@ from numba import njit
 from ..core.rng import ACTION_STREAM, seed_stream
 from ..evaluator.kernels import Tables
 from ..evaluator.tables import tables
-from .engine import A_BET, A_RAISE, MAX_LOG, MAX_SEATS, N_STATS, WS_ROWS, deal_hand, play_hand
-from .seating import Table
-from .weight_build import absent, kernel_tables, weight_mode
-from .weights import preflop_table
+from .engine import (
+    A_BET,
+    A_RAISE,
+    MAX_LOG,
+    MAX_SEATS,
+    N_STATS,
+    WS_ROWS,
+    Outcome,
+    Tally,
+    Work,
+    deal_hand,
+    new_work,
+    play_hand,
+)
+from .seating import Seats, Table
+from .weights import HandWeights, WeightSource, hand_weights
+
+
+class Records(NamedTuple):
+    """A run of hands as the record kernel writes them, one row per hand."""
+
+    button: np.ndarray     # (count,) int64
+    holes: np.ndarray      # (count, n, 2) int64
+    board: np.ndarray      # (count, 5) int64
+    log: np.ndarray        # (count, MAX_LOG, 5) int64: the actions (.engine.Outcome.log)
+    nlog: np.ndarray       # (count,) int64: the actions' count
+    net: np.ndarray        # (count, n) int64, and won, returned, values, pots as .engine.Outcome's
+    won: np.ndarray
+    returned: np.ndarray
+    values: np.ndarray
+    pots: np.ndarray
+    share: np.ndarray      # (count, n, n) int64: pot shares
+    misc: np.ndarray       # (count, 4) int64: rake, last street, pots, showdown
+
+
+def new_records(count: int, n: int) -> Records:
+    return Records(np.zeros(count, np.int64), np.zeros((count, n, 2), np.int64), np.zeros((count, 5), np.int64),
+                   np.zeros((count, MAX_LOG, 5), np.int64), np.zeros(count, np.int64),
+                   *(np.zeros((count, n), np.int64) for _ in range(5)), np.zeros((count, n, n), np.int64),
+                   np.zeros((count, 4), np.int64))
 
 
 @njit(cache=True, nogil=True)
-def _record(seed: int, first: int, count: int, n: int, duplicate: bool, stacks: np.ndarray, kinds: np.ndarray,
-            params: np.ndarray, needs_w: np.ndarray, genes: np.ndarray, used: np.ndarray, layout: np.ndarray,
-            group_tab: np.ndarray, pre_weight: np.ndarray, wt: tuple, rake_bp: int,
-            rake_cap: int, T: Tables, o_button: np.ndarray,
-            o_holes: np.ndarray, o_board: np.ndarray, o_log: np.ndarray, o_nlog: np.ndarray, o_net: np.ndarray,
-            o_won: np.ndarray, o_returned: np.ndarray, o_values: np.ndarray, o_pots: np.ndarray,
-            o_share: np.ndarray, o_misc: np.ndarray) -> None:
+def _record(seed: int, first: int, count: int, duplicate: bool, seats: Seats, weights: HandWeights, T: Tables,
+            rec: Records) -> None:
+    n = seats.kinds.size
     cards = np.empty(2 * n + 5, np.int64)
     deal_rng = np.zeros(1, np.uint64)
-    act_rng = np.zeros(1, np.uint64)
-    stats = np.zeros((n, N_STATS), np.int64)
-    ws = np.zeros((WS_ROWS, 52), np.int64)
-    fws = np.zeros((n + 1, 16), np.float64)
-    dcache = np.full((n, 4, MAX_SEATS), -1.0)
+    tally = Tally(np.zeros((n, N_STATS), np.int64), np.zeros(seats.genes.shape[:2], np.uint8))
+    work = Work(np.zeros((WS_ROWS, 52), np.int64), np.zeros((n + 1, 16), np.float64),
+                np.full((n, 4, MAX_SEATS), -1.0), np.zeros(1, np.uint64))
     per = n if duplicate else 1
     for i in range(count):
         h = first + i
         if h % per == 0 or i == 0:
-            dcache[:] = -1.0
-        button = deal_hand(seed, h, n, duplicate, cards, o_holes[i], o_board[i], deal_rng, ws[WS_ROWS - 1])
-        seed_stream(act_rng, seed, h, ACTION_STREAM)
-        n_log, rake, last, n_pots, showdown = play_hand(
-            n, button, o_holes[i], o_board[i], stacks, kinds, params, needs_w, genes, used, layout, group_tab,
-            pre_weight, wt, dcache, act_rng, rake_bp, rake_cap, T, o_net[i], o_won[i], o_returned[i],
-            o_values[i], o_pots[i], o_share[i], stats, o_log[i], ws, fws)
-        o_button[i] = button
-        o_nlog[i] = n_log
-        o_misc[i, 0] = rake
-        o_misc[i, 1] = last
-        o_misc[i, 2] = n_pots
-        o_misc[i, 3] = showdown
+            work.dcache[:] = -1.0
+        button = deal_hand(seed, h, n, duplicate, cards, rec.holes[i], rec.board[i], deal_rng, work.ws[WS_ROWS - 1])
+        seed_stream(work.rng, seed, h, ACTION_STREAM)
+        out = Outcome(rec.net[i], rec.won[i], rec.returned[i], rec.values[i], rec.pots[i], rec.share[i], rec.log[i])
+        n_log, rake, last, n_pots, showdown = play_hand(button, rec.holes[i], rec.board[i], seats, weights, T, work,
+                                                        tally, out)
+        rec.button[i] = button
+        rec.nlog[i] = n_log
+        rec.misc[i, 0] = rake
+        rec.misc[i, 1] = last
+        rec.misc[i, 2] = n_pots
+        rec.misc[i, 3] = showdown
 
 
 @dataclass
@@ -110,33 +140,19 @@ class HandRecord:
 
 
 def record(table: Table, seed: int, first: int, count: int, duplicate: bool = True,
-           weights: str = "auto") -> list[HandRecord]:
+           weights: Optional[WeightSource] = None) -> list[HandRecord]:
     """Hands ``first .. first+count-1`` of the run ``(table, seed, duplicate, weights)``, kept whole."""
-    n = table.seats
-    o_button = np.zeros(count, np.int64)
-    o_holes = np.zeros((count, n, 2), np.int64)
-    o_board = np.zeros((count, 5), np.int64)
-    o_log = np.zeros((count, MAX_LOG, 5), np.int64)
-    o_nlog = np.zeros(count, np.int64)
-    per_seat = [np.zeros((count, n), np.int64) for _ in range(5)]
-    o_share = np.zeros((count, n, n), np.int64)
-    o_misc = np.zeros((count, 4), np.int64)
-    T = tables()
-    o_net, o_won, o_returned, o_values, o_pots = per_seat
-    used = np.zeros(table.genes.shape[:2], np.uint8)
-    _record(seed, first, count, n, duplicate, table.stacks, table.kinds, table.params, table.needs_weight,
-            table.genes, used, table.layout, table.group_tab, preflop_table(), kernel_tables(weight_mode(weights)),
-            table.rake_bp, table.rake_cap,
-            T, o_button, o_holes, o_board, o_log, o_nlog, o_net, o_won, o_returned,
-            o_values, o_pots, o_share, o_misc)
-    out = []
-    for i in range(count):
-        n_pots = int(o_misc[i, 2])
-        out.append(HandRecord(first + i, seed, table.names, int(o_button[i]), table.stacks.copy(), o_holes[i],
-                              o_board[i], o_log[i, :o_nlog[i]], o_net[i], o_won[i], o_returned[i], o_values[i],
-                              o_pots[i, :n_pots], o_share[i, :, :n_pots], int(o_misc[i, 0]), int(o_misc[i, 1]),
-                              bool(o_misc[i, 3])))
-    return out
+    rec = new_records(count, table.seats)
+    _record(seed, first, count, duplicate, table.arrays(), hand_weights(weights), tables(), rec)
+    return [_hand(rec, i, first + i, seed, table) for i in range(count)]
+
+
+def _hand(rec: Records, i: int, number: int, seed: int, table: Table) -> HandRecord:
+    n_pots = int(rec.misc[i, 2])
+    return HandRecord(number, seed, table.names, int(rec.button[i]), table.stacks.copy(), rec.holes[i], rec.board[i],
+                      rec.log[i, :rec.nlog[i]].copy(), rec.net[i], rec.won[i], rec.returned[i], rec.values[i],
+                      rec.pots[i, :n_pots], rec.share[i, :, :n_pots], int(rec.misc[i, 0]), int(rec.misc[i, 1]),
+                      bool(rec.misc[i, 3]))
 
 
 def play_scripted(holes: np.ndarray, board: np.ndarray, button: int, scripts: list[str],
@@ -160,24 +176,12 @@ def play_scripted(holes: np.ndarray, board: np.ndarray, button: int, scripts: li
     st = np.full(n, 200 * BB, np.int64) if stacks is None else np.asarray(stacks, np.int64)
     table = Table(tuple(["script"] * n), np.full(n, SCRIPT, np.int64), params, np.zeros(n, np.bool_),
                   np.full(169, 9, np.int64), st, int(rake_bp), int(rake_cap))
-    o_holes = np.asarray(holes, np.int64).reshape(1, n, 2).copy()
-    o_board = np.asarray(board, np.int64).reshape(1, 5).copy()
-    o_log = np.zeros((1, MAX_LOG, 5), np.int64)
-    o_nlog = np.zeros(1, np.int64)
-    per_seat = [np.zeros((1, n), np.int64) for _ in range(5)]
-    o_share = np.zeros((1, n, n), np.int64)
-    o_misc = np.zeros((1, 4), np.int64)
-    stats = np.zeros((n, N_STATS), np.int64)
-    rng = np.zeros(1, np.uint64)
-    T = tables()
-    n_log, rake, last, n_pots, showdown = play_hand(
-        n, button, o_holes[0], o_board[0], table.stacks, table.kinds, table.params, table.needs_weight,
-        table.genes, np.zeros(table.genes.shape[:2], np.uint8), table.layout, table.group_tab, preflop_table(),
-        absent(), np.full((n, 4, MAX_SEATS), -1.0), rng,
-        table.rake_bp, table.rake_cap, T, per_seat[0][0],
-        per_seat[1][0], per_seat[2][0], per_seat[3][0], per_seat[4][0], o_share[0], stats, o_log[0],
-        np.zeros((WS_ROWS, 52), np.int64), np.zeros((n + 1, 16), np.float64))
-    del o_nlog, o_misc
-    return HandRecord(0, 0, table.names, button, st.copy(), o_holes[0], o_board[0], o_log[0, :n_log].copy(),
-                      per_seat[0][0], per_seat[1][0], per_seat[2][0], per_seat[3][0], per_seat[4][0, :n_pots],
-                      o_share[0, :, :n_pots], int(rake), int(last), bool(showdown))
+    rec = new_records(1, n)
+    rec.holes[0] = np.asarray(holes, np.int64).reshape(n, 2)
+    rec.board[0] = np.asarray(board, np.int64).reshape(5)
+    out = Outcome(rec.net[0], rec.won[0], rec.returned[0], rec.values[0], rec.pots[0], rec.share[0], rec.log[0])
+    tally = Tally(np.zeros((n, N_STATS), np.int64), np.zeros(table.genes.shape[:2], np.uint8))
+    rec.nlog[0], rec.misc[0, 0], rec.misc[0, 1], rec.misc[0, 2], rec.misc[0, 3] = play_hand(
+        button, rec.holes[0], rec.board[0], table.arrays(), hand_weights(None), tables(), new_work(n), tally, out)
+    rec.button[0] = button
+    return _hand(rec, 0, 0, 0, table)

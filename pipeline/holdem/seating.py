@@ -3,19 +3,36 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 
 from ..core.errors import InputError
-from .policies import EVOLVED, KINDS, default_params, group_of_class, needs_weight
+from .policies import DEFAULT_SAMPLES, EVOLVED, KINDS, default_params, group_of_class, needs_weight
 from .settle import BB
 
 MAX_SEATS = 10
 
 
+DEFAULT_STACK_BB = 200.0     # every seat's stack, reset at each hand
+
+
 class TableError(InputError):
     """A table that cannot be played: unknown policy, seat count, stack or rake out of range."""
+
+
+class Seats(NamedTuple):
+    """A table as the betting kernel takes it (:meth:`Table.arrays`): the seats' policies and the stakes."""
+
+    kinds: np.ndarray         # (n,) int64: policy kind of each seat (.policies)
+    params: np.ndarray        # (n, N_PARAMS) float64: each seat's parameter row
+    needs_weight: np.ndarray  # (n,) bool: the seat's policy reads the hand weight
+    genes: np.ndarray         # (n, genes, 2) int8: the gene tables of evolved seats (.genes)
+    layout: np.ndarray        # the evolved seats' layout array (.player.Layout.array)
+    group_tab: np.ndarray     # (169,) int64: Sklansky-Malmuth group of each hand class
+    stacks: np.ndarray        # (n,) int64: stacks in units at the start of each hand
+    rake_bp: int              # rake in basis points of the pot
+    rake_cap: int             # rake cap in units
 
 
 @dataclass(frozen=True)
@@ -37,9 +54,14 @@ class Table:
     def seats(self) -> int:
         return len(self.names)
 
+    def arrays(self) -> Seats:
+        """The table as the kernels take it."""
+        return Seats(self.kinds, self.params, self.needs_weight, self.genes, self.layout, self.group_tab,
+                     self.stacks, self.rake_bp, self.rake_cap)
+
     @classmethod
-    def make(cls, policies: Sequence[Any], *, stack_bb: float | Sequence[float] = 200.0, rake_percent: float = 0.0,
-             rake_cap_bb: float = 0.0, samples: int = 48) -> "Table":
+    def make(cls, policies: Sequence[Any], *, stack_bb: float | Sequence[float] = DEFAULT_STACK_BB,
+             rake_percent: float = 0.0, rake_cap_bb: float = 0.0, samples: int = DEFAULT_SAMPLES) -> "Table":
         """Check and build a table; :class:`TableError` names the first bad value.
 
         A policy is a built-in name (:data:`.policies.KINDS`), an evolved

@@ -8,14 +8,16 @@ The standard error is taken over deals (the sum of a deal's replays is one
 sample), so it is honest about the correlation duplicate play creates.
 
 Every hand's cards and random choices come from streams keyed by
-``(seed, hand number)`` (:mod:`.rng`), and the results are integer sums, so
-splitting the deals among workers (``session``) gives exactly the same numbers.
+``(seed, hand number)`` (:mod:`pipeline.core.rng`), and the results are integer
+sums, so splitting the deals among workers (``executor``) gives exactly the same numbers.
 """
 from __future__ import annotations
 
 import math
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from typing import Any, Optional, Sequence
+from functools import partial
+from typing import Any, NamedTuple, Optional, Sequence
 
 import numpy as np
 from numba import njit
@@ -36,58 +38,60 @@ from .engine import (
     S_WSD,
     S_WTSD,
     WS_ROWS,
+    Outcome,
+    Tally,
+    Work,
     deal_hand,
     play_hand,
 )
-from .seating import Table
-from .weight_build import kernel_tables, weight_mode
-from .weights import preflop_table
+from .policies import DEFAULT_SAMPLES
+from .seating import DEFAULT_STACK_BB, Seats, Table
+from .weights import HandWeights, WeightSource, absent, preflop_table
 
 PARTITION_DEALS = 200_000
 PARTS_PER_WORKER = 8       # partitions per Dask worker at least, so the last ones balance the load
 
 
+class DealSums(NamedTuple):
+    """What :func:`run_deals` adds up, per seat, besides the :class:`~.engine.Tally`."""
+
+    totals: np.ndarray   # (n,) int64: units won
+    sumsq: np.ndarray    # (n,) int64: squares of each deal's sum (the standard error is over deals)
+    audit: np.ndarray    # (2,) int64: rake taken, hands whose chips did not balance (always 0)
+
+
 @njit(cache=True, nogil=True)
-def run_deals(seed: int, first: int, count: int, n: int, duplicate: bool, stacks: np.ndarray, kinds: np.ndarray,
-              params: np.ndarray, needs_w: np.ndarray, genes: np.ndarray, used: np.ndarray, layout: np.ndarray,
-              group_tab: np.ndarray, pre_weight: np.ndarray, wt: tuple, rake_bp: int, rake_cap: int, T: Tables, totals: np.ndarray, sumsq: np.ndarray,
-              stats: np.ndarray, audit: np.ndarray) -> None:
+def run_deals(seed: int, first: int, count: int, duplicate: bool, seats: Seats, weights: HandWeights, T: Tables,
+              sums: DealSums, tally: Tally) -> None:
     """Play deals ``first .. first+count-1``; add per-seat result sums, block squares and statistics.
 
-    ``audit`` gets the rake taken and the number of hands whose chips did not
-    balance (results plus rake not zero, or a stack below zero).
+    ``sums.audit`` gets the rake taken and the number of hands whose chips did
+    not balance (results plus rake not zero, or a stack below zero).
     """
+    n = seats.kinds.size
+    totals, sumsq, audit = sums
     cards = np.empty(2 * n + 5, np.int64)
     holes = np.empty((n, 2), np.int64)
     board = np.empty(5, np.int64)
     deal_rng = np.zeros(1, np.uint64)
-    act_rng = np.zeros(1, np.uint64)
-    net = np.zeros(n, np.int64)
-    won = np.zeros(n, np.int64)
-    returned = np.zeros(n, np.int64)
-    values = np.zeros(n, np.int64)
-    pots = np.zeros(n, np.int64)
-    pot_share = np.zeros((n, n), np.int64)
-    log = np.zeros((MAX_LOG, 5), np.int64)
+    out = Outcome(np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
+                  np.zeros(n, np.int64), np.zeros((n, n), np.int64), np.zeros((MAX_LOG, 5), np.int64))
+    work = Work(np.zeros((WS_ROWS, 52), np.int64), np.zeros((n + 1, 16), np.float64),
+                np.empty((n, 4, MAX_SEATS), np.float64), np.zeros(1, np.uint64))
     block = np.zeros(n, np.int64)
-    ws = np.zeros((WS_ROWS, 52), np.int64)
-    fws = np.zeros((n + 1, 16), np.float64)
-    dcache = np.empty((n, 4, MAX_SEATS), np.float64)
     per = n if duplicate else 1
     for h in range(first * per, (first + count) * per):
         if h % per == 0:
-            dcache[:] = -1.0
-        button = deal_hand(seed, h, n, duplicate, cards, holes, board, deal_rng, ws[WS_ROWS - 1])
-        seed_stream(act_rng, seed, h, ACTION_STREAM)
-        rake = play_hand(n, button, holes, board, stacks, kinds, params, needs_w, genes, used, layout, group_tab,
-                         pre_weight, wt, dcache, act_rng, rake_bp, rake_cap, T, net, won, returned, values,
-                         pots, pot_share, stats, log, ws, fws)[1]
+            work.dcache[:] = -1.0
+        button = deal_hand(seed, h, n, duplicate, cards, holes, board, deal_rng, work.ws[WS_ROWS - 1])
+        seed_stream(work.rng, seed, h, ACTION_STREAM)
+        rake = play_hand(button, holes, board, seats, weights, T, work, tally, out)[1]
         audit[0] += rake
         balance = rake
         for k in range(n):
-            block[k] += net[k]
-            balance += net[k]
-            if stacks[k] + net[k] < 0:
+            block[k] += out.net[k]
+            balance += out.net[k]
+            if seats.stacks[k] + out.net[k] < 0:
                 balance = 1 << 40
         if balance != 0:              # chips created or lost, or a stack below zero: must never happen
             audit[1] += 1
@@ -98,29 +102,23 @@ def run_deals(seed: int, first: int, count: int, n: int, duplicate: bool, stacks
                 block[k] = 0
 
 
-def play_deals(table: Table, seed: int, first: int, count: int, duplicate: bool,
-               pre_weight: np.ndarray, weights: str = "auto") -> tuple[np.ndarray, ...]:
+def play_deals(table: Table, seed: int, first: int, count: int, duplicate: bool, preflop: np.ndarray,
+               weights: Optional[WeightSource] = None) -> tuple[np.ndarray, ...]:
     """Sums over deals ``first .. first+count-1``: ``(totals, sumsq, stats, audit, used)``.
 
     ``totals``/``sumsq`` are each seat's units won and the squares of its
     per-deal sums, ``stats`` the counters of :mod:`.engine`, ``audit`` (rake,
     unbalanced hands), ``used`` the gene marks of ``evolved`` seats.  Run on a
     worker, the preflop weights travel with the task, so no worker builds them;
-    the weight tables after the flop (``weights``, :func:`.weight_table.weight_mode`)
-    are mapped from the disk cache by each process.
+    the weight tables after the flop are mapped by each process from
+    ``weights`` (None: sampled).
     """
     n = table.seats
-    used = np.zeros(table.genes.shape[:2], np.uint8)
-    totals = np.zeros(n, np.int64)
-    sumsq = np.zeros(n, np.int64)
-    stats = np.zeros((n, N_STATS), np.int64)
-    audit = np.zeros(2, np.int64)
-    T = tables()
-    wt = kernel_tables(weight_mode(weights))
-    run_deals(seed, first, count, n, duplicate, table.stacks, table.kinds, table.params, table.needs_weight,
-              table.genes, used, table.layout, table.group_tab, pre_weight, wt, table.rake_bp, table.rake_cap,
-              T, totals, sumsq, stats, audit)
-    return totals, sumsq, stats, audit, used
+    sums = DealSums(np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(2, np.int64))
+    tally = Tally(np.zeros((n, N_STATS), np.int64), np.zeros(table.genes.shape[:2], np.uint8))
+    hw = HandWeights(preflop, absent() if weights is None else weights.load())
+    run_deals(seed, first, count, duplicate, table.arrays(), hw, tables(), sums, tally)
+    return sums.totals, sums.sumsq, tally.stats, sums.audit, tally.used
 
 
 @dataclass
@@ -158,21 +156,21 @@ def rates(s: np.ndarray) -> dict[str, float]:
 
 
 def simulate(policies: Sequence[Any], hands: int, seed: int = 0, duplicate: bool = True, *,
-             stack_bb: float | Sequence[float] = 200.0, rake_percent: float = 0.0, rake_cap_bb: float = 0.0,
-             samples: int = 48, session: Optional[Any] = None,
-             partition_deals: int = PARTITION_DEALS, weights: str = "auto") -> SimResult:
+             stack_bb: float | Sequence[float] = DEFAULT_STACK_BB, rake_percent: float = 0.0,
+             rake_cap_bb: float = 0.0, samples: int = DEFAULT_SAMPLES, executor: Optional[Executor] = None,
+             partition_deals: int = PARTITION_DEALS, weights: Optional[WeightSource] = None) -> SimResult:
     """Play ``hands`` hands among ``policies`` (one per seat, 2..10) and score every seat.
 
     A policy is a built-in name, an evolved player or a player file (:meth:`.Table.make`).
 
     With ``duplicate`` the hand count is rounded up to whole deals of one replay
-    per seat.  ``session`` (a :class:`pipeline.batch.session.Session`) spreads the
-    deals over its Dask workers in partitions of at most ``partition_deals``
-    (smaller when needed to give each worker :data:`PARTS_PER_WORKER`).
-    ``weights`` picks the hand weight after the flop: ``tables`` (the built
-    tables of :mod:`.weight_table`), ``sampled`` (Monte Carlo in the kernel) or
-    ``auto`` (tables when built); it is resolved once here, so every worker
-    plays the same way.
+    per seat.  ``executor`` (a ``concurrent.futures.Executor``: a local pool,
+    or a Dask cluster's from :meth:`pipeline.batch.session.Session.executor`)
+    plays the deals in partitions of at most ``partition_deals`` (smaller when
+    needed to give each of its workers :data:`PARTS_PER_WORKER`).  ``weights``
+    is where the hand-weight tables after the flop come from
+    (:class:`.weights.WeightSource`); None: the in-kernel sampler.  Results are
+    integer sums over deals keyed by ``(seed, deal)``, the same on any executor.
     """
     table = Table.make(policies, stack_bb=stack_bb, rake_percent=rake_percent, rake_cap_bb=rake_cap_bb,
                        samples=samples)
@@ -181,20 +179,13 @@ def simulate(policies: Sequence[Any], hands: int, seed: int = 0, duplicate: bool
     n = table.seats
     per = n if duplicate else 1
     deals = -(-hands // per)
-    mode = weight_mode(weights)
     pre = preflop_table()
-    client = None if session is None else session.client()
-    if client is not None:      # enough partitions that every worker stays busy to the end
-        workers = max(1, sum(client.nthreads().values()))
+    if executor is not None:      # enough partitions that every worker stays busy to the end
+        workers = max(1, int(getattr(executor, "workers", 0) or getattr(executor, "_max_workers", 0) or 1))
         partition_deals = max(1, min(partition_deals, -(-deals // (PARTS_PER_WORKER * workers))))
     parts = [(f, min(partition_deals, deals - f)) for f in range(0, deals, partition_deals)]
-    if client is None:
-        results = [play_deals(table, seed, f, c, duplicate, pre, mode) for f, c in parts]
-    else:
-        futures = client.map(play_deals, [table] * len(parts), [seed] * len(parts), [f for f, _ in parts],
-                             [c for _, c in parts], [duplicate] * len(parts), [pre] * len(parts),
-                             [mode] * len(parts), pure=False)
-        results = client.gather(futures)
+    play = partial(play_deals, table, seed, duplicate=duplicate, preflop=pre, weights=weights)
+    results = list((executor.map if executor is not None else map)(play, *zip(*parts)))
     totals = np.sum([r[0] for r in results], axis=0)
     sumsq = np.sum([r[1] for r in results], axis=0)
     stats = np.sum([r[2] for r in results], axis=0)

@@ -1,4 +1,4 @@
-"""Hand-weight tables: the win share of every canonical flop, turn and river situation against 1..9 opponents.
+"""Building the hand-weight tables: the win share of every canonical situation against 1..9 opponents.
 
 One opponent — exact, as the EHS tables count it (:mod:`pipeline.strength.street`):
 
@@ -12,62 +12,35 @@ One opponent — exact, as the EHS tables count it (:mod:`pipeline.strength.stre
 on each complete board (each runout) the hero wins against each opponent with
 the exact shares ``a`` (ahead) and ``t`` (tied) of that runout, and the ``k``
 opponents are taken as independent draws from those 990 hands (their card
-removal among each other is ignored).  A ``j``-way tie shares ``1/(j+1)``, so
-
-    share_k(a, t) = sum_j C(k, j) a^(k-j) t^j / (j + 1) = ((a + t)^(k+1) - a^(k+1)) / ((k + 1) t)
-
-averaged over the runouts (``a^k`` when ``t`` = 0; ``k`` = 1 gives
-``a + t/2``, the exact value).  Its error against 100,000-trial simulation is
-measured by ``benchmarks/bench_holdem.py --weights`` (README).  Flop and turn
+removal among each other is ignored): :func:`~.weights.multiway_share`,
+averaged over the runouts.  Its error against 100,000-trial simulation is
+measured by ``benchmarks/bench_holdem.py --weights`` (docs).  Flop and turn
 store it for ``k`` = 2..9 to 1/65,535; the river computes it from ``a`` and
 ``t`` at lookup.
 
-The tables are indexed by :func:`pipeline.isomorphism.situations.situation_index`.  They are
-built once (``pokerpipe holdem-weights``, :func:`build_weight_tables`: minutes on two cores, the runouts are
-the EHS table builder's) and kept under :func:`pipeline.core.cache.cache_dir` as
-``.npy`` files that every process maps read-only (about 800 MB on disk, shared
-through the page cache).  When they are absent the engine falls back to
-:func:`.handweight.sampled_weight` (:func:`weight_mode`).
+The tables are indexed by :func:`pipeline.isomorphism.situations.situation_index`.
+They are the ``holdem-weights/flop|turn|river`` datasets
+(:mod:`pipeline.datasets.recipes.holdem_weights`): :func:`street_weights` is a
+partition's work, :func:`dense_street` turns the rows into the arrays the
+engine maps (side outputs of the datasets, verified on every read).
 """
 from __future__ import annotations
 
-import os
-from functools import lru_cache
-from pathlib import Path
-from typing import Any, Optional
+from collections.abc import Iterable
+from concurrent.futures import Executor
+from typing import Optional
 
 import numpy as np
 from numba import njit
 
-from ..core.cache import cache_dir
 from ..evaluator.kernels import KEY_BASE, Tables, board_state, hand_value, live_cards, suited_bit
 from ..isomorphism.situations import block_table, situation_index_nb, street_size
-from ..strength.street import (
-    add_runout,
-    dense_values,
-    pair_numbering,
-    runout_key,
-    runout_positions,
-    scratch,
-    street_counts,
-)
+from ..strength.runouts import runout_key, runout_positions
+from ..strength.street import add_runout, dense_values, pair_numbering, scratch, street_counts
+from .weights import MULTI, OPPONENT_HANDS, SCALE, multiway_share
 
 STREETS = {"flop": 3, "turn": 4, "river": 5}
-OPPONENT_HANDS = 990                       # C(45, 2): opponent hands on a complete board
-CASES = {3: 1081 * OPPONENT_HANDS, 4: 46 * OPPONENT_HANDS}
-MULTI = 8                                  # stored columns for 2..9 opponents
-SCALE = 65535.0
 BOARDS_PER_TASK = {3: 25, 4: 400, 5: 4000}
-_VERSION = 1
-WeightTables = tuple                       # (flop1, flop, turn1, turn, river, blocks3, blocks4, blocks5)
-
-
-@njit(cache=True, nogil=True)
-def multiway_share(a: float, t: float, k: int) -> float:
-    """Win share against ``k`` independent opponents, each beaten with chance ``a`` and tied with ``t``."""
-    if t <= 0.0:
-        return a ** k
-    return ((a + t) ** (k + 1) - a ** (k + 1)) / ((k + 1) * t)
 
 
 @njit(cache=True, nogil=True)
@@ -141,23 +114,11 @@ def street_weights(boards: np.ndarray) -> tuple[np.ndarray, ...]:
     return idx, win2.astype(np.uint32), np.round(multi * SCALE).astype(np.uint16)
 
 
-def build_street(street: str, limit: Optional[int] = None, session: Any = None) -> dict[str, np.ndarray]:
-    """One street's arrays, full size (``limit``: only the situations of the first ``limit`` canonical boards;
-    the rest stay 0).  Flop/turn: ``win2`` (uint32) and ``multi`` (uint16, 2..9 opponents × 65,535);
-    river: ``counts`` (uint16 ahead, tied of 990)."""
-    from ..isomorphism.boards import canonical_boards
-
+def dense_street(street: str, parts: Iterable[tuple[np.ndarray, ...]]) -> dict[str, np.ndarray]:
+    """One street's arrays at full size from the rows of :func:`street_weights` (situations not among them
+    stay 0): flop/turn ``win2`` (uint32) and ``multi`` (uint16, 2..9 opponents × 65,535); river ``counts``
+    (uint16 ahead, tied of 990)."""
     m = STREETS[street]
-    boards = canonical_boards(m)
-    if limit is not None:
-        boards = boards[:limit]
-    size = BOARDS_PER_TASK[m]
-    chunks = [boards[i:i + size] for i in range(0, len(boards), size)]
-    if session is None:
-        parts = map(street_weights, chunks)
-    else:
-        client = session.client()
-        parts = client.gather(client.map(street_weights, chunks, pure=False))
     n = street_size(m)
     if m == 5:
         counts = np.zeros((n, 2), np.uint16)
@@ -172,89 +133,23 @@ def build_street(street: str, limit: Optional[int] = None, session: Any = None) 
     return {"win2": win2, "multi": multi}
 
 
-def table_dir() -> Path:
-    """Where the built tables live: ``<cache>/holdem_weight_v<N>/``."""
-    return cache_dir() / f"holdem_weight_v{_VERSION}"
+def board_chunks(street: str, limit: Optional[int] = None) -> list[np.ndarray]:
+    """The canonical boards of ``street`` (the first ``limit`` only) in chunks of a few seconds' work."""
+    from ..isomorphism.boards import canonical_boards
+
+    m = STREETS[street]
+    boards = canonical_boards(m)[:limit]
+    size = BOARDS_PER_TASK[m]
+    return [boards[i:i + size] for i in range(0, len(boards), size)]
 
 
-def _files(street: str) -> list[str]:
-    return ["counts"] if street == "river" else ["win2", "multi"]
-
-
-def build_weight_tables(session: Any = None) -> Path:
-    """Build the three streets' tables (those not yet on disk) into :func:`table_dir`; return it.
-
-    Each file is written under a temporary name and renamed, so a reader never maps half a file.
-    """
-    out = table_dir()
-    out.mkdir(parents=True, exist_ok=True)
-    for street in STREETS:
-        if all((out / f"{street}_{f}.npy").exists() for f in _files(street)):
-            continue
-        for name, arr in build_street(street, session=session).items():
-            tmp = out / f".{street}_{name}.{os.getpid()}.tmp.npy"
-            np.save(tmp, arr)
-            os.replace(tmp, out / f"{street}_{name}.npy")
-    weight_tables.cache_clear()
-    return out
-
-
-def _frozen(a: np.ndarray) -> np.ndarray:
-    a = np.asarray(a)
-    a.setflags(write=False)
-    return a
-
-
-def pack(flop: dict[str, np.ndarray], turn: dict[str, np.ndarray], river: dict[str, np.ndarray]) -> WeightTables:
-    """The tuple the kernels take: the arrays (read-only) and each street's situation block table."""
-    return tuple(_frozen(a) for a in (flop["win2"], flop["multi"], turn["win2"], turn["multi"], river["counts"],
-                                      block_table(3), block_table(4), block_table(5)))
-
-
-def absent() -> WeightTables:
-    """The kernels' argument when no tables are used: empty arrays of the same types."""
-    return tuple(_frozen(a) for a in (np.zeros(0, np.uint32), np.zeros((0, MULTI), np.uint16), np.zeros(0, np.uint32),
-                                      np.zeros((0, MULTI), np.uint16), np.zeros((0, 2), np.uint16),
-                                      np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64)))
-
-
-@lru_cache(maxsize=1)
-def weight_tables() -> Optional[WeightTables]:
-    """The built tables, mapped read-only, or None when any file is missing."""
-    d = table_dir()
-    arrays: dict[str, dict[str, np.ndarray]] = {}
-    for street in STREETS:
-        arrays[street] = {}
-        for f in _files(street):
-            path = d / f"{street}_{f}.npy"
-            if not path.exists():
-                return None
-            arrays[street][f] = np.load(path, mmap_mode="r")
-    return pack(arrays["flop"], arrays["turn"], arrays["river"])
-
-
-def weight_mode(weights: str = "auto") -> str:
-    """``"tables"`` or ``"sampled"``: ``auto`` is tables when built; asking for tables that are absent is an error."""
-    if weights not in ("auto", "tables", "sampled"):
-        raise ValueError(f"weights must be auto, tables or sampled, got {weights!r}")
-    if weights == "sampled":
-        return "sampled"
-    if weight_tables() is not None:
-        return "tables"
-    if weights == "tables":
-        raise FileNotFoundError(f"no hand-weight tables in {table_dir()}: build them with "
-                                "`pokerpipe holdem-weights` (build_weight_tables())")
-    return "sampled"
-
-
-def kernel_tables(mode: str) -> WeightTables:
-    """The kernels' weight argument for a resolved :func:`weight_mode`."""
-    if mode == "tables":
-        t = weight_tables()
-        if t is None:
-            raise FileNotFoundError(f"no hand-weight tables in {table_dir()}")
-        return t
-    return absent()
+def build_street(street: str, limit: Optional[int] = None, executor: Optional[Executor] = None
+                 ) -> dict[str, np.ndarray]:
+    """One street's arrays (:func:`dense_street`) computed here, or on ``executor``'s workers: the situations
+    of the first ``limit`` canonical boards (all by default).  The datasets build the same rows resumably."""
+    chunks = board_chunks(street, limit)
+    parts = (executor.map if executor is not None else map)(street_weights, chunks)
+    return dense_street(street, parts)
 
 
 @njit(cache=True, nogil=True)
@@ -311,21 +206,3 @@ def enumerated_weights(h0: int, h1: int, board: np.ndarray, n_board: int, T: Tab
                 out[k] += multiway_share(ahead / total, tied / total, k)
             runouts += 1
     return out / runouts
-
-
-@njit(cache=True, nogil=True)
-def table_weight(hole: np.ndarray, board: np.ndarray, n_board: int, opponents: int, wt: WeightTables) -> float:
-    """Hand weight of ``hole`` on ``board[:n_board]`` (3..5 cards) against ``opponents`` (1..9), from the tables."""
-    f1, fm, t1, tm, rc, b3, b4, b5 = wt
-    if n_board == 5:
-        i = situation_index_nb(hole[0], hole[1], board, 5, b5)
-        return multiway_share(rc[i, 0] / OPPONENT_HANDS, rc[i, 1] / OPPONENT_HANDS, opponents)
-    if n_board == 3:
-        i = situation_index_nb(hole[0], hole[1], board, 3, b3)
-        if opponents == 1:
-            return f1[i] / (2.0 * 1081 * OPPONENT_HANDS)
-        return fm[i, opponents - 2] / SCALE
-    i = situation_index_nb(hole[0], hole[1], board, 4, b4)
-    if opponents == 1:
-        return t1[i] / (2.0 * 46 * OPPONENT_HANDS)
-    return tm[i, opponents - 2] / SCALE

@@ -1,25 +1,33 @@
-"""Hand weight: the chance to win at showdown against the active opponents (ties shared).
+"""Hand weight: the chance to win at showdown against the active opponents (ties shared), as the engine reads it.
 
-This is the thesis's "simulation" value (García Pérez's thesis on a genetic fixed-limit player, §4.2): fix the
-visible cards, deal the opponents' hands and the rest of the board at random,
-count how often the hand wins, a tie counting ``1/(tied players)``.
+This is the thesis's "simulation" value (García Pérez's thesis on a genetic
+fixed-limit player, §4.2): fix the visible cards, deal the opponents' hands and
+the rest of the board at random, count how often the hand wins, a tie counting
+``1/(tied players)``.
 
 * **Preflop** it is read from a table of the 169 hand classes × 1..9 opponents,
   built once by :func:`preflop_table` (Monte Carlo, :data:`PREFLOP_TRIALS` deals
   per cell, standard error <= 0.0035) and cached on disk.
-* **After the flop** the betting kernel reads the weight tables of
-  :mod:`.weight_table` when they are built (exact against one opponent, an
-  approximation measured against simulation for more).  Without them
-  :func:`sampled_weight` runs a small Monte Carlo inside the betting kernel
-  with a fixed number of samples (a policy parameter, default
-  :data:`DEFAULT_SAMPLES`).  Its error against 100,000-trial simulation is
-  measured by ``benchmarks/bench_holdem.py --weights sampled --errors`` (mean
-  absolute error 0.012-0.050 by street and opponent count, bias within
-  +-0.006; README); the tests check the sampler against exact river enumeration.
+* **After the flop** the betting kernel reads the hand-weight tables
+  (:class:`WeightTables`, the ``holdem-weights`` datasets built by
+  :mod:`.weight_build`) when it is given them: exact against one opponent,
+  an approximation measured against simulation for more (``multiway_share``
+  below).  Without them :func:`sampled_weight` runs a small Monte Carlo inside
+  the betting kernel with a fixed number of samples (a policy parameter,
+  default :data:`~.policies.DEFAULT_SAMPLES`).  Its error against 100,000-trial
+  simulation is measured by ``benchmarks/bench_holdem.py --weights sampled
+  --errors`` (mean absolute error 0.012-0.050 by street and opponent count,
+  bias within +-0.006); the tests check the sampler against exact river
+  enumeration.
 
-Every evaluation uses the project's evaluator kernels (card keys add up).
+The engine gets its tables from a :class:`WeightSource`: a small picklable
+object (:class:`pipeline.datasets.recipes.holdem_weights.HandWeightTables`)
+that each process — a Dask worker too — asks to map the tables, verified, from
+where they were built.  ``None`` means sampled weights.
 """
 from __future__ import annotations
+
+from typing import NamedTuple, Optional, Protocol
 
 import numpy as np
 from numba import njit
@@ -29,11 +37,102 @@ from ..core.hand_classes import CLASS_COUNT, class_of
 from ..core.rng import seed_stream, stream_deal
 from ..evaluator.kernels import KEY_BASE, Tables, hand_value, suited_bit
 from ..evaluator.tables import tables
+from ..isomorphism.situations import block_table, situation_index_nb
 
 PREFLOP_TRIALS = 20_000
-DEFAULT_SAMPLES = 48
 MAX_OPPONENTS = 9
+OPPONENT_HANDS = 990          # C(45, 2): opponent hands on a complete board
+FLOP_RUNOUTS, TURN_RUNOUTS = 1081, 46
+MULTI = 8                     # stored columns for 2..9 opponents
+SCALE = 65535.0               # the k-opponent shares are stored as uint16 of SCALE
 _VERSION = 1
+
+
+class WeightTables(NamedTuple):
+    """The hand-weight tables after the flop, indexed by situation (:func:`pipeline.situation_index`)."""
+
+    flop1: np.ndarray        # (1,286,792,) uint32: 2*ahead + tied over all (runout, opponent hand) cases
+    flop_multi: np.ndarray   # (1,286,792, 8) uint16: the share against 2..9 opponents, times SCALE
+    turn1: np.ndarray        # (13,960,050,) uint32
+    turn_multi: np.ndarray   # (13,960,050, 8) uint16
+    river: np.ndarray        # (123,156,254, 2) uint16: opponent hands ahead of / tied with the hand, of 990
+    blocks3: np.ndarray      # each street's situation block table (pipeline.isomorphism.situations.block_table)
+    blocks4: np.ndarray
+    blocks5: np.ndarray
+
+
+class HandWeights(NamedTuple):
+    """Every hand weight the betting kernel reads: the preflop table and the tables after the flop."""
+
+    preflop: np.ndarray      # (169, 10) float64: class x opponents (column 0 unused)
+    tables: WeightTables     # absent() when the weights after the flop are sampled
+
+
+class WeightSource(Protocol):
+    """Where the hand-weight tables come from; picklable, so that each worker process maps its own copy."""
+
+    def load(self) -> WeightTables:
+        """The tables, verified and mapped read-only (the same object on every call in a process)."""
+        ...
+
+
+def _frozen(a: np.ndarray) -> np.ndarray:
+    a = np.asarray(a)
+    a.setflags(write=False)
+    return a
+
+
+def pack(flop: dict[str, np.ndarray], turn: dict[str, np.ndarray], river: dict[str, np.ndarray]) -> WeightTables:
+    """The tables' value from each street's arrays (flop and turn ``win2``, ``multi``; river ``counts``)."""
+    return WeightTables(*(_frozen(a) for a in (flop["win2"], flop["multi"], turn["win2"], turn["multi"],
+                                               river["counts"], block_table(3), block_table(4), block_table(5))))
+
+
+def absent() -> WeightTables:
+    """The value when no tables are used: empty arrays of the same types (the kernel then samples)."""
+    return WeightTables(*(_frozen(a) for a in (np.zeros(0, np.uint32), np.zeros((0, MULTI), np.uint16),
+                                               np.zeros(0, np.uint32), np.zeros((0, MULTI), np.uint16),
+                                               np.zeros((0, 2), np.uint16), np.zeros(0, np.int64),
+                                               np.zeros(0, np.int64), np.zeros(0, np.int64))))
+
+
+def hand_weights(source: Optional[WeightSource]) -> HandWeights:
+    """What the kernel reads: the preflop table, and the tables of ``source`` (None: sampled after the flop)."""
+    return HandWeights(preflop_table(), absent() if source is None else source.load())
+
+
+def mode_of(source: Optional[WeightSource]) -> str:
+    """``"tables"`` or ``"sampled"``: how a run with ``source`` weighs hands after the flop."""
+    return "sampled" if source is None else "tables"
+
+
+@njit(cache=True, nogil=True)
+def multiway_share(a: float, t: float, k: int) -> float:
+    """Win share against ``k`` independent opponents, each beaten with chance ``a`` and tied with ``t``.
+
+    A ``j``-way tie shares ``1/(j+1)``, so ``share = sum_j C(k, j) a^(k-j) t^j / (j + 1)
+    = ((a + t)^(k+1) - a^(k+1)) / ((k + 1) t)`` (``a^k`` when ``t`` = 0; ``a + t/2`` for ``k`` = 1).
+    """
+    if t <= 0.0:
+        return a ** k
+    return ((a + t) ** (k + 1) - a ** (k + 1)) / ((k + 1) * t)
+
+
+@njit(cache=True, nogil=True)
+def table_weight(hole: np.ndarray, board: np.ndarray, n_board: int, opponents: int, wt: WeightTables) -> float:
+    """Hand weight of ``hole`` on ``board[:n_board]`` (3..5 cards) against ``opponents`` (1..9), from the tables."""
+    if n_board == 5:
+        i = situation_index_nb(hole[0], hole[1], board, 5, wt.blocks5)
+        return multiway_share(wt.river[i, 0] / OPPONENT_HANDS, wt.river[i, 1] / OPPONENT_HANDS, opponents)
+    if n_board == 3:
+        i = situation_index_nb(hole[0], hole[1], board, 3, wt.blocks3)
+        if opponents == 1:
+            return wt.flop1[i] / (2.0 * FLOP_RUNOUTS * OPPONENT_HANDS)
+        return wt.flop_multi[i, opponents - 2] / SCALE
+    i = situation_index_nb(hole[0], hole[1], board, 4, wt.blocks4)
+    if opponents == 1:
+        return wt.turn1[i] / (2.0 * TURN_RUNOUTS * OPPONENT_HANDS)
+    return wt.turn_multi[i, opponents - 2] / SCALE
 
 
 @njit(cache=True, nogil=True)
@@ -70,16 +169,14 @@ def sampled_weight(h0: int, h1: int, board: np.ndarray, n_board: int, opponents:
             key += T.card_keys[deck[i]]
             suited |= suited_bit(deck[i])
         if n_board < 5 or mine < 0:       # on the river the hand's own value is the same every sample
-            mine = hand_value(key + T.card_keys[h0] + T.card_keys[h1], suited | suited_bit(h0) | suited_bit(h1),
-                              T)
+            mine = hand_value(key + T.card_keys[h0] + T.card_keys[h1], suited | suited_bit(h0) | suited_bit(h1), T)
         ties = 1
         lost = False
         k = 5 - n_board
         for _o in range(opponents):
             a, b = deck[k], deck[k + 1]
             k += 2
-            v = hand_value(key + T.card_keys[a] + T.card_keys[b], suited | suited_bit(a) | suited_bit(b),
-                           T)
+            v = hand_value(key + T.card_keys[a] + T.card_keys[b], suited | suited_bit(a) | suited_bit(b), T)
             if v > mine:
                 lost = True
                 break

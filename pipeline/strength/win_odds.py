@@ -22,8 +22,11 @@ from ..ranges.query import parse_query
 from .hand_strength import AHEAD, TIED, hand_strengths, potential_counts, potentials
 from .multiway import potentials_mc
 
+MAX_OPPONENTS = 9
+DEFAULT_TRIALS = 100_000     # Monte Carlo trials per opponent count
 
-def win_odds(hole: str, board: str, max_opponents: int = 9, trials: int = 100_000, seed: int = 0, *,
+
+def win_odds(hole: str, board: str, max_opponents: int = MAX_OPPONENTS, trials: int = DEFAULT_TRIALS, seed: int = 0, *,
              dead: str = "", executor: Optional[Executor] = None,
              progress: Optional[Callable[[int, Optional[int], float, str], None]] = None) -> dict:
     """``{"hs", "ppot", "npot", "combos", "opponents": [{opponents, win, tie, equity, stderr, exact}]}``.

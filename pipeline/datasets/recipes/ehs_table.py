@@ -6,7 +6,8 @@ nine potential counts ``hp_aa .. hp_bb`` as integers.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 import pyarrow as pa
@@ -51,3 +52,10 @@ class EhsTable(Dataset):
     def compute(self, partition: Any) -> pa.Table:
         from ...strength.street import street_rows
         return street_rows(partition)
+
+
+ORDER = 50
+
+
+def registered() -> dict[str, Callable[..., Dataset]]:
+    return {f"ehs-table/{s}": partial(EhsTable, s) for s in STREETS}

@@ -7,7 +7,7 @@ matchups it stands for; they sum to 812,175).
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -54,11 +54,11 @@ def matchup_rows(codes: np.ndarray, weights: np.ndarray) -> pa.Table:
     """Arrow table of matchups: hero, villain, classes, exact wins/ties/losses, weight."""
     from ...core.cards import format_cards
     from ...core.hand_classes import CLASS_LABELS, class_of
-    from ...equity.matchups import decode, matchup_counts
+    from ...equity.matchups import count_matchups, decode
     from ...evaluator.tables import tables
 
     codes = np.asarray(codes, np.int64)
-    wtl = matchup_counts(codes, tables())
+    wtl = count_matchups(codes, tables())
     heroes, villains, hc, vc = [], [], [], []
     for code in codes.tolist():
         h1, h2, v1, v2 = decode(code)
@@ -78,7 +78,7 @@ def matchup_rows(codes: np.ndarray, weights: np.ndarray) -> pa.Table:
     })
 
 
-def matchup_counts(table: pa.Table) -> tuple[np.ndarray, np.ndarray]:
+def matchup_arrays(table: pa.Table) -> tuple[np.ndarray, np.ndarray]:
     """The typed view consumers need: canonical codes (47,008,) and hero's (wins, ties, losses) (47,008, 3).
 
     ``table`` is the whole dataset (:func:`pipeline.datasets.read`); its rows are
@@ -91,3 +91,10 @@ def matchup_counts(table: pa.Table) -> tuple[np.ndarray, np.ndarray]:
     if len(wtl) != len(codes):
         raise ValueError(f"the matchups dataset holds {len(wtl)} rows, expected {len(codes)}")
     return codes, wtl
+
+
+ORDER = 10
+
+
+def registered() -> dict[str, Callable[..., Dataset]]:
+    return {"matchups": Matchups}

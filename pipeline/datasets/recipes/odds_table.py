@@ -2,7 +2,7 @@
 exact, beside the rules of 4 and 2 (one small part)."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pyarrow as pa
@@ -30,3 +30,10 @@ class OddsTable(Dataset):
     def compute(self, partition: Any) -> pa.Table:
         from ...strength.hit_odds import odds_rows
         return odds_rows(partition)
+
+
+ORDER = 40
+
+
+def registered() -> dict[str, Callable[..., Dataset]]:
+    return {"odds-table": OddsTable}

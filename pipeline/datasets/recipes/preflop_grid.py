@@ -15,7 +15,7 @@ import pyarrow as pa
 
 from ...batch.parquet import dictionary_type, labels_array
 from ...batch.spec import Dataset, Inputs
-from .matchups import Matchups, matchup_counts
+from .matchups import Matchups, matchup_arrays
 
 HEATMAP = "_heatmap.png"   # leading underscore: dataset readers skip it, like _manifest.json
 
@@ -36,8 +36,11 @@ class PreflopGrid(Dataset):
     def partitions(self, inputs: Inputs) -> Sequence[Any]:
         from ...equity.matchups import class_grid
 
-        grid = class_grid(*matchup_counts(inputs.read(Matchups(), columns=["wins", "ties", "losses"])))
+        grid = class_grid(*matchup_arrays(inputs.read(Matchups(), columns=["wins", "ties", "losses"])))
         return [(r, grid[13 * r:13 * r + 13]) for r in range(13)]
+
+    def planned_parts(self) -> int:
+        return 13
 
     def rows(self, partition: Any) -> int:
         return 13 * 169
@@ -83,3 +86,10 @@ def grid_rows(grid: np.ndarray, first_hero: int = 0) -> pa.Table:
         "tie": pa.array(g[:, 2] / total, pa.float64()),
         "equity": pa.array(equity_fraction(g[:, 1], g[:, 2], total, unit=2), pa.float64()),
     })
+
+
+ORDER = 20
+
+
+def registered() -> dict[str, Callable[..., Dataset]]:
+    return {"preflop-grid": PreflopGrid}

@@ -8,6 +8,7 @@ the way strategy cards print them.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 import pyarrow as pa
@@ -63,3 +64,12 @@ class Strategy(Dataset):
         for i, (pattern, mean, low, n) in enumerate(rows, 1):
             lines.append(f"{i:4d}  {pattern:20s} {mean:9.4f} {low:9.4f} {n:10,d}")
         return {STRATEGY_TEXT: ("\n".join(lines) + "\n").encode()}
+
+
+ORDER = 70
+
+
+def registered() -> dict[str, Callable[..., Dataset]]:
+    from ...videopoker import builtin_names
+
+    return {f"videopoker/{g}": partial(Strategy.builtin, g) for g in builtin_names()}

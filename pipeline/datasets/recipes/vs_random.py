@@ -6,7 +6,7 @@ from ``matchups``); seeded Monte Carlo for two or more, each hand seeded from
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -14,9 +14,11 @@ import pyarrow as pa
 
 from ...batch.parquet import dictionary_type, labels_array
 from ...batch.spec import Dataset, Inputs
-from .matchups import Matchups, matchup_counts
+from .matchups import Matchups, matchup_arrays
 
+DEFAULT_OPPONENTS = "1-9"
 DEFAULT_TRIALS = 200_000
+DEFAULT_SEED = 0
 MAX_TRIALS = 10**9          # per hand: 169 hands x 1e9 trials is already hours per opponent count
 MAX_OPPONENTS = 9
 
@@ -52,7 +54,8 @@ class VsRandom(Dataset):
                         ("tie", pa.float64()), ("equity", pa.float64()), ("stderr", pa.float64()),
                         ("samples", pa.int64()), ("exact", pa.bool_())])
 
-    def __init__(self, opponents: list[int] | str = "1-9", trials: int = DEFAULT_TRIALS, seed: int = 0) -> None:
+    def __init__(self, opponents: list[int] | str = DEFAULT_OPPONENTS, trials: int = DEFAULT_TRIALS,
+                 seed: int = DEFAULT_SEED) -> None:
         ks = parse_opponents(opponents) if isinstance(opponents, str) else parse_opponents(
             ",".join(str(int(k)) for k in opponents))
         if trials < 1:
@@ -74,11 +77,14 @@ class VsRandom(Dataset):
         for k in self.opponents:
             if k == 1:
                 from ...equity.matchups import class_grid, vs_random_exact
-                grid = class_grid(*matchup_counts(inputs.read(Matchups(), columns=["wins", "ties", "losses"])))
+                grid = class_grid(*matchup_arrays(inputs.read(Matchups(), columns=["wins", "ties", "losses"])))
                 parts.append(("exact", vs_random_exact(grid)))
             else:
                 parts.extend(("mc", k, list(range(r, r + 13)), self.trials, self.seed) for r in range(0, 169, 13))
         return parts
+
+    def planned_parts(self) -> int:
+        return sum(1 if k == 1 else 13 for k in self.opponents)
 
     def rows(self, partition: Any) -> int:
         return 169 if partition[0] == "exact" else len(partition[2])
@@ -132,3 +138,10 @@ def vs_random_exact_rows(wtl: np.ndarray) -> pa.Table:
         "samples": pa.array(total, pa.int64()),
         "exact": pa.array(np.ones(169, bool), pa.bool_()),
     })
+
+
+ORDER = 30
+
+
+def registered() -> dict[str, Callable[..., Dataset]]:
+    return {"vs-random": VsRandom}

@@ -8,29 +8,33 @@ final player's own hands at the trainer table.
 """
 from __future__ import annotations
 
+import json
 import math
-from pathlib import Path
-from typing import Any, Sequence
+from concurrent.futures import Executor
+from typing import Any, Optional, Sequence
 
 import numpy as np
-import pyarrow.parquet as pq
 
+from ...core.files import Files
 from ...evaluator.classes import CATEGORY_NAMES
 from ...holdem.engine import A_BET, A_CALL, A_CHECK, A_FOLD, A_RAISE
 from ...holdem.player import Player
+from ...holdem.policies import DEFAULT_SAMPLES
 from ...holdem.record import record
 from ...holdem.seating import Table
 from ...holdem.simulate import play_deals
-from ...holdem.weights import preflop_table
+from ...holdem.weights import WeightSource, preflop_table
 from ...plots.evolution import line_chart, threshold_map
-from .yardsticks import YardstickResult
+from ..evolve import FINAL_PLAYER, FOLDER, EvolveError, best_of, load_player, read_parquet
+from .yardsticks import YardstickResult, trainers_in
 
 STREETS = ("preflop", "flop", "turn", "river")
 STYLE_HANDS = 4_000
+REPORT_HANDS = 200_000       # hands per engine yardstick in the report of `pokerpipe evolve`
 
 
 def style(player: Player, trainers: Sequence[Player], hands: int = STYLE_HANDS, seed: int = 11,
-          samples: int = 48, weights: str = "auto") -> dict[str, Any]:
+          samples: int = DEFAULT_SAMPLES, weights: Optional[WeightSource] = None) -> dict[str, Any]:
     """VPIP, PFR and per-street aggression of ``player`` (seat 1) at the trainer table, and the genes it used."""
     table = Table.make([player, *trainers], samples=samples)
     n = table.seats
@@ -77,21 +81,21 @@ def _fmt(x: float) -> str:
     return f"{x:+.2f}" if math.isfinite(x) else "n/a"
 
 
-def write_report(folder: Path, out: Path, results: Sequence[YardstickResult], samples: int = 48,
-                 weights: str = "auto", curve: Sequence[tuple[int, int, YardstickResult]] = ()) -> Path:
-    """Write ``out/report.md`` and its PNGs from the evolution in ``folder`` (``<out>/evolve``).
+def write_report(files: Files, results: Sequence[YardstickResult], samples: int = DEFAULT_SAMPLES,
+                 weights: Optional[WeightSource] = None, curve: Sequence[tuple[int, int, YardstickResult]] = ()) -> str:
+    """Write ``report.md`` and its PNGs beside the evolution under ``files`` (from its ``evolve/`` folder);
+    return the report's location.
 
     ``curve`` holds ``(phase, generation, result)``: a generation's best
     re-measured against the yardstick (see :func:`remeasure`).
     """
-    prog = pq.read_table(folder / "progress.parquet").to_pylist()
-    player = Player.load(folder / "final-player.json")
-    trainers = [Player.load(p) for p in sorted((folder / "trainers").glob("trainer-*.json"),
-                                               key=lambda p: int(p.stem.split("-")[1]))]
+    prog = read_parquet(files, "progress.parquet").to_pylist()
+    player = load_player(files, FINAL_PLAYER)
+    trainers = trainers_in(files, FOLDER)
     gens = [r["generation"] for r in prog]
     mean_used = []
     for g in gens:
-        t = pq.read_table(folder / "generations" / f"gen-{g:05d}.parquet", columns=["used_share"])
+        t = read_parquet(files, "generations", f"gen-{g:05d}.parquet").select(["used_share"])
         mean_used.append(float(np.mean(t.column("used_share").to_numpy())))
     pngs = {
         "report-fitness.png": line_chart(gens, {"best": [r["best_fitness"] for r in prog],
@@ -112,10 +116,8 @@ def write_report(folder: Path, out: Path, results: Sequence[YardstickResult], sa
     pngs["report-thresholds.png"] = threshold_map(th, CATEGORY_NAMES, STREETS[1:],
                                                   "Final player's thresholds by hand category and street")
     for name, data in pngs.items():
-        (out / name).write_bytes(data)
-    import json
-
-    cfg = json.loads((folder / "summary.json").read_text())["config"]
+        files.write_atomic(data, name)
+    cfg = json.loads(files.read_bytes(FOLDER, "summary.json"))["config"]
     first, last = prog[0], prog[-1]
     swaps = [r for r in prog if r["trainer_in"] >= 0]
     lines = [
@@ -164,22 +166,21 @@ def write_report(folder: Path, out: Path, results: Sequence[YardstickResult], sa
     for y in results:
         lo, hi = y.ci95
         lines.append(f"| {y.opponent} | {y.seats} | {y.hands:,} | {_fmt(y.bb_per_100)} | [{_fmt(lo)}, {_fmt(hi)}] |")
-    path = out / "report.md"
-    path.write_text("\n".join(lines) + "\n")
-    return path
+    files.write_atomic(("\n".join(lines) + "\n").encode(), "report.md")
+    return files.url("report.md")
 
 
-def build_report(folder: Path, out: Path, hands: int, rlcard_hands: int, *, session: Any = None, samples: int = 48,
-                 seed: int = 0, weights: str = "auto") -> Path:
-    """Measure the final player against every yardstick, then :func:`write_report`.
+def build_report(files: Files, hands: int, rlcard_hands: int, *, executor: Optional[Executor] = None,
+                 samples: int = DEFAULT_SAMPLES, seed: int = 0, weights: Optional[WeightSource] = None) -> str:
+    """Measure the final player under ``files`` against every yardstick, then :func:`write_report`.
 
     The rlcard opponents are skipped (and the report says so) when rlcard is
     not installed or ``rlcard_hands`` is 0.
     """
-    from .yardsticks import YARDSTICKS, against, trainers_of
+    from .yardsticks import YARDSTICKS, against
 
-    player = Player.load(folder / "final-player.json")
-    trainers = trainers_of(folder / "final-player.json")
+    player = load_player(files, FINAL_PLAYER)
+    trainers = trainers_in(files, FOLDER)
     results = []
     for name in YARDSTICKS:
         if name.startswith("rlcard"):
@@ -187,36 +188,33 @@ def build_report(folder: Path, out: Path, hands: int, rlcard_hands: int, *, sess
                 continue
             results.append(against(player, name, rlcard_hands, seed, samples=samples, weights=weights))
         else:
-            results.append(against(player, name, hands, seed, session=session, samples=samples, trainers=trainers,
+            results.append(against(player, name, hands, seed, executor=executor, samples=samples, trainers=trainers,
                                    weights=weights))
-    return write_report(folder, out, results, samples, weights, remeasure(folder, hands, session=session,
-                                                                          samples=samples, seed=seed, weights=weights))
+    return write_report(files, results, samples, weights, remeasure(files, hands, executor=executor, samples=samples,
+                                                                     seed=seed, weights=weights))
 
 
-def remeasure(folder: Path, hands: int, *, session: Any = None, samples: int = 48, seed: int = 0,
-              weights: str = "auto") -> list[tuple[int, int, YardstickResult]]:
-    """Each phase's first and last best (:func:`~.evolve.best_of`) against the run's yardstick over ``hands`` hands.
+def remeasure(files: Files, hands: int, *, executor: Optional[Executor] = None, samples: int = DEFAULT_SAMPLES,
+              seed: int = 0, weights: Optional[WeightSource] = None) -> list[tuple[int, int, YardstickResult]]:
+    """Each phase's first and last best (:func:`~..evolve.best_of`) against the run's yardstick over ``hands`` hands.
 
     The per-generation yardstick match is only a match long, too short to
     show a trend between neighbours; this measures the ends of the curve at
     the report's length.  Generations whose best is not kept are skipped.
     """
-    import json
-
-    from ..evolve import EvolveError, best_of
     from .yardsticks import against
 
-    yardstick = json.loads((folder / "summary.json").read_text())["config"]["yardstick"]
-    prog = pq.read_table(folder / "progress.parquet", columns=["generation", "phase"]).to_pylist()
+    yardstick = json.loads(files.read_bytes(FOLDER, "summary.json"))["config"]["yardstick"]
+    prog = read_parquet(files, "progress.parquet").select(["generation", "phase"]).to_pylist()
     out = []
     for phase in (1, 2):
         gens = [r["generation"] for r in prog if r["phase"] == phase]
         for g in sorted(set(gens[:1] + gens[-1:])):
             try:
-                best = best_of(folder, g)
+                best = best_of(files, g)
             except EvolveError:
                 continue
-            out.append((phase, g, against(best, yardstick, hands, seed + 1, session=session, samples=samples,
+            out.append((phase, g, against(best, yardstick, hands, seed + 1, executor=executor, samples=samples,
                                           weights=weights)))
     return out
 

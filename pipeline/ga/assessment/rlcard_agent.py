@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Optional
 
 import numpy as np
 
@@ -30,6 +30,7 @@ from ...holdem.genes import gene_decision
 from ...holdem.player import Player
 from ...holdem.policies import (
     CALL,
+    DEFAULT_SAMPLES,
     FOLD,
     O_CAN_RAISE,
     O_CATEGORY,
@@ -53,8 +54,7 @@ from ...holdem.policies import (
     group_of_class,
     position_class,
 )
-from ...holdem.weight_build import kernel_tables, table_weight, weight_mode
-from ...holdem.weights import preflop_table, sampled_weight
+from ...holdem.weights import WeightSource, absent, preflop_table, sampled_weight, table_weight
 
 OPPONENTS = ("rlcard-rule", "rlcard-random")
 _SUITS = {"C": 0, "D": 1, "H": 2, "S": 3}
@@ -75,11 +75,12 @@ class EvolvedAgent:
 
     use_raw = True
 
-    def __init__(self, player: Player, samples: int = 48, seed: int = 0, weights: str = "auto") -> None:
+    def __init__(self, player: Player, samples: int = DEFAULT_SAMPLES, seed: int = 0,
+                 weights: Optional[WeightSource] = None) -> None:
         self.player = player
         self.samples = samples
-        self.mode = weight_mode(weights)
-        self.wt = kernel_tables(self.mode)
+        self.wt = absent() if weights is None else weights.load()
+        self.sampled = weights is None
         self.params = default_params(THESIS_PREFLOP, samples)
         self.groups = group_of_class()
         self.pre = preflop_table()
@@ -121,10 +122,10 @@ class EvolvedAgent:
             for c in hole + board:
                 key += T.card_keys[c]
                 suited |= suited_bit(c)
-            obs[O_CATEGORY] = hand_value(key, suited, T.rank_offsets, T.rank_values, T.flush_values) >> 12
+            obs[O_CATEGORY] = hand_value(key, suited, T) >> 12
             b = np.zeros(5, np.int64)
             b[:len(board)] = board
-            if self.mode == "tables":
+            if not self.sampled:
                 obs[O_WEIGHT] = table_weight(np.array(hole, np.int64), b, len(board), 1, self.wt)
             else:
                 seed_stream(self.rng, self.seed, self.decisions, 3)
@@ -168,8 +169,8 @@ class RlcardResult:
         return (self.bb_per_100 - 1.96 * self.stderr, self.bb_per_100 + 1.96 * self.stderr)
 
 
-def play_rlcard(player: Player, opponent: str, hands: int, seed: int = 0, samples: int = 48,
-                weights: str = "auto") -> RlcardResult:
+def play_rlcard(player: Player, opponent: str, hands: int, seed: int = 0, samples: int = DEFAULT_SAMPLES,
+                weights: Optional[WeightSource] = None) -> RlcardResult:
     """Play ``hands`` hands (rounded up to pairs) heads-up in rlcard's ``limit-holdem`` against ``opponent``.
 
     Each pair replays rlcard's generator state with the seats swapped; the standard

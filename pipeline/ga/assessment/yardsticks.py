@@ -17,15 +17,21 @@ trainer set, p. 57); they measure the result:
 """
 from __future__ import annotations
 
+import re
+from concurrent.futures import Executor
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Optional, Sequence
 
+from ...core.files import Files
 from ...holdem.player import Player, PlayerFileError
-from ...holdem.policies import KINDS
+from ...holdem.policies import DEFAULT_SAMPLES, KINDS
+from ...holdem.weights import WeightSource
 from .rlcard_agent import OPPONENTS as RLCARD
 
 YARDSTICKS = (*KINDS, "trainers", *RLCARD)
+DEFAULT_HANDS = 1_000_000        # hands per engine yardstick (pokerpipe evaluate)
+DEFAULT_RLCARD_HANDS = 100_000   # hands per rlcard opponent
+TRAINER = re.compile(r"trainer-(0|[1-9][0-9]{0,3})\.json")
 
 
 @dataclass
@@ -47,22 +53,23 @@ class YardstickResult:
                 "bb_per_100": round(self.bb_per_100, 4), "ci95": [round(x, 4) for x in self.ci95]}
 
 
-def trainers_of(player_file: Path) -> list[Player]:
-    """The trainer set saved beside an evolution's player file (``trainers/trainer-K.json``)."""
-    folder = player_file.parent / "trainers"
-    files = sorted(folder.glob("trainer-*.json"), key=lambda p: int(p.stem.split("-")[1]))
-    if not files:
-        raise PlayerFileError(f"no trainers beside {player_file} (expected {folder}/trainer-0.json ...)")
-    return [Player.load(f) for f in files]
+def trainers_in(files: Files, *parts: str) -> list[Player]:
+    """The trainer set saved beside an evolution's player file: ``trainers/trainer-K.json`` under ``files``
+    (and ``parts``, the player file's folder), each file verified."""
+    names = sorted((f for f in files.files(*parts, "trainers") if TRAINER.fullmatch(f)),
+                   key=lambda f: int(f[len("trainer-"):-len(".json")]))
+    if not names:
+        raise PlayerFileError(f"no trainers in {files.url(*parts, 'trainers')} (expected trainer-0.json ...)")
+    return [Player.from_json(files.read_bytes(*parts, "trainers", f), files.url(*parts, "trainers", f))
+            for f in names]
 
 
-def weights_of(player: Player, weights: str = "auto") -> str:
-    """The hand-weight mode to play ``player`` with: ``auto`` means the mode it was evolved with, if recorded."""
-    from ...holdem.weight_build import weight_mode
-
+def evolved_weights(player: Player, weights: str = "auto") -> str:
+    """How to weigh hands after the flop when playing ``player``: ``auto`` means the mode it was evolved
+    with when its file records one (``tables`` or ``sampled``), else ``auto`` stays for the caller to resolve."""
     if weights == "auto" and player.about.get("weights") in ("tables", "sampled"):
-        weights = str(player.about["weights"])
-    return weight_mode(weights)
+        return str(player.about["weights"])
+    return weights
 
 
 def seats_of(player: Player) -> int:
@@ -70,9 +77,9 @@ def seats_of(player: Player) -> int:
     return int(player.about.get("seats", 2))
 
 
-def against(player: Player, opponent: str, hands: int, seed: int = 0, *, session: Any = None,
-            samples: int = 48, trainers: Optional[Sequence[Player]] = None,
-            seats: Optional[int] = None, weights: str = "auto") -> YardstickResult:
+def against(player: Player, opponent: str, hands: int, seed: int = 0, *, executor: Optional[Executor] = None,
+            samples: int = DEFAULT_SAMPLES, trainers: Optional[Sequence[Player]] = None,
+            seats: Optional[int] = None, weights: Optional[WeightSource] = None) -> YardstickResult:
     """Play ``player`` against one yardstick over ``hands`` hands (``seats`` at the table, rlcard: always 2)."""
     from ...holdem.simulate import simulate
 
@@ -89,6 +96,6 @@ def against(player: Player, opponent: str, hands: int, seed: int = 0, *, session
         line_up = [player] + [opponent] * ((seats or seats_of(player)) - 1)
     else:
         raise ValueError(f"unknown yardstick {opponent!r} (choose from {', '.join(YARDSTICKS)})")
-    sim = simulate(line_up, hands, seed, samples=samples, session=session, weights=weights)
+    sim = simulate(line_up, hands, seed, samples=samples, executor=executor, weights=weights)
     s = sim.seats[0]
     return YardstickResult(opponent, sim.hands, s.bb_per_100, s.stderr, len(line_up))

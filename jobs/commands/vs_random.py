@@ -5,13 +5,14 @@ import typer
 
 from jobs.app import app
 from jobs.options import FORCE, OUT, QUIET, SCHEDULER, WORKERS, dataset, run
+from pipeline.datasets.recipes.vs_random import DEFAULT_OPPONENTS, DEFAULT_SEED, DEFAULT_TRIALS
 
 
 @app.command("vs-random")
-def vs_random(opponents: str = typer.Option("1-9", "--opponents", help="opponent counts: 1-9, 3, or 1,2,5"),
-              trials: int = typer.Option(200_000, "--trials", "-n",
+def vs_random(opponents: str = typer.Option(DEFAULT_OPPONENTS, "--opponents", help="opponent counts: 1-9, 3, or 1,2,5"),
+              trials: int = typer.Option(DEFAULT_TRIALS, "--trials", "-n",
                                          help="Monte Carlo trials per hand for 2+ opponents"),
-              seed: int = typer.Option(0, "--seed", help="Monte Carlo seed"),
+              seed: int = typer.Option(DEFAULT_SEED, "--seed", help="Monte Carlo seed"),
               out: str = OUT, workers: int | None = WORKERS, scheduler: str | None = SCHEDULER,
               quiet: bool = QUIET, force: bool = FORCE) -> None:
     """Each of the 169 hands against k random hands: exact for k = 1, seeded Monte Carlo for k >= 2."""

@@ -10,7 +10,9 @@ from typing import Optional
 import typer
 
 from jobs.app import app, fail
-from jobs.options import QUIET, SCHEDULER, WORKERS
+from jobs.options import QUIET, SCHEDULER, TABLES, WORKERS, weight_source
+from pipeline.ga.assessment.yardsticks import DEFAULT_HANDS, DEFAULT_RLCARD_HANDS
+from pipeline.holdem.policies import DEFAULT_SAMPLES
 
 DEFAULT_AGAINST = "random,station,maniac,tag,trainers,rlcard-rule,rlcard-random"
 
@@ -18,21 +20,26 @@ DEFAULT_AGAINST = "random,station,maniac,tag,trainers,rlcard-rule,rlcard-random"
 @app.command()
 def evaluate(player_file: str = typer.Argument(..., help="a player .json written by `pokerpipe evolve`"),
              against: str = typer.Option(DEFAULT_AGAINST, "--against", help="comma list of yardsticks"),
-             hands: int = typer.Option(1_000_000, "--hands", "-n", help="hands per engine yardstick"),
-             rlcard_hands: int = typer.Option(100_000, "--rlcard-hands", help="hands per rlcard opponent"),
+             hands: int = typer.Option(DEFAULT_HANDS, "--hands", "-n", help="hands per engine yardstick"),
+             rlcard_hands: int = typer.Option(DEFAULT_RLCARD_HANDS, "--rlcard-hands",
+                                              help="hands per rlcard opponent"),
              seed: int = typer.Option(0, "--seed", help="seed of the deals"),
-             samples: int = typer.Option(48, "--samples", help="hand-weight samples per decision after the flop"),
+             samples: int = typer.Option(DEFAULT_SAMPLES, "--samples",
+                                         help="hand-weight samples per decision after the flop"),
              seats: Optional[int] = typer.Option(None, "--seats",
                                                  help="table size against engine bots (default: the size the "
                                                       "player was evolved at)"),
-             weights: str = typer.Option("auto", "--weights", help="hand weight after the flop: auto, tables, sampled"),
+             weights: str = typer.Option("auto", "--weights", help="hand weight after the flop: tables (in "
+                                         "--tables), sampled, or auto (the player's own mode, tables when built)"),
+             tables: str = TABLES,
              as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
              workers: int | None = WORKERS, scheduler: str | None = SCHEDULER, quiet: bool = QUIET) -> None:
     """Play a saved player against yardsticks (our bots, its trainers, rlcard's agents) on duplicate deals."""
     from pipeline.batch.errors import RunnerError
     from pipeline.batch.session import Session
+    from pipeline.batch.storage import Storage, StorageError
     from pipeline.ga.assessment.report import rlcard_available
-    from pipeline.ga.assessment.yardsticks import YARDSTICKS, trainers_of
+    from pipeline.ga.assessment.yardsticks import YARDSTICKS, evolved_weights, trainers_in
     from pipeline.ga.assessment.yardsticks import against as play_against
     from pipeline.holdem.player import Player, PlayerFileError
 
@@ -50,25 +57,21 @@ def evaluate(player_file: str = typer.Argument(..., help="a player .json written
         raise fail(f"--samples must be 1 to 100000, got {samples}")
     if any(n.startswith("rlcard") for n in names) and not rlcard_available():
         raise fail("the rlcard yardsticks need rlcard: pip install -e '.[rlcard]'")
-    from pipeline.ga.assessment.yardsticks import weights_of
-
     try:
         player = Player.load(player_file)
-        trainers = trainers_of(Path(player_file)) if "trainers" in names else None
-    except PlayerFileError as e:
+        trainers = trainers_in(Storage.open(Path(player_file).parent)) if "trainers" in names else None
+    except (PlayerFileError, StorageError) as e:
         raise fail(str(e)) from None
-    try:
-        mode = weights_of(player, weights)
-    except (ValueError, FileNotFoundError) as e:
-        raise fail(str(e)) from None
+    source = weight_source(evolved_weights(player, weights), tables)
     results = []
     try:
         with Session(workers, scheduler, quiet=quiet) as session:
             for n in names:
                 t = time.perf_counter()
+                many = hands >= 400_000 and not n.startswith("rlcard")     # smaller runs: no cluster to start
                 results.append(play_against(player, n, rlcard_hands if n.startswith("rlcard") else hands, seed,
-                                            session=session if hands >= 400_000 else None, samples=samples,
-                                            trainers=trainers, seats=seats, weights=mode))
+                                            executor=session.executor_or_none("hands") if many else None,
+                                            samples=samples, trainers=trainers, seats=seats, weights=source))
                 if not quiet:                       # stderr, so that --json output stays one object on stdout
                     print(f"{n}: {results[-1].hands:,} hands in {time.perf_counter() - t:.0f} s", file=sys.stderr)
     except RunnerError as e:

@@ -8,8 +8,12 @@ from typing import Optional
 import typer
 
 from jobs.app import app, fail
-from jobs.options import SCHEDULER, WORKERS
+from jobs.options import SCHEDULER, TABLES, WEIGHTS, WORKERS, weight_source
 from jobs.play_checks import check_play
+from pipeline.holdem.seating import DEFAULT_STACK_BB
+
+HANDS = 10_000                 # a quick look; --hands for more
+HISTORIES_OUT = "outputs/play"
 
 
 @app.command()
@@ -17,49 +21,44 @@ def play(seats: int = typer.Option(..., "--seats", "-s", help="players at the ta
          policies: str = typer.Option(..., "--policies", "-p",
                                       help="comma list, one per seat: random, station, maniac, tag, thesis-preflop, "
                                            "or a player .json written by `pokerpipe evolve`"),
-         hands: int = typer.Option(10_000, "--hands", "-n", help="hands to play (whole duplicate deals)"),
+         hands: int = typer.Option(HANDS, "--hands", "-n", help="hands to play (whole duplicate deals)"),
          seed: int = typer.Option(0, "--seed", help="seed of the deals and the bots' random choices"),
          as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
          history: Optional[str] = typer.Option(None, "--history", help="also write every hand: pokerstars, phh or ohh"),
-         out: str = typer.Option("outputs/play", "--out", "-o", help="folder for the hand histories"),
+         out: str = typer.Option(HISTORIES_OUT, "--out", "-o", help="folder or URL for the hand histories"),
          hero: Optional[int] = typer.Option(None, "--hero", help="PokerStars text: show only this seat's hole cards"),
-         stack: float = typer.Option(200.0, "--stack", help="stack in big blinds, reset every hand"),
+         stack: float = typer.Option(DEFAULT_STACK_BB, "--stack", help="stack in big blinds, reset every hand"),
          rake: float = typer.Option(0.0, "--rake", help="rake in percent of the pot (none without a flop)"),
          rake_cap: float = typer.Option(0.0, "--rake-cap", help="rake cap in big blinds (0: no cap)"),
          no_duplicate: bool = typer.Option(False, "--no-duplicate", help="fresh cards every hand"),
-         weights: str = typer.Option("auto", "--weights",
-                                     help="hand weight after the flop: tables (built), sampled, or auto"),
+         weights: str = WEIGHTS, tables: str = TABLES,
          workers: Optional[int] = WORKERS, scheduler: Optional[str] = SCHEDULER) -> None:
     """Bots play fixed-limit hold'em: BB/100 with a 95% interval, VPIP/PFR/AF per seat."""
     from pipeline.holdem import Table, TableError, simulate
     from pipeline.holdem.histories import write_histories
 
     names = check_play(seats, policies, hands, seed, history, hero, stack, rake, rake_cap)
-    if weights not in ("auto", "tables", "sampled"):
-        raise fail(f"--weights must be auto, tables or sampled, got {weights!r}")
+    source = weight_source(weights, tables)
     try:
         table = Table.make(names, stack_bb=stack, rake_percent=rake, rake_cap_bb=rake_cap)
     except TableError as e:
         raise fail(str(e)) from None
     from pipeline.batch.errors import RunnerError
     from pipeline.batch.session import Session
+    from pipeline.batch.storage import Storage, StorageError
 
-    session = None
     try:
-        if workers is not None and workers > 1 or scheduler is not None:
-            session = Session(workers, scheduler, quiet=True)
-        r = simulate(names, hands, seed, not no_duplicate, stack_bb=stack, rake_percent=rake, rake_cap_bb=rake_cap,
-                     session=session, weights=weights)
+        with Session(workers, scheduler, quiet=True) as session:
+            many = workers is not None and workers > 1 or scheduler is not None    # else one process: no cluster
+            r = simulate(names, hands, seed, not no_duplicate, stack_bb=stack, rake_percent=rake,
+                         rake_cap_bb=rake_cap, executor=session.executor("hands") if many else None, weights=source)
     except RunnerError as e:          # bad --workers, a scheduler that cannot be reached
         raise fail(str(e)) from None
-    except FileNotFoundError as e:    # --weights tables before they are built
-        raise fail(str(e)) from None
-    finally:
-        if session is not None:
-            session.close()
     try:
-        files = (write_histories(table, seed, r.hands, history, out, not no_duplicate,
-                                 None if hero is None else hero - 1, weights) if history else [])
+        files = (write_histories(table, seed, r.hands, history, Storage.open(out), not no_duplicate,
+                                 None if hero is None else hero - 1, source) if history else [])
+    except StorageError as e:
+        raise fail(f"--out: {e}") from None
     except OSError as e:
         raise fail(f"cannot write hand histories to {out}: {e.strerror or e}") from None
 
@@ -78,5 +77,5 @@ def play(seats: int = typer.Option(..., "--seats", "-s", help="players at the ta
         af = "inf" if math.isinf(s.stats["af"]) else f"{s.stats['af']:.2f}"
         print(f"{s.seat:4d}  {s.policy:<15s} {s.bb_per_100:8.2f}  [{s.ci95[0]:8.2f}, {s.ci95[1]:8.2f}] "
               f"{100 * s.stats['vpip']:5.1f}% {100 * s.stats['pfr']:5.1f}% {af:>6s}")
-    for f in files[:1]:
-        print(f"histories: {len(files):,} file(s) under {f.parent}")
+    if files:
+        print(f"histories: {len(files):,} file(s) under {files[0].rpartition('/')[0]}")

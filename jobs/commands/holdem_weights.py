@@ -1,0 +1,20 @@
+"""``pokerpipe holdem-weights``: build the hold'em engine's hand-weight tables, the ``holdem-weights`` datasets."""
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+
+from jobs.app import app
+from jobs.options import FORCE, OUT, QUIET, SCHEDULER, WORKERS, dataset, run
+
+
+@app.command("holdem-weights")
+def holdem_weights(out: str = OUT, workers: Optional[int] = WORKERS, scheduler: Optional[str] = SCHEDULER,
+                   quiet: bool = QUIET, force: bool = FORCE,
+                   limit: Optional[int] = typer.Option(None, "--limit", help="only the first N canonical boards of "
+                                                       "each street (smoke runs; the engine needs full tables)")
+                   ) -> None:
+    """Build the flop, turn and river hand-weight tables under --out/holdem-weights (resumable, verified)."""
+    run([dataset(f"holdem-weights/{street}", limit=limit) for street in ("flop", "turn", "river")], out, workers,
+        scheduler, quiet, force)

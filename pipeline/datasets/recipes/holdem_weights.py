@@ -1,0 +1,177 @@
+"""``holdem-weights/flop|turn|river``: the hold'em engine's hand-weight tables, a dataset like the others.
+
+Every canonical situation of a street with its win share against one
+opponent (exact) and 2..9 opponents (:mod:`pipeline.holdem.weight_build`):
+flop and turn rows ``index``, ``win2`` (``2·ahead + tied`` over all runouts and
+opponent hands), ``k2 .. k9`` (the share against k opponents × 65,535); river
+rows ``index``, ``ahead``, ``tied`` (of 990 opponent hands).  Built in parts,
+resumable and checksummed by the runner; the side outputs are the same numbers
+as dense arrays indexed by situation (``_win2.npy`` and ``_multi.npy``, or
+``_counts.npy``: 800 MB in all), which the engine maps read-only.
+
+:class:`HandWeightTables` is the engine's :class:`~pipeline.holdem.weights.WeightSource`:
+each process that plays with tables (a Dask worker too) maps the arrays once,
+after checking the manifest's parameters and every array's SHA-256.
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, Optional
+
+import numpy as np
+import pyarrow as pa
+
+from ...batch.runner import manifest_matches, read_manifest
+from ...batch.spec import Dataset, Inputs
+from ...batch.storage import Storage, StorageError
+from ...holdem.weight_build import BOARDS_PER_TASK, STREETS, board_chunks, dense_street, street_weights
+from ...holdem.weights import MULTI, WeightTables, pack
+from ..registry import DatasetError
+
+ORDER = 60
+ARRAYS = {"flop": ("win2", "multi"), "turn": ("win2", "multi"), "river": ("counts",)}
+HASH_BLOCK = 1 << 24
+
+
+def side_name(array: str) -> str:
+    """The side output holding a street's dense array ``array``."""
+    return f"_{array}.npy"
+
+
+class HoldemWeights(Dataset):
+    """One street's weight table, its canonical boards in parts (``limit``: the first N boards only)."""
+
+    def __init__(self, street: str, limit: Optional[int] = None) -> None:
+        street = street.lower()
+        if street not in STREETS:
+            raise ValueError(f"street must be flop, turn or river, got {street!r}")
+        if limit is not None and limit < 1:
+            raise ValueError(f"--limit must be positive, got {limit}")
+        self.street, self.limit = street, limit
+        self.name = f"holdem-weights/{street}"
+        self.params = {"street": street, "boards_per_part": BOARDS_PER_TASK[STREETS[street]],
+                       **({"limit": limit} if limit else {})}
+        if street == "river":
+            fields = [("index", pa.int64()), ("ahead", pa.uint16()), ("tied", pa.uint16())]
+        else:
+            fields = [("index", pa.int64()), ("win2", pa.uint32())] + [(f"k{k}", pa.uint16()) for k in range(2, 10)]
+        self.schema = pa.schema(fields)
+        self.side_output_names = tuple(side_name(a) for a in ARRAYS[street])
+
+    def partitions(self, inputs: Inputs) -> Sequence[Any]:
+        return board_chunks(self.street, self.limit)
+
+    def compute(self, partition: Any) -> pa.Table:
+        idx, *values = street_weights(partition)
+        idx, first = np.unique(idx, return_index=True)      # a situation the board's suit symmetry repeats: once
+        if self.street == "river":
+            ahead, tied = values
+            return pa.table({"index": idx, "ahead": ahead[first], "tied": tied[first]}, schema=self.schema)
+        win2, multi = values
+        columns = {"index": idx, "win2": win2[first], **{f"k{k}": multi[first, k - 2] for k in range(2, 2 + MULTI)}}
+        return pa.table(columns, schema=self.schema)
+
+    def side_outputs(self, table: Callable[[], pa.Table], inputs: Inputs) -> dict[str, bytes]:
+        t = table()
+        idx = t.column("index").to_numpy()
+        if self.street == "river":
+            rows = [(idx, t.column("ahead").to_numpy(), t.column("tied").to_numpy())]
+        else:
+            multi = np.stack([t.column(f"k{k}").to_numpy() for k in range(2, 2 + MULTI)], axis=1)
+            rows = [(idx, t.column("win2").to_numpy(), multi)]
+        out = {}
+        for name, array in dense_street(self.street, rows).items():
+            buf = io.BytesIO()
+            np.save(buf, array)
+            out[side_name(name)] = buf.getvalue()
+        return out
+
+
+def _streets(limits: tuple[Optional[int], Optional[int], Optional[int]]) -> list[HoldemWeights]:
+    return [HoldemWeights(street, limit) for street, limit in zip(STREETS, limits)]
+
+
+_LOADED: dict[tuple[str, tuple[Optional[int], ...]], WeightTables] = {}
+
+
+@dataclass(frozen=True)
+class HandWeightTables:
+    """The ``holdem-weights`` datasets under ``location`` as the engine's weight source (picklable: a Dask
+    worker gets the location and maps its own copy).  ``limits`` are the streets' ``limit`` parameters
+    (partial builds, for tests)."""
+
+    location: str
+    limits: tuple[Optional[int], Optional[int], Optional[int]] = (None, None, None)
+
+    def datasets(self) -> list[HoldemWeights]:
+        """The three streets' datasets."""
+        return _streets(self.limits)
+
+    def built(self) -> bool:
+        """Whether all three streets are built there with these parameters (manifests only; nothing verified)."""
+        try:
+            storage = Storage.open(self.location)
+        except StorageError:
+            return False
+        return all(manifest_matches(read_manifest(storage, ds.name), ds) for ds in self.datasets())
+
+    def load(self) -> WeightTables:
+        """The tables, each array checked against the SHA-256 its manifest records, mapped read-only
+        (local folders) or read into memory (object stores); once per process."""
+        key = (self.location, tuple(self.limits))
+        if key not in _LOADED:
+            _LOADED[key] = self._load()
+        return _LOADED[key]
+
+    def _load(self) -> WeightTables:
+        try:
+            storage = Storage.open(self.location)
+        except StorageError as e:
+            raise DatasetError(str(e)) from None
+        arrays: dict[str, dict[str, np.ndarray]] = {}
+        for ds in self.datasets():
+            manifest = read_manifest(storage, ds.name)
+            where = storage.url(ds.name)
+            if not manifest_matches(manifest, ds):
+                raise DatasetError(f"the hand-weight tables are not built at {where}: build them with "
+                                   f"`pokerpipe holdem-weights --out {self.location}`")
+            assert manifest is not None
+            recorded = {s.get("file"): s.get("sha256") for s in manifest.get("side_outputs", []) if isinstance(s, dict)}
+            arrays[ds.street] = {a: _verified_array(storage, ds.name, side_name(a), recorded.get(side_name(a)))
+                                 for a in ARRAYS[ds.street]}
+        return pack(arrays["flop"], arrays["turn"], arrays["river"])
+
+
+def _verified_array(storage: Storage, name: str, file: str, want: Optional[str]) -> np.ndarray:
+    """The ``.npy`` side output ``file`` of dataset ``name`` if its bytes hash to ``want``, else DatasetError."""
+    where = storage.url(name, file)
+    if storage.is_local:
+        path = storage.path(name, file)
+        digest = hashlib.sha256()
+        try:
+            with open(path, "rb") as f:
+                while chunk := f.read(HASH_BLOCK):
+                    digest.update(chunk)
+        except OSError as e:
+            raise DatasetError(f"{where} cannot be read ({e.strerror or e}); build the tables again") from None
+        if want is None or digest.hexdigest() != want:
+            raise DatasetError(f"{where} is damaged (SHA-256 differs from the manifest); build the tables again")
+        try:
+            return np.load(path, mmap_mode="r", allow_pickle=False)
+        except (OSError, ValueError) as e:
+            raise DatasetError(f"{where} is not a table ({e}); build the tables again") from None
+    try:
+        data = storage.read_bytes(name, file)
+    except OSError as e:
+        raise DatasetError(f"{where} cannot be read ({e}); build the tables again") from None
+    if want is None or hashlib.sha256(data).hexdigest() != want:
+        raise DatasetError(f"{where} is damaged (SHA-256 differs from the manifest); build the tables again")
+    return np.load(io.BytesIO(data), allow_pickle=False)
+
+
+def registered() -> dict[str, Callable[..., Dataset]]:
+    return {f"holdem-weights/{s}": partial(HoldemWeights, s) for s in STREETS}

@@ -1,0 +1,54 @@
+"""The registry: every dataset recipe, found in :mod:`.recipes`, in build order.
+
+Each module of :mod:`pipeline.datasets.recipes` holds one family of recipes and
+says what it registers (``registered()``: name -> factory) and where it stands
+in the build order (``ORDER``); adding a dataset is adding one such file.
+
+>>> sorted(n for n in names() if not n.startswith("videopoker/"))[:4]
+['ehs-table/flop', 'ehs-table/river', 'ehs-table/turn', 'holdem-weights/flop']
+>>> dataset("preflop-grid").depends_on
+['matchups']
+"""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any
+
+from ..batch.spec import Dataset
+from ..core.errors import InputError
+from . import recipes
+
+PREFLOP_SET = ("matchups", "preflop-grid", "vs-random")      # what `pokerpipe tables` builds by default
+
+
+class DatasetError(InputError):
+    """A dataset that is unknown, not built, or damaged."""
+
+
+@lru_cache(maxsize=1)
+def registry() -> dict[str, Callable[..., Dataset]]:
+    """Every registered dataset's factory by name, in build order (dependencies before what reads them)."""
+    modules = [importlib.import_module(f"{recipes.__name__}.{m.name}") for m in pkgutil.iter_modules(recipes.__path__)]
+    out: dict[str, Callable[..., Dataset]] = {}
+    for module in sorted(modules, key=lambda m: (m.ORDER, m.__name__)):
+        out.update(module.registered())
+    return out
+
+
+def names() -> list[str]:
+    """Every registered dataset, in build order (dependencies before what reads them)."""
+    return list(registry())
+
+
+def dataset(name: str, **params: Any) -> Dataset:
+    """The registered dataset ``name`` with ``params`` (DatasetError for an unknown name or bad parameters)."""
+    reg = registry()
+    if name not in reg:
+        raise DatasetError(f"unknown dataset {name!r} (see `pokerpipe datasets`)")
+    try:
+        return reg[name](**params)
+    except TypeError as e:
+        raise DatasetError(f"{name}: {e}") from None
