@@ -27,16 +27,32 @@ import time
 from pathlib import Path
 
 
-def timing(generations: int, workers: int, weights: str = "auto") -> None:
+def source_of(weights: str, tables: str):
+    """The hand-weight tables to play with, as `pokerpipe evolve --weights W --tables T` resolves them."""
+    from pipeline.datasets import HandWeightTables
+
+    if weights == "sampled":
+        return None
+    source = HandWeightTables(str(Path(tables).absolute()))
+    if source.built():
+        return source
+    if weights == "tables":
+        raise SystemExit(f"no hand-weight tables at {tables}: pokerpipe holdem-weights --out {tables}")
+    return None
+
+
+def timing(generations: int, workers: int, weights: str = "auto", tables: str = "outputs") -> None:
     from pipeline.batch.session import Session
+    from pipeline.batch.storage import Storage
     from pipeline.ga.config import Config
     from pipeline.ga.evolve import evolve
-    from pipeline.holdem.weight_build import weight_mode
 
-    cfg = Config(weights=weight_mode(weights))          # auto: the tables when built, as `pokerpipe evolve`
+    source = source_of(weights, tables)
+    cfg = Config(weights="sampled" if source is None else "tables")     # auto: the tables when built, as evolve
     with tempfile.TemporaryDirectory() as d, Session(workers, quiet=True) as session:
         t = time.perf_counter()
-        s = evolve(cfg, d, session=session, stop_after=generations)
+        s = evolve(cfg, Storage.open(d), executor=session.executor("matches"), weights=source,
+                   stop_after=generations)
         wall = time.perf_counter() - t
     per = wall / generations
     hands = sum(r["evaluated"] + 1 for r in s.progress) * cfg.hands_per_match    # matches + the yardstick's
@@ -64,43 +80,48 @@ def quick() -> None:
               f"report included): {time.perf_counter() - t:.0f} s wall")
 
 
-def quality(run: Path, hands: int, rlcard_hands: int, weights: str = "auto") -> None:
+def quality(run: Path, hands: int, rlcard_hands: int, weights: str = "auto", tables: str = "outputs") -> None:
     import pyarrow.parquet as pq
 
     from pipeline.batch.session import Session
-    from pipeline.ga.assessment.yardsticks import against, trainers_of, weights_of
+    from pipeline.batch.storage import Storage
+    from pipeline.ga.assessment.yardsticks import against, evolved_weights, trainers_in
     from pipeline.holdem.player import Player
 
     player_file = run / "evolve" / "final-player.json"
     player = Player.load(player_file)
     prog = pq.read_table(run / "evolve" / "progress.parquet").to_pylist()
     first, last = prog[0], prog[-1]
-    mode = weights_of(player, weights)
-    print(f"player {player_file} ({player.about}); hand weights: {mode}")
+    mode = source_of(evolved_weights(player, weights), tables)
+    print(f"player {player_file} ({player.about}); hand weights: {'sampled' if mode is None else 'tables'}")
     for r in (first, last):
         se = r["yardstick_stderr"]
         print(f"  yardstick curve, generation {r['generation']}: {r['yardstick_bb100']:+.2f} BB/100 "
               f"[{r['yardstick_bb100'] - 1.96 * se:+.2f}, {r['yardstick_bb100'] + 1.96 * se:+.2f}]")
-    curve(run / "evolve", hands, mode)
+    curve(run, hands, mode)
     with Session(None, quiet=True) as session:
         for name in ("random", "station", "maniac", "tag", "trainers", "rlcard-rule", "rlcard-random"):
             n = rlcard_hands if name.startswith("rlcard") else hands
             t = time.perf_counter()
-            y = against(player, name, n, seed=2026, session=session if n >= 400_000 else None,
-                        trainers=trainers_of(player_file) if name == "trainers" else None, weights=mode)
+            many = n >= 400_000 and not name.startswith("rlcard")
+            y = against(player, name, n, seed=2026, executor=session.executor("hands") if many else None,
+                        trainers=trainers_in(Storage.open(run), "evolve") if name == "trainers" else None,
+                        weights=mode)
             lo, hi = y.ci95
             verdict = "PASS" if lo > 0 else "FAIL"
             print(f"  vs {name:13s} {y.seats:2d} seats {y.hands:>10,} hands: {y.bb_per_100:+8.2f} BB/100 "
                   f"[{lo:+.2f}, {hi:+.2f}]  {verdict}  ({time.perf_counter() - t:.0f} s)")
 
 
-def curve(folder: Path, hands: int, mode: str) -> None:
+def curve(run: Path, hands: int, mode) -> None:
     """Each phase's first and last best individual re-measured against the yardstick over ``hands`` hands."""
     from pipeline.batch.session import Session
+    from pipeline.batch.storage import Storage
     from pipeline.ga.assessment.report import remeasure
 
     with Session(None, quiet=True) as session:
-        for phase, g, y in remeasure(folder, hands, session=session, seed=2026, weights=mode):
+        for phase, g, y in remeasure(Storage.open(run), hands, executor=session.executor("hands"), seed=2026,
+                                     weights=mode):
             lo, hi = y.ci95
             print(f"  phase {phase}, best of generation {g:3d} vs the yardstick: {y.bb_per_100:+8.2f} BB/100 "
                   f"[{lo:+.2f}, {hi:+.2f}] over {y.hands:,} hands")
@@ -113,19 +134,21 @@ def main() -> None:
     t.add_argument("--generations", type=int, default=2)
     t.add_argument("--workers", type=int, default=2)
     t.add_argument("--weights", default="auto", help="auto (tables when built), tables or sampled")
+    t.add_argument("--tables", default="outputs", help="where `pokerpipe holdem-weights` built the tables")
     sub.add_parser("quick")
     q = sub.add_parser("quality")
     q.add_argument("run", type=Path)
     q.add_argument("--hands", type=int, default=1_000_000)
     q.add_argument("--rlcard-hands", type=int, default=100_000)
     q.add_argument("--weights", default="auto", help="auto: the mode the player was evolved with, if recorded")
+    q.add_argument("--tables", default="outputs", help="where `pokerpipe holdem-weights` built the tables")
     a = ap.parse_args()
     if a.what == "timing":
-        timing(a.generations, a.workers, a.weights)
+        timing(a.generations, a.workers, a.weights, a.tables)
     elif a.what == "quick":
         quick()
     else:
-        quality(a.run, a.hands, a.rlcard_hands, a.weights)
+        quality(a.run, a.hands, a.rlcard_hands, a.weights, a.tables)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """Hands per second of the fixed-limit engine, beside rlcard's limit-holdem environment measured in the same run.
 
     python benchmarks/bench_holdem.py [--hands 200000] [--rlcard-hands 3000] [--weights tables|sampled|auto]
+                                      [--tables outputs]
                                       [--errors] [--situations 1000] [--scaling 10000000]
     python benchmarks/bench_holdem.py --hands 0 --errors --weights enumerated   # tables' values, not built
 
@@ -34,7 +35,7 @@ def timed(run: Callable[[], int]) -> tuple[float, float]:
     return hands / (time.perf_counter() - t), hands / max(time.process_time() - c, 1e-9)
 
 
-def engine_rate(policies: list[str], hands: int, weights: str) -> tuple[float, float]:
+def engine_rate(policies: list[str], hands: int, weights=None) -> tuple[float, float]:
     from pipeline.holdem import simulate
     simulate(policies, 100, seed=0, weights=weights)                     # compile / load caches
     return timed(lambda: simulate(policies, hands, seed=1, weights=weights).hands)
@@ -57,12 +58,13 @@ def rlcard_rate(hands: int) -> tuple[float, float] | None:
     return timed(run)
 
 
-def weight_errors(situations: int, reference: int, mode: str, streets: list[str]) -> None:
+def weight_errors(situations: int, reference: int, mode: str, streets: list[str], source=None) -> None:
     from pipeline.evaluator.tables import tables
-    from pipeline.holdem.weight_build import enumerated_weights, table_weight, weight_tables
-    from pipeline.holdem.weights import DEFAULT_SAMPLES, sampled_weight
+    from pipeline.holdem.policies import DEFAULT_SAMPLES
+    from pipeline.holdem.weight_build import enumerated_weights
+    from pipeline.holdem.weights import sampled_weight, table_weight
     T = tables()
-    wt = weight_tables()
+    wt = source.load() if source is not None else None
     rng = np.random.default_rng(0)
     s = np.zeros(1, np.uint64)
     deck = np.zeros(52, np.int64)
@@ -91,7 +93,7 @@ def weight_errors(situations: int, reference: int, mode: str, streets: list[str]
                   f"max {e.max():.4f}  bias {np.mean(errs):+.4f}", flush=True)
 
 
-def _half(hands: int, weights: str, part: int) -> float:
+def _half(hands: int, weights, part: int) -> float:
     """CPU seconds one bare process spends on half of the scaling run (a control free of Dask)."""
     from pipeline.holdem import simulate
     simulate(["tag", "maniac"], 100, seed=0, weights=weights)
@@ -100,7 +102,7 @@ def _half(hands: int, weights: str, part: int) -> float:
     return time.process_time() - c
 
 
-def scaling(hands: int, weights: str) -> None:
+def scaling(hands: int, weights=None) -> None:
     """Wall time on 1 and 2 Dask workers, the workers' CPU share of it, and two bare processes as a control:
     on a shared machine the speed-up is bounded by the CPU the other jobs leave, not by the partitioning."""
     from concurrent.futures import ProcessPoolExecutor
@@ -110,11 +112,11 @@ def scaling(hands: int, weights: str) -> None:
     walls = {}
     for workers in (1, 2):
         with Session(workers=workers, quiet=True) as s:
-            simulate(["tag", "maniac"], 1000, seed=0, session=s, weights=weights)    # start the cluster, warm
+            simulate(["tag", "maniac"], 1000, seed=0, executor=s.executor("hands"), weights=weights)   # warm
             client = s.client()
             cpu0 = client.run(time.process_time)
             t = time.perf_counter()
-            r = simulate(["tag", "maniac"], hands, seed=2, session=s, weights=weights)
+            r = simulate(["tag", "maniac"], hands, seed=2, executor=s.executor("hands"), weights=weights)
             walls[workers] = time.perf_counter() - t
             cpu = sum(client.run(time.process_time).values()) - sum(cpu0.values())
             print(f"  {workers} worker(s): {r.hands:,} hands in {walls[workers]:.1f} s "
@@ -142,23 +144,29 @@ def main() -> None:
     ap.add_argument("--situations", type=int, default=1000)
     ap.add_argument("--scaling", type=int, default=0)
     ap.add_argument("--streets", default="flop,turn,river", help="--errors: the streets to measure")
+    ap.add_argument("--tables", default="outputs", help="where `pokerpipe holdem-weights` built the tables")
     a = ap.parse_args()
-    from pipeline.holdem.weight_build import weight_mode
-    mode = weight_mode("sampled" if a.weights == "enumerated" else a.weights)
+    from pipeline.datasets import HandWeightTables
+    source = HandWeightTables(a.tables) if a.weights in ("auto", "tables") else None
+    if source is not None and not source.built():
+        if a.weights == "tables":
+            raise SystemExit(f"no hand-weight tables at {a.tables}: pokerpipe holdem-weights --out {a.tables}")
+        source = None
+    mode = "tables" if source is not None else "sampled"
     if a.hands > 0:
-        speed(a, mode)
+        speed(a, mode, source)
     if a.scaling:
         print(f"{a.scaling:,}-hand heads-up simulation (tag vs maniac) on Dask workers:")
-        scaling(a.scaling, mode)
+        scaling(a.scaling, source)
     if a.errors:
         weight_errors(a.situations, 100_000, "enumerated" if a.weights == "enumerated" else mode,
-                      a.streets.split(","))
+                      a.streets.split(","), source)
 
 
-def speed(a: argparse.Namespace, mode: str) -> None:
+def speed(a: argparse.Namespace, mode: str, source=None) -> None:
     load0 = os.getloadavg()[0]
     rl = rlcard_rate(a.rlcard_hands)
-    rates = {name: engine_rate(p, a.hands, mode) for name, p in (
+    rates = {name: engine_rate(p, a.hands, source) for name, p in (
         ("heads-up tag vs maniac", ["tag", "maniac"]),
         ("6-max mixed table", ["tag", "station", "maniac", "random", "thesis-preflop", "tag"]),
         ("heads-up random vs maniac", ["random", "maniac"]))}

@@ -16,7 +16,7 @@ import os
 import sys
 from typing import Any
 
-__version__ = "0.1.0"
+from .core.version import __version__
 
 
 def _point_numba_cache() -> None:

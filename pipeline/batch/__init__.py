@@ -1,0 +1,23 @@
+"""The batch layer: it builds datasets and knows no poker.
+
+=================  ====================================================================
+:mod:`.spec`       what a dataset is: name, parameters, schema, partitions, ``compute``
+:mod:`.runner`     one dataset's partitions on the cluster, atomic checksummed parts, resume, lock
+:mod:`.session`    the Dask cluster of a run and its progress display
+:mod:`.fanout`     the one fan-out: an executor whose tasks show on the progress display
+:mod:`.parquet`    deterministic Parquet bytes and the parts' metadata
+:mod:`.storage`    a local folder or an object-store URL (``Files``), written atomically
+:mod:`.errors`     what a run raises
+=================  ====================================================================
+
+Only :mod:`pipeline.datasets` and the command line join it to the domain packages.
+"""
+from .errors import Interrupted, RunnerError
+from .fanout import ProgressExecutor
+from .runner import RunReport, run_dataset
+from .session import Session
+from .spec import Dataset, Inputs
+from .storage import Storage, StorageError
+
+__all__ = ["Dataset", "Inputs", "Interrupted", "ProgressExecutor", "RunReport", "RunnerError", "Session", "Storage",
+           "StorageError", "run_dataset"]

@@ -18,7 +18,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .. import __version__
+from ..core.version import __version__
 
 META_JOB = b"pokerpipe.job"
 META_PARAMS = b"pokerpipe.params"

@@ -41,7 +41,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from .. import __version__
+from ..core.version import __version__
 from .errors import Interrupted, RunnerError
 from .parquet import canonical_json, parquet_bytes, read_part, sha256
 from .session import Session

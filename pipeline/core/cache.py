@@ -26,8 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from .. import __version__
 from .files import write_atomic
+from .version import __version__
 
 DIGEST = "__sha256__"
 

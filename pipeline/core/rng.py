@@ -61,7 +61,7 @@ def splitmix64(x: np.uint64) -> np.uint64:
 def _rejected(m: np.uint64, n: np.uint64) -> bool:
     """Lemire's test on the product ``m`` of a 32-bit draw and ``n``: reject it to keep the draw uniform."""
     low = m & _LOW32
-    return low < n and low < (_TWO32 - n) % n
+    return bool(low < n and low < (_TWO32 - n) % n)
 
 
 # ---------------------------------------------------------------------------
@@ -137,7 +137,7 @@ def stream_below(state: np.ndarray, n: int) -> int:
     m = (stream_next(state) >> np.uint64(32)) * un
     while _rejected(m, un):        # rare: the low word fell below n
         m = (stream_next(state) >> np.uint64(32)) * un
-    return np.int64(m >> np.uint64(32))
+    return int(m >> np.uint64(32))
 
 
 @njit(cache=True, nogil=True)

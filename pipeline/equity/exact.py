@@ -30,7 +30,7 @@ class Assignments(NamedTuple):
     offsets: np.ndarray    # (P+1,) int64: player p's combos are rows offsets[p] .. offsets[p+1]-1
     combos: np.ndarray     # (N, 2) int64: card ids
     weights: np.ndarray    # (N,) float64: range weights
-    index: np.ndarray      # (P, 52, 52) int32: row of player p's combo of two cards, -1 if none (.suits.combo_index)
+    combo_index: np.ndarray  # (P, 52, 52) int32: row of player p's combo of two cards, -1 if none (.suits)
     perms: np.ndarray      # (g, 4) int64: the suit permutations fixing the board and dead cards (.suits.stabilizer)
 
 
@@ -184,7 +184,7 @@ def exact_chunk(lo: int, hi: int, ranges: Assignments, board: np.ndarray, dead_m
             pos[2] = offsets[2]
             depth = _odometer(masks, offsets, pos, taken, 2, 2)
         while depth == P:                    # a whole assignment: score it if it represents its class
-            size, w = representative_class(pos, combos, ranges.weights, ranges.index, ranges.perms, images)
+            size, w = representative_class(pos, combos, ranges.weights, ranges.combo_index, ranges.perms, images)
             if size > 0:
                 rows[n, :] = pos
                 sizes[n] = size

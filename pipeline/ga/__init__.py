@@ -1,14 +1,14 @@
 """A fixed-limit hold'em player evolved by a co-evolutionary genetic algorithm (García Pérez's thesis, §3).
 
-Modules: :mod:`.chromosome` (the gene table's layout, player files),
-:mod:`.operators` (selection, crossovers, mutation), :mod:`.fitness` (matches
-against the trainers), :mod:`.config`, :mod:`.checkpoint`, :mod:`.evolve` (the
-two-phase loop), :mod:`.yardsticks` (a player against fixed opponents),
-:mod:`.report` and :mod:`.rlcard_agent` (the player inside rlcard's
-environment).  The decision itself runs in the betting kernel as the
-``evolved`` policy kind (:mod:`pipeline.holdem.genes`).
-
-This package's ``__init__`` imports nothing: :mod:`pipeline.holdem` reads
-player files through :mod:`.chromosome` while :mod:`.fitness` plays on
-:mod:`pipeline.holdem`, so the package itself stays out of that path.
+Modules: :mod:`.operators` (birth, selection, crossovers, mutation),
+:mod:`.fitness` (matches against the trainers), :mod:`.config`,
+:mod:`.checkpoint`, :mod:`.evolve` (the two-phase loop) and
+:mod:`.assessment` (yardsticks, the report, the player inside rlcard).  The
+player itself — its layout, gene table and file — and its decision in the
+betting kernel live in :mod:`pipeline.holdem` (:mod:`~pipeline.holdem.player`,
+:mod:`~pipeline.holdem.genes`).
 """
+from .config import Config, ConfigError
+from .evolve import EvolveError, Summary, best_of, evolve
+
+__all__ = ["Config", "ConfigError", "EvolveError", "Summary", "best_of", "evolve"]

@@ -125,8 +125,8 @@ def new_work(n: int) -> Work:
 
 def new_outcome(n: int) -> Outcome:
     """Result arrays for a table of ``n`` seats."""
-    return Outcome(*(np.zeros(n, np.int64) for _ in range(5)), np.zeros((n, n), np.int64),
-                   np.zeros((MAX_LOG, 5), np.int64))
+    return Outcome(np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
+                   np.zeros(n, np.int64), np.zeros((n, n), np.int64), np.zeros((MAX_LOG, 5), np.int64))
 
 
 @njit(cache=True, nogil=True)

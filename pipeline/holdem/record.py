@@ -51,9 +51,13 @@ class Records(NamedTuple):
 
 
 def new_records(count: int, n: int) -> Records:
+    """Zeroed record arrays for ``count`` hands at a table of ``n`` seats."""
+    def seat_rows() -> np.ndarray:
+        return np.zeros((count, n), np.int64)
+
     return Records(np.zeros(count, np.int64), np.zeros((count, n, 2), np.int64), np.zeros((count, 5), np.int64),
-                   np.zeros((count, MAX_LOG, 5), np.int64), np.zeros(count, np.int64),
-                   *(np.zeros((count, n), np.int64) for _ in range(5)), np.zeros((count, n, n), np.int64),
+                   np.zeros((count, MAX_LOG, 5), np.int64), np.zeros(count, np.int64), seat_rows(), seat_rows(),
+                   seat_rows(), seat_rows(), seat_rows(), np.zeros((count, n, n), np.int64),
                    np.zeros((count, 4), np.int64))
 
 

@@ -28,6 +28,7 @@ from pipeline.evaluator.kernels import (
     FLUSH_FLAGS,
     RANK_KEYS,
     RANK_SUM_MASK,
+    Tables,
     flush_suit,
     hand_value,
     rank_value,

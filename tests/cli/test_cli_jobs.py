@@ -33,7 +33,7 @@ def full(tmp_path_factory):
 
 
 def test_preflop_set_byte_identical_to_before(full):
-    from test_datasets import RECORDED_FULL, RECORDED_SIDE, parts_digest
+    from support.recorded import RECORDED_FULL, RECORDED_SIDE, parts_digest
     for name, digest in RECORDED_FULL.items():
         assert parts_digest(json.loads((full / name / "_manifest.json").read_text())) == digest, name
     heatmap = (full / "preflop-grid" / "_heatmap.png").read_bytes()
@@ -147,7 +147,7 @@ def test_tables_killed_midway_then_rerun_ends_identical(full, tmp_path):
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_interrupt_then_resume_equals_uninterrupted(tmp_path, sig):
-    from test_datasets import RECORDED_LIMIT_6000, parts_digest
+    from support.recorded import RECORDED_LIMIT_6000, parts_digest
     out = tmp_path / "run"
     proc = subprocess.Popen([sys.executable, "-m", "jobs", "matchups", "--limit", "6000", "--workers", "1",
                              "--quiet", "--out", str(out)], stderr=subprocess.PIPE, text=True)

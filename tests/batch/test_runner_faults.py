@@ -9,8 +9,8 @@ import threading
 import time
 from pathlib import Path
 
-import jobs_helpers
 import pytest
+from support import tiny_datasets
 
 from pipeline.batch.runner import MANIFEST, RunnerError
 from pipeline.datasets import build
@@ -21,7 +21,7 @@ HERE = Path(__file__).parent
 def test_part_that_cannot_be_written(tmp_path):
     (tmp_path / "squares" / "part-00003.parquet").mkdir(parents=True)    # a folder where the part goes
     with pytest.raises(RunnerError, match="cannot write a part") as e:
-        build(jobs_helpers.job(), tmp_path, workers=1)
+        build(tiny_datasets.job(), tmp_path, workers=1)
     assert "rerun to resume" in str(e.value)
     assert not list((tmp_path / "squares").glob(".*.tmp"))
     assert not (tmp_path / "squares" / MANIFEST).exists()
@@ -30,12 +30,12 @@ def test_part_that_cannot_be_written(tmp_path):
 def test_manifest_that_is_a_folder(tmp_path):
     (tmp_path / "squares" / MANIFEST).mkdir(parents=True)
     with pytest.raises(RunnerError, match="is not a file"):
-        build(jobs_helpers.job(), tmp_path, workers=1)
+        build(tiny_datasets.job(), tmp_path, workers=1)
 
 
 def test_partition_that_kills_its_worker(tmp_path):
     with pytest.raises(RunnerError, match="killed its worker") as e:
-        build(jobs_helpers.Crasher(), tmp_path, workers=1)
+        build(tiny_datasets.Crasher(), tmp_path, workers=1)
     assert "\n" not in str(e.value)
     done = list((tmp_path / "squares").glob("part-*.parquet"))
     assert len(done) >= 1 and not (tmp_path / "squares" / MANIFEST).exists()
@@ -59,7 +59,7 @@ def test_scheduler_dies_mid_run(tmp_path):
 
         def go():
             try:
-                build(jobs_helpers.job(delay=0.5), tmp_path, scheduler=addr)
+                build(tiny_datasets.job(delay=0.5), tmp_path, scheduler=addr)
             except Exception as e:
                 errors.append(e)
 
@@ -79,7 +79,7 @@ def test_scheduler_dies_mid_run(tmp_path):
                 p.kill()
                 p.wait(30)
     # and it resumes on a local cluster to the same parts
-    r = build(jobs_helpers.job(), tmp_path, workers=1)
+    r = build(tiny_datasets.job(), tmp_path, workers=1)
     assert r.computed < 20 and json.loads((tmp_path / "squares" / MANIFEST).read_text())["rows"] == 40
 
 
@@ -97,7 +97,7 @@ def tiny_disk(tmp_path):
 
 def test_disk_full(tiny_disk):
     with pytest.raises(RunnerError) as e:
-        build(jobs_helpers.job(n=200), tiny_disk, workers=1)
+        build(tiny_datasets.job(n=200), tiny_disk, workers=1)
     assert "No space left" in str(e.value) and "\n" not in str(e.value)
     folder = tiny_disk / "squares"
     assert not list(folder.glob(".*.tmp")) and not (folder / MANIFEST).exists()

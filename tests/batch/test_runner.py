@@ -9,9 +9,9 @@ import threading
 import time
 from pathlib import Path
 
-import jobs_helpers
 import pyarrow.dataset as ds
 import pytest
+from support import tiny_datasets
 
 from pipeline.batch.runner import MANIFEST, RunnerError
 from pipeline.datasets import build as run_job
@@ -26,12 +26,12 @@ def files(folder: Path) -> dict[str, bytes]:
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory):
     out = tmp_path_factory.mktemp("ref")
-    run_job(jobs_helpers.job(), out, workers=1, quiet=True)
+    run_job(tiny_datasets.job(), out, workers=1, quiet=True)
     return files(out / "squares")
 
 
 def test_parts_manifest_and_dataset(tmp_path, reference):
-    r = run_job(jobs_helpers.job(), tmp_path, workers=2, quiet=True)
+    r = run_job(tiny_datasets.job(), tmp_path, workers=2, quiet=True)
     folder = tmp_path / "squares"
     assert r.parts == 20 and r.computed == 20 and r.rows == 40
     assert files(folder) == reference                      # same bytes with 1 or 2 workers
@@ -45,28 +45,28 @@ def test_parts_manifest_and_dataset(tmp_path, reference):
 
 
 def test_resume_keeps_good_parts_and_redoes_bad_ones(tmp_path, reference):
-    run_job(jobs_helpers.job(), tmp_path, workers=1, quiet=True)
+    run_job(tiny_datasets.job(), tmp_path, workers=1, quiet=True)
     folder = tmp_path / "squares"
     (folder / "part-00004.parquet").unlink()
     data = (folder / "part-00007.parquet").read_bytes()
     (folder / "part-00007.parquet").write_bytes(data[: len(data) // 2])      # truncated on disk
     (folder / MANIFEST).unlink()                                          # as after an interrupt
-    r = run_job(jobs_helpers.job(), tmp_path, workers=1, quiet=True)
+    r = run_job(tiny_datasets.job(), tmp_path, workers=1, quiet=True)
     assert r.computed == 2
     assert files(folder) == reference
     # with a manifest, a corrupted byte is caught by the checksum
     data = bytearray((folder / "part-00002.parquet").read_bytes())
     data[10] ^= 0xFF
     (folder / "part-00002.parquet").write_bytes(bytes(data))
-    r = run_job(jobs_helpers.job(), tmp_path, workers=1, quiet=True)
+    r = run_job(tiny_datasets.job(), tmp_path, workers=1, quiet=True)
     assert r.computed == 1 and files(folder) == reference
-    assert run_job(jobs_helpers.job(), tmp_path, workers=1, quiet=True).computed == 0
-    assert run_job(jobs_helpers.job(), tmp_path, workers=1, quiet=True, force=True).computed == 20
+    assert run_job(tiny_datasets.job(), tmp_path, workers=1, quiet=True).computed == 0
+    assert run_job(tiny_datasets.job(), tmp_path, workers=1, quiet=True, force=True).computed == 20
 
 
 def test_other_parameters_replace_parts(tmp_path):
-    run_job(jobs_helpers.job(n=20), tmp_path, workers=1, quiet=True)
-    r = run_job(jobs_helpers.job(n=5), tmp_path, workers=1, quiet=True)
+    run_job(tiny_datasets.job(n=20), tmp_path, workers=1, quiet=True)
+    r = run_job(tiny_datasets.job(n=5), tmp_path, workers=1, quiet=True)
     assert r.computed == 5 and len(files(tmp_path / "squares")) == 5
 
 
@@ -74,7 +74,7 @@ def test_unwritable_output(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("x")
     with pytest.raises(RunnerError, match="cannot write"):
-        run_job(jobs_helpers.job(), blocker, workers=1, quiet=True)
+        run_job(tiny_datasets.job(), blocker, workers=1, quiet=True)
 
 
 def test_unreachable_scheduler(tmp_path):
@@ -82,7 +82,7 @@ def test_unreachable_scheduler(tmp_path):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     with pytest.raises(RunnerError, match="cannot reach Dask scheduler"):
-        run_job(jobs_helpers.job(), tmp_path, scheduler=f"tcp://127.0.0.1:{port}", quiet=True)
+        run_job(tiny_datasets.job(), tmp_path, scheduler=f"tcp://127.0.0.1:{port}", quiet=True)
 
 
 def test_worker_killed_mid_job(tmp_path, reference):
@@ -90,12 +90,12 @@ def test_worker_killed_mid_job(tmp_path, reference):
 
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
             Client(cluster) as client:
-        pids = list(client.run(jobs_helpers.pid).values())
+        pids = list(client.run(tiny_datasets.pid).values())
         errors = []
 
         def go():
             try:
-                run_job(jobs_helpers.job(delay=0.3), tmp_path, scheduler=cluster.scheduler_address, quiet=True)
+                run_job(tiny_datasets.job(delay=0.3), tmp_path, scheduler=cluster.scheduler_address, quiet=True)
             except Exception as e:    # pragma: no cover - reported below
                 errors.append(e)
 
@@ -130,7 +130,7 @@ def test_external_scheduler_and_workers(tmp_path, reference):
         from distributed import Client
         with Client(addr, timeout="30s") as c:
             c.wait_for_workers(2, timeout=60)
-        r = run_job(jobs_helpers.job(), tmp_path, scheduler=addr, quiet=True)
+        r = run_job(tiny_datasets.job(), tmp_path, scheduler=addr, quiet=True)
         assert r.computed == 20
         assert files(tmp_path / "squares") == reference
     finally:

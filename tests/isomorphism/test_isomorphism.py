@@ -2,6 +2,7 @@
 import random
 from itertools import combinations
 
+import numpy as np
 import pytest
 
 from pipeline import CardError, situation_cards, situation_index
@@ -58,3 +59,18 @@ def test_bad_input():
         situation_index("AhKh", "2c7d")
     with pytest.raises(CardError):
         situation_cards(street_size(3), 3)
+
+
+@pytest.mark.parametrize("m", [3, 4, 5])
+def test_kernel_situation_index_inverts_the_python_unranking(m):
+    """The kernel numbering, called as the betting kernel calls it, against :func:`situation_cards` (plain Python)."""
+    from pipeline.isomorphism.situations import block_table, situation_cards, situation_index_nb, street_size
+
+    rng = np.random.default_rng(m)
+    blocks = block_table(m)
+    for i in rng.integers(0, street_size(m), 3000):
+        hole, board = situation_cards(int(i), m)
+        perm = rng.permutation(4)                       # any suit relabelling and card order
+        c = np.array([4 * (x >> 2) + perm[x & 3] for x in hole + board], np.int64)
+        rng.shuffle(c[2:])
+        assert situation_index_nb(c[1], c[0], c[2:], m, blocks) == i

@@ -16,16 +16,18 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
-from ahead import selected
+from support.ahead import selected
 
-from pipeline.core.cache import DIGEST, arrays_digest, load_or_build
+from pipeline import __version__
+from pipeline.core.cache import DIGEST, arrays_digest, load_or_build, numba_cache_dir
 
 ADQC_ON_3H4CJH = (628, 9, 444)          # ahead, tied, behind now; HS .585, PPOT .208, NPOT .274
 
 
 def ehs_run(cache):
-    """``pokerpipe ehs AdQc --board 3h4cJh --json`` in a fresh process with ``cache`` as the cache folder."""
-    env = dict(os.environ, POKERPIPE_CACHE=str(cache))
+    """``pokerpipe ehs AdQc --board 3h4cJh --json`` in a fresh process with ``cache`` as the cache folder
+    of built tables (compiled kernels stay where this process keeps them: only the tables are under test)."""
+    env = dict(os.environ, POKERPIPE_CACHE=str(cache), NUMBA_CACHE_DIR=str(numba_cache_dir()))
     return subprocess.run([sys.executable, "-m", "jobs", "ehs", "AdQc", "--board", "3h4cJh", "--json"],
                           capture_output=True, text=True, timeout=300, env=env)
 
@@ -44,8 +46,8 @@ def good_cache(tmp_path_factory):
     p = ehs_run(cache)
     assert_right_numbers(p)
     assert p.stderr == ""                  # a missing file is built silently: nothing was damaged
-    files = list(cache.glob("evaluator-*.npz"))
-    assert len(files) == 1
+    files = list((cache / __version__).glob("evaluator-*.npz"))        # one folder per package version
+    assert len(files) == 1 and not list(cache.glob("*.npz"))
     return files[0]
 
 
@@ -97,7 +99,8 @@ def damaged_runs(request, tmp_path_factory, good_cache):
         runs = {}
         for damage in selected(request, "test_damaged_evaluator_cache_is_rebuilt_once", "damage"):
             cache = tmp_path_factory.mktemp("cache")
-            target = cache / good_cache.name
+            target = cache / __version__ / good_cache.name
+            target.parent.mkdir()
             shutil.copyfile(good_cache, target)
             damage(target)
             runs[damage] = pool.submit(twice, cache)

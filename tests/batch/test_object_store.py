@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from test_datasets import RECORDED_LIMIT_3000, parts_digest
+from support.recorded import RECORDED_LIMIT_3000, parts_digest
 
 moto_server = pytest.importorskip("moto.server")
 boto3 = pytest.importorskip("boto3")
@@ -122,3 +122,30 @@ def test_interrupted_run_resumes_in_the_bucket(s3, cluster):
     assert [hashlib.sha256(got[p]).hexdigest() for p in parts] == [p["sha256"] for p in manifest["parts"]]
     # the same parts as an uninterrupted local run (recorded: tests/test_datasets.py)
     assert parts_digest(manifest) == RECORDED_LIMIT_3000
+
+
+EVOLVE = ["evolve", "--population", "4", "--generations", "2", "--hands-per-match", "100", "--trainers", "2",
+          "--seed", "3", "--workers", "1", "--report-hands", "0", "--weights", "sampled", "--quiet"]
+
+
+def test_an_evolution_and_hand_histories_in_a_bucket_equal_local_runs(s3, tmp_path):
+    """``evolve --out s3://...`` and ``play --history ... --out s3://...`` write what a local run writes,
+    byte for byte, and an evolution resumes from its checkpoint in the bucket."""
+    env, client = s3
+    local = pokerpipe(env, *EVOLVE, "--out", str(tmp_path / "evo"))
+    assert local.returncode == 0, local.stderr
+    remote = pokerpipe(env, *EVOLVE, "--out", f"s3://{BUCKET}/evo")
+    assert remote.returncode == 0, remote.stderr
+    got = objects(client, "evo/evolve/")
+    files = sorted(str(p.relative_to(tmp_path / "evo" / "evolve")) for p in (tmp_path / "evo" / "evolve").rglob("*")
+                   if p.is_file() and p.name not in ("checkpoint.json", "summary.json"))     # these hold times
+    assert files and all(got[f] == (tmp_path / "evo" / "evolve" / f).read_bytes() for f in files), files
+    again = pokerpipe(env, *EVOLVE, "--out", f"s3://{BUCKET}/evo")        # finished: resumed, nothing redone
+    assert again.returncode == 0 and "(2 generations" in again.stdout, again.stderr
+    for fmt, name in (("pokerstars", "hands.txt"), ("phh", "phh/hand_00000007.phh")):
+        play = ["play", "--seats", "3", "--policies", "tag,station,random", "--hands", "30", "--seed", "4",
+                "--weights", "sampled", "--history", fmt]
+        assert pokerpipe(env, *play, "--out", str(tmp_path / fmt)).returncode == 0
+        p = pokerpipe(env, *play, "--out", f"s3://{BUCKET}/{fmt}")
+        assert p.returncode == 0, p.stderr
+        assert objects(client, f"{fmt}/")[name] == (tmp_path / fmt / name).read_bytes()

@@ -22,9 +22,9 @@ from contextlib import redirect_stderr, redirect_stdout
 import numpy as np
 import pytest
 import typer
-from ahead import selected
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.ahead import selected
 
 from jobs.main import main
 from pipeline import CardError, situation_cards
@@ -205,7 +205,7 @@ entry()
 
 def test_ctrl_c_prints_interrupted_and_exits_130():
     p = subprocess.run([sys.executable, "-c", _INTERRUPT_INSIDE], capture_output=True, text=True, timeout=300,
-                       cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+                       cwd=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
     assert p.returncode == 130, p.stderr
     assert p.stderr == "pokerpipe: interrupted\n" and p.stdout == ""
 

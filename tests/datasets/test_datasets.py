@@ -8,48 +8,15 @@ import sys
 
 import pyarrow.parquet as pq
 import pytest
+from support.recorded import (  # noqa: E402  (recorded before the layout changed; unchanged)
+    RECORDED,
+    RECORDED_SIDE,
+    parts_digest,
+)
 
 from pipeline import datasets
 from pipeline.batch.runner import CHECKSUMS, LOCK, MANIFEST, Session
 from pipeline.datasets import DatasetError, build_many, read
-
-# Digest of the SHA-256s of a dataset's parts (in part order), recorded from runs of the
-# CLI before the datasets layer existed (commit fd3a31d): the refactor changed no byte.
-RECORDED = {
-    ("ehs-table/flop", (("limit", 2),)): "02db02dcafe2817708cc2e18cb2550d1ab29ae86a4ad515d320d396f747fa84f",
-    ("ehs-table/turn", (("limit", 2),)): "3039abdac232e45ff902334b4caadcde2e8eb95f8dc9a387f23b3e69f41f990b",
-    ("ehs-table/river", (("limit", 2),)): "427ff0aa9690edbeab01c41d4438fdb70fc55e5c1e2e3a91e9ef977d807c89b5",
-    ("matchups", (("limit", 20),)): "90acbf0b15bf62a29310ab9388a3c3f625ade9e95a22f094b2602b3d63911ef7",
-    ("odds-table", ()): "f690f6703e5b8cd8fbe980cb44c6827785384d0c7d8ab81118c38f206ca4778f",
-    ("videopoker/jacks-or-better-9-6", ()): "5fba58f60cbd340e5feb14d268e243e04e38680e66a11bea6ced45cbda630b71",
-    ("videopoker/joker-poker-kings", ()): "261b90c8b5bca7fcc738016bc07258d5d3661fe45951cedaaf84722c1c19d5d8",
-    # re-recorded for issue 11's Monte Carlo kernel (its own RNG streams, hands dealt from the deck),
-    # and again when a lone range became one combo per suit class (a hand class against random
-    # hands is a fixed hand): different draws, same law (tests/test_montecarlo.py checks it
-    # against exact values)
-    ("vs-random", (("opponents", "2,3"), ("trials", 1000))):
-        "263ceccb089a3cf678d86d878a38d8674111d178473601b0ebfa1654e2ff902d",
-}
-# The full-size preflop datasets (built by tests/test_cli_jobs.py's fixture) and side outputs.
-RECORDED_FULL = {
-    "matchups": "1963ba93f667ad4222673a593f211fbe26dd43da130a48f4186ceca729841459",
-    "preflop-grid": "67876a64057f46c7e440b4a980366de2489b86d5f69b0d5e58e6a680c2b64cab",
-}
-# ``pokerpipe matchups --limit 6000 --workers 2``, uninterrupted (recorded at 20b2766): the run that
-# tests/test_cli_jobs.py interrupts and resumes must end with these very parts.
-RECORDED_LIMIT_6000 = "749062ede1b8cf8e3f4fbb688dc69fbb630857b3248bef6cc49ee66951cf41ed"
-# ``pokerpipe tables matchups odds-table --param matchups.limit=3000 --workers 1``, uninterrupted (recorded at
-# 20b2766): the run that tests/test_object_store.py interrupts and resumes in a bucket must end with these parts.
-RECORDED_LIMIT_3000 = "6b8c4c450155b65e2797e01c7fff5fd8ec9ac667cccd49ce7a7d46b66ff21b38"
-RECORDED_SIDE = {
-    "preflop-grid/_heatmap.png": "70e69bc7680c3312b3a563ccae1af0108352a5d9d0767a8ec861c82de64664ec",
-    "videopoker/jacks-or-better-9-6/_strategy.txt": "418cb1ae96c6e60279e2bade4631a880796e6cb048248f014c24a5e4d7c998d4",
-    "videopoker/joker-poker-kings/_strategy.txt": "83d5d7c99578a0dcddba2db3a6fa47d0fdd55f266b53ab6738a5ebee0392758a",
-}
-
-
-def parts_digest(manifest: dict) -> str:
-    return hashlib.sha256(" ".join(p["sha256"] for p in manifest["parts"]).encode()).hexdigest()
 
 
 def pokerpipe(*args, **kw):

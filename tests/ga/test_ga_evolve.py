@@ -7,6 +7,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from pipeline.batch.session import Session
+from pipeline.batch.storage import Storage
 from pipeline.ga import checkpoint
 from pipeline.ga.config import Config, ConfigError
 from pipeline.ga.evolve import EvolveError, best_of, evolve
@@ -65,7 +66,7 @@ def test_player_file_is_a_policy(tmp_path):
 @pytest.fixture(scope="module")
 def straight_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("ga-straight")
-    return out, evolve(SMALL, out)
+    return out, evolve(SMALL, Storage.open(out))
 
 
 def files_equal(a, b):
@@ -80,13 +81,13 @@ def test_resumed_and_two_worker_runs_are_identical(straight_run, tmp_path):
     out, summary = straight_run
     assert summary.finished and summary.generations == SMALL.generations
     resumed = tmp_path / "resumed"
-    first = evolve(SMALL, resumed, stop_after=2)                  # as if killed after two generations
+    first = evolve(SMALL, Storage.open(resumed), stop_after=2)                  # as if killed after two generations
     assert not first.finished and not (resumed / "evolve" / "final-player.json").exists()
-    second = evolve(SMALL, resumed)
+    second = evolve(SMALL, Storage.open(resumed))
     assert second.resumed_at == 2
     assert files_equal(out, resumed) == []
     with Session(workers=2, quiet=True) as session:
-        evolve(SMALL, tmp_path / "dask", session=session)
+        evolve(SMALL, Storage.open(tmp_path / "dask"), executor=session.executor("matches"))
     assert files_equal(out, tmp_path / "dask") == []
 
 
@@ -119,37 +120,38 @@ def test_each_generation_keeps_its_best_and_a_phase_start_is_rebuilt_from_the_se
     out, summary = straight_run
     copy = tmp_path / "evolve"
     shutil.copytree(out / "evolve", copy)
+    files = Storage.open(tmp_path)
     for r in summary.progress:
-        saved = best_of(copy, r["generation"])
+        saved = best_of(files, r["generation"])
         assert saved.about["individual"] == r["best"] and saved.about["fitness_bb100"] == r["best_fitness"]
         if r["operator"] == "birth":                   # a run from before best/ files: rebuilt from (seed, generation)
             (copy / "best" / f"gen-{r['generation']:05d}.json").unlink()
-            rebuilt = best_of(copy, r["generation"])
+            rebuilt = best_of(files, r["generation"])
             assert np.array_equal(rebuilt.genes, saved.genes) and rebuilt.about["individual"] == r["best"]
     last = summary.progress[-1]["generation"]
     (copy / "best" / f"gen-{last:05d}.json").unlink()
-    assert np.array_equal(best_of(copy, last).genes, Player.load(summary.final_player).genes)
+    assert np.array_equal(best_of(files, last).genes, Player.load(summary.final_player).genes)
     (copy / "best" / "gen-00001.json").unlink()
     with pytest.raises(EvolveError, match="not a phase's first"):
-        best_of(copy, 1)
+        best_of(files, 1)
 
 
 def test_other_parameters_and_damaged_checkpoints_are_refused(straight_run, tmp_path):
     out, _ = straight_run
     with pytest.raises(EvolveError, match="other parameters"):
-        evolve(Config(**{**SMALL.__dict__, "seed": 5}), out)
+        evolve(Config(**{**SMALL.__dict__, "seed": 5}), Storage.open(out))
     damaged = tmp_path / "damaged"
-    evolve(SMALL, damaged, stop_after=1)
+    evolve(SMALL, Storage.open(damaged), stop_after=1)
     npz = damaged / "evolve" / "checkpoint.npz"
     data = bytearray(npz.read_bytes())
     data[len(data) // 2] ^= 0xFF
     npz.write_bytes(bytes(data))
     with pytest.raises(checkpoint.CheckpointError, match="damaged checkpoint"):
-        evolve(SMALL, damaged)
+        evolve(SMALL, Storage.open(damaged))
     assert npz.read_bytes() == bytes(data)                         # never silently overwritten
     (damaged / "evolve" / "checkpoint.json").write_text("{")
     with pytest.raises(checkpoint.CheckpointError, match="damaged checkpoint"):
-        evolve(SMALL, damaged)
+        evolve(SMALL, Storage.open(damaged))
 
 
 @pytest.mark.parametrize("bad, words", [

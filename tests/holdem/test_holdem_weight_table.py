@@ -1,23 +1,70 @@
-"""Hand-weight tables against per-situation enumeration (pipeline.strength.hand_strength) and simulation, on partial builds."""
+"""Hand-weight tables against per-situation enumeration (strength.hand_strength) and simulation, on partial builds."""
 from math import comb
 
 import numpy as np
 import pytest
 
+from pipeline.batch.session import Session
+from pipeline.datasets import DatasetError, HandWeightTables, build_many
 from pipeline.evaluator.tables import tables
-from pipeline.holdem import simulate
+from pipeline.holdem import simulate, weights
 from pipeline.holdem import weight_build as weight_table
 from pipeline.holdem.weights import sampled_weight
 from pipeline.isomorphism.boards import canonical_boards
 from pipeline.strength.hand_strength import potential_counts
 
 LIMITS = {3: 1, 4: 3, 5: 6}        # canonical boards built per street: a few seconds
+STREET_LIMITS = (LIMITS[3], LIMITS[4], LIMITS[5])
 
 
 @pytest.fixture(scope="module")
-def partial():
-    built = {m: weight_table.build_street(s, limit=LIMITS[m]) for s, m in weight_table.STREETS.items()}
-    return weight_table.pack(built[3], built[4], built[5])
+def built(tmp_path_factory):
+    """The three holdem-weights datasets of the first canonical boards, built by the runner."""
+    out = tmp_path_factory.mktemp("weights")
+    source = HandWeightTables(str(out), STREET_LIMITS)
+    with Session(workers=1, quiet=True) as session:
+        build_many(source.datasets(), out, session)
+    return out, source
+
+
+@pytest.fixture(scope="module")
+def partial(built):
+    return built[1].load()
+
+
+def test_the_datasets_hold_what_the_builder_computes(built, partial):
+    """Parts, side outputs and the verified, mapped arrays agree with the builder run here."""
+    from pipeline.datasets import read
+
+    direct = {m: weight_table.build_street(s, limit=LIMITS[m]) for s, m in weight_table.STREETS.items()}
+    expected = weights.pack(direct[3], direct[4], direct[5])
+    for got, want in zip(partial, expected):
+        assert np.array_equal(got, want)
+    out, source = built
+    for ds in source.datasets():
+        rows = read(ds, out)
+        assert rows.num_rows == len(np.unique(rows.column("index").to_numpy()))      # one row per situation
+    assert partial.river[:, 0].sum() > 0 and not partial.flop1.flags.writeable
+
+
+def test_damaged_or_missing_tables_are_refused(built, tmp_path):
+    import shutil
+
+    out, source = built
+    copy = tmp_path / "copy"
+    shutil.copytree(out, copy)
+    damaged = HandWeightTables(str(copy), STREET_LIMITS)
+    assert damaged.built()
+    side = copy / "holdem-weights" / "turn" / "_win2.npy"
+    data = bytearray(side.read_bytes())
+    data[-1] ^= 1
+    side.write_bytes(bytes(data))
+    with pytest.raises(DatasetError, match="damaged"):
+        damaged.load()
+    missing = HandWeightTables(str(tmp_path / "none"))
+    assert not missing.built()
+    with pytest.raises(DatasetError, match="pokerpipe holdem-weights"):
+        simulate(["tag", "station"], hands=10, weights=missing)
 
 
 def situations(m, count, seed):
@@ -42,7 +89,7 @@ def test_one_opponent_weight_is_the_exact_enumeration(partial, m):
             exact = (hp[:, 0].sum() + hp[:, 1].sum() / 2) / hp.sum()
         else:
             exact = (now[0] + now[1] / 2) / now.sum()
-        assert weight_table.table_weight(hole, board, m, 1, partial) == pytest.approx(exact, abs=1e-12)
+        assert weights.table_weight(hole, board, m, 1, partial) == pytest.approx(exact, abs=1e-12)
 
 
 def plain_share(ahead, tied, total, k):
@@ -63,11 +110,11 @@ def test_k_opponent_weight_averages_the_rivers(partial):
             potential_counts(hole, board, 0, now, hp, tables())
             per_river.append([plain_share(now[0], now[1], now.sum(), k) for k in range(1, 10)])
             if len(per_river) == 1:       # the river lookup is the same formula on that river's counts
-                got = [weight_table.table_weight(hole, board, 5, k, weight_table.pack(*_river_only(hole, board)))
+                got = [weights.table_weight(hole, board, 5, k, weights.pack(*_river_only(hole, board)))
                        for k in range(1, 10)]
                 assert got == pytest.approx(per_river[0], abs=1e-12)
         expected = np.mean(per_river, axis=0)
-        got = [weight_table.table_weight(hole, board, 4, k, partial) for k in range(1, 10)]
+        got = [weights.table_weight(hole, board, 4, k, partial) for k in range(1, 10)]
         assert got == pytest.approx(expected, abs=1 / 65535)
 
 
@@ -75,7 +122,7 @@ def test_flop_table_holds_the_per_situation_enumeration(partial):
     """The flop builder (a Fenwick-tree count per runout) against enumerating one situation's runouts."""
     for hole, board in situations(3, 3, 11):
         expected = weight_table.enumerated_weights(hole[0], hole[1], board, 3, tables())[1:]
-        got = [weight_table.table_weight(hole, board, 3, k, partial) for k in range(1, 10)]
+        got = [weights.table_weight(hole, board, 3, k, partial) for k in range(1, 10)]
         assert got == pytest.approx(expected, abs=1 / 65535)
 
 
@@ -98,32 +145,4 @@ def test_k_opponent_weight_is_close_to_simulation(partial):
         for k in (2, 5, 9):
             for hole, board in situations(m, 2, 10 * m + k):
                 sim = sampled_weight(hole[0], hole[1], board, m, k, 20_000, rng, deck, tables())
-                assert abs(weight_table.table_weight(hole, board, m, k, partial) - sim) < 0.05
-
-
-@pytest.mark.parametrize("m", [3, 4, 5])
-def test_kernel_situation_index_inverts_the_python_unranking(m):
-    """The kernel numbering, called as the betting kernel calls it, against :func:`situation_cards` (plain Python)."""
-    from pipeline.isomorphism.situations import block_table, situation_cards, situation_index_nb, street_size
-
-    rng = np.random.default_rng(m)
-    blocks = block_table(m)
-    for i in rng.integers(0, street_size(m), 3000):
-        hole, board = situation_cards(int(i), m)
-        perm = rng.permutation(4)                       # any suit relabelling and card order
-        c = np.array([4 * (x >> 2) + perm[x & 3] for x in hole + board], np.int64)
-        rng.shuffle(c[2:])
-        assert situation_index_nb(c[1], c[0], c[2:], m, blocks) == i
-
-
-def test_missing_tables_fall_back_or_fail_clearly(tmp_path, monkeypatch):
-    monkeypatch.setenv("POKERPIPE_CACHE", str(tmp_path))
-    weight_table.weight_tables.cache_clear()
-    try:
-        assert weight_table.weight_mode("auto") == "sampled"
-        with pytest.raises(FileNotFoundError, match="pokerpipe holdem-weights"):
-            simulate(["tag", "station"], hands=10, weights="tables")
-        with pytest.raises(ValueError, match="weights must be"):
-            weight_table.weight_mode("exact")
-    finally:
-        weight_table.weight_tables.cache_clear()
+                assert abs(weights.table_weight(hole, board, m, k, partial) - sim) < 0.05

@@ -77,13 +77,17 @@ def test_pokerstars_form_matches_the_sample():
 
 
 def test_write_histories_files(tmp_path):
+    from pipeline.batch.storage import Storage
+
     t = Table.make(["tag", "station", "maniac"])
-    files = write_histories(t, 3, 30, "phh", tmp_path)
-    assert len(files) == 30 and all(f.suffix == ".phh" for f in files)
-    (f,) = write_histories(t, 3, 30, "pokerstars", tmp_path)
-    assert len(read(f.read_text())) == 30
-    (f,) = write_histories(t, 3, 30, "ohh", tmp_path)
-    assert f.read_text().count('{"ohh": ') == 30
+    files = write_histories(t, 3, 30, "phh", Storage.open(tmp_path))
+    assert len(files) == 30 and all(f.endswith(".phh") for f in files)
+    assert sorted(p.name for p in (tmp_path / "phh").iterdir()) == [f"hand_{i:08d}.phh" for i in range(30)]
+    (f,) = write_histories(t, 3, 30, "pokerstars", Storage.open(tmp_path))
+    assert len(read(Path(f).read_text())) == 30
+    (f,) = write_histories(t, 3, 30, "ohh", Storage.open(tmp_path))
+    assert Path(f).read_text().count('{"ohh": ') == 30
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]      # no temporary file left
     assert A_SB != A_BB
 
 

@@ -76,7 +76,8 @@ def test_same_result_on_two_dask_workers():
     from pipeline.batch.session import Session
     local = simulate(["tag", "maniac", "random"], hands=6_000, seed=21)
     with Session(2, None, quiet=True) as session:
-        spread = simulate(["tag", "maniac", "random"], hands=6_000, seed=21, session=session, partition_deals=300)
+        spread = simulate(["tag", "maniac", "random"], hands=6_000, seed=21, executor=session.executor("hands"),
+                          partition_deals=300)
     assert spread.units_won.tolist() == local.units_won.tolist() and spread.policies == local.policies
     assert [s.stderr for s in spread.seats] == [s.stderr for s in local.seats]
 

@@ -87,7 +87,7 @@ def test_evolved_player_plays_in_rlcard():
     (["evolve", "--mutation", "-5"], "--mutation must be a probability 0 to 100"),
     (["evolve", "--format", "ring"], "--format must be one of"),
     (["evolve", "--yardstick", "shark"], "--yardstick must be one of"),
-    (["evolve", "--out", "s3://bucket/x"], "writes a local folder"),
+    (["evolve", "--out", "ftp://bucket/x"], "unsupported scheme 'ftp'"),
     (["evolve", "--layout", "nope.json"], "--layout: no layout file nope.json"),
     (["evolve", "--layout", "bad.json"], "--layout: bad.json is not JSON"),
     (["evolve", "--layout", "edges.json"], "weight_edges must be at most 20 increasing numbers in 0..10"),
