@@ -31,7 +31,7 @@ that passes the table arrays costs more than the lookups it makes (2x on
 heads-up trials).
 
 Trials run in chunks; chunk ``i`` draws from its own xoroshiro128++ stream
-seeded from ``(seed, i)`` (:mod:`.rng`), so a result depends on the seed and
+seeded from ``(seed, i)`` (:mod:`pipeline.core.rng`), so a result depends on the seed and
 the trial count, never on the threads.
 """
 from __future__ import annotations

@@ -16,7 +16,7 @@ what an uninterrupted one draws):
    ``crossover_percent`` chance, each child mutated with ``mutation_percent``
    chance (:mod:`.operators`);
 2. parents and the children that differ from them play the *same* deals
-   against the trainers (:mod:`.fitness`; on the Dask workers of ``session``);
+   against the trainers (:mod:`.fitness`; on the workers of the ``executor`` if one is given);
 3. elitist replacement: the best ``population`` of parents and children
    survive (ties: parents first, then by order), so the best is never lost;
 4. co-evolution (phase 1), the yardstick match (the best survivor against a
@@ -32,6 +32,7 @@ and at the end ``final-player.json``,
 """
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import time
@@ -122,6 +123,7 @@ class _State:
         self.finished = False
         self.progress: list[dict[str, Any]] = []
         self.seconds: list[float] = []
+        self.digests: dict[str, str] = {}    # SHA-256 of every file written so far, by path under evolve/
 
     def arrays(self) -> dict[str, np.ndarray]:
         return {"genes": self.genes, "used": np.packbits(self.used, axis=1), "fitness": self.fitness,
@@ -132,7 +134,7 @@ class _State:
                 "phase": self.phase, "phase_start": self.phase_start, "stall": self.stall,
                 "best_seen": None if self.best_seen == -np.inf else self.best_seen, "finished": self.finished,
                 "rng": {"generator": "numpy PCG64", "key": "(seed, generation)", "next_generation": self.generation},
-                "progress": self.progress, "seconds": self.seconds}
+                "progress": self.progress, "seconds": self.seconds, "digests": self.digests}
 
     def restore(self, arrays: dict[str, np.ndarray], doc: dict[str, Any]) -> None:
         g = self.cfg.layout.genes
@@ -143,6 +145,7 @@ class _State:
         self.phase_start, self.stall, self.finished = doc["phase_start"], doc["stall"], doc["finished"]
         self.best_seen = -np.inf if doc["best_seen"] is None else doc["best_seen"]
         self.progress, self.seconds = doc["progress"], doc["seconds"]
+        self.digests = dict(doc.get("digests") or {})
 
 
 @dataclass
@@ -276,7 +279,7 @@ def _generation(st: _State, executor: Optional[Executor], weights: Optional[Weig
             "units": [m.units for m in matches], "used_share": share, "operator": [o[0] for o in origin],
             "mutated": [o[1] for o in origin], "parent_a": [o[2] for o in origin],
             "parent_b": [o[3] for o in origin], "survived": survived}
-    _write_parquet(st.files, pa.table(rows, schema=INDIVIDUAL_SCHEMA), "generations", f"gen-{g:05d}.parquet")
+    _write_parquet(st, pa.table(rows, schema=INDIVIDUAL_SCHEMA), "generations", f"gen-{g:05d}.parquet")
     st.progress.append({"generation": g, "phase": st.phase, "operator": op, "evaluated": len(matches),
                         "best": int(cand_ids[best]), "best_fitness": float(fit[best]),
                         "best_stderr": float(matches[best].stderr), "mean_fitness": float(fit.mean()),
@@ -285,7 +288,7 @@ def _generation(st: _State, executor: Optional[Executor], weights: Optional[Weig
                         "yardstick_stderr": float(ys)})
     best_player = Player(cfg.layout, cand_genes[best], _about(cfg, f"best-{g}", cand_ids[best], generation=g,
                                                               phase=st.phase, fitness_bb100=float(fit[best])))
-    _save_player(st.files, best_player, "best", f"gen-{g:05d}.json")
+    _save_player(st, best_player, "best", f"gen-{g:05d}.json")
     st.genes = np.stack([cand_genes[i] for i in keep])
     st.used = np.stack([used[i] for i in keep])
     st.fitness = fit[keep]
@@ -299,22 +302,39 @@ def _generation(st: _State, executor: Optional[Executor], weights: Optional[Weig
         st.finished = True
 
 
-def _write_parquet(files: Files, table: pa.Table, *parts: str) -> None:
+def _write(st: _State, data: bytes, *parts: str) -> str:
+    """Write ``data`` at ``<out>/evolve/<parts>`` and record its SHA-256 for the checkpoint; its location."""
+    st.files.write_atomic(data, FOLDER, *parts)
+    st.digests["/".join(parts)] = hashlib.sha256(data).hexdigest()
+    return st.files.url(FOLDER, *parts)
+
+
+def _write_parquet(st: _State, table: pa.Table, *parts: str) -> None:
     """``table`` as a Parquet file at ``<out>/evolve/<parts>`` (pyarrow's default writer options)."""
     buf = io.BytesIO()
     pq.write_table(table, buf)
-    files.write_atomic(buf.getvalue(), FOLDER, *parts)
+    _write(st, buf.getvalue(), *parts)
 
 
-def read_parquet(files: Files, *parts: str) -> pa.Table:
-    """The Parquet file at ``<out>/evolve/<parts>``."""
-    return pq.read_table(pa.BufferReader(files.read_bytes(FOLDER, *parts)))
-
-
-def _save_player(files: Files, player: Player, *parts: str) -> str:
+def _save_player(st: _State, player: Player, *parts: str) -> str:
     """Write a player file at ``<out>/evolve/<parts>``; its location."""
-    files.write_atomic(player.to_json().encode(), FOLDER, *parts)
-    return files.url(FOLDER, *parts)
+    return _write(st, player.to_json().encode(), *parts)
+
+
+def read_parquet(files: Files, *parts: str, digests: Optional[dict[str, str]] = None) -> pa.Table:
+    """The Parquet file at ``<out>/evolve/<parts>``, its bytes checked against the SHA-256 the checkpoint
+    recorded (``digests``, read from it when not given; files of runs that predate the record are read as
+    they are).  :class:`EvolveError` for a missing or damaged file."""
+    name = "/".join(parts)
+    if digests is None:
+        digests = checkpoint.load(files)[1].get("digests") or {}
+    try:
+        data = files.read_bytes(FOLDER, *parts)
+    except OSError as e:
+        raise EvolveError(f"{files.url(FOLDER, *parts)} cannot be read ({getattr(e, 'strerror', None) or e})") from None
+    if name in digests and hashlib.sha256(data).hexdigest() != digests[name]:
+        raise EvolveError(f"{files.url(FOLDER, *parts)} is damaged (its SHA-256 differs from the checkpoint's)")
+    return pq.read_table(pa.BufferReader(data))
 
 
 def load_player(files: Files, *parts: str) -> Player:
@@ -336,10 +356,10 @@ def _finish(st: _State) -> str:
     final = Player(cfg.layout, st.genes[0], _about(cfg, "final-player", st.ids[0],
                                                    fitness_bb100=float(st.fitness[0]), generations=st.generation,
                                                    used_share=float(st.used[0].mean())))
-    path = _save_player(st.files, final, FINAL_PLAYER)
+    path = _save_player(st, final, FINAL_PLAYER)
     for k, (genes, tid) in enumerate(zip(st.trainers, st.trainer_ids)):
-        _save_player(st.files, Player(cfg.layout, genes, {"name": f"trainer-{k}", "individual": int(tid),
-                                                          "seed": cfg.seed}), "trainers", f"trainer-{k}.json")
+        _save_player(st, Player(cfg.layout, genes, {"name": f"trainer-{k}", "individual": int(tid),
+                                                    "seed": cfg.seed}), "trainers", f"trainer-{k}.json")
     st.files.write_atomic(json.dumps({"config": cfg.to_dict(), "generations": st.generation,
                                       "final_player": FINAL_PLAYER,
                                       "seconds_per_generation": _mean(st.seconds)}, indent=1).encode(),
@@ -379,7 +399,8 @@ def best_of(files: Files, generation: int) -> Player:
     if doc["finished"] and generation == doc["generation"] - 1 and files.is_file(FOLDER, FINAL_PLAYER):
         return load_player(files, FINAL_PLAYER)          # the last generation's best is the final player
     cfg = Config.from_dict(doc["config"])
-    rows = read_parquet(files, "generations", f"gen-{generation:05d}.parquet").to_pylist()
+    rows = read_parquet(files, "generations", f"gen-{generation:05d}.parquet",
+                        digests=doc.get("digests") or {}).to_pylist()
     if rows[0]["operator"] != "birth":
         raise EvolveError(f"{files.url(FOLDER, 'best', name)} is missing and generation {generation} is not a "
                           "phase's first")
@@ -428,7 +449,7 @@ def evolve(cfg: Config, files: Files, *, executor: Optional[Executor] = None, we
         t = time.perf_counter()
         _generation(st, executor, weights)
         st.seconds.append(time.perf_counter() - t)
-        _write_parquet(files, pa.Table.from_pylist(st.progress, schema=PROGRESS_SCHEMA), "progress.parquet")
+        _write_parquet(st, pa.Table.from_pylist(st.progress, schema=PROGRESS_SCHEMA), "progress.parquet")
         checkpoint.save(files, st.arrays(), st.doc())
         done += 1
         if on_generation is not None:

@@ -170,3 +170,24 @@ def test_checkpoint_state_is_plain_json(straight_run):
     out, _ = straight_run
     doc = json.loads((out / "evolve" / "checkpoint.json").read_text())
     assert doc["finished"] and doc["generation"] == SMALL.generations and doc["rng"]["key"] == "(seed, generation)"
+
+
+def test_evolution_files_are_verified_when_read_back(straight_run, tmp_path):
+    """Every file the evolution writes has its SHA-256 in the checkpoint; a damaged one is refused on read."""
+    import shutil
+
+    from pipeline.ga.evolve import read_parquet
+
+    out, summary = straight_run
+    shutil.copytree(out / "evolve", tmp_path / "evolve")
+    files = Storage.open(tmp_path)
+    digests = json.loads((tmp_path / "evolve" / "checkpoint.json").read_text())["digests"]
+    assert {"progress.parquet", "generations/gen-00000.parquet", "best/gen-00003.json"} <= set(digests)
+    assert read_parquet(files, "progress.parquet").num_rows == SMALL.generations
+    gen = tmp_path / "evolve" / "generations" / "gen-00000.parquet"
+    data = bytearray(gen.read_bytes())
+    data[len(data) // 3] ^= 0x01
+    gen.write_bytes(bytes(data))
+    (tmp_path / "evolve" / "best" / "gen-00000.json").unlink()       # best_of must rebuild from the generation
+    with pytest.raises(EvolveError, match="damaged"):
+        best_of(files, 0)

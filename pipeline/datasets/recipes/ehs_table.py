@@ -13,26 +13,21 @@ from typing import Any
 import pyarrow as pa
 
 from ...batch.spec import Dataset, Inputs
+from ..streets import STREETS, StreetDataset
 
-STREETS = {"flop": 3, "turn": 4, "river": 5}               # board cards
 BOARDS_PER_PART = {"flop": 10, "turn": 100, "river": 500}  # a few seconds of work per part
 
 
-class EhsTable(Dataset):
+class EhsTable(StreetDataset):
     """One street's table: its canonical boards in parts (``limit``: the first N boards only)."""
+
+    family = "ehs-table"
 
     def __init__(self, street: str, limit: int | None = None) -> None:
         from ...strength.street import POTENTIAL_COLUMNS
 
-        street = street.lower()
-        if street not in STREETS:
-            raise ValueError(f"--street must be flop, turn or river, got {street!r}")
-        if limit is not None and limit < 1:
-            raise ValueError(f"--limit must be positive, got {limit}")
-        self.street, self.limit = street, limit
-        self.name = f"ehs-table/{street}"
-        self.params = {"street": street, "boards_per_part": BOARDS_PER_PART[street],
-                       **({"limit": limit} if limit else {})}
+        super().__init__(street, limit, BOARDS_PER_PART.get(street.lower(), 0))
+        street = self.street
         fields = [("index", pa.int64()), ("hole", pa.string()), ("board", pa.string()),
                   ("ahead", pa.int64()), ("tied", pa.int64()), ("behind", pa.int64()),
                   ("hs", pa.float64()), ("ppot", pa.float64()), ("npot", pa.float64()), ("ehs", pa.float64())]

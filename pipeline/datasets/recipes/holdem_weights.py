@@ -31,6 +31,7 @@ from ...batch.storage import Storage, StorageError
 from ...holdem.weight_build import BOARDS_PER_TASK, STREETS, board_chunks, dense_street, street_weights
 from ...holdem.weights import MULTI, WeightTables, pack
 from ..registry import DatasetError
+from ..streets import StreetDataset
 
 ORDER = 60
 ARRAYS = {"flop": ("win2", "multi"), "turn": ("win2", "multi"), "river": ("counts",)}
@@ -42,19 +43,14 @@ def side_name(array: str) -> str:
     return f"_{array}.npy"
 
 
-class HoldemWeights(Dataset):
+class HoldemWeights(StreetDataset):
     """One street's weight table, its canonical boards in parts (``limit``: the first N boards only)."""
 
+    family = "holdem-weights"
+
     def __init__(self, street: str, limit: Optional[int] = None) -> None:
-        street = street.lower()
-        if street not in STREETS:
-            raise ValueError(f"street must be flop, turn or river, got {street!r}")
-        if limit is not None and limit < 1:
-            raise ValueError(f"--limit must be positive, got {limit}")
-        self.street, self.limit = street, limit
-        self.name = f"holdem-weights/{street}"
-        self.params = {"street": street, "boards_per_part": BOARDS_PER_TASK[STREETS[street]],
-                       **({"limit": limit} if limit else {})}
+        super().__init__(street, limit, BOARDS_PER_TASK.get(STREETS.get(street.lower(), 0), 0))
+        street = self.street
         if street == "river":
             fields = [("index", pa.int64()), ("ahead", pa.uint16()), ("tied", pa.uint16())]
         else:

@@ -8,7 +8,6 @@ final player's own hands at the trainer table.
 """
 from __future__ import annotations
 
-import json
 import math
 from concurrent.futures import Executor
 from typing import Any, Optional, Sequence
@@ -25,6 +24,7 @@ from ...holdem.seating import Table
 from ...holdem.simulate import play_deals
 from ...holdem.weights import WeightSource, preflop_table
 from ...plots.evolution import line_chart, threshold_map
+from .. import checkpoint
 from ..evolve import FINAL_PLAYER, FOLDER, EvolveError, best_of, load_player, read_parquet
 from .yardsticks import YardstickResult, trainers_in
 
@@ -89,13 +89,15 @@ def write_report(files: Files, results: Sequence[YardstickResult], samples: int 
     ``curve`` holds ``(phase, generation, result)``: a generation's best
     re-measured against the yardstick (see :func:`remeasure`).
     """
-    prog = read_parquet(files, "progress.parquet").to_pylist()
+    _, state = checkpoint.load(files)
+    digests = state.get("digests") or {}
+    prog = read_parquet(files, "progress.parquet", digests=digests).to_pylist()
     player = load_player(files, FINAL_PLAYER)
     trainers = trainers_in(files, FOLDER)
     gens = [r["generation"] for r in prog]
     mean_used = []
     for g in gens:
-        t = read_parquet(files, "generations", f"gen-{g:05d}.parquet").select(["used_share"])
+        t = read_parquet(files, "generations", f"gen-{g:05d}.parquet", digests=digests).select(["used_share"])
         mean_used.append(float(np.mean(t.column("used_share").to_numpy())))
     pngs = {
         "report-fitness.png": line_chart(gens, {"best": [r["best_fitness"] for r in prog],
@@ -117,7 +119,7 @@ def write_report(files: Files, results: Sequence[YardstickResult], samples: int 
                                                   "Final player's thresholds by hand category and street")
     for name, data in pngs.items():
         files.write_atomic(data, name)
-    cfg = json.loads(files.read_bytes(FOLDER, "summary.json"))["config"]
+    cfg = state["config"]
     first, last = prog[0], prog[-1]
     swaps = [r for r in prog if r["trainer_in"] >= 0]
     lines = [
@@ -204,8 +206,10 @@ def remeasure(files: Files, hands: int, *, executor: Optional[Executor] = None, 
     """
     from .yardsticks import against
 
-    yardstick = json.loads(files.read_bytes(FOLDER, "summary.json"))["config"]["yardstick"]
-    prog = read_parquet(files, "progress.parquet").select(["generation", "phase"]).to_pylist()
+    _, state = checkpoint.load(files)
+    yardstick = state["config"]["yardstick"]
+    prog = read_parquet(files, "progress.parquet", digests=state.get("digests") or {}).select(
+        ["generation", "phase"]).to_pylist()
     out = []
     for phase in (1, 2):
         gens = [r["generation"] for r in prog if r["phase"] == phase]
