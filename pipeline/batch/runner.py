@@ -30,9 +30,7 @@ import concurrent.futures as cf
 import contextlib
 import hashlib
 import json
-import os
 import signal
-import socket
 import time
 from collections.abc import Iterator
 from concurrent.futures import CancelledError
@@ -46,10 +44,9 @@ from .errors import Interrupted, RunnerError
 from .parquet import canonical_json, parquet_bytes, read_part, sha256
 from .session import Session
 from .spec import Dataset
-from .storage import Storage, StorageError, check_name
+from .storage import LOCK, Storage, StorageError, check_name  # noqa: F401  (re-exported)
 
 MANIFEST = "_manifest.json"
-LOCK = "_lock"
 CHECKSUMS = "_checksums"
 MAX_TASKS = 512          # partitions are grouped into at most this many Dask tasks
 POLL_SECONDS = 0.1       # the client looks up from the cluster this often (Ctrl-C is seen at once)
@@ -115,44 +112,6 @@ def _sigterm_as_interrupt() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGTERM, old)
-
-
-@contextlib.contextmanager
-def writer_lock(storage: Storage, name: str) -> Iterator[None]:
-    """Hold ``<name>/_lock`` (pid and host) while writing; refuse if another live run holds it."""
-    host = socket.gethostname()
-    record = json.dumps({"pid": os.getpid(), "host": host, "since": time.time()}).encode()
-    for _ in range(2):
-        if storage.create_exclusive(record, name, LOCK):
-            break
-        try:
-            holder = json.loads(storage.read_bytes(name, LOCK))
-            pid, where = int(holder["pid"]), str(holder["host"])
-        except (OSError, ValueError, KeyError, TypeError):
-            pid, where = -1, "?"
-        if where == host and not _alive(pid):
-            storage.remove(name, LOCK)   # its writer died (kill -9): take over
-            continue
-        raise RunnerError(f"{storage.url(name)} is being written by pid {pid} on {where}; "
-                          f"wait for it (or delete {storage.url(name, LOCK)} if that run is gone)")
-    else:
-        raise RunnerError(f"cannot take the lock {storage.url(name, LOCK)}")
-    try:
-        yield
-    finally:
-        storage.remove(name, LOCK)
-
-
-def _alive(pid: int) -> bool:
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def read_manifest(storage: Storage, name: str) -> dict | None:
@@ -251,7 +210,7 @@ def run_dataset(dataset: Dataset, storage: Storage, session: Session, inputs: An
     if storage.exists(name, MANIFEST) and not storage.is_file(name, MANIFEST):
         raise RunnerError(f"{storage.url(name, MANIFEST)} is not a file; move it away and rerun")
     try:
-        with writer_lock(storage, name):
+        with storage.lock(name):
             return _run_locked(dataset, storage, session, inputs, force, start)
     except (StorageError, OSError) as e:
         raise RunnerError(f"{name}: {getattr(e, 'strerror', None) or e}") from None

@@ -10,13 +10,31 @@ Writes are atomic: locally by :func:`pipeline.core.files.write_atomic` (a
 temporary name renamed); on an object store a single PUT, which readers see
 whole or not at all.  :class:`Storage` is the :class:`pipeline.core.files.Files`
 that domain code writes its outputs through.
+
+Two guarantees hold for every path under the root:
+
+* **Nothing through a link.**  Locally, a path whose part below the root is a
+  symbolic link is refused (:class:`StorageError`): a link planted at
+  ``<out>/odds-table/_checksums`` or ``<out>/odds-table`` would otherwise let
+  a build delete and write outside ``<out>/<name>/``.  ``<out>`` itself may be
+  a link; it is the user's choice of where to write.
+* **One writer.**  :meth:`Storage.lock` holds ``<folder>/_lock`` (pid, host,
+  time) while a run writes the folder; a second run is refused while the
+  first is alive, and a lock left by a dead writer on this host, or one that
+  cannot be read, is taken over.  Locally the lock file is created whole (its
+  record written to a temporary name, then hard-linked into place), so a
+  full disk cannot leave an empty lock behind.
 """
 from __future__ import annotations
 
 import contextlib
 import io
+import json
 import os
 import re
+import socket
+import sys
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
@@ -26,11 +44,12 @@ from typing import BinaryIO
 import pyarrow.fs as pafs
 
 from ..core.errors import InputError
-from ..core.files import atomic_writer, write_atomic
+from ..core.files import atomic_writer, temporary_name, write_atomic
 
 URL = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*)://")
 SCHEMES = ("s3", "gs", "gcs", "hdfs", "viewfs", "file")
 SLUG_PART = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+LOCK = "_lock"
 
 
 class StorageError(InputError):
@@ -90,8 +109,20 @@ class Storage:
         return self._fs_root[0]
 
     def path(self, *parts: str) -> str:
-        """The filesystem path of ``parts`` under the root."""
-        return "/".join([self._fs_root[1], *parts])
+        """The filesystem path of ``parts`` under the root; StorageError if, locally, any folder or file
+        below the root on the way is a symbolic link (or a part is ``..``)."""
+        root = self._fs_root[1]
+        if self.is_local:
+            here = root
+            for i, part in enumerate("/".join(parts).split("/")):
+                if part == "..":
+                    raise StorageError(f"{self.url(*parts)}: '..' leads outside {self.url()}")
+                here = os.path.join(here, part)
+                if os.path.islink(here):
+                    raise StorageError(f"{self.url(*'/'.join(parts).split('/')[:i + 1])} is a symbolic link; "
+                                       f"pokerpipe writes only inside {self.url()}, never through a link "
+                                       "(remove the link, or give its target as --out)")
+        return "/".join([root, *parts])
 
     def url(self, *parts: str) -> str:
         """``parts`` under the root, written as the user wrote the root."""
@@ -148,18 +179,53 @@ class Storage:
     def create_exclusive(self, data: bytes, *parts: str) -> bool:
         """Create the file only if it does not exist; True if this call created it."""
         target = self.path(*parts)
-        if self.is_local:
+        if self.is_local:                # whole or not at all: written aside, then hard-linked into place
+            tmp = temporary_name(target)
             try:
-                fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+                write_atomic(tmp, data)
+                os.link(tmp, target)
             except FileExistsError:
                 return False
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
+            finally:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
             return True
         if self.exists(*parts):          # object stores: best effort (check, then put)
             return False
         self.write_atomic(data, *parts)
         return True
+
+    @contextlib.contextmanager
+    def lock(self, *parts: str) -> Iterator[None]:
+        """Hold ``<parts>/_lock`` while writing the folder ``parts``; StorageError if another live run holds it.
+
+        The record names the holder (pid, host, since).  A lock whose holder is a
+        dead process on this host (killed with ``kill -9``), or whose record
+        cannot be read, is stale: it is taken over, saying so on stderr.  A holder
+        on another host cannot be checked and is always believed.
+        """
+        host = socket.gethostname()
+        record = json.dumps({"pid": os.getpid(), "host": host, "since": time.time()}).encode()
+        where = self.url(*parts, LOCK)
+        for _ in range(3):
+            if self.create_exclusive(record, *parts, LOCK):
+                break
+            holder = _holder(self, *parts, LOCK)
+            if holder is None:
+                if not self.exists(*parts, LOCK):
+                    continue                 # released in between: try again
+                print(f"pokerpipe: {where} could not be read (left by a failed write); taking it over",
+                      file=sys.stderr)
+            elif holder[1] != host or _alive(holder[0]):
+                raise StorageError(f"{self.url(*parts)} is being written by pid {holder[0]} on {holder[1]}; "
+                                   f"wait for it (or delete {where} if that run is gone)")
+            self.remove(*parts, LOCK)        # its writer died: take over
+        else:
+            raise StorageError(f"cannot take the lock {where}")
+        try:
+            yield
+        finally:
+            self.remove(*parts, LOCK)
 
     def remove(self, *parts: str) -> None:
         """Delete a file if it is there."""
@@ -174,3 +240,30 @@ class Storage:
         for info in self.fs.get_file_info(selector):
             if info.type == pafs.FileType.File:
                 yield info.base_name
+
+
+def _holder(storage: Storage, *parts: str) -> tuple[int, str] | None:
+    """The (pid, host) a lock file names, or None if it is gone or cannot be read."""
+    try:
+        holder = json.loads(storage.read_bytes(*parts))
+        pid, host = holder["pid"], holder["host"]
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
+        return None
+    if isinstance(pid, bool) or not isinstance(pid, int) or not isinstance(host, str):
+        return None
+    return pid, host
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process ``pid`` runs on this host."""
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:          # someone else's process
+        return True
+    except OverflowError:            # no such pid can exist
+        return False
+    return True

@@ -101,6 +101,15 @@ class Files(Protocol):
         """Names of the files directly inside the folder ``parts`` (none if it is missing)."""
         ...
 
+    def size(self, *parts: str) -> int | None:
+        """The file's size in bytes, or None if no regular file is there."""
+        ...
+
+    def lock(self, *parts: str) -> ContextManager[None]:
+        """Hold the folder ``parts``' writer lock for the block (the input error of the folder's own kind if
+        another live run holds it): one writer per folder."""
+        ...
+
     def makedirs(self, *parts: str) -> None:
         """Make the folder ``parts`` (and its parents) if it is not there."""
         ...
