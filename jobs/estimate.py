@@ -4,6 +4,8 @@ from __future__ import annotations
 import sys
 from typing import Optional
 
+from pipeline.core.budget import duration
+
 
 class Estimate:
     """Progress callback: once a long run's rate is known, say how long it will take."""
@@ -18,13 +20,7 @@ class Estimate:
         self.said = True
         left = (total - done) * elapsed / done
         if left > 30:
-            print(f"pokerpipe: {total:,} {unit} at {done / elapsed:,.0f}/s will take about {_duration(left)}; "
+            print(f"pokerpipe: {total:,} {unit} at {done / elapsed:,.0f}/s will take about {duration(left)}; "
                   f"Ctrl-C stops, {self.hint}",
                   file=sys.stderr, flush=True)
 
-
-def _duration(seconds: float) -> str:
-    for unit, size in (("days", 86400), ("hours", 3600), ("minutes", 60)):
-        if seconds >= 2 * size:
-            return f"{seconds / size:,.0f} {unit}"
-    return f"{seconds:.0f} seconds"

@@ -24,6 +24,7 @@ from typing import Callable, Optional, Sequence, Union
 
 import numpy as np
 
+from ..core.budget import duration
 from ..core.cards import CardError, check_disjoint, format_cards, mask_of, parse_board, parse_cards
 from ..core.combinatorics import available_cores
 from ..evaluator.tables import tables
@@ -195,7 +196,7 @@ def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = ""
             seconds_needed = _exact_seconds(ranges, masks, offsets, board_cards, dead_cards, used, assignments_bound)
             if seconds_needed / n_threads > EXACT_SECONDS_LIMIT:
                 raise CardError(f"exact enumeration of these ranges is too large ({assignments_bound:,} combo "
-                                f"assignments, about {_duration(seconds_needed / n_threads)} on {n_threads} "
+                                f"assignments, about {duration(seconds_needed / n_threads)} on {n_threads} "
                                 f"thread{'s' if n_threads > 1 else ''}); "
                                 "use --trials N, --stderr TARGET or --time SECONDS")
         result = _exact(ranges, masks, offsets, board_cards, dead_cards, used, executor, n_threads, progress)
@@ -222,13 +223,6 @@ def _exact_seconds(ranges: list[Range], masks: np.ndarray, offsets: np.ndarray, 
     exact_counts(*args)
     per = (time.perf_counter() - t) / max(len(sample), 1)
     return bound * per / len(stabilizer(board, dead))
-
-
-def _duration(seconds: float) -> str:
-    for unit, size in (("years", 365 * 86400), ("days", 86400), ("hours", 3600), ("minutes", 60)):
-        if seconds >= 2 * size:
-            return f"{seconds / size:,.0f} {unit}"
-    return f"{seconds:.0f} seconds"
 
 
 def _no_assignment(ranges: list[Range]) -> CardError:
