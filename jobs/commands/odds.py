@@ -51,10 +51,16 @@ def odds(hole: str = typer.Argument(..., help="two hole cards or a pocket query"
         line = (f"{row['opponents']:9d} {100 * row['win']:8.3f}% {100 * row['tie']:8.3f}% {100 * row['equity']:8.3f}% "
                 f"{err:>9s}")
         if row["hs_k"] is not None:
-            line += (f" {row['hs_k']:8.4f} {row['ppot']:8.4f} {_se(row['ppot_stderr'])} {row['npot']:8.4f} "
-                     f"{_se(row['npot_stderr'])}")
+            exact = row["opponents"] == 1
+            line += (f" {row['hs_k']:8.4f} {row['ppot']:8.4f} {_se(row['ppot_stderr'], exact)} {row['npot']:8.4f} "
+                     f"{_se(row['npot_stderr'], exact)}")
         print(line)
+    if any(row.get(k) is None and row["hs_k"] is not None for row in r["opponents"] for k in ("ppot_stderr",
+                                                                                               "npot_stderr")):
+        print("n/a: no sampled deal was behind (PPOT) or ahead (NPOT), so the estimate is 0 by convention "
+              "and has no standard error; more --trials may find some")
 
 
-def _se(x: float | None) -> str:
-    return f"{'exact' if not x else f'{x:.4f}':>6s}"
+def _se(x: float | None, exact: bool) -> str:
+    """A potential's standard error: 'exact' for the enumerated row, 'n/a' for an estimate from no deals."""
+    return f"{'exact' if exact else 'n/a' if x is None else f'{x:.4f}':>6s}"

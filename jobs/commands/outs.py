@@ -21,21 +21,22 @@ def outs(hole: str = typer.Argument(..., help="two hole cards, e.g. AsAc"),
     with --pot and --to-call, whether calling is profitable at those pot odds."""
     from fractions import Fraction
 
-    from pipeline.core.cards import CardError
+    from pipeline.core.errors import InputError
     from pipeline.strength.hit_odds import pot_odds
     from pipeline.strength.outs import outs as find
 
     if (pot is None) != (to_call is None):
         raise fail("--pot and --to-call go together")
     for name, v in (("--pot", pot), ("--to-call", to_call)):
-        if v is not None and (not math.isfinite(v) or v < 0):
-            raise fail(f"{name} must be a number 0 or more, not {v}")
+        if v is not None and not math.isfinite(v):
+            raise fail(f"{name} must be a finite number, not {v}")
     try:
         r = find(hole, board, opponent, dead)
-    except CardError as e:
+        if pot is not None and to_call is not None:
+            r.update(pot_odds(r["count"], r["unseen"], r["cards_to_come"], Fraction(str(pot)),
+                              Fraction(str(to_call))))
+    except InputError as e:
         raise fail(str(e)) from None
-    if pot is not None and to_call is not None:
-        r.update(pot_odds(r["count"], r["unseen"], r["cards_to_come"], Fraction(str(pot)), Fraction(str(to_call))))
     if as_json:
         print(json.dumps(r))
         return

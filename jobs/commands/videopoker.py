@@ -42,6 +42,10 @@ def videopoker(
                    f"for exact int64 arithmetic), got {royal:,}")
     if hand is not None and all_games:
         raise fail("--hand takes one game, not --all")
+    if hand is not None and (out is not None or break_even):
+        raise fail("--hand analyses one dealt hand; " + " and ".join(
+            o for o, given in (("--out", out is not None), ("--break-even", break_even)) if given)
+            + " apply to a whole game (drop --hand)")
     try:
         names = builtin_names() if all_games else [game or ""]
         tables = [load(paytable)] if paytable else [builtin(n) for n in names]

@@ -107,33 +107,33 @@ def read_local(path: str | os.PathLike[str], what: str, max_bytes: int = MAX_DOC
     try:
         st = p.stat()
     except FileNotFoundError:
-        raise error(f"{what}: no file {p}") from None
+        raise error(f"cannot read {what} {p}: no such file") from None
     except OSError as e:
-        raise error(f"{what}: cannot read {p}: {e.strerror or type(e).__name__}") from None
+        raise error(f"cannot read {what} {p}: {e.strerror or type(e).__name__}") from None
     if not stat.S_ISREG(st.st_mode):
-        kind = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
-        raise error(f"{what}: {p} is {kind}")
+        kind = "a folder, not a file" if stat.S_ISDIR(st.st_mode) else "not a regular file"
+        raise error(f"{what} {p}: {kind}")
     if st.st_size > max_bytes:
-        raise error(f"{what}: {p} is {st.st_size:,} bytes, more than the {max_bytes:,} a {what} may have")
+        raise error(f"{what} {p}: larger than {max_bytes:,} bytes ({st.st_size:,})")
     try:
         with open(p, "rb") as f:
             data = f.read(max_bytes + 1)
     except OSError as e:
-        raise error(f"{what}: cannot read {p}: {e.strerror or type(e).__name__}") from None
+        raise error(f"cannot read {what} {p}: {e.strerror or type(e).__name__}") from None
     if len(data) > max_bytes:
-        raise error(f"{what}: {p} is more than the {max_bytes:,} bytes a {what} may have")
+        raise error(f"{what} {p}: larger than {max_bytes:,} bytes")
     return data
 
 
 def _text(data: bytes | str, what: str, max_bytes: int, error: type[InputError]) -> str:
     if len(data) > max_bytes:
-        raise error(f"{what} is {len(data):,} bytes, more than the {max_bytes:,} it may have")
+        raise error(f"{what}: larger than {max_bytes:,} bytes ({len(data):,})")
     if isinstance(data, str):
         return data
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
-        raise error(f"{what} is not UTF-8 text") from None
+        raise error(f"{what}: not UTF-8 text") from None
 
 
 def nesting(text: str, strings: re.Pattern[str] = _STRING) -> int:
@@ -158,7 +158,7 @@ def parse_json(data: bytes | str, what: str, max_depth: int = MAX_DEPTH, max_byt
     ``max_depth`` deep; else ``error`` naming ``what``.  ``NaN`` and ``Infinity`` are refused (not JSON)."""
     text = _text(data, what, max_bytes, error)
     if _deeper(text, max_depth, _STRING):
-        raise error(f"{what} nests deeper than {max_depth} levels")
+        raise error(f"{what}: nested too deep (more than {max_depth} levels)")
 
     def constant(name: str) -> None:
         raise ValueError(f"{name} is not a JSON number")
@@ -166,7 +166,7 @@ def parse_json(data: bytes | str, what: str, max_depth: int = MAX_DEPTH, max_byt
     try:
         return json.loads(text, parse_constant=constant)
     except ValueError as e:          # JSONDecodeError is a ValueError
-        raise error(f"{what} is not valid JSON ({_reason(e)})") from None
+        raise error(f"{what}: not valid JSON ({_reason(e)})") from None
 
 
 def parse_toml(data: bytes | str, what: str, max_depth: int = MAX_DEPTH, max_bytes: int = 1 << 20,
@@ -174,11 +174,11 @@ def parse_toml(data: bytes | str, what: str, max_depth: int = MAX_DEPTH, max_byt
     """The TOML document ``data`` parsed, with the same checks as :func:`parse_json`."""
     text = _text(data, what, max_bytes, error)
     if _deeper(text, max_depth, _TOML_STRING):
-        raise error(f"{what} nests deeper than {max_depth} levels")
+        raise error(f"{what}: nested too deep (more than {max_depth} levels)")
     try:
         return tomllib.loads(text)
     except (tomllib.TOMLDecodeError, RecursionError) as e:
-        raise error(f"{what} is not valid TOML ({_reason(e)})") from None
+        raise error(f"{what}: not valid TOML ({_reason(e)})") from None
 
 
 def _deeper(text: str, max_depth: int, strings: re.Pattern[str]) -> bool:

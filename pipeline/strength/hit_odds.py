@@ -22,8 +22,13 @@ from fractions import Fraction
 from math import comb
 from typing import TYPE_CHECKING
 
+from ..core.errors import InputError
+
 if TYPE_CHECKING:
     import pyarrow as pa
+
+MAX_CHIPS = Fraction(10 ** 12)      # pot and call sizes: up to a trillion units ...
+MIN_CHIPS = Fraction(1, 10 ** 6)    # ... and down to a millionth: every ratio of two stays a finite float
 
 
 def odds_against(hits: int, unseen: int) -> str:
@@ -91,8 +96,10 @@ def pot_odds(n: int, unseen: int, cards_to_come: int, pot: Fraction, to_call: Fr
     ``implied_needed`` is what more must be won after hitting for the call to break even
     (``(1 - p) * to_call / p - pot``, 0 when the call already pays).  Outs are taken as winners.
     """
-    if pot < 0 or to_call < 0:
-        raise ValueError("pot and to-call must be 0 or more")
+    for name, amount in (("pot", pot), ("to-call", to_call)):
+        if amount < 0 or amount > MAX_CHIPS or 0 < amount < MIN_CHIPS:
+            raise InputError(f"{name} must be 0 or between {float(MIN_CHIPS):g} and {float(MAX_CHIPS):,.0f}, "
+                             f"got {float(amount):g}")
     nxt, by_river = hit_chances(n, unseen, cards_to_come)
     break_even = to_call / (pot + to_call) if pot + to_call else Fraction(0)
     ev = nxt * pot - (1 - nxt) * to_call

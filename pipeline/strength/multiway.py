@@ -13,6 +13,7 @@ comes from the nine cell counts alone.
 from __future__ import annotations
 
 import math
+from typing import Optional
 
 import numpy as np
 from numba import njit
@@ -73,14 +74,16 @@ def potential_trials(heroes: np.ndarray, board: np.ndarray, k: int, trials: int,
         hp[_versus(hero_now, best_now), _versus(hero_end, best_end)] += 1
 
 
-def ratio_with_stderr(hp: np.ndarray, wx: np.ndarray, wy: np.ndarray) -> tuple[float, float]:
+def ratio_with_stderr(hp: np.ndarray, wx: np.ndarray, wy: np.ndarray) -> tuple[float, Optional[float]]:
     """``R = sum x / sum y`` over trials whose ``(x, y)`` depend only on the trial's cell, and its
-    standard error; ``(0, 0)`` when no trial counts in the denominator."""
+    standard error.  When no sampled trial counts in the denominator (never behind, for PPOT) the
+    ratio is 0 by the exact tables' convention and its standard error is None: there is no estimate
+    to be sure of, which a 0 would wrongly claim."""
     n = int(hp.sum())
     y_cell = np.broadcast_to(wy[:, None], (3, 3))
     sx, sy = float((hp * wx).sum()), float((hp * y_cell).sum())
     if sy == 0 or n < 2:
-        return 0.0, 0.0
+        return 0.0, None
     r = sx / sy
     resid = float((hp * (wx - r * y_cell) ** 2).sum())
     return r, math.sqrt(resid / (n * (n - 1))) / (sy / n)

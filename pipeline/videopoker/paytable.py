@@ -31,7 +31,6 @@ it must be a slug (:func:`slug`): lower-case letters, digits and ``-``.
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -39,6 +38,7 @@ from pathlib import Path
 import numpy as np
 
 from ..core.errors import InputError
+from ..core.inputs import parse_toml, read_local
 from .hands import FAMILIES
 
 _NATURAL_QUADS = {11, 12, 13, 14, 15, 16}
@@ -157,24 +157,11 @@ def load(path: Path | str) -> PayTable:
     path = Path(path)
     shown = ascii(str(path))[1:-1]       # escaped: a file name may hold newlines or undecodable bytes
     try:
-        with open(path, "rb") as f:
-            raw = f.read(MAX_FILE_BYTES + 1)
-    except OSError as e:
-        raise PayTableError(f"cannot read pay table {shown}: {e.strerror or e}") from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise PayTableError(f"{shown}: larger than {MAX_FILE_BYTES:,} bytes; not a pay table")
-    try:
         slug(path.stem)
     except PayTableError as e:
         raise PayTableError(f"{shown}: {e}") from None
-    try:
-        data = tomllib.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError as e:
-        raise PayTableError(f"{shown}: not UTF-8 text (byte {raw[e.start]:#04x} at offset {e.start})") from None
-    except tomllib.TOMLDecodeError as e:
-        raise PayTableError(f"{shown}: not valid TOML ({e})") from None
-    except RecursionError:
-        raise PayTableError(f"{shown}: not a pay table (arrays or tables nested too deep)") from None
+    raw = read_local(path, "pay table", MAX_FILE_BYTES, PayTableError)   # a regular file, bounded
+    data = parse_toml(raw, shown, max_bytes=MAX_FILE_BYTES, error=PayTableError)
     if not isinstance(data.get("pays"), dict) or not data["pays"]:
         raise PayTableError(f"{shown}: no [pays] table")
     title, family = data.get("title", path.stem), data.get("family", "natural")

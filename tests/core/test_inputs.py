@@ -38,9 +38,9 @@ def test_boolean_is_only_true_or_false():
 
 def test_deep_documents_are_refused_before_parsing():
     deep = "[" * 100_000 + "]" * 100_000
-    with pytest.raises(InputError, match="nests deeper than 32"):
+    with pytest.raises(InputError, match="nested too deep"):
         parse_json(deep, "a manifest")
-    with pytest.raises(InputError, match="nests deeper than 32"):
+    with pytest.raises(InputError, match="nested too deep"):
         parse_toml("a = " + "[" * 5_000 + "]" * 5_000, "a pay table")
     assert parse_json('{"s": "' + "[" * 100 + '"}', "x") == {"s": "[" * 100}   # brackets in strings do not count
 
@@ -62,7 +62,7 @@ def test_nesting_counts_what_json_nests(doc):
 
 def test_json_refuses_nan_bad_utf8_and_large():
     for data, words in ((b'{"a": NaN}', "NaN is not a JSON number"), (b"\xff", "not UTF-8"),
-                        (b"{", "not valid JSON"), (b" " * 101, "more than the 100")):
+                        (b"{", "not valid JSON"), (b" " * 101, "larger than 100 bytes")):
         with pytest.raises(InputError, match=words):
             parse_json(data, "f", max_bytes=100)
 
@@ -71,14 +71,14 @@ def test_read_local_only_regular_bounded_files(tmp_path):
     f = tmp_path / "p.json"
     f.write_bytes(b"{}")
     assert read_local(f, "player file") == b"{}"
-    with pytest.raises(InputError, match="is a folder"):
+    with pytest.raises(InputError, match="a folder"):
         read_local(tmp_path, "player file")
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
     with pytest.raises(InputError, match="not a regular file"):       # would hang a plain read
         read_local(fifo, "player file")
-    with pytest.raises(InputError, match="no file"):
+    with pytest.raises(InputError, match="no such file"):
         read_local(tmp_path / "missing", "player file")
     f.write_bytes(b" " * 11)
-    with pytest.raises(InputError, match="11 bytes, more than the 10"):
+    with pytest.raises(InputError, match=r"larger than 10 bytes \(11\)"):
         read_local(f, "player file", max_bytes=10)
