@@ -8,9 +8,13 @@ real SIGINT.  The slow processes run three at a time ahead of the tests that
 check them (:mod:`support.ahead`).  A property test then feeds random JSON
 documents to the player-file and layout readers.
 """
+import hashlib
 import json
+import os
+import signal
 import subprocess
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -19,6 +23,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.ahead import selected
 
+from pipeline.batch.storage import Storage
+from pipeline.holdem.histories import MANIFEST, check_histories
 from pipeline.holdem.player import Layout, LayoutError, Player, PlayerFileError, load_layout
 
 PLAYER = Player(Layout(), np.zeros((Layout().genes, 2), np.int8), {"name": "p", "seats": 2})
@@ -140,3 +146,119 @@ def test_readers_give_a_value_or_their_own_error(doc, layout_field, value, playe
                 read(d)
             except PlayerFileError:
                 pass
+
+
+# ---- hand histories (cases 11 and 21): one run per folder, committed whole, a manifest written last
+
+def play_into(out, fmt, hands, seed=0):
+    p = cli("play", "-s", "3", "-p", "tag,station,maniac", "-n", str(hands), "--seed", str(seed),
+            "--history", fmt, "-o", str(out), "--json")
+    assert p.returncode == 0, p.stderr
+    return p
+
+
+def interrupt_when(args, ready, timeout=120):
+    """Start ``pokerpipe ARGS``, wait until ``ready()``, send it SIGINT; (process, seconds it took to stop)."""
+    p = subprocess.Popen([sys.executable, "-m", "jobs", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    end = time.monotonic() + timeout
+    while not ready() and p.poll() is None and time.monotonic() < end:
+        time.sleep(0.02)
+    sent = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    return p, out, err, time.monotonic() - sent
+
+
+def everything(folder):
+    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*"))
+
+
+def rerun(tmp):
+    """40 PHH hands, then 12 with another seed, then PokerStars text of 12: each time exactly one run."""
+    out = tmp / "h"
+    play_into(out, "phh", 40)
+    play_into(out, "phh", 12, seed=1)
+    after_phh = everything(out)
+    manifest = json.loads((out / MANIFEST).read_text())
+    bodies = [(out / "phh" / f"hand_{k:08d}.phh").read_bytes() for k in range(12)]
+    play_into(out, "pokerstars", 12, seed=1)
+    return after_phh, manifest, bodies, everything(out), out
+
+
+def interrupted_phh(tmp):
+    out = tmp / "h"
+    play_into(out, "phh", 12)                  # an earlier, finished run: the interrupted one replaces it
+    first = (out / "phh" / "hand_00000011.phh").read_bytes()
+    p, _, err, took = interrupt_when(["play", "-s", "3", "-p", "tag,station,maniac", "-n", "30000", "--history",
+                                      "phh", "-o", str(out)], lambda: (out / "phh" / "hand_00000100.phh").exists())
+    return p, err, took, out, first
+
+
+def interrupted_text(tmp):
+    out = tmp / "h"
+    p, _, err, took = interrupt_when(["play", "-s", "3", "-p", "tag,station,maniac", "-n", "20000", "--history",
+                                      "pokerstars", "-o", str(out)],
+                                     lambda: out.is_dir() and any(n.endswith(".tmp") for n in os.listdir(out)))
+    return p, err, took, out
+
+
+SCENARIOS = {"rerun": rerun, "interrupted-phh": interrupted_phh, "interrupted-text": interrupted_text}
+
+
+@pytest.fixture(scope="module")
+def scenario(request, tmp_path_factory):
+    """The selected scenarios (each a few console-script runs in order), three at a time."""
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        futures = {name: pool.submit(SCENARIOS[name], tmp_path_factory.mktemp(name))
+                   for name in selected(request, "test_scenario", "name")}
+        return {name: f.result() for name, f in futures.items()}
+
+
+def check_rerun(result):
+    after_phh, manifest, bodies, after_text, out = result
+    assert after_phh == [MANIFEST, "phh"] + [f"phh/hand_{k:08d}.phh" for k in range(12)]     # not 40 files
+    digest = hashlib.sha256(b"".join(hashlib.sha256(b).hexdigest().encode() + b"\n" for b in bodies)).hexdigest()
+    assert manifest["written"] == {"folder": "phh", "files": 12, "bytes": sum(map(len, bodies)), "sha256": digest,
+                                   "digest": manifest["written"]["digest"]}
+    assert (manifest["hands"], manifest["seed"], manifest["history"]) == (12, 1, "phh")
+    assert after_text == [MANIFEST, "hands.txt"]                                             # the PHH run is gone
+    text = (out / "hands.txt").read_bytes()
+    assert json.loads((out / MANIFEST).read_text())["written"] == {
+        "file": "hands.txt", "bytes": len(text), "sha256": hashlib.sha256(text).hexdigest()}
+    assert check_histories(Storage.open(out))["history"] == "pokerstars"
+    (out / "hands.txt").write_bytes(text[:-1])
+    with pytest.raises(ValueError, match="does not match"):
+        check_histories(Storage.open(out))
+
+
+def check_interrupted(p, err, took):
+    assert p.returncode == 130, err
+    assert err.decode().splitlines() == ["pokerpipe: interrupted"] and took < 5
+
+
+def check_interrupted_phh(result):
+    p, err, took, out, first = result
+    check_interrupted(p, err, took)
+    names = everything(out)
+    assert MANIFEST not in names and "_lock" not in names                 # visibly unfinished, lock released
+    assert not any(n.rpartition("/")[2].startswith(".") for n in names)  # no temporary file
+    phh = sorted((out / "phh").iterdir())
+    assert len(phh) >= 100 and all(f.stat().st_size > 0 for f in phh)    # no empty file
+    assert (out / "phh" / "hand_00000011.phh").read_bytes() == first      # the same deal, rewritten whole
+    with pytest.raises(ValueError, match="no finished hand histories"):
+        check_histories(Storage.open(out))
+
+
+def check_interrupted_text(result):
+    p, err, took, out = result
+    check_interrupted(p, err, took)
+    assert everything(out) == []                                          # no hands.txt, no hands.txt.tmp
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_scenario(scenario, name):
+    """Case 11: a rerun with fewer hands leaves exactly its own files, with a manifest (sizes, SHA-256) written
+    last; an interrupted run leaves no manifest, no empty or temporary file.  Case 21: Ctrl-C while the
+    PokerStars text is written leaves nothing behind."""
+    {"rerun": check_rerun, "interrupted-phh": check_interrupted_phh,
+     "interrupted-text": check_interrupted_text}[name](scenario[name])
