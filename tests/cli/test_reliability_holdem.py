@@ -9,8 +9,10 @@ check them (:mod:`support.ahead`).  A property test then feeds random JSON
 documents to the player-file and layout readers.
 """
 import hashlib
+import importlib
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -70,6 +72,11 @@ REFUSALS = {
                             ["play", "-s", "2", "-p", "tag,{d}/p.json"], "version must be an integer, got \"1\""),
     "evaluate-about-text": ({"p.json": json.dumps(player_doc(about="me"))},
                             ["evaluate", "{d}/p.json", "--against", "random"], "about must be a JSON object"),
+    "hands-5e10": ({}, ["play", "-s", "2", "-p", "tag,station", "-n", "5e10"],
+                   "--hands 50,000,000,000 on 1 process would take about"),
+    "hands-1e11-phh": ({}, ["play", "-s", "2", "-p", "tag,station", "-n", "1e11", "--history", "phh"],
+                       "--hands 100,000,000,000 --history phh would write at least"),
+    "hands-2.5": ({}, ["play", "-s", "2", "-p", "tag,station", "-n", "2.5"], "--hands must be an integer, got 2.5"),
 }
 
 
@@ -202,7 +209,44 @@ def interrupted_text(tmp):
     return p, err, took, out
 
 
-SCENARIOS = {"rerun": rerun, "interrupted-phh": interrupted_phh, "interrupted-text": interrupted_text}
+TEN_TAGS = ["play", "-s", "10", "-p", ",".join(["tag"] * 10), "-n", "1e8", "--quiet"]
+
+
+def sigint_in_kernel(tmp):
+    """Case 13: ten seats, 10^8 hands (hours of work) in one process (``--workers 1``); SIGINT to its process
+    group, as Ctrl-C sends it, after a second of hands."""
+    p = subprocess.Popen([sys.executable, "-m", "jobs", *TEN_TAGS, "--workers", "1"], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, start_new_session=True)
+    time.sleep(2.5)                 # start-up (about 1.5 s), then a second of hands
+    sent = time.monotonic()
+    os.killpg(p.pid, signal.SIGINT)
+    _, err = p.communicate(timeout=60)
+    return p, err, time.monotonic() - sent
+
+
+def sigint_to_group(tmp):
+    """Case 15: SIGINT to the whole process group of ``play --workers 2`` (workers included), as Ctrl-C does."""
+    p = subprocess.Popen([sys.executable, "-m", "jobs", *TEN_TAGS, "--workers", "2"], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, start_new_session=True)
+    time.sleep(8)                   # start-up, the local cluster's start, then hands on both workers
+    sent = time.monotonic()
+    os.killpg(p.pid, signal.SIGINT)
+    _, err = p.communicate(timeout=60)
+    return p, err, time.monotonic() - sent
+
+
+def statistics(tmp):
+    """Case 21: --json and the text carry WTSD and W$SD; --hands 3e2 is --hands 300."""
+    out = tmp / "h"
+    j = cli("play", "-s", "3", "-p", "tag,station,maniac", "-n", "3e2", "--seed", "4", "--json", "--history",
+            "pokerstars", "-o", str(out))
+    plain = cli("play", "-s", "3", "-p", "tag,station,maniac", "-n", "300", "--seed", "4", "--json")
+    text = cli("play", "-s", "3", "-p", "tag,station,maniac", "-n", "300", "--seed", "4", "--quiet")
+    return j, plain, text, (out / "hands.txt").read_text()
+
+
+SCENARIOS = {"rerun": rerun, "interrupted-phh": interrupted_phh, "interrupted-text": interrupted_text,
+             "sigint-kernel": sigint_in_kernel, "sigint-group": sigint_to_group, "statistics": statistics}
 
 
 @pytest.fixture(scope="module")
@@ -255,10 +299,72 @@ def check_interrupted_text(result):
     assert everything(out) == []                                          # no hands.txt, no hands.txt.tmp
 
 
+def check_sigint(result):
+    p, err, took = result
+    check_interrupted(p, err, took)
+    assert took < 2
+
+
+def showdown_counts(text):
+    """Per player name: hands that saw the flop, went to showdown, won money at showdown (counted from the text)."""
+    counts = {}
+    for hand in text.split("PokerStars Game #")[1:]:
+        lines = hand.splitlines()
+        players = [m.group(1) for m in map(re.compile(r"Seat \d+: (\S+) \(").match, lines) if m]
+        players = players[:len(players) // 2]          # the seat lines, not the summary's
+        folded_at = {}
+        street = 0
+        for line in lines:
+            if line.startswith("*** FLOP ***"):
+                street = 1
+            m = re.match(r"(\S+): folds", line)
+            if m:
+                folded_at[m.group(1)] = street
+        showdown = "*** SHOW DOWN ***" in hand
+        for name in players:
+            c = counts.setdefault(name, [0, 0, 0])
+            saw = street == 1 and folded_at.get(name, 1) >= 1
+            c[0] += saw
+            if saw and showdown and name not in folded_at:
+                c[1] += 1
+                c[2] += any(line.startswith(f"{name} collected") for line in lines)
+    return counts
+
+
+def check_statistics(result):
+    j, plain, text, hands = result
+    for p in (j, plain, text):
+        assert p.returncode == 0 and p.stderr == b"", p.stderr
+    assert j.stdout == plain.stdout                    # 3e2 is 300, histories or not
+    counts = showdown_counts(hands)
+    seats = json.loads(j.stdout)["seats"]
+    for s in seats:
+        flop, wtsd, wsd = counts[f"{s['policy']}_{s['seat']}"]
+        assert 0 < wtsd <= flop
+        assert (s["wtsd"], s["wsd"]) == (round(wtsd / flop, 4), round(wsd / wtsd, 4))
+    header, *rows = text.stdout.decode().splitlines()[1:]
+    assert header.split()[-2:] == ["WTSD", "W$SD"]
+    for s, row in zip(seats, rows):
+        assert row.split()[-2:] == [f"{100 * s['wtsd']:.1f}%", f"{100 * s['wsd']:.1f}%"]
+
+
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
 def test_scenario(scenario, name):
     """Case 11: a rerun with fewer hands leaves exactly its own files, with a manifest (sizes, SHA-256) written
     last; an interrupted run leaves no manifest, no empty or temporary file.  Case 21: Ctrl-C while the
-    PokerStars text is written leaves nothing behind."""
-    {"rerun": check_rerun, "interrupted-phh": check_interrupted_phh,
-     "interrupted-text": check_interrupted_text}[name](scenario[name])
+    PokerStars text is written leaves nothing behind; WTSD and W$SD agree with a count made from the hand
+    histories.  Cases 13 and 15: SIGINT in the middle of hours of hands, to the process or to its whole
+    group with workers, ends it within 2 s with one line and exit 130."""
+    {"rerun": check_rerun, "interrupted-phh": check_interrupted_phh, "interrupted-text": check_interrupted_text,
+     "sigint-kernel": check_sigint, "sigint-group": check_sigint,
+     "statistics": check_statistics}[name](scenario[name])
+
+
+def test_chunks_do_not_change_the_numbers(monkeypatch):
+    """Case 13: the kernel runs in chunks (Ctrl-C is seen between them); any chunk size gives the same sums."""
+    sim = importlib.import_module("pipeline.holdem.simulate")    # the package's simulate is the function
+
+    one = sim.simulate(["tag", "station", "maniac"], 900, 5)
+    monkeypatch.setattr(sim, "CHUNK_HANDS", 7)
+    many = sim.simulate(["tag", "station", "maniac"], 900, 5)
+    assert one.units_won.tolist() == many.units_won.tolist() and one.seats == many.seats
