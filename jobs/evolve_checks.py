@@ -16,40 +16,21 @@ def make_config(**values: Any) -> Any:
         raise fail(str(e)) from None
 
 
-LAYOUT_KEYS = ("raises_before", "positions", "raises", "pot_odds_edges", "weight_edges", "relative_weight")
-
-
 def read_layout(path: str | None) -> Any:
     """The chromosome :class:`~pipeline.holdem.player.Layout` of ``--layout FILE`` (default layout without one).
 
-    The file is JSON: a layout object (any of :data:`LAYOUT_KEYS`; missing keys
-    take the defaults) or a player file, whose layout is taken.
+    The file is JSON: a layout object (any of :data:`pipeline.holdem.player.LAYOUT_KEYS`; missing keys take
+    the defaults) or a player file, whose layout is taken; read by :func:`pipeline.holdem.player.load_layout`
+    (a regular file of bounded size and nesting, every field checked by type and range).
     """
-    import json
-    from pathlib import Path
-
-    from pipeline.holdem.player import Layout
+    from pipeline.holdem.player import Layout, LayoutError, load_layout
 
     if path is None:
         return Layout()
     try:
-        d = json.loads(Path(path).read_text())
-    except FileNotFoundError:
-        raise fail(f"--layout: no layout file {path}") from None
-    except (OSError, UnicodeDecodeError, ValueError) as e:
-        raise fail(f"--layout: {path} is not JSON ({type(e).__name__})") from None
-    if isinstance(d, dict) and isinstance(d.get("layout"), dict):
-        d = d["layout"]                                   # a player file: evolve more players of its layout
-    if not isinstance(d, dict):
-        raise fail(f"--layout: {path} must hold a JSON object")
-    unknown = sorted(set(d) - set(LAYOUT_KEYS) - {"axes", "shape"})
-    if unknown:
-        raise fail(f"--layout: unknown key {unknown[0]!r} in {path} (known: {', '.join(LAYOUT_KEYS)})")
-    try:
-        values: dict[str, Any] = {k: tuple(d[k]) if k.endswith("_edges") else d[k] for k in LAYOUT_KEYS if k in d}
-        return Layout(**values)
-    except (ValueError, TypeError) as e:
-        raise fail(f"--layout: {path}: {e}") from None
+        return load_layout(path)
+    except LayoutError as e:
+        raise fail(f"--layout: {e}") from None
 
 
 def resolve_weights(weights: str, tables: str, files: Any) -> tuple[str, Any]:

@@ -1,4 +1,12 @@
-"""Input checks of ``pokerpipe play``: each bad option is one line and exit 2."""
+"""Input checks of ``pokerpipe play``: each bad option is one line and exit 2, and work beyond a day is refused.
+
+``--hands`` is a count as users write one: ``100000``, ``1_000_000`` or ``1e8``
+(an integral number in any notation; ``2.5`` and ``1e400`` are refused).
+Before anything starts, :func:`check_work` estimates the run from rates on
+the fast side of what was measured (so that only a run certainly beyond a day
+is refused) and refuses a run beyond a day (:func:`pipeline.core.budget.refuse_beyond`)
+or hand histories beyond :data:`MAX_HISTORY_BYTES` (PHH: :data:`MAX_PHH_FILES` files).
+"""
 from __future__ import annotations
 
 import math
@@ -6,7 +14,37 @@ from typing import Optional
 
 from jobs.app import fail
 
-MAX_HANDS = 10**11   # about a day of the slowest table on one core
+MAX_HANDS = 10**12   # beyond any day's work: the estimate below refuses far fewer on most tables
+MAX_HISTORY_BYTES = 10 * 10**9
+MAX_PHH_FILES = 1_000_000
+# microseconds per seat and hand on one core, about half the fastest measured (2026, tables of 2 and 10
+# seats): the rule bot and evolved players weigh their hands after the flop, the others barely think
+SEAT_MICROSECONDS = {"random": 0.45, "station": 0.45, "maniac": 0.45, "thesis-preflop": 1.5, "tag": 3.0}
+EVOLVED_MICROSECONDS = 3.0
+HISTORY_HANDS_PER_SECOND = 5_000      # hand histories are written by one process; measured 300-2,200
+# bytes per seat and hand of each history format, below the smallest measured (2 to 10 seats)
+HISTORY_SEAT_BYTES = {"pokerstars": 150, "phh": 80, "ohh": 350}
+HISTORY_HELP = (f"also write every hand: pokerstars, phh or ohh (at most {MAX_HISTORY_BYTES // 10**9} GB of "
+                f"histories, and at most {MAX_PHH_FILES:,} PHH files, by a low estimate)")
+
+
+def count(text: str, what: str, lo: int = 1, hi: Optional[int] = None) -> int:
+    """The count ``text`` (``1000``, ``1_000``, ``1e3``) within ``lo .. hi``; else one line, exit 2."""
+    from pipeline.core.errors import InputError
+    from pipeline.core.inputs import integer
+
+    value: int | float | str = text.strip()
+    try:
+        value = int(str(value))
+    except ValueError:
+        try:
+            value = float(str(value))
+        except ValueError:
+            pass
+    try:
+        return integer(value, what, lo, hi)
+    except InputError as e:
+        raise fail(str(e)) from None
 
 
 def check_play(seats: int, policies: str, hands: int, seed: int, history: Optional[str], hero: Optional[int],
@@ -23,8 +61,6 @@ def check_play(seats: int, policies: str, hands: int, seed: int, history: Option
         raise fail(f"--policies names {len(names)} policies for only {seats} seats")
     if hands < 1:
         raise fail(f"--hands must be positive, got {hands}")
-    if hands > MAX_HANDS:
-        raise fail(f"--hands {hands:,} would take days; at most {MAX_HANDS:,} in one run")
     if not -(1 << 63) <= seed < 1 << 63:
         raise fail(f"--seed must fit in 64 bits, got {seed}")
     if history is not None and history not in FORMATS:
@@ -34,3 +70,30 @@ def check_play(seats: int, policies: str, hands: int, seed: int, history: Option
     if not math.isfinite(stack) or not math.isfinite(rake) or not math.isfinite(rake_cap):
         raise fail("--stack, --rake and --rake-cap must be finite numbers")
     return names
+
+
+def estimate_seconds(names: list[str], hands: int, history: Optional[str], processes: int) -> float:
+    """A low estimate of the run's seconds: the hands played by ``processes``, the histories written by one."""
+    per_hand = sum(SEAT_MICROSECONDS.get(n.lower(), EVOLVED_MICROSECONDS) for n in names) * 1e-6
+    return hands * per_hand / max(1, processes) + (hands / HISTORY_HANDS_PER_SECOND if history else 0.0)
+
+
+def check_work(names: list[str], hands: int, history: Optional[str], processes: int) -> None:
+    """Refuse, before anything starts, a run estimated beyond a day or histories beyond their limit."""
+    from pipeline.core.budget import TooMuchWork, refuse_beyond
+
+    if history is not None:
+        size = hands * len(names) * HISTORY_SEAT_BYTES[history]
+        if size > MAX_HISTORY_BYTES:
+            raise fail(f"--hands {hands:,} --history {history} would write at least {size / 10**9:,.0f} GB of hand "
+                       f"histories, more than the {MAX_HISTORY_BYTES // 10**9} GB pokerpipe writes; ask for fewer "
+                       "--hands")
+        if history == "phh" and hands > MAX_PHH_FILES:
+            raise fail(f"--hands {hands:,} --history phh would write {hands:,} files, more than the "
+                       f"{MAX_PHH_FILES:,} pokerpipe writes in one folder; ask for fewer --hands or another format")
+    try:
+        refuse_beyond(estimate_seconds(names, hands, history, processes),
+                      f"--hands {hands:,} on {processes} process{'es' if processes > 1 else ''}",
+                      "fewer --hands (or more --workers)")
+    except TooMuchWork as e:
+        raise fail(str(e)) from None

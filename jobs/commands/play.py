@@ -8,8 +8,8 @@ from typing import Optional
 import typer
 
 from jobs.app import app, fail
-from jobs.options import SCHEDULER, TABLES, WEIGHTS, WORKERS, weight_source
-from jobs.play_checks import check_play
+from jobs.options import QUIET, SCHEDULER, TABLES, WEIGHTS, WORKERS, weight_source
+from jobs.play_checks import HISTORY_HELP, MAX_HANDS, check_play, check_work, count
 from pipeline.holdem.seating import DEFAULT_STACK_BB
 
 HANDS = 10_000                 # a quick look; --hands for more
@@ -21,10 +21,11 @@ def play(seats: int = typer.Option(..., "--seats", "-s", help="players at the ta
          policies: str = typer.Option(..., "--policies", "-p",
                                       help="comma list, one per seat: random, station, maniac, tag, thesis-preflop, "
                                            "or a player .json written by `pokerpipe evolve`"),
-         hands: int = typer.Option(HANDS, "--hands", "-n", help="hands to play (whole duplicate deals)"),
+         hands_text: str = typer.Option(str(HANDS), "--hands", "-n", metavar="N",
+                                        help="hands to play (whole duplicate deals); 1e6 is a million"),
          seed: int = typer.Option(0, "--seed", help="seed of the deals and the bots' random choices"),
          as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
-         history: Optional[str] = typer.Option(None, "--history", help="also write every hand: pokerstars, phh or ohh"),
+         history: Optional[str] = typer.Option(None, "--history", help=HISTORY_HELP),
          out: str = typer.Option(HISTORIES_OUT, "--out", "-o", help="folder or URL for the hand histories"),
          hero: Optional[int] = typer.Option(None, "--hero", help="PokerStars text: show only this seat's hole cards"),
          stack: float = typer.Option(DEFAULT_STACK_BB, "--stack", help="stack in big blinds, reset every hand"),
@@ -32,12 +33,19 @@ def play(seats: int = typer.Option(..., "--seats", "-s", help="players at the ta
          rake_cap: float = typer.Option(0.0, "--rake-cap", help="rake cap in big blinds (0: no cap)"),
          no_duplicate: bool = typer.Option(False, "--no-duplicate", help="fresh cards every hand"),
          weights: str = WEIGHTS, tables: str = TABLES,
-         workers: Optional[int] = WORKERS, scheduler: Optional[str] = SCHEDULER) -> None:
-    """Bots play fixed-limit hold'em: BB/100 with a 95% interval, VPIP/PFR/AF per seat."""
+         workers: Optional[int] = WORKERS, scheduler: Optional[str] = SCHEDULER, quiet: bool = QUIET) -> None:
+    """Bots play fixed-limit hold'em: BB/100 with a 95% interval, VPIP/PFR/AF and WTSD/W$SD per seat.
+
+    Work estimated beyond a day, and hand histories beyond their limit, are refused before anything starts.
+    """
     from pipeline.holdem import Table, TableError, simulate
     from pipeline.holdem.histories import write_histories
 
+    hands = count(hands_text, "--hands", 1, MAX_HANDS)
     names = check_play(seats, policies, hands, seed, history, hero, stack, rake, rake_cap)
+    many = workers is not None and workers > 1 or scheduler is not None    # else one process: no cluster
+    if scheduler is None:
+        check_work(names, hands, history, workers if many and workers else 1)
     source = weight_source(weights, tables)
     try:
         table = Table.make(names, stack_bb=stack, rake_percent=rake, rake_cap_bb=rake_cap)
@@ -48,10 +56,12 @@ def play(seats: int = typer.Option(..., "--seats", "-s", help="players at the ta
     from pipeline.batch.storage import Storage, StorageError
 
     try:
-        with Session(workers, scheduler, quiet=True) as session:
-            many = workers is not None and workers > 1 or scheduler is not None    # else one process: no cluster
+        with Session(workers, scheduler, quiet=quiet) as session:
+            executor = session.executor("hands") if many else None
+            if scheduler is not None:                 # the cluster's size is known once it is reached
+                check_work(names, hands, history, max(1, int(getattr(executor, "workers", 1) or 1)))
             r = simulate(names, hands, seed, not no_duplicate, stack_bb=stack, rake_percent=rake,
-                         rake_cap_bb=rake_cap, executor=session.executor("hands") if many else None, weights=source)
+                         rake_cap_bb=rake_cap, executor=executor, weights=source)
     except RunnerError as e:          # bad --workers, a scheduler that cannot be reached
         raise fail(str(e)) from None
     try:
@@ -67,15 +77,18 @@ def play(seats: int = typer.Option(..., "--seats", "-s", help="players at the ta
 
     rows = [{"seat": s.seat, "policy": s.policy, "bb_per_100": round(s.bb_per_100, 3),
              "ci95": [num(s.ci95[0]), num(s.ci95[1])], "vpip": num(s.stats["vpip"]),
-             "pfr": num(s.stats["pfr"]), "af": num(s.stats["af"])} for s in r.seats]
+             "pfr": num(s.stats["pfr"]), "af": num(s.stats["af"]), "wtsd": num(s.stats["wtsd"]),
+             "wsd": num(s.stats["wsd"])} for s in r.seats]
     if as_json:
         print(json.dumps({"hands": r.hands, "seats": rows}))
         return
     print(f"{r.hands:,} hands, {seats} seats, seed {seed}{' (duplicate deals)' if not no_duplicate else ''}")
-    print(f"{'seat':>4s}  {'policy':<15s} {'BB/100':>8s}  {'95% interval':>19s} {'VPIP':>6s} {'PFR':>6s} {'AF':>6s}")
+    print(f"{'seat':>4s}  {'policy':<15s} {'BB/100':>8s}  {'95% interval':>19s} {'VPIP':>6s} {'PFR':>6s} {'AF':>6s} "
+          f"{'WTSD':>6s} {'W$SD':>6s}")
     for s in r.seats:
         af = "inf" if math.isinf(s.stats["af"]) else f"{s.stats['af']:.2f}"
         print(f"{s.seat:4d}  {s.policy:<15s} {s.bb_per_100:8.2f}  [{s.ci95[0]:8.2f}, {s.ci95[1]:8.2f}] "
-              f"{100 * s.stats['vpip']:5.1f}% {100 * s.stats['pfr']:5.1f}% {af:>6s}")
+              f"{100 * s.stats['vpip']:5.1f}% {100 * s.stats['pfr']:5.1f}% {af:>6s} "
+              f"{100 * s.stats['wtsd']:5.1f}% {100 * s.stats['wsd']:5.1f}%")
     if files:
         print(f"histories: {len(files):,} file(s) under {files[0].rpartition('/')[0]}")

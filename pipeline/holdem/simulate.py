@@ -49,6 +49,9 @@ from .seating import DEFAULT_STACK_BB, Seats, Table
 from .weights import HandWeights, WeightSource, absent, preflop_table
 
 PARTITION_DEALS = 200_000
+# hands per kernel call: at most about a second of the slowest table (ten tag bots with sampled weights play
+# about 6,000 hands a second on one core), so that Ctrl-C is seen between calls
+CHUNK_HANDS = 2_000
 PARTS_PER_WORKER = 8       # partitions per Dask worker at least, so the last ones balance the load
 
 
@@ -111,13 +114,19 @@ def play_deals(table: Table, seed: int, first: int, count: int, duplicate: bool,
     unbalanced hands), ``used`` the gene marks of ``evolved`` seats.  Run on a
     worker, the preflop weights travel with the task, so no worker builds them;
     the weight tables after the flop are mapped by each process from
-    ``weights`` (None: sampled).
+    ``weights`` (None: sampled).  The kernel runs :data:`CHUNK_HANDS` hands at a
+    time, so that an interrupt (Ctrl-C) is seen within about a second; every
+    deal's cards and choices are keyed by ``(seed, hand)`` and the sums are
+    integers, so the chunks give exactly the numbers of one call.
     """
     n = table.seats
     sums = DealSums(np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(2, np.int64))
     tally = Tally(np.zeros((n, N_STATS), np.int64), np.zeros(table.genes.shape[:2], np.uint8))
     hw = HandWeights(preflop, absent() if weights is None else weights.load())
-    run_deals(seed, first, count, duplicate, table.arrays(), hw, tables(), sums, tally)
+    seats, T = table.arrays(), tables()
+    step = max(1, CHUNK_HANDS // (n if duplicate else 1))     # whole deals: the sums do not depend on the step
+    for f in range(first, first + count, step):
+        run_deals(seed, f, min(step, first + count - f), duplicate, seats, hw, T, sums, tally)
     return sums.totals, sums.sumsq, tally.stats, sums.audit, tally.used
 
 

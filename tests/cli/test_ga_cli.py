@@ -89,7 +89,7 @@ def test_evolved_player_plays_in_rlcard():
     (["evolve", "--yardstick", "shark"], "--yardstick must be one of"),
     (["evolve", "--out", "ftp://bucket/x"], "unsupported scheme 'ftp'"),
     (["evolve", "--layout", "nope.json"], "--layout: no layout file nope.json"),
-    (["evolve", "--layout", "bad.json"], "--layout: bad.json is not JSON"),
+    (["evolve", "--layout", "bad.json"], "--layout: bad.json is not a layout file"),
     (["evolve", "--layout", "edges.json"], "weight_edges must be at most 20 increasing numbers in 0..10"),
     (["evolve", "--layout", "typo.json"], "unknown key 'position'"),
     (["evaluate", "nope.json", "--against", "random"], "no player file"),

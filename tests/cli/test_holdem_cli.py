@@ -10,7 +10,7 @@ def test_json_summary(capsys):
     assert main(["play", "--seats", "2", "--policies", "tag,station", "--hands", "2000", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["hands"] == 2000 and [s["policy"] for s in d["seats"]] == ["tag", "station"]
-    assert set(d["seats"][0]) == {"seat", "policy", "bb_per_100", "ci95", "vpip", "pfr", "af"}
+    assert set(d["seats"][0]) == {"seat", "policy", "bb_per_100", "ci95", "vpip", "pfr", "af", "wtsd", "wsd"}
     assert d["seats"][0]["bb_per_100"] == -d["seats"][1]["bb_per_100"]
 
 
@@ -27,13 +27,13 @@ def test_table_and_histories(capsys, tmp_path):
     (["--seats", "11", "--policies", ",".join(["tag"] * 11)], "--seats must be 2 to 10"),
     (["--seats", "3", "--policies", "tag,station"], "2 policies for 3 seats"),
     (["--seats", "2", "--policies", "tag,shark"], "unknown policy 'shark'"),
-    (["--seats", "2", "--policies", "tag,station", "--hands", "0"], "--hands must be positive"),
+    (["--seats", "2", "--policies", "tag,station", "--hands", "0"], "--hands must be between 1 and "),
     (["--seats", "2", "--policies", "tag,station", "--rake", "120"], "rake must be a percentage"),
     (["--seats", "2", "--policies", "tag,station", "--stack", "0.2"], "stacks must be 1 to 1e9"),
     (["--seats", "2", "--policies", "tag,station", "--rake-cap", "-1"], "rake cap"),
     (["--seats", "2", "--policies", "tag,station", "--history", "pdf"], "--history must be one of"),
     (["--seats", "2", "--policies", "tag,station", "--hero", "3"], "--hero must be a seat 1 to 2"),
-    (["--seats", "2", "--policies", "tag,station", "--hands", str(10**20)], "would take days"),
+    (["--seats", "2", "--policies", "tag,station", "--hands", str(10**20)], "--hands must be between 1 and "),
     (["--seats", "2", "--policies", "tag,station", "--workers", "999"], "--workers must be 1 to"),
     (["--seats", "2", "--policies", "tag,station", "--scheduler", "localhost:1"], "expected an address"),
     (["--seats", "2", "--policies", "tag,station", "--seed", str(1 << 64)], "--seed must fit in 64 bits"),

@@ -1,4 +1,5 @@
 """Hand-weight tables against per-situation enumeration (strength.hand_strength) and simulation, on partial builds."""
+import re
 from math import comb
 
 import numpy as np
@@ -65,6 +66,56 @@ def test_damaged_or_missing_tables_are_refused(built, tmp_path):
     assert not missing.built()
     with pytest.raises(DatasetError, match="pokerpipe holdem-weights"):
         simulate(["tag", "station"], hands=10, weights=missing)
+
+
+def _damage(folder, street, array, how):
+    """Damage one side output of a copy of the built tables: ``how`` is truncated, zeroed (same size, data all
+    zero) or resized (a smaller array whose SHA-256 is written into the manifest, as a rebuild by other code
+    would leave it)."""
+    import hashlib
+    import io
+    import json
+
+    side = folder / "holdem-weights" / street / f"_{array}.npy"
+    data = side.read_bytes()
+    side.unlink()                          # a hard link to the built file: write a new one
+    a = np.load(io.BytesIO(data))
+    if how == "truncated":
+        side.write_bytes(data[:len(data) // 2])
+    elif how == "zeroed":
+        buf = io.BytesIO()
+        np.save(buf, np.zeros_like(a))
+        assert len(buf.getvalue()) == len(data)
+        side.write_bytes(buf.getvalue())
+    else:
+        buf = io.BytesIO()
+        np.save(buf, a[:10])
+        side.write_bytes(buf.getvalue())
+        m = folder / "holdem-weights" / street / "_manifest.json"
+        doc = json.loads(m.read_text())
+        m.unlink()
+        for entry in doc["side_outputs"]:
+            if entry["file"] == side.name:
+                entry["sha256"] = hashlib.sha256(buf.getvalue()).hexdigest()
+        m.write_text(json.dumps(doc))
+
+
+@pytest.mark.parametrize("street, array, how, words", [
+    ("river", "counts", "truncated", "damaged (SHA-256 differs"),
+    ("flop", "multi", "zeroed", "damaged (SHA-256 differs"),
+    ("turn", "win2", "resized", "of shape (10,), not the uint32 (13960050,)"),
+])
+def test_truncated_zeroed_or_resized_tables_are_refused_before_play(built, tmp_path, street, array, how, words):
+    """Issue 20, case 3: an undersized table made play segfault, an all-zero one gave a silently wrong number;
+    each is one DatasetError (an InputError: one line, exit 2) before any kernel reads the tables."""
+    import os
+    import shutil
+
+    out, _ = built
+    shutil.copytree(out, tmp_path / "copy", copy_function=os.link)      # 800 MB of full-size arrays: linked
+    _damage(tmp_path / "copy", street, array, how)
+    with pytest.raises(DatasetError, match=re.escape(words)):
+        simulate(["tag", "station"], hands=10, weights=HandWeightTables(str(tmp_path / "copy"), STREET_LIMITS))
 
 
 def situations(m, count, seed):

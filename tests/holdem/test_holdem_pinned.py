@@ -1,0 +1,83 @@
+"""Hold'em results and histories pinned byte for byte: digests recorded at 3d69a2d, before issue 20's changes.
+
+Issue 20 made the simulation run in short chunks (so that Ctrl-C is seen),
+wrote the histories with a manifest and re-checked every input; none of it may
+change a number or a byte.  The digests below were recorded from that commit's
+code for these exact parameters (``simulate``, ``write_histories`` and
+``pokerpipe play --json``).  A history folder's manifest (new since) is left
+out of the history digests: it is checked by the reliability tests.
+"""
+import hashlib
+import json
+import subprocess
+import sys
+
+import pytest
+
+from pipeline.batch.storage import Storage
+from pipeline.holdem import Table, simulate
+from pipeline.holdem.histories import write_histories
+
+SIMS = [
+    ((["tag", "station"], 3000, 1, True, {}),
+     "91f963e5bb9858ed573d5aa9a5b7254244fdcfbaf4ab30d96961accca60d41da"),
+    ((["random", "maniac", "station", "tag", "random", "thesis-preflop"], 1200, 7, True, {}),
+     "650e7d288f227d014ae9f3109ff3fe330d049b64051b4d5a17b5e41f1a9ed323"),
+    ((["tag"] * 4 + ["maniac"] * 6, 2000, 3, False, {"rake_percent": 5.0, "rake_cap_bb": 3.0}),
+     "5290431577eaacd56c71b849e17cda3888c4fdd13427f73da122fec04a267419"),
+    ((["random", "maniac", "station"], 900, 11, True, {"stack_bb": [1, 3, 200]}),
+     "3712d862ddac678abe08a29b6844e98f28323b5a2d54c3b3e1c15c1e67ddf458"),
+]
+HISTORIES = [
+    ((["random", "maniac", "station", "random", "maniac"], [1, 3, 200, 2, 1.5], 5, 60, None),
+     {"pokerstars": "bcb498918c7374f92f0a5d654b6ec6c87165d3d73057b4dd4a58d9620ebb947c",
+      "phh": "d19ace3220b2be368ddd3f29c510dc2ecaaf3d35ce0383dff57478491c666cb3",
+      "ohh": "aca9d2c227f4ed63dbd9ea457ca33bb5537fa64966506526847a26d5d7463eaa"}),
+    ((["tag", "station", "maniac"], 200, 3, 40, 1),
+     {"pokerstars": "e161e47a120b392b2c38c2180cffd82810717d2790cda9b5f649909c6de679c1",
+      "phh": "72c3865e5f9abc019f11e0510262cddeaab1f0e205554ded398257ec57b96c26",
+      "ohh": "05620769fe05f40b33452e601878c16d89534efa67bf5e1da0d1e301873e6edd"}),
+]
+# ``pokerpipe play ARGS --json`` at 3d69a2d: SHA-256 of its stdout (the keys it printed then, in that order)
+PLAY_JSON = [
+    ("-s 2 -p tag,station -n 2000", "d74464d7ed6216480da606884c1a5eb9abc54050f9b601767bbd9cc79984b704"),
+    ("-s 6 -p random,maniac,station,tag,random,thesis-preflop -n 600 --seed 7 --rake 5 --rake-cap 3",
+     "daca29ed6baf26608eade5979d44809844fae1cf14ed5511c085c225ab0379ec"),
+    ("-s 3 -p maniac,maniac,station -n 600 --seed 5 --no-duplicate",
+     "b2e02981519817bc184ff0d5b73945760217ad84b5a569bca7c616ea4a685370"),
+]
+MANIFEST = "_histories.json"       # a history folder's manifest (pipeline.holdem.histories.MANIFEST)
+OLD_KEYS = ("seat", "policy", "bb_per_100", "ci95", "vpip", "pfr", "af")
+
+
+@pytest.mark.parametrize("case, digest", SIMS)
+def test_simulation_numbers_are_unchanged(case, digest):
+    names, hands, seed, duplicate, kw = case
+    r = simulate(names, hands, seed, duplicate, **kw)
+    doc = {"hands": r.hands, "units": r.units_won.tolist(), "rake": r.rake,
+           "seats": [[s.bb_per_100, s.stderr, s.ci95, s.stats] for s in r.seats], "policies": r.policies}
+    assert hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest() == digest
+
+
+@pytest.mark.parametrize("case, digests", HISTORIES)
+@pytest.mark.parametrize("fmt", ["pokerstars", "phh", "ohh"])
+def test_history_bytes_are_unchanged(tmp_path, case, digests, fmt):
+    names, stacks, seed, hands, hero = case
+    write_histories(Table.make(names, stack_bb=stacks), seed, hands, fmt, Storage.open(tmp_path), True, hero)
+    h = hashlib.sha256()
+    for p in sorted(tmp_path.rglob("*")):
+        if p.is_file() and p.name != MANIFEST:
+            h.update(p.relative_to(tmp_path).as_posix().encode() + b"\0" + p.read_bytes())
+    assert h.hexdigest() == digests[fmt]
+
+
+def test_play_json_is_unchanged():
+    """The console script, three runs at once; the keys added since (WTSD, W$SD) are dropped before hashing."""
+    procs = [subprocess.Popen([sys.executable, "-m", "jobs", "play", *args.split(), "--json"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE) for args, _ in PLAY_JSON]
+    for p, (args, digest) in zip(procs, PLAY_JSON):
+        out, err = p.communicate(timeout=300)
+        assert p.returncode == 0, err
+        d = json.loads(out)
+        old = {"hands": d["hands"], "seats": [{k: s[k] for k in OLD_KEYS} for s in d["seats"]]}
+        assert hashlib.sha256((json.dumps(old) + "\n").encode()).hexdigest() == digest, args
