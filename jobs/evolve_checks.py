@@ -36,17 +36,17 @@ def read_layout(path: str | None) -> Any:
 def resolve_weights(weights: str, tables: str, files: Any) -> tuple[str, Any]:
     """``(mode, source)`` for ``--weights``: ``tables`` or ``sampled``, and the hand-weight tables to play with
     (None when sampled).  ``auto`` keeps a checkpoint's own mode (under ``files``), else tables when built."""
-    import json
-
     from jobs.options import weight_source
+    from pipeline.ga.checkpoint import CheckpointError, load_state
 
     if weights == "auto":
         try:
-            mode = str(json.loads(files.read_bytes("evolve", "checkpoint.json"))["config"]["weights"])
+            config = load_state(files).get("config")
+            mode = config.get("weights") if isinstance(config, dict) else None
             if mode in ("tables", "sampled"):
                 weights = mode
-        except (OSError, ValueError, KeyError, TypeError):
-            pass                                  # no (readable) checkpoint: the run's own check reports damage
+        except (CheckpointError, OSError):
+            pass                                  # no (usable) checkpoint: the run's own check reports damage
     source = weight_source(weights, tables)
     return ("sampled" if source is None else "tables"), source
 

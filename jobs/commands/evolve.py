@@ -57,16 +57,18 @@ def evolve(population: int = typer.Option(DEFAULTS.population, "--population", h
            rlcard_hands: int = typer.Option(DEFAULT_RLCARD_HANDS, "--rlcard-hands",
                                             help="hands per rlcard opponent in the report (0: skip them)"),
            workers: int | None = WORKERS, scheduler: str | None = SCHEDULER, quiet: bool = QUIET,
-           force: bool = typer.Option(False, "--force", help="start over: delete <out>/evolve first (a "
-                                                                 "damaged checkpoint is never removed without it)")
+           force: bool = typer.Option(False, "--force", help="start over: the new run replaces <out>/evolve as it "
+                                      "goes, and removes the old run's other files once its first generation is "
+                                      "saved (a damaged checkpoint is never replaced without it)")
            ) -> None:
     """Evolve a fixed-limit player from random play against co-evolving trainers; write it and a report."""
     from pipeline.batch.errors import RunnerError
     from pipeline.batch.session import Session
     from pipeline.batch.storage import Storage, StorageError
     from pipeline.ga.checkpoint import CheckpointError
-    from pipeline.ga.evolve import EvolveError
+    from pipeline.ga.evolve import EvolveError, writing
     from pipeline.ga.evolve import evolve as run_evolution
+    from pipeline.holdem.player import PlayerFileError
 
     try:
         files = Storage.open(out)
@@ -91,17 +93,19 @@ def evolve(population: int = typer.Option(DEFAULTS.population, "--population", h
     report_path = None
     try:
         with Session(workers, scheduler, quiet) as session:
+            executor = session.executor_or_none("matches")           # one worker: no cluster to start
             if not quiet:
                 print(estimate(cfg, session, source), file=sys.stderr)
-            executor = session.executor_or_none("matches")           # one worker: no cluster to start
-            summary = run_evolution(cfg, files, executor=executor, weights=source, force=force, on_generation=line)
-            fresh = summary.resumed_at < summary.generations or not files.exists("report.md")
-            if report_hands and summary.finished and fresh:       # a finished run's report is not made again
-                from pipeline.ga.assessment.report import build_report
+            with writing(files):              # one writer of <out>/evolve, for the evolution and its report
+                summary = run_evolution(cfg, files, executor=executor, weights=source, force=force,
+                                        on_generation=line, locked=True)
+                fresh = summary.resumed_at < summary.generations or not files.exists("report.md")
+                if report_hands and summary.finished and fresh:       # a finished run's report is not made again
+                    from pipeline.ga.assessment.report import build_report
 
-                report_path = build_report(files, report_hands, rlcard_hands, executor=executor, samples=samples,
-                                           seed=seed, weights=source)
-    except (CheckpointError, EvolveError, RunnerError, StorageError) as e:
+                    report_path = build_report(files, report_hands, rlcard_hands, executor=executor,
+                                               samples=samples, seed=seed, weights=source)
+    except (CheckpointError, EvolveError, PlayerFileError, RunnerError, StorageError) as e:
         raise fail(f"{e}") from None
     if report_path is not None:
         print(f"report: {report_path}")
