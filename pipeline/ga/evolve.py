@@ -68,6 +68,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from ..core.budget import refuse_beyond
 from ..core.errors import InputError
 from ..core.files import Files
 from ..core.inputs import boolean, integer, real
@@ -76,7 +77,7 @@ from ..holdem.weights import WeightSource
 from . import checkpoint
 from .checkpoint import CheckpointError
 from .config import Config
-from .fitness import Match, play_match, unpack_used
+from .fitness import Match, fastest_seconds, play_match, unpack_used
 from .operators import CROSSOVERS, crossover, mutate, random_genes, tournament
 
 FOLDER = "evolve"          # the evolution's files, under the output folder
@@ -625,6 +626,23 @@ def planned_hands(cfg: Config) -> int:
     evaluations = cfg.generations * cfg.population * (1 + cfg.crossover_percent / 100)
     return int(evaluations * cfg.hands_per_match * (1 if cfg.format == "table" else cfg.trainers)
                + cfg.generations * cfg.hands_per_match)
+
+
+def fastest(cfg: Config, workers: int = 1) -> float:
+    """The least time the evolution ``cfg`` can take on ``workers`` processes (:func:`.fitness.fastest_seconds`):
+    what a refusal of too much work rests on."""
+    evaluations = cfg.generations * cfg.population * (1 + cfg.crossover_percent / 100)
+    matches = evaluations * (1 if cfg.format == "table" else cfg.trainers)
+    return fastest_seconds(planned_hands(cfg), _seats(cfg), matches, workers)
+
+
+def refuse_too_long(cfg: Config, workers: int = 1, more_seconds: float = 0.0) -> None:
+    """Refuse (:class:`~pipeline.core.budget.TooMuchWork`) an evolution that cannot end within a day on
+    ``workers`` processes, even at the fastest the kernel plays (plus ``more_seconds`` of other work, the
+    report's); the message gives the estimate."""
+    refuse_beyond(fastest(cfg, workers) + more_seconds,
+                  f"evolve of {planned_hands(cfg):,} hands on {workers} worker(s)",
+                  "fewer --generations, --population or --hands-per-match")
 
 
 def hand_rate(cfg: Config, hands: int = 2_000, weights: Optional[WeightSource] = None) -> float:

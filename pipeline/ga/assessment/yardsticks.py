@@ -27,11 +27,13 @@ from ...core.files import Files
 from ...holdem.player import Player, PlayerFileError
 from ...holdem.policies import DEFAULT_SAMPLES, KINDS
 from ...holdem.weights import WeightSource
+from ..fitness import fastest_seconds
 from .rlcard_agent import OPPONENTS as RLCARD
 
 YARDSTICKS = (*KINDS, "trainers", *RLCARD)
 DEFAULT_HANDS = 1_000_000        # hands per engine yardstick (pokerpipe evaluate)
 DEFAULT_RLCARD_HANDS = 100_000   # hands per rlcard opponent
+RLCARD_HANDS_PER_SECOND = 20_000  # rlcard hands per second at most (measured 1,000-2,200 here, in Python)
 TRAINER = re.compile(r"trainer-(0|[1-9][0-9]{0,3})\.json")
 
 
@@ -112,3 +114,11 @@ def against(player: Player, opponent: str, hands: int, seed: int = 0, *, executo
     s = sim.seats[0]
     return YardstickResult(opponent, sim.hands, s.bb_per_100, s.stderr, len(line_up))
 
+
+def fastest(opponents: Sequence[str], hands: int, rlcard_hands: int, seats: int, workers: int = 1) -> float:
+    """The least time playing ``hands`` hands against each engine yardstick of ``opponents`` (at ``seats``
+    seats, on ``workers`` processes) and ``rlcard_hands`` against each rlcard one can take: what a refusal
+    of too much work rests on (:mod:`pipeline.core.budget`)."""
+    engine = sum(1 for o in opponents if o not in RLCARD)
+    rlcard = len(opponents) - engine
+    return fastest_seconds(engine * hands, seats, engine, workers) + rlcard * rlcard_hands / RLCARD_HANDS_PER_SECOND
