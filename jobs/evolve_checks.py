@@ -36,29 +36,55 @@ def read_layout(path: str | None) -> Any:
 def resolve_weights(weights: str, tables: str, files: Any) -> tuple[str, Any]:
     """``(mode, source)`` for ``--weights``: ``tables`` or ``sampled``, and the hand-weight tables to play with
     (None when sampled).  ``auto`` keeps a checkpoint's own mode (under ``files``), else tables when built."""
-    import json
-
     from jobs.options import weight_source
+    from pipeline.ga.checkpoint import CheckpointError, load_state
 
     if weights == "auto":
         try:
-            mode = str(json.loads(files.read_bytes("evolve", "checkpoint.json"))["config"]["weights"])
+            config = load_state(files).get("config")
+            mode = config.get("weights") if isinstance(config, dict) else None
             if mode in ("tables", "sampled"):
                 weights = mode
-        except (OSError, ValueError, KeyError, TypeError):
-            pass                                  # no (readable) checkpoint: the run's own check reports damage
+        except (CheckpointError, OSError):
+            pass                                  # no (usable) checkpoint: the run's own check reports damage
     source = weight_source(weights, tables)
     return ("sampled" if source is None else "tables"), source
 
 
+def local_workers(workers: int | None, scheduler: str | None) -> int:
+    """The processes a run on this machine plays on (``--workers``, else every core); 1 before a cluster at
+    ``scheduler`` is reached, whose size is then :func:`cluster_workers`."""
+    from pipeline.core.combinatorics import available_cores
+
+    if scheduler is not None:
+        return 1
+    return max(1, min(workers or available_cores(), available_cores()))
+
+
+def cluster_workers(session: Any) -> int:
+    """The worker threads of the session's cluster (reached)."""
+    return max(1, sum(session.client().nthreads().values()))
+
+
+def report_seconds(cfg: Any, report_hands: int, rlcard_hands: int) -> float:
+    """The least time the evolution's report takes (one process): every engine yardstick, the trainers and
+    up to four re-measured generations at ``report_hands``, the rlcard opponents at ``rlcard_hands``."""
+    from pipeline.ga.assessment.yardsticks import YARDSTICKS, fastest
+
+    if not report_hands:
+        return 0.0
+    seats = cfg.trainers + 1 if cfg.format == "table" else 2
+    opponents = [y for y in YARDSTICKS if rlcard_hands or not y.startswith("rlcard")] + [cfg.yardstick] * 4
+    return fastest(opponents, report_hands, rlcard_hands, seats)
+
+
 def estimate(cfg: Any, session: Any, weights: Any = None) -> str:
     """One line: the hands the evolution plays at most and the time that takes at the measured rate."""
-    from pipeline.core.combinatorics import available_cores
+    from pipeline.core.budget import duration
     from pipeline.ga.evolve import hand_rate, planned_hands
 
     hands = planned_hands(cfg)
-    workers = session.workers or (available_cores() if session.scheduler is None else 1)
+    workers = cluster_workers(session) if session.scheduler is not None else local_workers(session.workers, None)
     seconds = hands / hand_rate(cfg, weights=weights) / workers
-    took = f"{seconds / 3600:.1f} h" if seconds >= 3600 else f"{seconds / 60:.0f} min"
-    return (f"pokerpipe: evolve plays up to {hands:,} hands: about {took} on {workers} worker(s) "
+    return (f"pokerpipe: evolve plays up to {hands:,} hands: about {duration(seconds)} on {workers} worker(s) "
             f"(measured here; resumable: rerun the same command after an interruption)")

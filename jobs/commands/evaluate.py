@@ -10,6 +10,7 @@ from typing import Optional
 import typer
 
 from jobs.app import app, fail
+from jobs.evolve_checks import cluster_workers, local_workers
 from jobs.options import QUIET, SCHEDULER, TABLES, WORKERS, weight_source
 from pipeline.ga.assessment.yardsticks import DEFAULT_HANDS, DEFAULT_RLCARD_HANDS
 from pipeline.holdem.policies import DEFAULT_SAMPLES
@@ -38,8 +39,9 @@ def evaluate(player_file: str = typer.Argument(..., help="a player .json written
     from pipeline.batch.errors import RunnerError
     from pipeline.batch.session import Session
     from pipeline.batch.storage import Storage, StorageError
+    from pipeline.core.budget import TooMuchWork, refuse_beyond
     from pipeline.ga.assessment.report import rlcard_available
-    from pipeline.ga.assessment.yardsticks import YARDSTICKS, evolved_weights, trainers_in
+    from pipeline.ga.assessment.yardsticks import YARDSTICKS, evolved_weights, fastest, seats_of, trainers_in
     from pipeline.ga.assessment.yardsticks import against as play_against
     from pipeline.holdem.player import Player, PlayerFileError
 
@@ -62,10 +64,24 @@ def evaluate(player_file: str = typer.Argument(..., help="a player .json written
         trainers = trainers_in(Storage.open(Path(player_file).parent)) if "trainers" in names else None
     except (PlayerFileError, StorageError) as e:
         raise fail(str(e)) from None
+
+    def refuse_too_long(on: int) -> None:
+        """Refuse work beyond a day on ``on`` processes, at the fastest the kernels play (a lower bound)."""
+        seconds = fastest(names, hands, rlcard_hands, seats or seats_of(player), on)
+        rlcard = any(n.startswith("rlcard") for n in names)
+        per = f"{hands:,} hands per yardstick" + (f" ({rlcard_hands:,} per rlcard one)" if rlcard else "")
+        refuse_beyond(seconds, f"evaluate of {per} on {on} worker(s)", "fewer --hands or --rlcard-hands")
+
+    try:
+        refuse_too_long(local_workers(workers, scheduler))
+    except TooMuchWork as e:
+        raise fail(str(e)) from None
     source = weight_source(evolved_weights(player, weights), tables)
     results = []
     try:
         with Session(workers, scheduler, quiet=quiet) as session:
+            if scheduler is not None:                       # the cluster reached: its size is known
+                refuse_too_long(cluster_workers(session))
             for n in names:
                 t = time.perf_counter()
                 many = hands >= 400_000 and not n.startswith("rlcard")     # smaller runs: no cluster to start
@@ -74,7 +90,7 @@ def evaluate(player_file: str = typer.Argument(..., help="a player .json written
                                             samples=samples, trainers=trainers, seats=seats, weights=source))
                 if not quiet:                       # stderr, so that --json output stays one object on stdout
                     print(f"{n}: {results[-1].hands:,} hands in {time.perf_counter() - t:.0f} s", file=sys.stderr)
-    except RunnerError as e:
+    except (RunnerError, TooMuchWork) as e:
         raise fail(str(e)) from None
     if as_json:
         print(json.dumps({"player": player_file, "results": [r.to_dict() for r in results]}))

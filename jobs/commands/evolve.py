@@ -6,7 +6,15 @@ import sys
 import typer
 
 from jobs.app import app, fail
-from jobs.evolve_checks import estimate, make_config, read_layout, resolve_weights
+from jobs.evolve_checks import (
+    cluster_workers,
+    estimate,
+    local_workers,
+    make_config,
+    read_layout,
+    report_seconds,
+    resolve_weights,
+)
 from jobs.options import DEFAULT_OUT, QUIET, SCHEDULER, TABLES, WORKERS
 from pipeline.ga.assessment.report import REPORT_HANDS
 from pipeline.ga.assessment.yardsticks import DEFAULT_RLCARD_HANDS
@@ -57,16 +65,19 @@ def evolve(population: int = typer.Option(DEFAULTS.population, "--population", h
            rlcard_hands: int = typer.Option(DEFAULT_RLCARD_HANDS, "--rlcard-hands",
                                             help="hands per rlcard opponent in the report (0: skip them)"),
            workers: int | None = WORKERS, scheduler: str | None = SCHEDULER, quiet: bool = QUIET,
-           force: bool = typer.Option(False, "--force", help="start over: delete <out>/evolve first (a "
-                                                                 "damaged checkpoint is never removed without it)")
+           force: bool = typer.Option(False, "--force", help="start over: the new run replaces <out>/evolve as it "
+                                      "goes, and removes the old run's other files once its first generation is "
+                                      "saved (a damaged checkpoint is never replaced without it)")
            ) -> None:
     """Evolve a fixed-limit player from random play against co-evolving trainers; write it and a report."""
     from pipeline.batch.errors import RunnerError
     from pipeline.batch.session import Session
     from pipeline.batch.storage import Storage, StorageError
+    from pipeline.core.budget import TooMuchWork
     from pipeline.ga.checkpoint import CheckpointError
-    from pipeline.ga.evolve import EvolveError
+    from pipeline.ga.evolve import EvolveError, refuse_too_long, writing
     from pipeline.ga.evolve import evolve as run_evolution
+    from pipeline.holdem.player import PlayerFileError
 
     try:
         files = Storage.open(out)
@@ -80,6 +91,10 @@ def evolve(population: int = typer.Option(DEFAULTS.population, "--population", h
                       weights=mode, yardstick=yardstick, layout=read_layout(layout))
     if report_hands < 0 or rlcard_hands < 0:
         raise fail("--report-hands and --rlcard-hands must be 0 or more")
+    try:
+        refuse_too_long(cfg, local_workers(workers, scheduler), report_seconds(cfg, report_hands, rlcard_hands))
+    except TooMuchWork as e:
+        raise fail(str(e)) from None
 
     def line(row: dict) -> None:
         if not quiet:
@@ -91,17 +106,21 @@ def evolve(population: int = typer.Option(DEFAULTS.population, "--population", h
     report_path = None
     try:
         with Session(workers, scheduler, quiet) as session:
+            executor = session.executor_or_none("matches")           # one worker: no cluster to start
+            if scheduler is not None:                                # the cluster reached: its size is known
+                refuse_too_long(cfg, cluster_workers(session), report_seconds(cfg, report_hands, rlcard_hands))
             if not quiet:
                 print(estimate(cfg, session, source), file=sys.stderr)
-            executor = session.executor_or_none("matches")           # one worker: no cluster to start
-            summary = run_evolution(cfg, files, executor=executor, weights=source, force=force, on_generation=line)
-            fresh = summary.resumed_at < summary.generations or not files.exists("report.md")
-            if report_hands and summary.finished and fresh:       # a finished run's report is not made again
-                from pipeline.ga.assessment.report import build_report
+            with writing(files):              # one writer of <out>/evolve, for the evolution and its report
+                summary = run_evolution(cfg, files, executor=executor, weights=source, force=force,
+                                        on_generation=line, locked=True)
+                fresh = summary.resumed_at < summary.generations or not files.exists("report.md")
+                if report_hands and summary.finished and fresh:       # a finished run's report is not made again
+                    from pipeline.ga.assessment.report import build_report
 
-                report_path = build_report(files, report_hands, rlcard_hands, executor=executor, samples=samples,
-                                           seed=seed, weights=source)
-    except (CheckpointError, EvolveError, RunnerError, StorageError) as e:
+                    report_path = build_report(files, report_hands, rlcard_hands, executor=executor,
+                                               samples=samples, seed=seed, weights=source)
+    except (CheckpointError, EvolveError, PlayerFileError, RunnerError, StorageError, TooMuchWork) as e:
         raise fail(f"{e}") from None
     if report_path is not None:
         print(f"report: {report_path}")

@@ -26,16 +26,39 @@ what an uninterrupted one draws):
 Files under ``<out>/evolve/``: ``generations/gen-NNNNN.parquet`` (one row per
 evaluated individual), ``progress.parquet`` (one row per generation),
 ``best/gen-NNNNN.json`` (each generation's best as a player file, so any
-point of the curve can be re-measured at length), ``checkpoint.json``/``.npz``,
-and at the end ``final-player.json``,
-``trainers/trainer-K.json`` and ``summary.json``.
+point of the curve can be re-measured at length), the checkpoint
+(:mod:`.checkpoint`: ``checkpoint.json`` and the arrays it names), and at the
+end ``final-player.json``, ``trainers/trainer-K.json`` and ``summary.json``.
+
+How the folder is written:
+
+* **One writer.**  The run holds the folder's writer lock
+  (:meth:`~pipeline.core.files.Files.lock`, :func:`writing`) from before it
+  reads the checkpoint to after its last write; a second run into the same
+  folder is refused while the first lives.
+* **One commit per generation.**  Every file is written atomically and its
+  SHA-256 recorded; the checkpoint, written last, is the commit: it names
+  every file of the generations it holds (the final files included, once the
+  run is finished), and what is read back later is checked against it.
+* **Nothing deleted first.**  Starting over (``force``) deletes nothing up
+  front: the new run writes its files over the old run's as it goes, and
+  removes the old run's other files only once its own first generation is
+  committed.  Until then the old checkpoint stands (a file the new run has
+  already replaced no longer matches it, and is refused when read).
+* **Write errors are one line.**  A folder that cannot be written (read-only,
+  a file in the way, a full disk) raises :class:`EvolveError` naming the
+  path; the last committed generation stays whole, and the same run resumes
+  from it.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import json
+import re
 import time
+from collections.abc import Iterator
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from functools import partial
@@ -45,13 +68,16 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from ..core.budget import refuse_beyond
 from ..core.errors import InputError
 from ..core.files import Files
+from ..core.inputs import boolean, integer, real
 from ..holdem.player import Player
 from ..holdem.weights import WeightSource
 from . import checkpoint
+from .checkpoint import CheckpointError
 from .config import Config
-from .fitness import Match, play_match, unpack_used
+from .fitness import Match, fastest_seconds, play_match, unpack_used
 from .operators import CROSSOVERS, crossover, mutate, random_genes, tournament
 
 FOLDER = "evolve"          # the evolution's files, under the output folder
@@ -137,15 +163,71 @@ class _State:
                 "progress": self.progress, "seconds": self.seconds, "digests": self.digests}
 
     def restore(self, arrays: dict[str, np.ndarray], doc: dict[str, Any]) -> None:
-        g = self.cfg.layout.genes
+        """Take the state of a checkpoint (verified by :mod:`.checkpoint`), every field checked for type and
+        range first; :class:`~.checkpoint.CheckpointError` names the first that is wrong."""
+        cfg, E = self.cfg, CheckpointError
+        where = f"damaged checkpoint in {self.files.url(FOLDER)}:"
+        gen = integer(doc.get("generation"), f"{where} generation", 0, cfg.generations, E)
+        self.generation = gen
+        self.next_id = integer(doc.get("next_id"), f"{where} next_id", 0, None, E)
+        self.phase = integer(doc.get("phase"), f"{where} phase", 1, 2, E)
+        self.phase_start = integer(doc.get("phase_start"), f"{where} phase_start", 0, gen, E)
+        self.stall = integer(doc.get("stall"), f"{where} stall", 0, gen, E)
+        self.finished = boolean(doc.get("finished"), f"{where} finished", E)
+        best = doc.get("best_seen")
+        self.best_seen = -np.inf if best is None else real(best, f"{where} best_seen", error=E)
+        self.progress = _checked_progress(doc.get("progress"), gen, where)
+        seconds = doc.get("seconds")
+        if not isinstance(seconds, list) or len(seconds) != gen:
+            raise E(f"{where} seconds must list one time per generation")
+        self.seconds = [real(x, f"{where} seconds", 0.0, None, E) for x in seconds]
+        digests = doc.get("digests") or {}
+        if not isinstance(digests, dict) or not all(isinstance(k, str) and isinstance(v, str) and _SHA256.fullmatch(v)
+                                                    for k, v in digests.items()):
+            raise E(f"{where} digests must map file names to SHA-256 digests")
+        self.digests = dict(digests)
+        L, T = cfg.layout.genes, cfg.trainers
+        n = 0 if gen == 0 else cfg.population
+        expected = {"genes": (np.int8, (n, L, 2)), "used": (np.uint8, (n, -(-L // 8))),
+                    "fitness": (np.float64, (n,)), "ids": (np.int64, (n,)),
+                    "trainers": (np.int8, (T, L, 2)), "trainer_ids": (np.int64, (T,))}
+        if set(arrays) != set(expected):
+            raise E(f"{where} its arrays are {', '.join(sorted(arrays))}, expected {', '.join(sorted(expected))}")
+        for name, (dtype, shape) in expected.items():
+            a = arrays[name]
+            if a.dtype != dtype or a.shape != shape:
+                raise E(f"{where} array {name} is {a.dtype}{list(a.shape)}, expected {np.dtype(dtype)}{list(shape)}")
         self.genes, self.fitness, self.ids = arrays["genes"], arrays["fitness"], arrays["ids"]
-        self.used = np.unpackbits(arrays["used"], axis=1, count=g).astype(np.bool_)
+        self.used = np.unpackbits(arrays["used"], axis=1, count=L).astype(np.bool_)
         self.trainers, self.trainer_ids = arrays["trainers"], arrays["trainer_ids"]
-        self.next_id, self.generation, self.phase = doc["next_id"], doc["generation"], doc["phase"]
-        self.phase_start, self.stall, self.finished = doc["phase_start"], doc["stall"], doc["finished"]
-        self.best_seen = -np.inf if doc["best_seen"] is None else doc["best_seen"]
-        self.progress, self.seconds = doc["progress"], doc["seconds"]
-        self.digests = dict(doc.get("digests") or {})
+
+
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+_INTEGER_TYPES = (pa.int8(), pa.int32(), pa.int64())
+
+
+def _checked_progress(rows: Any, generations: int, where: str) -> list[dict[str, Any]]:
+    """A checkpoint's progress rows: one per generation, each with the fields of :data:`PROGRESS_SCHEMA`
+    and values of their types (integers, numbers — NaN allowed —, the operator's name)."""
+    E = CheckpointError
+    if not isinstance(rows, list) or len(rows) != generations:
+        raise E(f"{where} progress must have one row per generation ({generations})")
+    names = PROGRESS_SCHEMA.names
+    for g, row in enumerate(rows):
+        if not isinstance(row, dict) or sorted(row) != sorted(names):
+            raise E(f"{where} progress row {g} must have the fields {', '.join(names)}")
+        for f in PROGRESS_SCHEMA:
+            v, what = row[f.name], f"{where} progress row {g} {f.name}"
+            if f.type in _INTEGER_TYPES:
+                integer(v, what, -(1 << 62), 1 << 62, E)
+            elif f.type == pa.float64():
+                if isinstance(v, bool) or not isinstance(v, (int, float)):
+                    raise E(f"{what} must be a number")
+            elif not isinstance(v, str) or len(v) > 64:
+                raise E(f"{what} must be an operator's name")
+        if row["generation"] != g:
+            raise E(f"{where} progress row {g} is for generation {row['generation']}")
+    return rows
 
 
 @dataclass
@@ -302,9 +384,39 @@ def _generation(st: _State, executor: Optional[Executor], weights: Optional[Weig
         st.finished = True
 
 
+def _reason(e: OSError) -> str:
+    """What went wrong with a file operation, in a few words (pyarrow's messages can span lines)."""
+    text = getattr(e, "strerror", None) or str(e) or type(e).__name__
+    return text.splitlines()[0] if text.strip() else type(e).__name__
+
+
+def _cannot_write(files: Files, e: OSError, *parts: str) -> EvolveError:
+    return EvolveError(f"cannot write {files.url(FOLDER, *parts)}: {_reason(e)}")
+
+
+@contextlib.contextmanager
+def writing(files: Files) -> Iterator[None]:
+    """Hold the writer lock of ``<files>/evolve/`` (made if missing) for the block: one evolution writes a
+    folder at a time.  A folder that cannot be made or written raises :class:`EvolveError`; one another
+    live run holds, the storage's own input error (a :class:`~pipeline.core.errors.InputError`)."""
+    try:
+        files.makedirs(FOLDER)
+    except OSError as e:
+        raise _cannot_write(files, e) from None
+    with contextlib.ExitStack() as stack:
+        try:
+            stack.enter_context(files.lock(FOLDER))
+        except OSError as e:
+            raise _cannot_write(files, e) from None
+        yield
+
+
 def _write(st: _State, data: bytes, *parts: str) -> str:
     """Write ``data`` at ``<out>/evolve/<parts>`` and record its SHA-256 for the checkpoint; its location."""
-    st.files.write_atomic(data, FOLDER, *parts)
+    try:
+        st.files.write_atomic(data, FOLDER, *parts)
+    except OSError as e:
+        raise _cannot_write(st.files, e, *parts) from None
     st.digests["/".join(parts)] = hashlib.sha256(data).hexdigest()
     return st.files.url(FOLDER, *parts)
 
@@ -321,50 +433,85 @@ def _save_player(st: _State, player: Player, *parts: str) -> str:
     return _write(st, player.to_json().encode(), *parts)
 
 
-def read_parquet(files: Files, *parts: str, digests: Optional[dict[str, str]] = None) -> pa.Table:
-    """The Parquet file at ``<out>/evolve/<parts>``, its bytes checked against the SHA-256 the checkpoint
-    recorded (``digests``, read from it when not given; files of runs that predate the record are read as
-    they are).  :class:`EvolveError` for a missing or damaged file."""
-    name = "/".join(parts)
-    if digests is None:
-        digests = checkpoint.load(files)[1].get("digests") or {}
+def _commit(st: _State) -> None:
+    """The checkpoint of the state: the commit of every file written since the last one."""
     try:
-        data = files.read_bytes(FOLDER, *parts)
+        checkpoint.save(st.files, st.arrays(), st.doc())
     except OSError as e:
-        raise EvolveError(f"{files.url(FOLDER, *parts)} cannot be read ({getattr(e, 'strerror', None) or e})") from None
-    if name in digests and hashlib.sha256(data).hexdigest() != digests[name]:
-        raise EvolveError(f"{files.url(FOLDER, *parts)} is damaged (its SHA-256 differs from the checkpoint's)")
-    return pq.read_table(pa.BufferReader(data))
+        raise EvolveError(f"cannot write the checkpoint in {st.files.url(FOLDER)}: {_reason(e)}") from None
 
 
-def load_player(files: Files, *parts: str) -> Player:
-    """The player file at ``<out>/evolve/<parts>``, checked (:class:`~pipeline.holdem.player.PlayerFileError`)."""
-    from ..holdem.player import PlayerFileError
+SUBFOLDERS = ("generations", "best", "trainers")
 
+
+def _sweep(st: _State) -> None:
+    """Remove the files under ``evolve/`` that the committed checkpoint does not name: what an old run left
+    when this one started over.  The checkpoint itself and the storage's own files (``_lock``) stay, and so
+    does anything in folders the evolution does not write."""
+    keep = set(st.digests)
+    for sub in ("", *SUBFOLDERS):
+        parts = (FOLDER, sub) if sub else (FOLDER,)
+        for name in list(st.files.files(*parts)):
+            path = f"{sub}/{name}" if sub else name
+            ours = name == checkpoint.STATE or checkpoint.ARRAYS.fullmatch(name)
+            if path not in keep and not name.startswith("_") and not (not sub and ours):
+                st.files.remove(*parts, name)
+
+
+def _digests(files: Files) -> dict[str, str]:
+    """The SHA-256 of every file the checkpoint under ``files`` names (empty for runs that predate them)."""
+    return dict(checkpoint.load_state(files).get("digests") or {})
+
+
+def _verified(files: Files, digests: dict[str, str], *parts: str, kind: str = "file",
+              error: type[InputError] = EvolveError) -> bytes:
+    """The bytes of ``<out>/evolve/<parts>`` (a ``kind``), checked against ``digests`` when it names the file;
+    ``error`` if the file is missing, cannot be read or differs."""
     where = files.url(FOLDER, *parts)
     try:
         data = files.read_bytes(FOLDER, *parts)
     except FileNotFoundError:
-        raise PlayerFileError(f"no player file {where}") from None
+        raise error(f"no {kind} {where}") from None
     except OSError as e:
-        raise PlayerFileError(f"{where} cannot be read ({e.strerror or e})") from None
-    return Player.from_json(data, where)
+        raise error(f"{where} cannot be read ({_reason(e)})") from None
+    name = "/".join(parts)
+    if name in digests and hashlib.sha256(data).hexdigest() != digests[name]:
+        raise error(f"{where} is damaged (its SHA-256 differs from the checkpoint's)")
+    return data
 
 
-def _finish(st: _State) -> str:
+def read_parquet(files: Files, *parts: str, digests: Optional[dict[str, str]] = None) -> pa.Table:
+    """The Parquet file at ``<out>/evolve/<parts>``, its bytes checked against the SHA-256 the checkpoint
+    recorded (``digests``, read from it when not given; files of runs that predate the record are read as
+    they are).  :class:`EvolveError` for a missing or damaged file."""
+    data = _verified(files, _digests(files) if digests is None else digests, *parts)
+    try:
+        return pq.read_table(pa.BufferReader(data))
+    except (pa.ArrowException, OSError) as e:
+        raise EvolveError(f"{files.url(FOLDER, *parts)} is not a Parquet file ({_reason(e)})") from None
+
+
+def load_player(files: Files, *parts: str, digests: Optional[dict[str, str]] = None) -> Player:
+    """The player file at ``<out>/evolve/<parts>``, checked against ``digests`` (the checkpoint's SHA-256
+    of it, when given) and as a player file (:class:`~pipeline.holdem.player.PlayerFileError`)."""
+    from ..holdem.player import PlayerFileError
+
+    data = _verified(files, digests or {}, *parts, kind="player file", error=PlayerFileError)
+    return Player.from_json(data, files.url(FOLDER, *parts))
+
+
+def _finish(st: _State) -> None:
+    """Write the final player, the trainer set and ``summary.json`` (committed with the last generation)."""
     cfg = st.cfg
     final = Player(cfg.layout, st.genes[0], _about(cfg, "final-player", st.ids[0],
                                                    fitness_bb100=float(st.fitness[0]), generations=st.generation,
                                                    used_share=float(st.used[0].mean())))
-    path = _save_player(st, final, FINAL_PLAYER)
+    _save_player(st, final, FINAL_PLAYER)
     for k, (genes, tid) in enumerate(zip(st.trainers, st.trainer_ids)):
         _save_player(st, Player(cfg.layout, genes, {"name": f"trainer-{k}", "individual": int(tid),
                                                     "seed": cfg.seed}), "trainers", f"trainer-{k}.json")
-    st.files.write_atomic(json.dumps({"config": cfg.to_dict(), "generations": st.generation,
-                                      "final_player": FINAL_PLAYER,
-                                      "seconds_per_generation": _mean(st.seconds)}, indent=1).encode(),
-                          FOLDER, "summary.json")
-    return path
+    _write(st, json.dumps({"config": cfg.to_dict(), "generations": st.generation, "final_player": FINAL_PLAYER,
+                           "seconds_per_generation": _mean(st.seconds)}, indent=1).encode(), "summary.json")
 
 
 def _seats(cfg: Config) -> int:
@@ -387,20 +534,20 @@ def newborns(cfg: Config, generation: int) -> list[np.ndarray]:
 def best_of(files: Files, generation: int) -> Player:
     """The best individual of ``generation`` of the evolution under ``files`` (its ``evolve/`` folder).
 
-    Read from ``best/gen-NNNNN.json``; for a run written before those files
-    existed, the last generation's is the final player and a phase's first
-    generation is rebuilt from its seed (the newborns in the order
-    ``generations/gen-NNNNN.parquet`` lists them).
+    Read from ``best/gen-NNNNN.json`` (checked against the checkpoint); for a
+    run written before those files existed, the last generation's is the
+    final player and a phase's first generation is rebuilt from its seed (the
+    newborns in the order ``generations/gen-NNNNN.parquet`` lists them).
     """
+    doc = checkpoint.load_state(files)
+    digests = doc.get("digests") or {}
     name = f"gen-{generation:05d}.json"
     if files.is_file(FOLDER, "best", name):
-        return load_player(files, "best", name)
-    _, doc = checkpoint.load(files)
+        return load_player(files, "best", name, digests=digests)
     if doc["finished"] and generation == doc["generation"] - 1 and files.is_file(FOLDER, FINAL_PLAYER):
-        return load_player(files, FINAL_PLAYER)          # the last generation's best is the final player
+        return load_player(files, FINAL_PLAYER, digests=digests)   # the last generation's best is the final player
     cfg = Config.from_dict(doc["config"])
-    rows = read_parquet(files, "generations", f"gen-{generation:05d}.parquet",
-                        digests=doc.get("digests") or {}).to_pylist()
+    rows = read_parquet(files, "generations", f"gen-{generation:05d}.parquet", digests=digests).to_pylist()
     if rows[0]["operator"] != "birth":
         raise EvolveError(f"{files.url(FOLDER, 'best', name)} is missing and generation {generation} is not a "
                           "phase's first")
@@ -416,28 +563,37 @@ def _mean(xs: list[float]) -> float:
 
 def evolve(cfg: Config, files: Files, *, executor: Optional[Executor] = None, weights: Optional[WeightSource] = None,
            force: bool = False, stop_after: Optional[int] = None,
-           on_generation: Optional[Callable[[dict[str, Any]], None]] = None) -> Summary:
+           on_generation: Optional[Callable[[dict[str, Any]], None]] = None, locked: bool = False) -> Summary:
     """Run (or resume) the evolution ``cfg`` under ``files`` (its ``evolve/`` folder); return its :class:`Summary`.
 
     ``files`` is a folder, local or an object store (:class:`pipeline.batch.storage.Storage`).
     A checkpoint of the same parameters is continued from its last finished
     generation; one of other parameters, or a damaged one, raises
     (:class:`EvolveError`, :class:`~.checkpoint.CheckpointError`) unless
-    ``force`` starts over.  ``executor`` plays each generation's matches on its
+    ``force`` starts over (deleting nothing before its first generation is
+    committed).  ``executor`` plays each generation's matches on its
     workers; ``weights`` is where the hand-weight tables come from when
     ``cfg.weights`` is ``"tables"``.  ``stop_after`` ends the call after that
     many new generations (as an interruption would).  ``on_generation`` gets
-    each generation's progress row.
+    each generation's progress row.  The folder's writer lock is held for the
+    call (:func:`writing`) unless ``locked`` says the caller holds it.
     """
     if (cfg.weights == "tables") != (weights is not None):
         raise EvolveError(f"the evolution plays with {cfg.weights} hand weights: "
                           + ("it needs the hand-weight tables" if weights is None else "give it no tables"))
-    if force:
-        files.remove_tree(FOLDER)
-    for sub in ("generations", "best", "trainers"):
-        files.makedirs(FOLDER, sub)
+    with contextlib.nullcontext() if locked else writing(files):
+        return _evolve(cfg, files, executor, weights, force, stop_after, on_generation)
+
+
+def _evolve(cfg: Config, files: Files, executor: Optional[Executor], weights: Optional[WeightSource], force: bool,
+            stop_after: Optional[int], on_generation: Optional[Callable[[dict[str, Any]], None]]) -> Summary:
+    for sub in SUBFOLDERS:
+        try:
+            files.makedirs(FOLDER, sub)
+        except OSError as e:
+            raise _cannot_write(files, e, sub) from None
     st = _State(cfg, files)
-    if checkpoint.exists(files):
+    if not force and checkpoint.exists(files):
         arrays, doc = checkpoint.load(files)
         if doc.get("config") != json.loads(json.dumps(cfg.to_dict())):
             raise EvolveError(f"{files.url(FOLDER)} holds an evolution with other parameters; use --force to start "
@@ -450,12 +606,19 @@ def evolve(cfg: Config, files: Files, *, executor: Optional[Executor] = None, we
         _generation(st, executor, weights)
         st.seconds.append(time.perf_counter() - t)
         _write_parquet(st, pa.Table.from_pylist(st.progress, schema=PROGRESS_SCHEMA), "progress.parquet")
-        checkpoint.save(files, st.arrays(), st.doc())
+        if st.finished:
+            _finish(st)
+        _commit(st)
+        if force and done == 0:            # the new run stands: what the old one left can go
+            _sweep(st)
         done += 1
         if on_generation is not None:
             on_generation(st.progress[-1])
-    final = _finish(st) if st.finished else files.url(FOLDER, FINAL_PLAYER)
-    return Summary(files.url(FOLDER), st.generation, final, st.progress, _mean(st.seconds), resumed_at, st.finished)
+    if st.finished and FINAL_PLAYER not in st.digests:    # finished by an older pokerpipe: record the final files
+        _finish(st)
+        _commit(st)
+    return Summary(files.url(FOLDER), st.generation, files.url(FOLDER, FINAL_PLAYER), st.progress, _mean(st.seconds),
+                   resumed_at, st.finished)
 
 
 def planned_hands(cfg: Config) -> int:
@@ -463,6 +626,23 @@ def planned_hands(cfg: Config) -> int:
     evaluations = cfg.generations * cfg.population * (1 + cfg.crossover_percent / 100)
     return int(evaluations * cfg.hands_per_match * (1 if cfg.format == "table" else cfg.trainers)
                + cfg.generations * cfg.hands_per_match)
+
+
+def fastest(cfg: Config, workers: int = 1) -> float:
+    """The least time the evolution ``cfg`` can take on ``workers`` processes (:func:`.fitness.fastest_seconds`):
+    what a refusal of too much work rests on."""
+    evaluations = cfg.generations * cfg.population * (1 + cfg.crossover_percent / 100)
+    matches = evaluations * (1 if cfg.format == "table" else cfg.trainers)
+    return fastest_seconds(planned_hands(cfg), _seats(cfg), matches, workers)
+
+
+def refuse_too_long(cfg: Config, workers: int = 1, more_seconds: float = 0.0) -> None:
+    """Refuse (:class:`~pipeline.core.budget.TooMuchWork`) an evolution that cannot end within a day on
+    ``workers`` processes, even at the fastest the kernel plays (plus ``more_seconds`` of other work, the
+    report's); the message gives the estimate."""
+    refuse_beyond(fastest(cfg, workers) + more_seconds,
+                  f"evolve of {planned_hands(cfg):,} hands on {workers} worker(s)",
+                  "fewer --generations, --population or --hands-per-match")
 
 
 def hand_rate(cfg: Config, hands: int = 2_000, weights: Optional[WeightSource] = None) -> float:

@@ -29,6 +29,18 @@ from ..holdem.simulate import play_deals
 from ..holdem.weights import WeightSource
 from .config import FORMATS
 
+# The kernel's speed on the machine this was measured on (2-core x86, one process, sampled weights):
+# 10 seats 60-94k hands/s, heads-up 150-550k hands/s.  The bounds a refusal of too much work rests on are
+# taken about four times above it, so that an estimate from them is never more than the truth:
+SEAT_HANDS_PER_SECOND = 4_000_000   # seat-hands per second per process at most
+EVALUATION_SECONDS = 1e-3           # an evaluation's own cost besides its hands (measured 8 ms), at least
+
+
+def fastest_seconds(hands: float, seats: int, evaluations: float = 0.0, workers: int = 1) -> float:
+    """The least time ``hands`` hands at ``seats``-seat tables (in ``evaluations`` matches) can take on
+    ``workers`` processes: the estimate a refusal of too much work rests on (never more than the truth)."""
+    return (hands * seats / SEAT_HANDS_PER_SECOND + evaluations * EVALUATION_SECONDS) / max(workers, 1)
+
 
 @dataclass
 class Match:

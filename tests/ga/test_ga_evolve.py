@@ -1,5 +1,6 @@
 """Evolved players in the engine, and the evolution: deterministic, resumable, elitist, the thesis's trainer rule."""
 import filecmp
+import hashlib
 import json
 
 import numpy as np
@@ -69,8 +70,42 @@ def straight_run(tmp_path_factory):
     return out, evolve(SMALL, Storage.open(out))
 
 
+# SHA-256 of the files of the SMALL evolution, recorded before its checkpoint became one commit and its
+# matches were played in chunks (issue 20): neither may change what an evolution computes.
+RECORDED_SMALL = {
+    "best/gen-00000.json": "50533063716e273ec3159e53204df3202aec1bd2a244667cdb4e9585fa1dca61",
+    "best/gen-00001.json": "b3dad83f03dc13466c981052033728d616daab845435071825881d452bd360a9",
+    "best/gen-00002.json": "aa84626c6c567374ff47811ba6fb989a7d5b2c2ad954c7b4ecef45caa8f3553f",
+    "best/gen-00003.json": "b09b066307c4d925573d27c1b25acbdb13d87fa196d98e3b18c0ed0ad907fcfd",
+    "final-player.json": "f8d750b49bb3e0a21f9f55736311b476ecd3dbdae8ca64440efe990608b66f6e",
+    "generations/gen-00000.parquet": "4f77ccde2c0eda43115ae0180b34739918a59112ac90d69e613a114ea6b0708c",
+    "generations/gen-00001.parquet": "84ad4d702bfa14dc7436b8ca0e60550575ea5d106f58ab24465a6e8b5cbf0284",
+    "generations/gen-00002.parquet": "366b1f194cb1564b874e0177a1fc9177a25bbf53934babec4761723af1fce085",
+    "generations/gen-00003.parquet": "166131b03c68713bbee973d7e3b8e664a5b158a3ee66ddd099528167627c4bc9",
+    "progress.parquet": "cc5dd3a0be0340fe92f82d6386d80d8c3920e479c2b01d159737dcde5b7054ea",
+    "trainers/trainer-0.json": "2fed690f2bbdf6fd58d42dbfde4eb874cdc29268bab72721ed7f2a63b21674da",
+    "trainers/trainer-1.json": "6aaef7bd69184f941b3339f4b63a450938add4b120a1afed49cb398298a19e1e",
+    "trainers/trainer-2.json": "dd295b52fea9ee7eb43139be3ae20ad39efebcdc630e0eb35f43dd8a4ed2efc8",
+    "checkpoint arrays": "50d68451c001f26105bd27c40c484c1dff9d8d20d270862b5d3c79f616b76d69",
+}
+
+
+def arrays_file(out):
+    """The arrays file the checkpoint under ``out`` names."""
+    return json.loads((out / "evolve" / "checkpoint.json").read_text())["arrays"]
+
+
+def test_the_small_evolution_writes_what_it_always_wrote(straight_run):
+    out, _ = straight_run
+    got = {name: hashlib.sha256((out / "evolve" / name).read_bytes()).hexdigest() for name in RECORDED_SMALL
+           if name != "checkpoint arrays"}
+    got["checkpoint arrays"] = hashlib.sha256((out / "evolve" / arrays_file(out)).read_bytes()).hexdigest()
+    assert got == RECORDED_SMALL
+
+
 def files_equal(a, b):
-    names = ["progress.parquet", "final-player.json", "checkpoint.npz"] + \
+    assert arrays_file(a) == arrays_file(b)
+    names = ["progress.parquet", "final-player.json", arrays_file(a)] + \
             [f"generations/gen-{g:05d}.parquet" for g in range(SMALL.generations)] + \
             [f"trainers/trainer-{k}.json" for k in range(SMALL.trainers)] + \
             [f"best/gen-{g:05d}.json" for g in range(SMALL.generations)]
@@ -142,7 +177,7 @@ def test_other_parameters_and_damaged_checkpoints_are_refused(straight_run, tmp_
         evolve(Config(**{**SMALL.__dict__, "seed": 5}), Storage.open(out))
     damaged = tmp_path / "damaged"
     evolve(SMALL, Storage.open(damaged), stop_after=1)
-    npz = damaged / "evolve" / "checkpoint.npz"
+    npz = damaged / "evolve" / arrays_file(damaged)
     data = bytearray(npz.read_bytes())
     data[len(data) // 2] ^= 0xFF
     npz.write_bytes(bytes(data))

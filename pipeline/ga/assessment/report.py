@@ -89,11 +89,11 @@ def write_report(files: Files, results: Sequence[YardstickResult], samples: int 
     ``curve`` holds ``(phase, generation, result)``: a generation's best
     re-measured against the yardstick (see :func:`remeasure`).
     """
-    _, state = checkpoint.load(files)
+    state = checkpoint.load_state(files)
     digests = state.get("digests") or {}
     prog = read_parquet(files, "progress.parquet", digests=digests).to_pylist()
-    player = load_player(files, FINAL_PLAYER)
-    trainers = trainers_in(files, FOLDER)
+    player = load_player(files, FINAL_PLAYER, digests=digests)
+    trainers = trainers_in(files, FOLDER, digests=digests)
     gens = [r["generation"] for r in prog]
     mean_used = []
     for g in gens:
@@ -118,7 +118,7 @@ def write_report(files: Files, results: Sequence[YardstickResult], samples: int 
     pngs["report-thresholds.png"] = threshold_map(th, CATEGORY_NAMES, STREETS[1:],
                                                   "Final player's thresholds by hand category and street")
     for name, data in pngs.items():
-        files.write_atomic(data, name)
+        _put(files, data, name)
     cfg = state["config"]
     first, last = prog[0], prog[-1]
     swaps = [r for r in prog if r["trainer_in"] >= 0]
@@ -168,8 +168,17 @@ def write_report(files: Files, results: Sequence[YardstickResult], samples: int 
     for y in results:
         lo, hi = y.ci95
         lines.append(f"| {y.opponent} | {y.seats} | {y.hands:,} | {_fmt(y.bb_per_100)} | [{_fmt(lo)}, {_fmt(hi)}] |")
-    files.write_atomic(("\n".join(lines) + "\n").encode(), "report.md")
+    _put(files, ("\n".join(lines) + "\n").encode(), "report.md")
     return files.url("report.md")
+
+
+def _put(files: Files, data: bytes, name: str) -> None:
+    """Write one of the report's files beside the evolution; :class:`~..evolve.EvolveError` if it cannot be."""
+    try:
+        files.write_atomic(data, name)
+    except OSError as e:
+        raise EvolveError(f"cannot write {files.url(name)}: {getattr(e, 'strerror', None) or type(e).__name__}") \
+            from None
 
 
 def build_report(files: Files, hands: int, rlcard_hands: int, *, executor: Optional[Executor] = None,
@@ -181,8 +190,9 @@ def build_report(files: Files, hands: int, rlcard_hands: int, *, executor: Optio
     """
     from .yardsticks import YARDSTICKS, against
 
-    player = load_player(files, FINAL_PLAYER)
-    trainers = trainers_in(files, FOLDER)
+    digests = checkpoint.load_state(files).get("digests") or {}
+    player = load_player(files, FINAL_PLAYER, digests=digests)
+    trainers = trainers_in(files, FOLDER, digests=digests)
     results = []
     for name in YARDSTICKS:
         if name.startswith("rlcard"):
@@ -206,7 +216,7 @@ def remeasure(files: Files, hands: int, *, executor: Optional[Executor] = None, 
     """
     from .yardsticks import against
 
-    _, state = checkpoint.load(files)
+    state = checkpoint.load_state(files)
     yardstick = state["config"]["yardstick"]
     prog = read_parquet(files, "progress.parquet", digests=state.get("digests") or {}).select(
         ["generation", "phase"]).to_pylist()

@@ -186,9 +186,10 @@ def play_rlcard(player: Player, opponent: str, hands: int, seed: int = 0, sample
     me = EvolvedAgent(player, samples, seed, weights)
     other: Any = LimitholdemRuleAgentV1() if opponent == "rlcard-rule" else RandomAgent(num_actions=env.num_actions)
     pairs = -(-hands // 2)
-    sums = np.zeros(pairs, np.float64)
+    halves = halves_sq = 0          # exact sums of each pair's winnings in half big blinds, and of their squares
     for p in range(pairs):
         deck_state = env.game.np_random.get_state()      # both hands of a pair deal from the same state
+        pair = 0.0
         for swap in (0, 1):
             env.game.np_random.set_state(deck_state)
             np.random.seed((seed * 7919 + 2 * p + swap) % (1 << 32))   # the random agent draws from numpy's global
@@ -200,7 +201,11 @@ def play_rlcard(player: Player, opponent: str, hands: int, seed: int = 0, sample
                 agent = agents[pid]
                 action, _ = agent.eval_step(state)
                 state, pid = env.step(action, agent.use_raw)
-            sums[p] += env.get_payoffs()[1 if swap else 0]
-    mean = sums.mean() / 2
-    se = sums.std(ddof=1) / math.sqrt(pairs) / 2 if pairs > 1 else math.nan
+            pair += env.get_payoffs()[1 if swap else 0]
+        h = round(2 * pair)                 # rlcard pays in big blinds of 2 chips: whole halves
+        halves += h
+        halves_sq += h * h
+    mean = halves / pairs / 4               # per hand, in big blinds
+    var = (pairs * halves_sq - halves * halves) / (pairs * (pairs - 1)) if pairs > 1 else math.nan
+    se = math.sqrt(max(var, 0.0) / pairs) / 4 if pairs > 1 else math.nan
     return RlcardResult(opponent, 2 * pairs, 100 * mean, 100 * se)

@@ -17,6 +17,7 @@ trainer set, p. 57); they measure the result:
 """
 from __future__ import annotations
 
+import hashlib
 import re
 from concurrent.futures import Executor
 from dataclasses import dataclass
@@ -26,11 +27,13 @@ from ...core.files import Files
 from ...holdem.player import Player, PlayerFileError
 from ...holdem.policies import DEFAULT_SAMPLES, KINDS
 from ...holdem.weights import WeightSource
+from ..fitness import fastest_seconds
 from .rlcard_agent import OPPONENTS as RLCARD
 
 YARDSTICKS = (*KINDS, "trainers", *RLCARD)
 DEFAULT_HANDS = 1_000_000        # hands per engine yardstick (pokerpipe evaluate)
 DEFAULT_RLCARD_HANDS = 100_000   # hands per rlcard opponent
+RLCARD_HANDS_PER_SECOND = 20_000  # rlcard hands per second at most (measured 1,000-2,200 here, in Python)
 TRAINER = re.compile(r"trainer-(0|[1-9][0-9]{0,3})\.json")
 
 
@@ -53,15 +56,26 @@ class YardstickResult:
                 "bb_per_100": round(self.bb_per_100, 4), "ci95": [round(x, 4) for x in self.ci95]}
 
 
-def trainers_in(files: Files, *parts: str) -> list[Player]:
+def trainers_in(files: Files, *parts: str, digests: Optional[dict[str, str]] = None) -> list[Player]:
     """The trainer set saved beside an evolution's player file: ``trainers/trainer-K.json`` under ``files``
-    (and ``parts``, the player file's folder), each file verified."""
+    (and ``parts``, the player file's folder), each file verified as a player file and, when ``digests``
+    (the evolution checkpoint's) names it, against its SHA-256."""
     names = sorted((f for f in files.files(*parts, "trainers") if TRAINER.fullmatch(f)),
                    key=lambda f: int(f[len("trainer-"):-len(".json")]))
     if not names:
         raise PlayerFileError(f"no trainers in {files.url(*parts, 'trainers')} (expected trainer-0.json ...)")
-    return [Player.from_json(files.read_bytes(*parts, "trainers", f), files.url(*parts, "trainers", f))
-            for f in names]
+    players = []
+    for f in names:
+        where = files.url(*parts, "trainers", f)
+        try:
+            data = files.read_bytes(*parts, "trainers", f)
+        except OSError as e:
+            raise PlayerFileError(f"{where} cannot be read ({getattr(e, 'strerror', None) or e})") from None
+        expected = (digests or {}).get(f"trainers/{f}")
+        if expected is not None and hashlib.sha256(data).hexdigest() != expected:
+            raise PlayerFileError(f"{where} is damaged (its SHA-256 differs from the checkpoint's)")
+        players.append(Player.from_json(data, where))
+    return players
 
 
 def evolved_weights(player: Player, weights: str = "auto") -> str:
@@ -99,3 +113,12 @@ def against(player: Player, opponent: str, hands: int, seed: int = 0, *, executo
     sim = simulate(line_up, hands, seed, samples=samples, executor=executor, weights=weights)
     s = sim.seats[0]
     return YardstickResult(opponent, sim.hands, s.bb_per_100, s.stderr, len(line_up))
+
+
+def fastest(opponents: Sequence[str], hands: int, rlcard_hands: int, seats: int, workers: int = 1) -> float:
+    """The least time playing ``hands`` hands against each engine yardstick of ``opponents`` (at ``seats``
+    seats, on ``workers`` processes) and ``rlcard_hands`` against each rlcard one can take: what a refusal
+    of too much work rests on (:mod:`pipeline.core.budget`)."""
+    engine = sum(1 for o in opponents if o not in RLCARD)
+    rlcard = len(opponents) - engine
+    return fastest_seconds(engine * hands, seats, engine, workers) + rlcard * rlcard_hands / RLCARD_HANDS_PER_SECOND
