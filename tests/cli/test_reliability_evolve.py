@@ -235,6 +235,19 @@ def read_only(base):
         ro.chmod(0o755)
 
 
+def bad_trainers(base, finished):
+    """``evaluate --against trainers`` with a stray ``trainer-x.json`` beside the set, and with 13 trainers."""
+    results = {}
+    for case, extra in (("stray", ["trainer-x.json"]), ("thirteen", [f"trainer-{k}.json" for k in range(3, 13)])):
+        out = base / f"trainers-{case}"
+        shutil.copytree(finished()[0] / "evolve", out)
+        for name in extra:
+            shutil.copy(out / "trainers" / "trainer-0.json", out / "trainers" / name)
+        results[case] = cli("evaluate", str(out / "final-player.json"), "--against", "trainers", "--hands", "200",
+                            "--quiet")
+    return results
+
+
 def a_player(base):
     from pipeline.ga.operators import random_genes
     from pipeline.holdem.player import Layout, Player
@@ -266,6 +279,7 @@ def case(tmp_path_factory):
         jobs["torn commit"] = pool.submit(torn_commit, base, jobs["partial"].result)
         jobs["version 1"] = pool.submit(version_1, base, jobs["partial"].result)
         jobs["edited"] = pool.submit(edited, base, jobs["two writers"].result)
+        jobs["bad trainers"] = pool.submit(bad_trainers, base, jobs["two writers"].result)
         for name, job in (("nested", nested), ("out is a file", out_is_a_file),
                           ("disk full", disk_full),
                           ("force through a link", force_through_a_link)):
@@ -275,6 +289,13 @@ def case(tmp_path_factory):
         for name, args in TOO_MUCH.items():
             jobs[name] = pool.submit(cli, *[a.format(player=player) for a in args])
         yield lambda name: jobs[name].result()
+
+
+def test_a_trainer_set_that_is_not_one_is_refused(case):
+    # case 17: a stray trainer-x.json was silently skipped; 13 trainers failed only when seated
+    got = case("bad trainers")
+    assert_refused(got["stray"], "trainer-x.json is not a trainer's name")
+    assert_refused(got["thirteen"], "holds 13 trainers; a table seats the player and at most 9 trainers")
 
 
 def test_force_deletes_nothing_before_the_cluster_is_reached(case):

@@ -26,6 +26,7 @@ from typing import Any, Optional, Sequence
 from ...core.files import Files
 from ...holdem.player import Player, PlayerFileError
 from ...holdem.policies import DEFAULT_SAMPLES, KINDS
+from ...holdem.seating import MAX_SEATS
 from ...holdem.weights import WeightSource
 from ..fitness import fastest_seconds
 from .rlcard_agent import OPPONENTS as RLCARD
@@ -60,10 +61,20 @@ def trainers_in(files: Files, *parts: str, digests: Optional[dict[str, str]] = N
     """The trainer set saved beside an evolution's player file: ``trainers/trainer-K.json`` under ``files``
     (and ``parts``, the player file's folder), each file verified as a player file and, when ``digests``
     (the evolution checkpoint's) names it, against its SHA-256."""
-    names = sorted((f for f in files.files(*parts, "trainers") if TRAINER.fullmatch(f)),
-                   key=lambda f: int(f[len("trainer-"):-len(".json")]))
+    folder = files.url(*parts, "trainers")
+    listed = [f for f in files.files(*parts, "trainers") if f.startswith("trainer-") and f.endswith(".json")]
+    for f in listed:
+        if not TRAINER.fullmatch(f):
+            raise PlayerFileError(f"{folder}/{f} is not a trainer's name (trainer-0.json, trainer-1.json, ...)")
+    names = sorted(listed, key=lambda f: int(f[len("trainer-"):-len(".json")]))
     if not names:
-        raise PlayerFileError(f"no trainers in {files.url(*parts, 'trainers')} (expected trainer-0.json ...)")
+        raise PlayerFileError(f"no trainers in {folder} (expected trainer-0.json ...)")
+    if names != [f"trainer-{k}.json" for k in range(len(names))]:
+        raise PlayerFileError(f"{folder} holds {', '.join(names)}: expected trainer-0.json to "
+                              f"trainer-{len(names) - 1}.json, none missing")
+    if len(names) > MAX_SEATS - 1:
+        raise PlayerFileError(f"{folder} holds {len(names)} trainers; a table seats the player and at most "
+                              f"{MAX_SEATS - 1} trainers")
     players = []
     for f in names:
         where = files.url(*parts, "trainers", f)
