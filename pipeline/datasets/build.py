@@ -18,10 +18,20 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..batch.parquet import sha256
-from ..batch.runner import MANIFEST, RunnerError, RunReport, manifest_matches, part_name, read_manifest, run_dataset
+from ..batch.runner import (
+    MANIFEST,
+    RunnerError,
+    RunReport,
+    check_manifest,
+    manifest_matches,
+    part_name,
+    read_manifest,
+    run_dataset,
+)
 from ..batch.session import Session
 from ..batch.spec import Dataset
 from ..batch.storage import Storage, StorageError
+from ..core.inputs import shown
 from .registry import DatasetError, dataset
 
 CATALOG = "_catalog.json"
@@ -40,20 +50,27 @@ class Reader:
             raise DatasetError(f"{ds.name} is not built at {where} (no readable {MANIFEST})")
         if not manifest_matches(manifest, ds):
             raise DatasetError(f"{ds.name} at {where} was built with other parameters or version: "
-                               f"{manifest.get('parameters')}")
+                               f"{shown(manifest.get('parameters'))}")
+        problem = check_manifest(manifest, ds, ds.planned_parts())
+        if problem is not None:
+            raise DatasetError(f"{ds.name} at {where} is not a finished run ({problem}); "
+                               "build it again to repair it")
+        schema = ds.full_schema
         tables = []
         for i, p in enumerate(manifest["parts"]):
+            table = None
             try:
-                if p["file"] != part_name(i):
-                    raise ValueError
                 data = self.storage.read_bytes(ds.name, p["file"])
-                ok = sha256(data) == p["sha256"]
-            except (OSError, ValueError, KeyError, TypeError):
-                ok = False
-            if not ok:
+                if sha256(data) == p["sha256"]:
+                    part = pq.ParquetFile(pa.BufferReader(data))
+                    if part.schema_arrow.equals(schema, check_metadata=True) and part.metadata.num_rows == p["rows"]:
+                        table = part.read(columns=columns)
+            except (OSError, ValueError, pa.ArrowException):
+                table = None
+            if table is None:
                 raise DatasetError(f"{ds.name}: {part_name(i)} at {where} is missing or damaged "
-                                   "(SHA-256 differs from the manifest); build it again to repair it")
-            tables.append(pq.read_table(pa.BufferReader(data), columns=columns))
+                                   "(SHA-256 or rows differ from the manifest); build it again to repair it")
+            tables.append(table)
         return pa.concat_tables(tables) if tables else ds.schema.empty_table()
 
 
@@ -126,10 +143,13 @@ def read(name: str | Dataset, out: str | os.PathLike[str], columns: list[str] | 
 
 
 def is_built(name: str | Dataset, out: str | os.PathLike[str], **params: Any) -> dict | None:
-    """The manifest of a finished ``name`` with these parameters under ``out``, else None."""
+    """The manifest of a finished ``name`` with these parameters under ``out``, else None (also when the
+    manifest is damaged or cut short: its figures are checked, the parts' bytes only by :func:`read`)."""
     ds = _resolve(name, params)
     manifest = read_manifest(open_storage(out), ds.name)
-    return manifest if manifest_matches(manifest, ds) else None
+    if not manifest_matches(manifest, ds) or check_manifest(manifest, ds, ds.planned_parts()) is not None:
+        return None
+    return manifest
 
 
 def catalog(out: str | os.PathLike[str]) -> dict:

@@ -8,8 +8,10 @@ against digests recorded from clean runs (``support.recorded``) or against
 files the test wrote itself.
 """
 import glob
+import hashlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -18,7 +20,10 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from support.recorded import parts_digest
+from support.ahead import selected
+from support.recorded import RECORDED, parts_digest
+
+from pipeline import datasets
 
 
 def cli(*args, cwd=None):
@@ -65,14 +70,76 @@ def interrupt_whole_group(out: Path) -> dict:
     return {"code": proc.returncode, "stderr": err, "seconds": seconds, "again": again, "out": out}
 
 
+# ---------------------------------------------------------------------------
+# Cases 7, 8, 9: a damaged manifest or checksum record is not a finished run
+
+# 26 small parts (13 hands each), no input dataset: the recorded digest of a clean run is support.recorded's
+VS_RANDOM = ["tables", "vs-random", "--param", "vs-random.opponents=2,3", "--param", "vs-random.trials=1000",
+             "--workers", "1"]
+VS_RANDOM_PARAMS = {"opponents": "2,3", "trials": 1000}
+VS_RANDOM_DIGEST = RECORDED[("vs-random", (("opponents", "2,3"), ("trials", 1000)))]
+
+
+def built(out: Path) -> Path:
+    """The vs-random dataset above, built clean into ``out``; its folder."""
+    p = cli(*VS_RANDOM, "--quiet", "--out", out)
+    assert p.returncode == 0, p.stderr
+    return out / "vs-random"
+
+
+def cut_short(folder: Path) -> None:
+    """Case 7: the manifest lists the first 5 of 26 parts (and rows that add up)."""
+    m = manifest(folder)
+    m["parts"] = m["parts"][:5]
+    m["rows"] = sum(p["rows"] for p in m["parts"])
+    (folder / "_manifest.json").write_text(json.dumps(m))
+
+
+def swapped_after_crash(folder: Path) -> None:
+    """Case 8: a crash left no manifest, and part 0 with its checksum record replaced by part 1's."""
+    (folder / "_manifest.json").unlink()
+    shutil.copy(folder / "part-00001.parquet", folder / "part-00000.parquet")
+    shutil.copy(folder / "_checksums" / "part-00001.parquet.json", folder / "_checksums" / "part-00000.parquet.json")
+
+
+def total_rows_edited(folder: Path) -> None:
+    """Case 9: the manifest's total rows edited by hand."""
+    m = manifest(folder)
+    m["rows"] = 999_999
+    (folder / "_manifest.json").write_text(json.dumps(m))
+
+
+def part_rows_edited(folder: Path) -> None:
+    """Case 9: one entry's rows edited by hand, the total made to agree."""
+    m = manifest(folder)
+    m["parts"][3]["rows"] = 999_999
+    m["rows"] = sum(p["rows"] for p in m["parts"])
+    (folder / "_manifest.json").write_text(json.dumps(m))
+
+
+DAMAGE = {"cut-short": cut_short, "swapped-after-crash": swapped_after_crash,
+          "total-rows-edited": total_rows_edited, "part-rows-edited": part_rows_edited}
+
+
+def rerun_damaged(base, damage: str, out: Path) -> dict:
+    """Copy the clean build, damage it, and run the same command again."""
+    shutil.copytree(base.result(), out / "vs-random")
+    DAMAGE[damage](out / "vs-random")
+    return {"p": cli(*VS_RANDOM, "--out", out), "folder": out / "vs-random"}
+
+
 @pytest.fixture(scope="module")
 def ahead(request, tmp_path_factory):
     """The slow cases of this module, three processes at a time; ``ahead(key)`` is the result of case ``key``."""
-    jobs = {}
-    if wanted(request, "test_ctrl_c_to_the_process_group_is_one_line_and_resumes"):
-        jobs["interrupt"] = (interrupt_whole_group, tmp_path_factory.mktemp("interrupt"))
     with ThreadPoolExecutor(max_workers=3) as pool:
-        futures = {key: pool.submit(fn, *args) for key, (fn, *args) in jobs.items()}
+        futures = {}
+        if wanted(request, "test_ctrl_c_to_the_process_group_is_one_line_and_resumes"):
+            futures["interrupt"] = pool.submit(interrupt_whole_group, tmp_path_factory.mktemp("interrupt"))
+        damages = selected(request, "test_damaged_run_is_repaired_to_the_clean_bytes", "damage")
+        if damages or wanted(request, "test_reader_refuses_a_manifest_that_is_not_a_finished_run"):
+            base = futures["base"] = pool.submit(built, tmp_path_factory.mktemp("base"))
+        for damage in damages:
+            futures[damage] = pool.submit(rerun_damaged, base, damage, tmp_path_factory.mktemp(damage))
         yield lambda key: futures[key].result()
 
 
@@ -88,3 +155,37 @@ def test_ctrl_c_to_the_process_group_is_one_line_and_resumes(ahead):
     assert again.returncode == 0, again.stderr
     # the same parts as an uninterrupted run (recorded from one: support.recorded)
     assert parts_digest(manifest(got["out"] / "matchups")) == RECORDED_LIMIT_1500
+
+
+@pytest.mark.parametrize("damage, kept", [("cut-short", 26), ("swapped-after-crash", 25), ("total-rows-edited", 26),
+                                          ("part-rows-edited", 26)])
+def test_damaged_run_is_repaired_to_the_clean_bytes(ahead, damage, kept):
+    """The runner believes no damaged manifest or misplaced record: it recomputes what is wrong (part 0 after
+    the swap), writes the manifest again from the verified parts, and reports their true rows."""
+    got = ahead(damage)
+    p = got["p"]
+    assert p.returncode == 0, p.stderr
+    assert "338 rows in 26 parts at " in p.stderr and f"({26 - kept} computed, {kept} kept," in p.stderr, p.stderr
+    m = manifest(got["folder"])
+    assert parts_digest(m) == VS_RANDOM_DIGEST and m["rows"] == 338 and len(m["parts"]) == 26
+    for entry in m["parts"]:
+        data = (got["folder"] / entry["file"]).read_bytes()
+        assert hashlib.sha256(data).hexdigest() == entry["sha256"] and entry["rows"] == 13
+    for i in range(26):
+        record = json.loads((got["folder"] / "_checksums" / f"part-{i:05d}.parquet.json").read_text())
+        assert (record["dataset"], record["part"], record["sha256"]) == ("vs-random", i, m["parts"][i]["sha256"])
+
+
+def test_reader_refuses_a_manifest_that_is_not_a_finished_run(ahead, tmp_path):
+    """``datasets.read`` (and ``is_built``) take no manifest cut short or with figures that disagree."""
+    base = ahead("base")
+    for damage, words in [("cut-short", "lists 5 of 26 parts"), ("total-rows-edited", "total rows"),
+                          ("part-rows-edited", "rows differ")]:
+        out = tmp_path / damage
+        shutil.copytree(base, out / "vs-random")
+        DAMAGE[damage](out / "vs-random")
+        if damage != "part-rows-edited":
+            assert datasets.is_built("vs-random", out, **VS_RANDOM_PARAMS) is None
+        with pytest.raises(datasets.DatasetError, match=words):
+            datasets.read("vs-random", out, **VS_RANDOM_PARAMS)
+    assert datasets.read("vs-random", base.parent, **VS_RANDOM_PARAMS).num_rows == 338
