@@ -1,8 +1,6 @@
 """``pokerpipe tables``: build many datasets, dependencies first, on one cluster (the overnight run)."""
 from __future__ import annotations
 
-import json
-
 import typer
 
 from jobs.app import app, fail
@@ -10,7 +8,11 @@ from jobs.options import DASHBOARD, FORCE, OUT, QUIET, SCHEDULER, WORKERS, datas
 
 
 def _params(items: list[str]) -> dict[str, dict]:
-    """``vs-random.trials=3000`` -> ``{"vs-random": {"trials": 3000}}`` (values read as JSON when they parse)."""
+    """``vs-random.trials=3000`` -> ``{"vs-random": {"trials": 3000}}``: values read as JSON when they parse
+    (``3000``, ``true``, ``[1, 3]``), else taken as text (``1-9``); the recipes check them."""
+    from pipeline.core.errors import InputError
+    from pipeline.core.inputs import MAX_DEPTH, nesting, parse_json
+
     out: dict[str, dict] = {}
     for item in items:
         key, eq, value = item.partition("=")
@@ -18,9 +20,12 @@ def _params(items: list[str]) -> dict[str, dict]:
         if not eq or not dot or not name or not param:
             raise fail(f"--param {item!r}: expected DATASET.NAME=VALUE, e.g. vs-random.trials=3000")
         try:
-            out.setdefault(name, {})[param.replace("-", "_")] = json.loads(value)
-        except ValueError:
-            out.setdefault(name, {})[param.replace("-", "_")] = value
+            parsed = parse_json(value, f"--param {key}")
+        except InputError as e:
+            if nesting(value) > MAX_DEPTH:             # JSON too deep to read: not text either
+                raise fail(str(e)) from None
+            parsed = value
+        out.setdefault(name, {})[param.replace("-", "_")] = parsed
     return out
 
 

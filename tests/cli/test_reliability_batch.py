@@ -128,6 +128,23 @@ def rerun_damaged(base, damage: str, out: Path) -> dict:
     return {"p": cli(*VS_RANDOM, "--out", out), "folder": out / "vs-random"}
 
 
+# ---------------------------------------------------------------------------
+# Cases 12, 18 (and 2, 10, 16, 19, 20, 21 below): refusals through the console script, one process each
+
+REFUSALS = {
+    # 12: wrong types were coerced (true built 1 trial, 2.5 built 2)
+    "trials-true": (["tables", "vs-random", "--param", "vs-random.trials=true"],
+                    "vs-random.trials must be an integer, got true"),
+    "trials-2.5": (["tables", "vs-random", "--param", "vs-random.trials=2.5"],
+                   "vs-random.trials must be an integer, got 2.5"),
+    # 18: an unknown parameter is named, with the accepted ones (was "OddsTable() takes no arguments")
+    "max-outs": (["tables", "odds-table", "--param", "odds-table.max_outs=true"],
+                 "odds-table: unknown parameter 'max_outs' (it takes no parameters)"),
+    "limit-1e400": (["tables", "ehs-table/flop", "--param", "ehs-table/flop.limit=1e400"],
+                    "ehs-table/flop.limit must be an integer, got Infinity"),
+}
+
+
 @pytest.fixture(scope="module")
 def ahead(request, tmp_path_factory):
     """The slow cases of this module, three processes at a time; ``ahead(key)`` is the result of case ``key``."""
@@ -138,6 +155,9 @@ def ahead(request, tmp_path_factory):
         damages = selected(request, "test_damaged_run_is_repaired_to_the_clean_bytes", "damage")
         if damages or wanted(request, "test_reader_refuses_a_manifest_that_is_not_a_finished_run"):
             base = futures["base"] = pool.submit(built, tmp_path_factory.mktemp("base"))
+        for key in selected(request, "test_refused_with_one_line", "key"):
+            args, _ = REFUSALS[key]
+            futures[key] = pool.submit(cli, *args, "--out", tmp_path_factory.mktemp(key))
         for damage in damages:
             futures[damage] = pool.submit(rerun_damaged, base, damage, tmp_path_factory.mktemp(damage))
         yield lambda key: futures[key].result()
@@ -189,3 +209,44 @@ def test_reader_refuses_a_manifest_that_is_not_a_finished_run(ahead, tmp_path):
         with pytest.raises(datasets.DatasetError, match=words):
             datasets.read("vs-random", out, **VS_RANDOM_PARAMS)
     assert datasets.read("vs-random", base.parent, **VS_RANDOM_PARAMS).num_rows == 338
+
+
+@pytest.mark.parametrize("key", list(REFUSALS))
+def test_refused_with_one_line(ahead, key):
+    assert_refused(ahead(key), REFUSALS[key][1])
+
+
+# the other forms of cases 12 and 18, through the same entry point in this process (no import to wait for)
+IN_PROCESS = [
+    (["matchups", "--param", "matchups.limit=2.5"], "matchups.limit must be an integer, got 2.5"),
+    (["matchups", "--param", "matchups.limit=0"], "matchups.limit must be at least 1, got 0"),
+    (["matchups", "--param", "matchups.limit=true"], "matchups.limit must be an integer, got true"),
+    (["vs-random", "--param", "vs-random.trials=abc"], 'vs-random.trials must be an integer, got "abc"'),
+    (["vs-random", "--param", "vs-random.trials=null"], "vs-random.trials must be an integer, got null"),
+    (["vs-random", "--param", "vs-random.trials=1e400"], "vs-random.trials must be an integer, got Infinity"),
+    (["vs-random", "--param", "vs-random.trials=NaN"], 'vs-random.trials must be an integer, got "NaN"'),
+    (["vs-random", "--param", "vs-random.opponents=0"], "vs-random.opponents must be between 1 and 9, got 0"),
+    (["vs-random", "--param", "vs-random.opponents=true"], "vs-random.opponents must be a count 1 to 9"),
+    (["vs-random", "--param", "vs-random.opponents=[1, 10]"], "vs-random.opponents must be between 1 and 9"),
+    (["vs-random", "--param", "vs-random.opponents=1-99999999999999999999999"], "opponents must be 1 to 9"),
+    (["vs-random", "--param", "vs-random.seed=-1"], "vs-random.seed must be between 0 and"),
+    (["vs-random", "--param", "vs-random.trails=5"], "unknown parameter 'trails' (it takes opponents, trials, seed)"),
+    (["preflop-grid", "--param", "preflop-grid.source=x"], "preflop-grid: unknown parameter 'source'"),
+    (["ehs-table/turn", "--param", "ehs-table/turn.street=flop"], "unknown parameter 'street' (it takes limit)"),
+]
+
+
+@pytest.mark.parametrize("args, words", IN_PROCESS)
+def test_dataset_parameters_refused_in_process(capsys, tmp_path, args, words):
+    from jobs.main import main
+    code = main(["tables", *args, "--out", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.splitlines()) == 1 and err.startswith("pokerpipe: error: "), err
+    assert words in err, err
+    assert not any(tmp_path.iterdir())                     # refused before anything is written
+
+
+def test_readme_forms_of_opponents_are_accepted():
+    """``opponents=3`` (the README's form: JSON reads it as a number) and a list are counts, like the text forms."""
+    for value, ks in [(3, [3]), ("3", [3]), ([1, 3], [1, 3]), ("1,3", [1, 3]), ("2-4", [2, 3, 4]), (2.0, [2])]:
+        assert datasets.dataset("vs-random", opponents=value).params["opponents"] == ks

@@ -15,6 +15,7 @@ import pyarrow as pa
 
 from ...batch.parquet import dictionary_type, labels_array
 from ...batch.spec import Dataset, Inputs
+from ...core.inputs import integer
 
 ROWS_PER_PART = 500
 
@@ -29,10 +30,8 @@ class Matchups(Dataset):
                         ("weight", pa.int64())])
 
     def __init__(self, limit: int | None = None) -> None:
-        if limit is not None and limit < 1:
-            raise ValueError(f"--limit must be positive, got {limit}")
-        self.limit = limit
-        self.params = {"rows_per_part": ROWS_PER_PART, **({"limit": limit} if limit is not None else {})}
+        self.limit = None if limit is None else integer(limit, "matchups.limit", lo=1)
+        self.params = {"rows_per_part": ROWS_PER_PART, **({"limit": self.limit} if self.limit is not None else {})}
 
     def partitions(self, inputs: Inputs) -> Sequence[Any]:
         from ...equity.matchups import canonical_matchups
