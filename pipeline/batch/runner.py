@@ -245,6 +245,8 @@ def _clean(storage: Storage, dataset: Dataset, count: int) -> None:
 def _failure(name: str, e: BaseException) -> RunnerError:
     """One line for a run that a worker, the disk or the scheduler broke."""
     kind = type(e).__name__
+    if isinstance(e, StorageError):
+        return RunnerError(f"{name}: {e}")
     if kind == "KilledWorker":
         return RunnerError(f"{name}: a partition killed its worker repeatedly ({e}); "
                            "finished parts are kept: rerun to resume")
@@ -268,6 +270,8 @@ def run_dataset(dataset: Dataset, storage: Storage, session: Session, inputs: An
         raise RunnerError(f"cannot write to output folder {storage.url(name)}: {e.strerror or e}") from None
     if storage.exists(name, MANIFEST) and not storage.is_file(name, MANIFEST):
         raise RunnerError(f"{storage.url(name, MANIFEST)} is not a file; move it away and rerun")
+    storage.refuse_links(name)               # nothing is read, written or deleted through a link
+    storage.refuse_links(name, CHECKSUMS)
     try:
         with storage.lock(name):
             return _run_locked(dataset, storage, session, inputs, force, start)

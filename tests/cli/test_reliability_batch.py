@@ -145,6 +145,53 @@ REFUSALS = {
 }
 
 
+# Case 2: a symbolic link inside <out> never leads a build to delete or write outside <out>/<name>/
+
+def _outside(tmp: Path) -> Path:
+    """A folder outside <out> holding files a build would delete if it followed a link there."""
+    outside = tmp / "outside"
+    outside.mkdir()
+    for name, data in [("part-00000.parquet", b"not yours"), ("part-00007.parquet", b"keep"), (".x.tmp", b"keep"),
+                       ("part-00000.parquet.json", b"{}"), ("notes.txt", b"mine")]:
+        (outside / name).write_bytes(data)
+    return outside
+
+
+def checksums_linked(tmp: Path) -> Path:
+    """``<out>/odds-table/_checksums`` is a link to the outside folder (it used to be emptied)."""
+    (tmp / "out" / "odds-table").mkdir(parents=True)
+    os.symlink(_outside(tmp), tmp / "out" / "odds-table" / "_checksums")
+    return tmp / "out"
+
+
+def dataset_linked(tmp: Path) -> Path:
+    """``<out>/odds-table`` is itself a link (its part and temporary files were deleted, the dataset landed there)."""
+    (tmp / "out").mkdir()
+    os.symlink(_outside(tmp), tmp / "out" / "odds-table")
+    return tmp / "out"
+
+
+def part_linked(tmp: Path) -> Path:
+    """A part file is a link to a file outside."""
+    (tmp / "out" / "odds-table").mkdir(parents=True)
+    os.symlink(_outside(tmp) / "part-00000.parquet", tmp / "out" / "odds-table" / "part-00000.parquet")
+    return tmp / "out"
+
+
+LINKED = {"checksums-linked": checksums_linked, "dataset-linked": dataset_linked, "part-linked": part_linked}
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+def through_link(key: str, tmp: Path) -> dict:
+    out = LINKED[key](tmp)
+    before = snapshot(tmp / "outside")
+    p = cli("tables", "odds-table", "--workers", "1", "--out", out)
+    return {"p": p, "before": before, "after": snapshot(tmp / "outside"), "out": out}
+
+
 @pytest.fixture(scope="module")
 def ahead(request, tmp_path_factory):
     """The slow cases of this module, three processes at a time; ``ahead(key)`` is the result of case ``key``."""
@@ -158,6 +205,8 @@ def ahead(request, tmp_path_factory):
         for key in selected(request, "test_refused_with_one_line", "key"):
             args, _ = REFUSALS[key]
             futures[key] = pool.submit(cli, *args, "--out", tmp_path_factory.mktemp(key))
+        for key in selected(request, "test_links_inside_out_are_refused_and_outside_untouched", "key"):
+            futures[key] = pool.submit(through_link, key, tmp_path_factory.mktemp(key))
         for damage in damages:
             futures[damage] = pool.submit(rerun_damaged, base, damage, tmp_path_factory.mktemp(damage))
         yield lambda key: futures[key].result()
@@ -250,3 +299,11 @@ def test_readme_forms_of_opponents_are_accepted():
     """``opponents=3`` (the README's form: JSON reads it as a number) and a list are counts, like the text forms."""
     for value, ks in [(3, [3]), ("3", [3]), ([1, 3], [1, 3]), ("1,3", [1, 3]), ("2-4", [2, 3, 4]), (2.0, [2])]:
         assert datasets.dataset("vs-random", opponents=value).params["opponents"] == ks
+
+
+@pytest.mark.parametrize("key", list(LINKED))
+def test_links_inside_out_are_refused_and_outside_untouched(ahead, key):
+    got = ahead(key)
+    assert_refused(got["p"], "is a symbolic link; pokerpipe writes only inside")
+    assert got["after"] == got["before"]                     # every outside file there, byte for byte
+    assert not (got["out"] / "_catalog.json").exists()
