@@ -31,7 +31,8 @@ from ..batch.runner import (
 from ..batch.session import Session
 from ..batch.spec import Dataset
 from ..batch.storage import Storage, StorageError
-from ..core.inputs import shown
+from ..core.errors import InputError
+from ..core.inputs import parse_json, shown
 from .registry import DatasetError, dataset
 
 CATALOG = "_catalog.json"
@@ -153,18 +154,22 @@ def is_built(name: str | Dataset, out: str | os.PathLike[str], **params: Any) ->
 
 
 def catalog(out: str | os.PathLike[str]) -> dict:
-    """``<out>/_catalog.json`` (``{"datasets": []}`` when there is none)."""
+    """``<out>/_catalog.json`` (``{"datasets": []}`` when there is none, or it is damaged: it is only an index,
+    rewritten by the next ``tables`` run; each dataset's manifest is the record that counts)."""
     try:
-        doc = json.loads(open_storage(out).read_bytes(CATALOG))
-        return doc if isinstance(doc, dict) and isinstance(doc.get("datasets"), list) else {"datasets": []}
-    except (OSError, ValueError):
+        doc = parse_json(open_storage(out).read_bytes(CATALOG), CATALOG)
+    except (OSError, InputError):
         return {"datasets": []}
+    if not isinstance(doc, dict) or not isinstance(doc.get("datasets"), list):
+        return {"datasets": []}
+    entries = [e for e in doc["datasets"] if isinstance(e, dict) and isinstance(e.get("dataset"), str)]
+    return {**doc, "datasets": entries}
 
 
 def update_catalog(storage: Storage, reports: list[RunReport]) -> None:
     """Record ``reports`` in ``<out>/_catalog.json``, keeping entries of other datasets."""
     doc = catalog(storage.location)
-    entries = {e.get("dataset"): e for e in doc["datasets"] if isinstance(e, dict)}
+    entries = {e["dataset"]: e for e in doc["datasets"]}
     for r in reports:
         entries[r.name] = {
             "dataset": r.name,

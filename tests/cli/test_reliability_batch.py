@@ -142,6 +142,9 @@ REFUSALS = {
                  "odds-table: unknown parameter 'max_outs' (it takes no parameters)"),
     "limit-1e400": (["tables", "ehs-table/flop", "--param", "ehs-table/flop.limit=1e400"],
                     "ehs-table/flop.limit must be an integer, got Infinity"),
+    # 16: a --param value nested past Python's stack (was a RecursionError)
+    "deep-param": (["tables", "vs-random", "--param", "vs-random.trials=" + "[" * 100_000],
+                   "--param vs-random.trials nests deeper than 32 levels"),
 }
 
 
@@ -192,6 +195,38 @@ def through_link(key: str, tmp: Path) -> dict:
     return {"p": p, "before": before, "after": snapshot(tmp / "outside"), "out": out}
 
 
+# Cases 10, 19, 16: a zero-byte lock, damaged manifests, records and catalog
+
+def zero_byte_lock(out: Path) -> dict:
+    """Case 10: a full disk left ``<out>/odds-table/_lock`` empty; the next run must take it over."""
+    (out / "odds-table").mkdir(parents=True)
+    (out / "odds-table" / "_lock").write_bytes(b"")
+    return {"p": cli("tables", "odds-table", "--workers", "1", "--quiet", "--out", out), "out": out}
+
+
+DEEP = "[" * 100_000
+
+
+def damaged_documents(first, out: Path) -> dict:
+    """Cases 19 and 16: the listing and the next run over damaged and absurdly nested documents."""
+    from pipeline.core.version import __version__
+    shutil.copytree(first.result()["out"], out, dirs_exist_ok=True)
+    m = manifest(out / "odds-table")
+    m["rows"] = str(m["rows"])                                          # 19: rows a string
+    (out / "odds-table" / "_manifest.json").write_text(json.dumps(m))
+    (out / "odds-table" / "_checksums" / "part-00000.parquet.json").write_text(DEEP)    # 16: a record
+    (out / "matchups").mkdir()
+    (out / "matchups" / "_manifest.json").write_text(DEEP)                           # 16: a manifest
+    (out / "preflop-grid").mkdir()
+    (out / "preflop-grid" / "_manifest.json").write_text(json.dumps(                 # 19: entries damaged
+        {"job": "preflop-grid", "parameters": {"source": "matchups"}, "version": __version__,
+         "parts": [{"file": 5, "rows": "x"}], "rows": [1]}))
+    (out / "_catalog.json").write_text('{"datasets": ' + DEEP)                      # 16: the catalog
+    listing = cli("datasets", "--json", "--out", out)
+    rebuilt = cli("tables", "odds-table", "--workers", "1", "--quiet", "--out", out)
+    return {"listing": listing, "rebuilt": rebuilt, "out": out}
+
+
 @pytest.fixture(scope="module")
 def ahead(request, tmp_path_factory):
     """The slow cases of this module, three processes at a time; ``ahead(key)`` is the result of case ``key``."""
@@ -207,6 +242,10 @@ def ahead(request, tmp_path_factory):
             futures[key] = pool.submit(cli, *args, "--out", tmp_path_factory.mktemp(key))
         for key in selected(request, "test_links_inside_out_are_refused_and_outside_untouched", "key"):
             futures[key] = pool.submit(through_link, key, tmp_path_factory.mktemp(key))
+        if wanted(request, "test_zero_byte_lock_is_taken_over") or wanted(request, "test_damaged_documents"):
+            first = futures["lock"] = pool.submit(zero_byte_lock, tmp_path_factory.mktemp("lock"))
+            if wanted(request, "test_damaged_documents"):
+                futures["documents"] = pool.submit(damaged_documents, first, tmp_path_factory.mktemp("documents"))
         for damage in damages:
             futures[damage] = pool.submit(rerun_damaged, base, damage, tmp_path_factory.mktemp(damage))
         yield lambda key: futures[key].result()
@@ -307,3 +346,36 @@ def test_links_inside_out_are_refused_and_outside_untouched(ahead, key):
     assert_refused(got["p"], "is a symbolic link; pokerpipe writes only inside")
     assert got["after"] == got["before"]                     # every outside file there, byte for byte
     assert not (got["out"] / "_catalog.json").exists()
+
+
+ODDS_TABLE_DIGEST = RECORDED[("odds-table", ())]
+
+
+def test_zero_byte_lock_is_taken_over(ahead):
+    """Case 10: an unreadable (empty) lock is stale, not a live run: taken over, saying so, and the run builds."""
+    got = ahead("lock")
+    p = got["p"]
+    assert p.returncode == 0, p.stderr
+    assert "_lock could not be read (left by a failed write); taking it over" in p.stderr, p.stderr
+    assert "Traceback" not in p.stderr and "pid -1" not in p.stderr
+    assert parts_digest(manifest(got["out"] / "odds-table")) == ODDS_TABLE_DIGEST
+    assert not (got["out"] / "odds-table" / "_lock").exists()
+
+
+def test_damaged_documents(ahead):
+    """Cases 19 and 16: the listing shows damaged manifests as not built (no traceback, nothing on stderr), and the
+    next run rewrites the manifest, the record and the catalog, with the clean bytes."""
+    got = ahead("documents")
+    listing = got["listing"]
+    assert listing.returncode == 0 and not listing.stderr, listing.stderr
+    built = {d["name"]: (d["built"], d["rows"]) for d in json.loads(listing.stdout)["datasets"]}
+    assert built["odds-table"] == built["matchups"] == built["preflop-grid"] == (False, None)
+    rebuilt = got["rebuilt"]
+    assert rebuilt.returncode == 0 and "Traceback" not in rebuilt.stderr, rebuilt.stderr
+    folder = got["out"] / "odds-table"
+    m = manifest(folder)
+    assert parts_digest(m) == ODDS_TABLE_DIGEST and m["rows"] == 20
+    record = json.loads((folder / "_checksums" / "part-00000.parquet.json").read_text())
+    assert record["sha256"] == m["parts"][0]["sha256"] and record["part"] == 0
+    cat = json.loads((got["out"] / "_catalog.json").read_text())
+    assert [e["dataset"] for e in cat["datasets"]] == ["odds-table"] and cat["datasets"][0]["rows"] == 20
