@@ -4,7 +4,7 @@ from __future__ import annotations
 import typer
 
 from jobs.app import app, fail
-from jobs.options import DASHBOARD, FORCE, OUT, QUIET, SCHEDULER, WORKERS, dataset, run
+from jobs.options import DASHBOARD, DASHBOARD_ADDRESS, FORCE, OUT, QUIET, SCHEDULER, WORKERS, dataset, run
 
 
 def _params(items: list[str]) -> dict[str, dict]:
@@ -36,7 +36,8 @@ def tables(names: list[str] = typer.Argument(
            all_: bool = typer.Option(False, "--all", help="every registered dataset"),
            param: list[str] = typer.Option([], "--param", "-p", help="a dataset parameter, e.g. vs-random.trials=3000"),
            out: str = OUT, workers: int | None = WORKERS, scheduler: str | None = SCHEDULER,
-           quiet: bool = QUIET, force: bool = FORCE, dashboard: bool = DASHBOARD) -> None:
+           quiet: bool = QUIET, force: bool = FORCE, dashboard: bool = DASHBOARD,
+           dashboard_address: str | None = DASHBOARD_ADDRESS) -> None:
     """Build datasets in dependency order on one cluster, resumably, and write <out>/_catalog.json."""
     from pipeline.datasets import PREFLOP_SET
     from pipeline.datasets import names as registered
@@ -55,7 +56,7 @@ def tables(names: list[str] = typer.Argument(
         if name not in chosen:
             raise fail(f"--param for {name!r}, which is not being built")
     reports = run([dataset(n, **params.get(n, {})) for n in chosen], out, workers, scheduler, quiet,
-                  force, catalog=True, dashboard=dashboard)
+                  force, catalog=True, dashboard=dashboard, dashboard_address=dashboard_address)
     width = max(len(r.name) for r in reports)
     print(f"{'dataset':{width}s} {'rows':>12s} {'parts':>6s} {'computed':>8s} {'MB':>9s} {'seconds':>8s}")
     for r in reports:

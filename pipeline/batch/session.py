@@ -25,6 +25,7 @@ from .errors import RunnerError
 from .fanout import ProgressExecutor
 
 WORKERS_PER_CORE = 4     # --workers above this many per core is refused
+DASHBOARD_ADDRESS = "127.0.0.1:0"   # a local cluster's dashboard: this machine only, on a free port
 
 
 # A local cluster has no dashboard to feed (unless asked): its workers skip the
@@ -49,13 +50,18 @@ class Session:
     """
 
     def __init__(self, workers: int | None = None, scheduler: str | None = None, quiet: bool = False,
-                 dashboard: bool = False) -> None:
+                 dashboard: bool = False, dashboard_address: str | None = None) -> None:
+        """``dashboard`` starts a local cluster's dashboard on ``dashboard_address`` (``HOST:PORT``; by default
+        127.0.0.1 on a free port, so that only this machine can reach it: it shows the code and data)."""
         cap = WORKERS_PER_CORE * available_cores()
         if workers is not None and not 1 <= workers <= cap:
             raise RunnerError(f"--workers must be 1 to {cap} ({WORKERS_PER_CORE} per core), got {workers}")
         if scheduler is not None and not scheduler.startswith(("tcp://", "tls://", "ucx://", "inproc://")):
             raise RunnerError(f"--scheduler {scheduler!r}: expected an address such as tcp://host:8786")
-        self.workers, self.scheduler, self.quiet, self.dashboard = workers, scheduler, quiet, dashboard
+        address = None
+        if dashboard or dashboard_address is not None:
+            address = check_address(DASHBOARD_ADDRESS if dashboard_address is None else dashboard_address)
+        self.workers, self.scheduler, self.quiet, self.dashboard = workers, scheduler, quiet, address
         self._stack = contextlib.ExitStack()
         self._client: Any = None
         self.progress = Progress(quiet)
@@ -101,9 +107,19 @@ class Session:
         return None if self.in_process() else self.executor(label)
 
 
+def check_address(address: str) -> str:
+    """``address`` if it is ``HOST:PORT`` (port 0 to 65535, 0 for a free one), else RunnerError."""
+    host, colon, port = address.rpartition(":")
+    if not colon or not port.isascii() or not port.isdigit() or len(port) > 5 or int(port) > 65535 \
+            or any(c.isspace() for c in host):
+        raise RunnerError(f"--dashboard-address {address!r}: expected HOST:PORT, e.g. 127.0.0.1:8787")
+    return address
+
+
 @contextlib.contextmanager
-def _dask_client(workers: int | None, scheduler: str | None, dashboard: bool) -> Iterator[Any]:
-    """A Dask client: on ``scheduler`` if given, else on a local cluster of ``workers`` processes."""
+def _dask_client(workers: int | None, scheduler: str | None, dashboard: str | None) -> Iterator[Any]:
+    """A Dask client: on ``scheduler`` if given, else on a local cluster of ``workers`` processes (with its
+    dashboard on the address ``dashboard``, if given)."""
     import sys
 
     from distributed import Client, LocalCluster
@@ -132,7 +148,7 @@ def _dask_client(workers: int | None, scheduler: str | None, dashboard: bool) ->
             with warnings.catch_warnings():   # "Port 8787 is already in use" when another cluster runs: harmless
                 warnings.filterwarnings("ignore", message="Port .* is already in use")
                 cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, worker_class=QuietNanny,
-                                       dashboard_address=":0" if dashboard else None,
+                                       dashboard_address=dashboard,
                                        silence_logs=logging.CRITICAL)
             local = Client(cluster)
         if dashboard:

@@ -227,6 +227,36 @@ def damaged_documents(first, out: Path) -> dict:
     return {"listing": listing, "rebuilt": rebuilt, "out": out}
 
 
+# Case 20: the dashboard listens on 127.0.0.1 unless asked otherwise
+
+def listening(port: int) -> set[str]:
+    """The local addresses with a listening TCP socket on ``port`` (from /proc/net/tcp and tcp6)."""
+    found = set()
+    for table, width in (("/proc/net/tcp", 8), ("/proc/net/tcp6", 32)):
+        with open(table) as f:
+            for line in f.readlines()[1:]:
+                local, state = line.split()[1], line.split()[3]
+                address, hexport = local.split(":")
+                if state == "0A" and int(hexport, 16) == port:
+                    raw = bytes.fromhex(address)
+                    if width == 8:
+                        found.add(".".join(str(b) for b in raw[::-1]))
+                    else:
+                        found.add("::" if raw == bytes(16) else raw.hex())
+    return found
+
+
+def dashboard(out: Path) -> dict:
+    proc = subprocess.Popen([sys.executable, "-m", "jobs", "tables", "matchups", "--param", "matchups.limit=20",
+                             "--workers", "2", "--dashboard", "--quiet", "--out", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    first = proc.stderr.readline()       # printed once the cluster is up; the run goes on for a second or more
+    port = int(first.rsplit(":", 1)[1].split("/")[0]) if "Dask dashboard at http://" in first else None
+    addresses = listening(port) if port else set()
+    rest = proc.communicate(timeout=300)
+    return {"code": proc.returncode, "first": first, "addresses": addresses, "stderr": first + rest[1], "out": out}
+
+
 @pytest.fixture(scope="module")
 def ahead(request, tmp_path_factory):
     """The slow cases of this module, three processes at a time; ``ahead(key)`` is the result of case ``key``."""
@@ -246,6 +276,8 @@ def ahead(request, tmp_path_factory):
             first = futures["lock"] = pool.submit(zero_byte_lock, tmp_path_factory.mktemp("lock"))
             if wanted(request, "test_damaged_documents"):
                 futures["documents"] = pool.submit(damaged_documents, first, tmp_path_factory.mktemp("documents"))
+        if wanted(request, "test_dashboard_listens_on_this_machine_only"):
+            futures["dashboard"] = pool.submit(dashboard, tmp_path_factory.mktemp("dashboard"))
         for damage in damages:
             futures[damage] = pool.submit(rerun_damaged, base, damage, tmp_path_factory.mktemp(damage))
         yield lambda key: futures[key].result()
@@ -321,6 +353,8 @@ IN_PROCESS = [
     (["vs-random", "--param", "vs-random.trails=5"], "unknown parameter 'trails' (it takes opponents, trials, seed)"),
     (["preflop-grid", "--param", "preflop-grid.source=x"], "preflop-grid: unknown parameter 'source'"),
     (["ehs-table/turn", "--param", "ehs-table/turn.street=flop"], "unknown parameter 'street' (it takes limit)"),
+    (["odds-table", "--dashboard-address", "localhost"], "--dashboard-address 'localhost': expected HOST:PORT"),
+    (["odds-table", "--dashboard-address", "127.0.0.1:99999"], "expected HOST:PORT"),
 ]
 
 
@@ -379,3 +413,12 @@ def test_damaged_documents(ahead):
     assert record["sha256"] == m["parts"][0]["sha256"] and record["part"] == 0
     cat = json.loads((got["out"] / "_catalog.json").read_text())
     assert [e["dataset"] for e in cat["datasets"]] == ["odds-table"] and cat["datasets"][0]["rows"] == 20
+
+
+def test_dashboard_listens_on_this_machine_only(ahead):
+    """Case 20: ``--dashboard`` printed a 127.0.0.1 link but listened on every interface."""
+    got = ahead("dashboard")
+    assert got["code"] == 0, got["stderr"]
+    assert got["first"].startswith("pokerpipe: Dask dashboard at http://127.0.0.1:"), got["first"]
+    assert got["addresses"] == {"127.0.0.1"}, got["addresses"]
+    assert parts_digest(manifest(got["out"] / "matchups")) == RECORDED[("matchups", (("limit", 20),))]
