@@ -30,14 +30,16 @@ WEIGHT_MODES = ("auto", "tables", "sampled")
 
 
 def run(targets: list[Any], out: str, workers: int | None, scheduler: str | None, quiet: bool, force: bool,
-        catalog: bool = False, dashboard: bool = False, dashboard_address: str | None = None) -> list[Any]:
-    """Build ``targets`` (names or datasets); bad options one line and exit 2, an interrupt exit 130."""
+        catalog: bool = False, dashboard: bool = False, dashboard_address: str | None = None,
+        params: dict[str, dict] | None = None) -> list[Any]:
+    """Build ``targets`` (names or datasets; ``params`` by dataset name, for targets named as text and the
+    datasets they read); bad options one line and exit 2, an interrupt exit 130."""
     from pipeline.batch.runner import Interrupted, Session
     from pipeline.datasets import BuildError, build_many
 
     try:
         with Session(workers, scheduler, quiet, dashboard, dashboard_address) as session:
-            reports = build_many(targets, out, session, force=force, write_catalog=catalog)
+            reports = build_many(targets, out, session, force=force, write_catalog=catalog, params=params)
     except BuildError as e:
         raise fail(str(e)) from None
     except Interrupted as e:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import typer
 
 from jobs.app import app, fail
-from jobs.options import DASHBOARD, DASHBOARD_ADDRESS, FORCE, OUT, QUIET, SCHEDULER, WORKERS, dataset, run
+from jobs.options import DASHBOARD, DASHBOARD_ADDRESS, FORCE, OUT, QUIET, SCHEDULER, WORKERS, run
 
 
 def _params(items: list[str]) -> dict[str, dict]:
@@ -51,12 +51,8 @@ def tables(names: list[str] = typer.Argument(
         if not group:
             raise fail(f"unknown dataset {n!r} (see `pokerpipe datasets`)")
         chosen += [g for g in group if g not in chosen]
-    params = _params(param)
-    for name in params:
-        if name not in chosen:
-            raise fail(f"--param for {name!r}, which is not being built")
-    reports = run([dataset(n, **params.get(n, {})) for n in chosen], out, workers, scheduler, quiet,
-                  force, catalog=True, dashboard=dashboard, dashboard_address=dashboard_address)
+    reports = run(chosen, out, workers, scheduler, quiet, force, catalog=True, dashboard=dashboard,
+                  dashboard_address=dashboard_address, params=_params(param))
     width = max(len(r.name) for r in reports)
     print(f"{'dataset':{width}s} {'rows':>12s} {'parts':>6s} {'computed':>8s} {'MB':>9s} {'seconds':>8s}")
     for r in reports:

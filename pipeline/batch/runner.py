@@ -82,14 +82,14 @@ def params_digest(dataset: Dataset) -> str:
     return hashlib.sha256(canonical_json([dataset.name, dataset.params, __version__]).encode()).hexdigest()
 
 
-def build_parts(dataset: Dataset, group: list, location: str) -> list[tuple[int, int, int, str]]:
+def build_parts(dataset: Dataset, group: list, location: str, shown: str = "") -> list[tuple[int, int, int, str]]:
     """Run on a worker: compute a group of ``(index, partition)``, write each part and its
     checksum record atomically; return ``(index, rows, bytes, sha256)`` per part.
 
     Grouping keeps the scheduler's per-task cost (about a millisecond) small
     beside the work when a dataset has many tiny partitions.
     """
-    storage = Storage(location)
+    storage = Storage(location, shown)          # ``shown``: the output as the user wrote it, for messages
     schema = dataset.full_schema
     digest = params_digest(dataset)
     done = []
@@ -329,7 +329,7 @@ def _compute(dataset: Dataset, storage: Storage, session: Session, partitions: l
     executor = session.cluster_executor()
     size = -(-len(todo) // MAX_TASKS)
     groups = [[(i, partitions[i]) for i in todo[k:k + size]] for k in range(0, len(todo), size)]
-    pending = {executor.submit(build_parts, dataset, g, storage.location) for g in groups}
+    pending = {executor.submit(build_parts, dataset, g, storage.location, storage.shown) for g in groups}
     computed = 0
     try:
         while pending:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import pyarrow as pa
@@ -79,23 +79,60 @@ def _resolve(item: str | Dataset, params: dict[str, Any]) -> Dataset:
     return item if isinstance(item, Dataset) else dataset(item, **params)
 
 
-def _order(targets: Sequence[Dataset]) -> list[Dataset]:
-    """``targets`` with their dependencies, each once, dependencies first."""
+def plan(targets: Iterable[str | Dataset], params: Mapping[str, Mapping[str, Any]] | None = None) -> list[Dataset]:
+    """``targets`` and the datasets they read, dependencies first, one dataset per name.
+
+    A name in ``params`` is made with those parameters wherever it appears — as
+    a target or as the input of one (``--param matchups.limit=10`` for
+    ``preflop-grid``) — and each dataset reads the planned instance of its
+    inputs (:class:`PlannedInputs`), so that one folder is never built twice
+    with different parameters in one run.  DatasetError for parameters of a
+    dataset that is not in the plan, or two different targets of one name.
+    """
+    params = dict(params or {})
+    chosen: dict[str, Dataset] = {}
+    targets = list(targets)
+    for t in targets:
+        ds = t if isinstance(t, Dataset) else dataset(t, **params.get(t, {}))
+        if ds.name in chosen and chosen[ds.name].params != ds.params:
+            raise DatasetError(f"two different {ds.name!r} datasets in one run: {shown(chosen[ds.name].params)} "
+                               f"and {shown(ds.params)}")
+        chosen.setdefault(ds.name, ds)
+    roots = list(chosen.values())
+
+    def instance(ds: Dataset) -> Dataset:
+        if ds.name not in chosen:
+            chosen[ds.name] = dataset(ds.name, **params[ds.name]) if ds.name in params else ds
+        return chosen[ds.name]
+
     out: list[Dataset] = []
-    seen: set[tuple[str, str]] = set()
+    done: set[str] = set()
 
     def visit(ds: Dataset) -> None:
-        key = (ds.name, json.dumps(ds.params, sort_keys=True))
-        if key in seen:
+        if ds.name in done:
             return
         for dep in ds.dependencies():
-            visit(dep)
-        seen.add(key)
+            visit(instance(dep))
+        done.add(ds.name)
         out.append(ds)
 
-    for t in targets:
-        visit(t)
+    for ds in roots:
+        visit(ds)
+    stray = sorted(set(params) - done)
+    if stray:
+        raise DatasetError(f"--param for {stray[0]!r}, which is not being built (nor read by what is)")
     return out
+
+
+class PlannedInputs:
+    """The inputs of a run's datasets: a dataset asks for its input by recipe (``Matchups()``) and gets the
+    one the run planned under that name, with the parameters the run gave it."""
+
+    def __init__(self, reader: Reader, planned: Sequence[Dataset]) -> None:
+        self.reader, self.planned = reader, {ds.name: ds for ds in planned}
+
+    def read(self, ds: Dataset, columns: list[str] | None = None) -> pa.Table:
+        return self.reader.read(self.planned.get(ds.name, ds), columns)
 
 
 def open_storage(out: str | os.PathLike[str]) -> Storage:
@@ -107,23 +144,26 @@ def open_storage(out: str | os.PathLike[str]) -> Storage:
 
 
 def build_many(targets: Iterable[str | Dataset], out: str | os.PathLike[str], session: Session,
-               force: bool = False, write_catalog: bool = True) -> list[RunReport]:
+               force: bool = False, write_catalog: bool = True,
+               params: Mapping[str, Mapping[str, Any]] | None = None) -> list[RunReport]:
     """Build ``targets`` (names or datasets) and their dependencies in order on one session.
 
+    ``params`` gives parameters by dataset name, for targets named as text and
+    for the datasets they read (:func:`plan`).
     ``force`` recomputes the named targets (not their dependencies).  A finished
     dataset is checked against its manifest and skipped.  With ``write_catalog``,
     ``<out>/_catalog.json`` records each dataset's parameters, rows, bytes,
     seconds and manifest.
     """
     storage = open_storage(out)
-    wanted = [_resolve(t, {}) for t in targets]
-    forced = {id(t) for t in wanted} if force else set()
-    plan = _order(wanted)
-    reader = Reader(storage)
+    targets = list(targets)
+    planned = plan(targets, params)
+    forced = {t.name if isinstance(t, Dataset) else t for t in targets} if force else set()
+    inputs = PlannedInputs(Reader(storage), planned)
     reports = []
-    session.progress.plan(sum(ds.planned_parts() for ds in plan), len(plan))
-    for ds in plan:
-        reports.append(run_dataset(ds, storage, session, reader, force=id(ds) in forced))
+    session.progress.plan(sum(ds.planned_parts() for ds in planned), len(planned))
+    for ds in planned:
+        reports.append(run_dataset(ds, storage, session, inputs, force=ds.name in forced))
     if write_catalog:
         update_catalog(storage, reports)
     return reports

@@ -257,6 +257,15 @@ def dashboard(out: Path) -> dict:
     return {"code": proc.returncode, "first": first, "addresses": addresses, "stderr": first + rest[1], "out": out}
 
 
+# Case 21: a --param for an input of what is built applies to it; a relative --out is printed as written
+
+def dependency_param(cwd: Path) -> dict:
+    grid = cli("tables", "preflop-grid", "--param", "matchups.limit=20", "--workers", "1", "--quiet", "--out", "rel",
+               cwd=cwd)
+    again = cli("tables", "matchups", "--param", "matchups.limit=20", "--workers", "1", "--out", "rel", cwd=cwd)
+    return {"grid": grid, "again": again, "cwd": cwd}
+
+
 @pytest.fixture(scope="module")
 def ahead(request, tmp_path_factory):
     """The slow cases of this module, three processes at a time; ``ahead(key)`` is the result of case ``key``."""
@@ -278,6 +287,8 @@ def ahead(request, tmp_path_factory):
                 futures["documents"] = pool.submit(damaged_documents, first, tmp_path_factory.mktemp("documents"))
         if wanted(request, "test_dashboard_listens_on_this_machine_only"):
             futures["dashboard"] = pool.submit(dashboard, tmp_path_factory.mktemp("dashboard"))
+        if wanted(request, "test_param_of_an_input_applies_to_it"):
+            futures["dependency"] = pool.submit(dependency_param, tmp_path_factory.mktemp("dependency"))
         for damage in damages:
             futures[damage] = pool.submit(rerun_damaged, base, damage, tmp_path_factory.mktemp(damage))
         yield lambda key: futures[key].result()
@@ -353,6 +364,8 @@ IN_PROCESS = [
     (["vs-random", "--param", "vs-random.trails=5"], "unknown parameter 'trails' (it takes opponents, trials, seed)"),
     (["preflop-grid", "--param", "preflop-grid.source=x"], "preflop-grid: unknown parameter 'source'"),
     (["ehs-table/turn", "--param", "ehs-table/turn.street=flop"], "unknown parameter 'street' (it takes limit)"),
+    (["vs-random", "--param", "vs-random.opponents=2", "--param", "matchups.limit=5"],
+     "--param for 'matchups', which is not being built (nor read by what is)"),
     (["odds-table", "--dashboard-address", "localhost"], "--dashboard-address 'localhost': expected HOST:PORT"),
     (["odds-table", "--dashboard-address", "127.0.0.1:99999"], "expected HOST:PORT"),
 ]
@@ -422,3 +435,19 @@ def test_dashboard_listens_on_this_machine_only(ahead):
     assert got["first"].startswith("pokerpipe: Dask dashboard at http://127.0.0.1:"), got["first"]
     assert got["addresses"] == {"127.0.0.1"}, got["addresses"]
     assert parts_digest(manifest(got["out"] / "matchups")) == RECORDED[("matchups", (("limit", 20),))]
+
+
+def test_param_of_an_input_applies_to_it(ahead):
+    """Case 21: ``--param matchups.limit`` with ``preflop-grid`` was refused as "not being built": it applies to
+    the matchups the grid reads (built with it: the clean bytes), and the grid then says in one line that such
+    a smoke run is too short for it.  The relative ``--out`` is printed as the user wrote it."""
+    got = ahead("dependency")
+    assert_refused(got["grid"], "the matchups dataset holds 20 rows, expected all 47,008")
+    folder = got["cwd"] / "rel" / "matchups"
+    assert parts_digest(manifest(folder)) == RECORDED[("matchups", (("limit", 20),))]
+    assert not (got["cwd"] / "rel" / "preflop-grid" / "_manifest.json").exists()
+    again = got["again"]
+    assert again.returncode == 0, again.stderr
+    assert "matchups: 20 rows in 1 parts at rel/matchups (0 computed, 1 kept" in again.stderr, again.stderr
+    assert "catalog: rel/_catalog.json" in again.stdout
+    assert str(got["cwd"]) not in again.stdout + again.stderr + got["grid"].stderr

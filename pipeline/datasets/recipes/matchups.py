@@ -15,6 +15,7 @@ import pyarrow as pa
 
 from ...batch.parquet import dictionary_type, labels_array
 from ...batch.spec import Dataset, Inputs
+from ...core.errors import InputError
 from ...core.inputs import integer
 
 ROWS_PER_PART = 500
@@ -88,7 +89,8 @@ def matchup_arrays(table: pa.Table) -> tuple[np.ndarray, np.ndarray]:
     codes, _ = canonical_matchups()
     wtl = np.stack([table.column(c).to_numpy() for c in ("wins", "ties", "losses")], axis=1).astype(np.int64)
     if len(wtl) != len(codes):
-        raise ValueError(f"the matchups dataset holds {len(wtl)} rows, expected {len(codes)}")
+        raise InputError(f"the matchups dataset holds {len(wtl):,} rows, expected all {len(codes):,} (one built "
+                         "with a limit is a smoke run, too short to read)")
     return codes, wtl
 
 
