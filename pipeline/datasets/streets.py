@@ -8,6 +8,7 @@ from ..core.errors import InputError
 from ..core.inputs import integer, shown
 
 STREETS = {"flop": 3, "turn": 4, "river": 5}               # board cards
+MAX_LIMIT = 10**9          # a smoke run's limit: beyond any dataset's size (that is the whole of it), JSON-safe
 
 
 def check_street(street: object) -> str:
@@ -25,7 +26,7 @@ class StreetDataset(Dataset):
 
     def __init__(self, street: str, limit: Optional[int], boards_per_part: int) -> None:
         street = check_street(street)
-        limit = None if limit is None else integer(limit, f"{self.family}/{street}.limit", lo=1)
+        limit = None if limit is None else integer(limit, f"{self.family}/{street}.limit", lo=1, hi=MAX_LIMIT)
         self.street, self.limit = street, limit
         self.name = f"{self.family}/{street}"
         self.params = {"street": street, "boards_per_part": boards_per_part, **({"limit": limit} if limit else {})}

@@ -350,7 +350,7 @@ def test_refused_with_one_line(ahead, key):
 # the other forms of cases 12 and 18, through the same entry point in this process (no import to wait for)
 IN_PROCESS = [
     (["matchups", "--param", "matchups.limit=2.5"], "matchups.limit must be an integer, got 2.5"),
-    (["matchups", "--param", "matchups.limit=0"], "matchups.limit must be at least 1, got 0"),
+    (["matchups", "--param", "matchups.limit=0"], "matchups.limit must be between 1 and 1,000,000,000, got 0"),
     (["matchups", "--param", "matchups.limit=true"], "matchups.limit must be an integer, got true"),
     (["vs-random", "--param", "vs-random.trials=abc"], 'vs-random.trials must be an integer, got "abc"'),
     (["vs-random", "--param", "vs-random.trials=null"], "vs-random.trials must be an integer, got null"),

@@ -17,6 +17,7 @@ from ...batch.parquet import dictionary_type, labels_array
 from ...batch.spec import Dataset, Inputs
 from ...core.errors import InputError
 from ...core.inputs import integer
+from ..streets import MAX_LIMIT
 
 ROWS_PER_PART = 500
 
@@ -31,7 +32,7 @@ class Matchups(Dataset):
                         ("weight", pa.int64())])
 
     def __init__(self, limit: int | None = None) -> None:
-        self.limit = None if limit is None else integer(limit, "matchups.limit", lo=1)
+        self.limit = None if limit is None else integer(limit, "matchups.limit", lo=1, hi=MAX_LIMIT)
         self.params = {"rows_per_part": ROWS_PER_PART, **({"limit": self.limit} if self.limit is not None else {})}
 
     def partitions(self, inputs: Inputs) -> Sequence[Any]:
