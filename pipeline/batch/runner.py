@@ -18,8 +18,9 @@ local folder or an object-store URL (:mod:`.storage`).
   the part was — and its rows, counted from those bytes, are the partition's.
   Anything else is recomputed.  A manifest is a finished run only if it lists
   exactly the dataset's parts and its figures agree with the verified parts
-  (:func:`check_manifest`); otherwise it is written again.  ``force`` recomputes every part (replacing each as its
-  new bytes arrive; nothing is deleted before the cluster is reached).
+  (:func:`check_manifest`); otherwise it is written again.  ``force``
+  recomputes every part (replacing each as its new bytes arrive; nothing is
+  deleted before the cluster is reached).
 * **One writer.**  A ``_lock`` file (pid, host) refuses a second run on the
   same dataset while the first is alive.
 * **Determinism.**  A part's bytes depend on its partition alone (see
