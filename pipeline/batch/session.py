@@ -173,11 +173,18 @@ def _sigint_held() -> Iterator[None]:
     A local cluster interrupted while its workers start cannot be closed
     cleanly (Dask's exit hook then trips over workers half started, with a
     traceback); one fully started can.  So the start, a second or two, finishes
-    first.  Outside the main thread, where no handler can be set, nothing is held.
+    first; a second Ctrl-C stops waiting for it.  Outside the main thread, where
+    no handler can be set, nothing is held.
     """
     held: list[int] = []
+
+    def hold(signum: int, frame: object) -> None:
+        if held:                         # Ctrl-C again: the start seems stuck, stop now
+            raise KeyboardInterrupt
+        held.append(signum)
+
     try:
-        old = signal.signal(signal.SIGINT, lambda signum, frame: held.append(signum))
+        old = signal.signal(signal.SIGINT, hold)
     except ValueError:                   # not the main thread
         yield
         return
