@@ -17,7 +17,11 @@ SCHEDULER = typer.Option(None, "--scheduler", help="run on an existing Dask clus
                          "(Dask sends pickled code: connect only to a cluster you trust)")
 QUIET = typer.Option(False, "--quiet", "-q", help="no progress bar")
 FORCE = typer.Option(False, "--force", help="recompute every part instead of resuming")
-DASHBOARD = typer.Option(False, "--dashboard", help="start the Dask dashboard and print its address")
+DASHBOARD = typer.Option(False, "--dashboard", help="start the Dask dashboard of the local cluster and print its "
+                         "address; it listens on 127.0.0.1 only (this machine), unless --dashboard-address says")
+DASHBOARD_ADDRESS = typer.Option(None, "--dashboard-address", metavar="HOST:PORT",
+                                 help="where the dashboard listens (implies --dashboard), e.g. 0.0.0.0:8787 to "
+                                 "let other machines see it: it shows your code and data to whoever can reach it")
 WEIGHTS = typer.Option("auto", "--weights", help="hand weight after the flop: tables (built by `pokerpipe "
                        "holdem-weights` into --tables), sampled, or auto (tables when built)")
 TABLES = typer.Option(DEFAULT_OUT, "--tables", help="folder or URL holding the hand-weight tables "
@@ -26,14 +30,16 @@ WEIGHT_MODES = ("auto", "tables", "sampled")
 
 
 def run(targets: list[Any], out: str, workers: int | None, scheduler: str | None, quiet: bool, force: bool,
-        catalog: bool = False, dashboard: bool = False) -> list[Any]:
-    """Build ``targets`` (names or datasets); bad options one line and exit 2, an interrupt exit 130."""
+        catalog: bool = False, dashboard: bool = False, dashboard_address: str | None = None,
+        params: dict[str, dict] | None = None) -> list[Any]:
+    """Build ``targets`` (names or datasets; ``params`` by dataset name, for targets named as text and the
+    datasets they read); bad options one line and exit 2, an interrupt exit 130."""
     from pipeline.batch.runner import Interrupted, Session
     from pipeline.datasets import BuildError, build_many
 
     try:
-        with Session(workers, scheduler, quiet, dashboard) as session:
-            reports = build_many(targets, out, session, force=force, write_catalog=catalog)
+        with Session(workers, scheduler, quiet, dashboard, dashboard_address) as session:
+            reports = build_many(targets, out, session, force=force, write_catalog=catalog, params=params)
     except BuildError as e:
         raise fail(str(e)) from None
     except Interrupted as e:

@@ -1,16 +1,18 @@
 """``pokerpipe tables``: build many datasets, dependencies first, on one cluster (the overnight run)."""
 from __future__ import annotations
 
-import json
-
 import typer
 
 from jobs.app import app, fail
-from jobs.options import DASHBOARD, FORCE, OUT, QUIET, SCHEDULER, WORKERS, dataset, run
+from jobs.options import DASHBOARD, DASHBOARD_ADDRESS, FORCE, OUT, QUIET, SCHEDULER, WORKERS, run
 
 
 def _params(items: list[str]) -> dict[str, dict]:
-    """``vs-random.trials=3000`` -> ``{"vs-random": {"trials": 3000}}`` (values read as JSON when they parse)."""
+    """``vs-random.trials=3000`` -> ``{"vs-random": {"trials": 3000}}``: values read as JSON when they parse
+    (``3000``, ``true``, ``[1, 3]``), else taken as text (``1-9``); the recipes check them."""
+    from pipeline.core.errors import InputError
+    from pipeline.core.inputs import MAX_DEPTH, nesting, parse_json
+
     out: dict[str, dict] = {}
     for item in items:
         key, eq, value = item.partition("=")
@@ -18,9 +20,12 @@ def _params(items: list[str]) -> dict[str, dict]:
         if not eq or not dot or not name or not param:
             raise fail(f"--param {item!r}: expected DATASET.NAME=VALUE, e.g. vs-random.trials=3000")
         try:
-            out.setdefault(name, {})[param.replace("-", "_")] = json.loads(value)
-        except ValueError:
-            out.setdefault(name, {})[param.replace("-", "_")] = value
+            parsed = parse_json(value, f"--param {key}")
+        except InputError as e:
+            if nesting(value) > MAX_DEPTH:             # JSON too deep to read: not text either
+                raise fail(str(e)) from None
+            parsed = value
+        out.setdefault(name, {})[param.replace("-", "_")] = parsed
     return out
 
 
@@ -31,7 +36,8 @@ def tables(names: list[str] = typer.Argument(
            all_: bool = typer.Option(False, "--all", help="every registered dataset"),
            param: list[str] = typer.Option([], "--param", "-p", help="a dataset parameter, e.g. vs-random.trials=3000"),
            out: str = OUT, workers: int | None = WORKERS, scheduler: str | None = SCHEDULER,
-           quiet: bool = QUIET, force: bool = FORCE, dashboard: bool = DASHBOARD) -> None:
+           quiet: bool = QUIET, force: bool = FORCE, dashboard: bool = DASHBOARD,
+           dashboard_address: str | None = DASHBOARD_ADDRESS) -> None:
     """Build datasets in dependency order on one cluster, resumably, and write <out>/_catalog.json."""
     from pipeline.datasets import PREFLOP_SET
     from pipeline.datasets import names as registered
@@ -45,12 +51,8 @@ def tables(names: list[str] = typer.Argument(
         if not group:
             raise fail(f"unknown dataset {n!r} (see `pokerpipe datasets`)")
         chosen += [g for g in group if g not in chosen]
-    params = _params(param)
-    for name in params:
-        if name not in chosen:
-            raise fail(f"--param for {name!r}, which is not being built")
-    reports = run([dataset(n, **params.get(n, {})) for n in chosen], out, workers, scheduler, quiet,
-                  force, catalog=True, dashboard=dashboard)
+    reports = run(chosen, out, workers, scheduler, quiet, force, catalog=True, dashboard=dashboard,
+                  dashboard_address=dashboard_address, params=_params(param))
     width = max(len(r.name) for r in reports)
     print(f"{'dataset':{width}s} {'rows':>12s} {'parts':>6s} {'computed':>8s} {'MB':>9s} {'seconds':>8s}")
     for r in reports:

@@ -2,19 +2,25 @@
 
 :func:`run_dataset` builds a :class:`~pipeline.batch.spec.Dataset` into
 ``<out>/<name>/``: ``part-NNNNN.parquet`` for partition N, each with a
-checksum record ``_checksums/part-NNNNN.parquet.json`` (SHA-256, rows, the
-parameters' digest), the side outputs, and last ``_manifest.json``
-(parameters, version, rows, bytes and SHA-256 of every part and side output).
-``<out>`` is a local folder or an object-store URL (:mod:`.storage`).
+checksum record ``_checksums/part-NNNNN.parquet.json`` (the part's identity —
+dataset, part index, the parameters' digest — bound to its SHA-256, rows and
+bytes), the side outputs, and last ``_manifest.json`` (parameters, version,
+and one entry per part, in order, each naming its own file, with its rows,
+bytes and SHA-256, the total rows, and the side outputs).  ``<out>`` is a
+local folder or an object-store URL (:mod:`.storage`).
 
 * **Workers write.**  Each Dask worker writes its own parts straight to the
   output and returns only (rows, bytes, SHA-256): bytes cross the network once,
   and a cluster with no shared disk can write to a bucket.
 * **Resume.**  A part is kept only if its bytes hash to the SHA-256 recorded
-  for this dataset's parameters — in the finished manifest or, after a crash,
-  in the part's own checksum record, written when the part was.  Anything
-  else is recomputed.  ``force`` recomputes every part (replacing each as its
-  new bytes arrive; nothing is deleted before the cluster is reached).
+  for this dataset, its parameters and this very part index — in the finished
+  manifest or, after a crash, in the part's own checksum record, written when
+  the part was — and its rows, counted from those bytes, are the partition's.
+  Anything else is recomputed.  A manifest is a finished run only if it lists
+  exactly the dataset's parts and its figures agree with the verified parts
+  (:func:`check_manifest`); otherwise it is written again.  ``force``
+  recomputes every part (replacing each as its new bytes arrive; nothing is
+  deleted before the cluster is reached).
 * **One writer.**  A ``_lock`` file (pid, host) refuses a second run on the
   same dataset while the first is alive.
 * **Determinism.**  A part's bytes depend on its partition alone (see
@@ -39,6 +45,8 @@ from typing import Any
 
 import pyarrow as pa
 
+from ..core.errors import InputError
+from ..core.inputs import parse_json
 from ..core.version import __version__
 from .errors import Interrupted, RunnerError
 from .parquet import canonical_json, parquet_bytes, read_part, sha256
@@ -75,14 +83,14 @@ def params_digest(dataset: Dataset) -> str:
     return hashlib.sha256(canonical_json([dataset.name, dataset.params, __version__]).encode()).hexdigest()
 
 
-def build_parts(dataset: Dataset, group: list, location: str) -> list[tuple[int, int, int, str]]:
+def build_parts(dataset: Dataset, group: list, location: str, shown: str = "") -> list[tuple[int, int, int, str]]:
     """Run on a worker: compute a group of ``(index, partition)``, write each part and its
     checksum record atomically; return ``(index, rows, bytes, sha256)`` per part.
 
     Grouping keeps the scheduler's per-task cost (about a millisecond) small
     beside the work when a dataset has many tiny partitions.
     """
-    storage = Storage(location)
+    storage = Storage(location, shown)          # ``shown``: the output as the user wrote it, for messages
     schema = dataset.full_schema
     digest = params_digest(dataset)
     done = []
@@ -91,7 +99,7 @@ def build_parts(dataset: Dataset, group: list, location: str) -> list[tuple[int,
         table = pa.Table.from_arrays([table.column(f.name) for f in schema], schema=schema)
         data = parquet_bytes(table)
         sha = sha256(data)
-        record = {"sha256": sha, "rows": table.num_rows, "bytes": len(data), "params": digest}
+        record = checksum_record(dataset.name, i, digest, sha, table.num_rows, len(data))
         storage.write_atomic(data, dataset.name, part_name(i))
         storage.write_atomic(json.dumps(record).encode(), dataset.name, CHECKSUMS, part_name(i) + ".json")
         done.append((i, table.num_rows, len(data), sha))
@@ -114,51 +122,97 @@ def _sigterm_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, old)
 
 
+def checksum_record(name: str, index: int, digest: str, sha: str, rows: int, nbytes: int) -> dict[str, Any]:
+    """A part's checksum record: its identity (dataset, part index, parameters' digest) bound to its bytes."""
+    return {"dataset": name, "part": index, "params": digest, "sha256": sha, "rows": rows, "bytes": nbytes}
+
+
 def read_manifest(storage: Storage, name: str) -> dict | None:
-    """The dataset's manifest if there is a readable one, else None."""
+    """The dataset's manifest if there is a readable one (a JSON object of bounded size and depth), else None."""
+    return _read_document(storage, name, MANIFEST)
+
+
+def _read_document(storage: Storage, *parts: str) -> dict | None:
     try:
-        manifest = json.loads(storage.read_bytes(name, MANIFEST))
-    except (OSError, ValueError, UnicodeDecodeError):
+        doc = parse_json(storage.read_bytes(*parts), parts[-1])
+    except (OSError, InputError):
         return None
-    return manifest if isinstance(manifest, dict) else None
+    return doc if isinstance(doc, dict) else None
 
 
 def manifest_matches(manifest: dict | None, dataset: Dataset) -> bool:
-    """Whether ``manifest`` is a finished run of exactly this dataset, parameters and version."""
+    """Whether ``manifest`` is a run of exactly this dataset, parameters and version (its identity only:
+    :func:`check_manifest` says whether it is a finished one)."""
     return (manifest is not None and manifest.get("job") == dataset.name
             and manifest.get("parameters") == json.loads(json.dumps(dataset.params))
             and manifest.get("version") == __version__ and isinstance(manifest.get("parts"), list))
 
 
-def _recorded(storage: Storage, dataset: Dataset, index: int, manifest: dict | None) -> str | None:
-    """The SHA-256 a part must have: from the matching manifest, else its checksum record."""
-    name = part_name(index)
-    if manifest is not None:
-        for p in manifest["parts"]:
-            if isinstance(p, dict) and p.get("file") == name:
-                return str(p.get("sha256"))
-    try:
-        record = json.loads(storage.read_bytes(dataset.name, CHECKSUMS, name + ".json"))
-        if record.get("params") == params_digest(dataset):
-            return str(record["sha256"])
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        pass
+def _count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _sha(value: Any) -> bool:
+    return isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value)
+
+
+def check_manifest(manifest: dict | None, dataset: Dataset, count: int) -> str | None:
+    """Why ``manifest`` is not a finished run of ``dataset`` with ``count`` parts, or None when it is one.
+
+    Its own figures are checked: identity (:func:`manifest_matches`), exactly
+    ``count`` part entries, entry ``i`` naming ``part_name(i)`` with whole
+    rows and bytes and a SHA-256, the total rows their sum, well-formed side
+    outputs.  The parts' bytes are checked by whoever reads them.
+    """
+    if manifest is None:
+        return "no readable manifest"
+    if not manifest_matches(manifest, dataset):
+        return "built with other parameters or version"
+    entries = manifest["parts"]
+    if len(entries) != count:
+        return f"its manifest lists {len(entries)} of {count} parts"
+    for i, e in enumerate(entries):
+        if not (isinstance(e, dict) and e.get("file") == part_name(i) and _count(e.get("rows"))
+                and _count(e.get("bytes")) and _sha(e.get("sha256"))):
+            return f"its manifest entry {i} is not {part_name(i)} with rows, bytes and SHA-256"
+    if not _count(manifest.get("rows")) or manifest["rows"] != sum(e["rows"] for e in entries):
+        return "its manifest's total rows are not the sum of its parts' rows"
+    side = manifest.get("side_outputs", [])
+    if not (isinstance(side, list) and all(isinstance(f, dict) and f.get("file") in dataset.side_output_names
+                                           and _sha(f.get("sha256")) for f in side)):
+        return "its manifest's side outputs are damaged"
     return None
 
 
-def _valid_parts(storage: Storage, dataset: Dataset, count: int, force: bool,
+def _recorded(storage: Storage, dataset: Dataset, index: int, manifest: dict | None, digest: str) -> str | None:
+    """The SHA-256 part ``index`` must have: from the finished manifest, else from its checksum record if
+    that names this dataset, this part index and these parameters."""
+    name = part_name(index)
+    if manifest is not None:
+        return str(manifest["parts"][index]["sha256"])
+    record = _read_document(storage, dataset.name, CHECKSUMS, name + ".json")
+    if (record is not None and record.get("dataset") == dataset.name and record.get("part") == index
+            and not isinstance(record.get("part"), bool) and record.get("params") == digest
+            and _sha(record.get("sha256"))):
+        return str(record["sha256"])
+    return None
+
+
+def _valid_parts(storage: Storage, dataset: Dataset, partitions: list, force: bool,
                  manifest: dict | None) -> dict[int, tuple[int, int, str]]:
-    """Parts that can be kept, by index, with (rows, bytes, SHA-256): their bytes hash to the record."""
+    """Parts that can be kept, by index, with (rows, bytes, SHA-256): their bytes hash to the SHA-256 bound
+    to their index, and are a Parquet file of this dataset with the partition's rows (counted from them)."""
     keep: dict[int, tuple[int, int, str]] = {}
     if force:
         return keep
     present = set(storage.files(dataset.name))
     schema = dataset.full_schema
-    for i in range(count):
+    digest = params_digest(dataset)
+    for i, partition in enumerate(partitions):
         name = part_name(i)
         if name not in present:
             continue
-        want = _recorded(storage, dataset, i, manifest)
+        want = _recorded(storage, dataset, i, manifest, digest)
         if want is None:
             continue
         try:
@@ -166,10 +220,16 @@ def _valid_parts(storage: Storage, dataset: Dataset, count: int, force: bool,
         except OSError:
             continue
         if sha256(data) == want:
-            table = read_part(data, schema)
+            table = read_part(data, schema, dataset.rows(partition))
             if table is not None:
                 keep[i] = (table.num_rows, len(data), want)
     return keep
+
+
+def _agrees(manifest: dict, parts: dict[int, tuple[int, int, str]]) -> bool:
+    """Whether every entry of a well-formed manifest has the rows, bytes and SHA-256 of the verified part."""
+    return len(parts) == len(manifest["parts"]) and all(
+        (e["rows"], e["bytes"], e["sha256"]) == parts.get(i) for i, e in enumerate(manifest["parts"]))
 
 
 def _clean(storage: Storage, dataset: Dataset, count: int) -> None:
@@ -186,6 +246,8 @@ def _clean(storage: Storage, dataset: Dataset, count: int) -> None:
 def _failure(name: str, e: BaseException) -> RunnerError:
     """One line for a run that a worker, the disk or the scheduler broke."""
     kind = type(e).__name__
+    if isinstance(e, StorageError):
+        return RunnerError(f"{name}: {e}")
     if kind == "KilledWorker":
         return RunnerError(f"{name}: a partition killed its worker repeatedly ({e}); "
                            "finished parts are kept: rerun to resume")
@@ -209,6 +271,8 @@ def run_dataset(dataset: Dataset, storage: Storage, session: Session, inputs: An
         raise RunnerError(f"cannot write to output folder {storage.url(name)}: {e.strerror or e}") from None
     if storage.exists(name, MANIFEST) and not storage.is_file(name, MANIFEST):
         raise RunnerError(f"{storage.url(name, MANIFEST)} is not a file; move it away and rerun")
+    storage.refuse_links(name)               # nothing is read, written or deleted through a link
+    storage.refuse_links(name, CHECKSUMS)
     try:
         with storage.lock(name):
             return _run_locked(dataset, storage, session, inputs, force, start)
@@ -221,14 +285,19 @@ def _run_locked(dataset: Dataset, storage: Storage, session: Session, inputs: An
     name = dataset.name
     partitions = list(dataset.partitions(inputs))
     manifest = read_manifest(storage, name)
-    manifest = manifest if manifest_matches(manifest, dataset) else None
-    parts = _valid_parts(storage, dataset, len(partitions), force, manifest)
+    manifest = manifest if check_manifest(manifest, dataset, len(partitions)) is None else None
+    parts = _valid_parts(storage, dataset, partitions, force, manifest)
     todo = [i for i in range(len(partitions)) if i not in parts]
     computed = 0
-    if todo or manifest is None:
-        session.connect() if todo else None       # reach the cluster before touching anything
-        storage.remove(name, MANIFEST)            # from here on the dataset is unfinished
-        _clean(storage, dataset, len(partitions))
+    if (not todo and manifest is not None and _agrees(manifest, parts)
+            and _side_outputs_intact(storage, name, manifest)):
+        session.progress.skip(len(partitions))
+        return RunReport(name, storage.url(name), len(partitions), 0, sum(p[0] for p in parts.values()),
+                         sum(p[1] for p in parts.values()), time.time() - start, manifest)
+    if todo:
+        session.connect()                         # reach the cluster before touching anything
+    storage.remove(name, MANIFEST)                # from here on the dataset is unfinished
+    _clean(storage, dataset, len(partitions))
     if todo:
         session.progress.dataset(name, len(partitions), len(parts))
         try:
@@ -237,10 +306,6 @@ def _run_locked(dataset: Dataset, storage: Storage, session: Session, inputs: An
         except KeyboardInterrupt:
             raise Interrupted(f"{name}: interrupted with {len(parts)} of {len(partitions)} "
                               f"parts done; run the same command again to resume") from None
-    elif manifest is not None and _side_outputs_intact(storage, name, manifest):
-        session.progress.skip(len(partitions))
-        return RunReport(name, storage.url(name), len(partitions), 0, int(manifest.get("rows", 0)),
-                         sum(p[1] for p in parts.values()), time.time() - start, manifest)
     side = _side_outputs(dataset, storage, inputs, len(partitions))
     doc: dict[str, Any] = {
         "job": name,
@@ -265,7 +330,7 @@ def _compute(dataset: Dataset, storage: Storage, session: Session, partitions: l
     executor = session.cluster_executor()
     size = -(-len(todo) // MAX_TASKS)
     groups = [[(i, partitions[i]) for i in todo[k:k + size]] for k in range(0, len(todo), size)]
-    pending = {executor.submit(build_parts, dataset, g, storage.location) for g in groups}
+    pending = {executor.submit(build_parts, dataset, g, storage.location, storage.shown) for g in groups}
     computed = 0
     try:
         while pending:

@@ -4,12 +4,17 @@ A :class:`Session` holds one cluster — a local one of ``workers`` processes,
 or an existing one at ``scheduler`` — for every dataset a command builds, and
 one rich progress display on stderr: the dataset in progress and, when several
 are built, all of them with an overall ETA.  The cluster starts on first use.
+
+Ctrl-C is the command's alone: a local cluster's workers never see SIGINT
+(:mod:`.workers`), and a run abandoned for any reason stops them at once
+instead of waiting for their running tasks.
 """
 from __future__ import annotations
 
 import concurrent.futures as cf
 import contextlib
 import logging
+import signal
 import threading
 import warnings
 from collections.abc import Iterator
@@ -20,6 +25,7 @@ from .errors import RunnerError
 from .fanout import ProgressExecutor
 
 WORKERS_PER_CORE = 4     # --workers above this many per core is refused
+DASHBOARD_ADDRESS = "127.0.0.1:0"   # a local cluster's dashboard: this machine only, on a free port
 
 
 # A local cluster has no dashboard to feed (unless asked): its workers skip the
@@ -44,13 +50,18 @@ class Session:
     """
 
     def __init__(self, workers: int | None = None, scheduler: str | None = None, quiet: bool = False,
-                 dashboard: bool = False) -> None:
+                 dashboard: bool = False, dashboard_address: str | None = None) -> None:
+        """``dashboard`` starts a local cluster's dashboard on ``dashboard_address`` (``HOST:PORT``; by default
+        127.0.0.1 on a free port, so that only this machine can reach it: it shows the code and data)."""
         cap = WORKERS_PER_CORE * available_cores()
         if workers is not None and not 1 <= workers <= cap:
             raise RunnerError(f"--workers must be 1 to {cap} ({WORKERS_PER_CORE} per core), got {workers}")
         if scheduler is not None and not scheduler.startswith(("tcp://", "tls://", "ucx://", "inproc://")):
             raise RunnerError(f"--scheduler {scheduler!r}: expected an address such as tcp://host:8786")
-        self.workers, self.scheduler, self.quiet, self.dashboard = workers, scheduler, quiet, dashboard
+        address = None
+        if dashboard or dashboard_address is not None:
+            address = check_address(DASHBOARD_ADDRESS if dashboard_address is None else dashboard_address)
+        self.workers, self.scheduler, self.quiet, self.dashboard = workers, scheduler, quiet, address
         self._stack = contextlib.ExitStack()
         self._client: Any = None
         self.progress = Progress(quiet)
@@ -58,13 +69,15 @@ class Session:
     def __enter__(self) -> Session:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def __exit__(self, *exc: Any) -> None:
+        self.close(*exc)
 
-    def close(self) -> None:
+    def close(self, *exc: Any) -> None:
+        """Close the cluster; ``exc`` (as ``__exit__`` gets it) says the run was abandoned, so that a
+        local cluster's workers are stopped at once rather than after their running tasks."""
         self.progress.stop()
-        self._stack.close()
         self._client = None
+        self._stack.__exit__(*(exc or (None, None, None)))
 
     def connect(self) -> None:
         """Reach the scheduler (or start the local cluster) now; RunnerError if it fails."""
@@ -94,12 +107,24 @@ class Session:
         return None if self.in_process() else self.executor(label)
 
 
+def check_address(address: str) -> str:
+    """``address`` if it is ``HOST:PORT`` (port 0 to 65535, 0 for a free one), else RunnerError."""
+    host, colon, port = address.rpartition(":")
+    if not colon or not port.isascii() or not port.isdigit() or len(port) > 5 or int(port) > 65535 \
+            or any(c.isspace() for c in host):
+        raise RunnerError(f"--dashboard-address {address!r}: expected HOST:PORT, e.g. 127.0.0.1:8787")
+    return address
+
+
 @contextlib.contextmanager
-def _dask_client(workers: int | None, scheduler: str | None, dashboard: bool) -> Iterator[Any]:
-    """A Dask client: on ``scheduler`` if given, else on a local cluster of ``workers`` processes."""
+def _dask_client(workers: int | None, scheduler: str | None, dashboard: str | None) -> Iterator[Any]:
+    """A Dask client: on ``scheduler`` if given, else on a local cluster of ``workers`` processes (with its
+    dashboard on the address ``dashboard``, if given)."""
     import sys
 
     from distributed import Client, LocalCluster
+
+    from .workers import QuietNanny, stop_workers
 
     for noisy in ("distributed", "tornado", "asyncio"):    # a lost scheduler is reported in one line
         logging.getLogger(noisy).setLevel(logging.CRITICAL)
@@ -116,19 +141,59 @@ def _dask_client(workers: int | None, scheduler: str | None, dashboard: bool) ->
     import dask
 
     n = workers or available_cores()
-    with dask.config.set({} if dashboard else LOCAL_CLUSTER_CONFIG):
-        with warnings.catch_warnings():      # "Port 8787 is already in use" when another cluster runs: harmless
-            warnings.filterwarnings("ignore", message="Port .* is already in use")
-            cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                   dashboard_address=":0" if dashboard else None, silence_logs=logging.CRITICAL)
-        client = Client(cluster)
+    cluster: Any = None
+    local: Any = None
+    try:
+        with dask.config.set({} if dashboard else LOCAL_CLUSTER_CONFIG), _sigint_held():
+            with warnings.catch_warnings():   # "Port 8787 is already in use" when another cluster runs: harmless
+                warnings.filterwarnings("ignore", message="Port .* is already in use")
+                cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, worker_class=QuietNanny,
+                                       dashboard_address=dashboard,
+                                       silence_logs=logging.CRITICAL)
+            local = Client(cluster)
         if dashboard:
-            print(f"pokerpipe: Dask dashboard at {client.dashboard_link}", file=sys.stderr)
-        try:
-            yield client
-        finally:
-            client.close()
+            print(f"pokerpipe: Dask dashboard at {local.dashboard_link}", file=sys.stderr)
+        yield local
+    except BaseException:
+        if cluster is not None:            # the run was abandoned: its running tasks are not waited for
+            with contextlib.suppress(Exception):
+                stop_workers(cluster)
+        raise
+    finally:
+        if local is not None:
+            local.close()
+        if cluster is not None:
             cluster.close()
+
+
+@contextlib.contextmanager
+def _sigint_held() -> Iterator[None]:
+    """Hold a Ctrl-C that comes while the block runs, and act on it when the block ends.
+
+    A local cluster interrupted while its workers start cannot be closed
+    cleanly (Dask's exit hook then trips over workers half started, with a
+    traceback); one fully started can.  So the start, a second or two, finishes
+    first; a second Ctrl-C stops waiting for it.  Outside the main thread, where
+    no handler can be set, nothing is held.
+    """
+    held: list[int] = []
+
+    def hold(signum: int, frame: object) -> None:
+        if held:                         # Ctrl-C again: the start seems stuck, stop now
+            raise KeyboardInterrupt
+        held.append(signum)
+
+    try:
+        old = signal.signal(signal.SIGINT, hold)
+    except ValueError:                   # not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+    if held and callable(old):
+        old(signal.SIGINT, None)         # Python's own handler raises KeyboardInterrupt
 
 
 class Progress:

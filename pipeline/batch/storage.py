@@ -234,6 +234,12 @@ class Storage:
         except (FileNotFoundError, OSError):
             pass
 
+    def refuse_links(self, *parts: str) -> None:
+        """StorageError if, locally, a file directly inside the folder ``parts`` is a symbolic link (checked
+        before a run touches the folder: :meth:`path` checks each file only when it is used)."""
+        for name in self.files(*parts):
+            self.path(*parts, name)
+
     def files(self, *parts: str) -> Iterator[str]:
         """Names of the files directly inside the folder ``parts`` (none if it is missing)."""
         selector = pafs.FileSelector(self.path(*parts), allow_not_found=True, recursive=False)

@@ -50,7 +50,10 @@ def shown(value: Any) -> str:
     try:
         text = json.dumps(value, allow_nan=True)
     except (TypeError, ValueError):
-        text = repr(value)
+        try:
+            text = repr(value)
+        except ValueError:                  # an int too long for Python to write out
+            text = f"{type(value).__name__} too long to show"
     return text if len(text) <= 40 else text[:37] + "..."
 
 
@@ -92,11 +95,21 @@ def boolean(value: Any, what: str, error: type[InputError] = InputError) -> bool
 
 def _check_range(x: float, what: str, lo: Optional[float], hi: Optional[float], error: type[InputError]) -> None:
     if lo is not None and hi is not None and not lo <= x <= hi:
-        raise error(f"{what} must be between {lo:,} and {hi:,}, got {x:,}")
+        raise error(f"{what} must be between {lo:,} and {hi:,}, got {_amount(x)}")
     if lo is not None and x < lo:
-        raise error(f"{what} must be at least {lo:,}, got {x:,}")
+        raise error(f"{what} must be at least {lo:,}, got {_amount(x)}")
     if hi is not None and x > hi:
-        raise error(f"{what} must be at most {hi:,}, got {x:,}")
+        raise error(f"{what} must be at most {hi:,}, got {_amount(x)}")
+
+
+def _amount(x: float) -> str:
+    """``x`` for a message: in full up to 15 digits, else in short (an int of 5,000 digits cannot even be
+    turned into text by Python, and one of 300 would fill the line)."""
+    if abs(x) < 10**15:
+        return f"{x:,}"
+    if isinstance(x, float):
+        return f"{x:.3g}"
+    return f"about {'-' if x < 0 else ''}1e{math.floor(math.log10(abs(x)))}"
 
 
 def read_local(path: str | os.PathLike[str], what: str, max_bytes: int = MAX_DOCUMENT_BYTES,

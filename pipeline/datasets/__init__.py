@@ -15,8 +15,9 @@ from .recipes.odds_table import OddsTable
 from .recipes.preflop_grid import PreflopGrid
 from .recipes.videopoker import Strategy
 from .recipes.vs_random import VsRandom
-from .registry import PREFLOP_SET, DatasetError, dataset, names, registry
+from .registry import PREFLOP_SET, DatasetError, dataset, names, parameters, registry
 
 __all__ = ["BuildError", "DatasetError", "EhsTable", "HandWeightTables", "HoldemWeights", "Matchups", "OddsTable",
            "PREFLOP_SET", "PreflopGrid", "Strategy", "VsRandom", "build", "build_many", "catalog", "dataset",
-           "is_built", "matchup_arrays", "names", "open_storage", "read", "registry", "update_catalog"]
+           "is_built", "matchup_arrays", "names", "open_storage", "parameters", "read", "registry",
+           "update_catalog"]

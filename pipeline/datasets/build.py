@@ -11,17 +11,28 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..batch.parquet import sha256
-from ..batch.runner import MANIFEST, RunnerError, RunReport, manifest_matches, part_name, read_manifest, run_dataset
+from ..batch.runner import (
+    MANIFEST,
+    RunnerError,
+    RunReport,
+    check_manifest,
+    manifest_matches,
+    part_name,
+    read_manifest,
+    run_dataset,
+)
 from ..batch.session import Session
 from ..batch.spec import Dataset
 from ..batch.storage import Storage, StorageError
+from ..core.errors import InputError
+from ..core.inputs import parse_json, shown
 from .registry import DatasetError, dataset
 
 CATALOG = "_catalog.json"
@@ -40,20 +51,27 @@ class Reader:
             raise DatasetError(f"{ds.name} is not built at {where} (no readable {MANIFEST})")
         if not manifest_matches(manifest, ds):
             raise DatasetError(f"{ds.name} at {where} was built with other parameters or version: "
-                               f"{manifest.get('parameters')}")
+                               f"{shown(manifest.get('parameters'))}")
+        problem = check_manifest(manifest, ds, ds.planned_parts())
+        if problem is not None:
+            raise DatasetError(f"{ds.name} at {where} is not a finished run ({problem}); "
+                               "build it again to repair it")
+        schema = ds.full_schema
         tables = []
         for i, p in enumerate(manifest["parts"]):
+            table = None
             try:
-                if p["file"] != part_name(i):
-                    raise ValueError
                 data = self.storage.read_bytes(ds.name, p["file"])
-                ok = sha256(data) == p["sha256"]
-            except (OSError, ValueError, KeyError, TypeError):
-                ok = False
-            if not ok:
+                if sha256(data) == p["sha256"]:
+                    part = pq.ParquetFile(pa.BufferReader(data))
+                    if part.schema_arrow.equals(schema, check_metadata=True) and part.metadata.num_rows == p["rows"]:
+                        table = part.read(columns=columns)
+            except (OSError, ValueError, pa.ArrowException):
+                table = None
+            if table is None:
                 raise DatasetError(f"{ds.name}: {part_name(i)} at {where} is missing or damaged "
-                                   "(SHA-256 differs from the manifest); build it again to repair it")
-            tables.append(pq.read_table(pa.BufferReader(data), columns=columns))
+                                   "(SHA-256 or rows differ from the manifest); build it again to repair it")
+            tables.append(table)
         return pa.concat_tables(tables) if tables else ds.schema.empty_table()
 
 
@@ -61,23 +79,60 @@ def _resolve(item: str | Dataset, params: dict[str, Any]) -> Dataset:
     return item if isinstance(item, Dataset) else dataset(item, **params)
 
 
-def _order(targets: Sequence[Dataset]) -> list[Dataset]:
-    """``targets`` with their dependencies, each once, dependencies first."""
+def plan(targets: Iterable[str | Dataset], params: Mapping[str, Mapping[str, Any]] | None = None) -> list[Dataset]:
+    """``targets`` and the datasets they read, dependencies first, one dataset per name.
+
+    A name in ``params`` is made with those parameters wherever it appears — as
+    a target or as the input of one (``--param matchups.limit=10`` for
+    ``preflop-grid``) — and each dataset reads the planned instance of its
+    inputs (:class:`PlannedInputs`), so that one folder is never built twice
+    with different parameters in one run.  DatasetError for parameters of a
+    dataset that is not in the plan, or two different targets of one name.
+    """
+    params = dict(params or {})
+    chosen: dict[str, Dataset] = {}
+    targets = list(targets)
+    for t in targets:
+        ds = t if isinstance(t, Dataset) else dataset(t, **params.get(t, {}))
+        if ds.name in chosen and chosen[ds.name].params != ds.params:
+            raise DatasetError(f"two different {ds.name!r} datasets in one run: {shown(chosen[ds.name].params)} "
+                               f"and {shown(ds.params)}")
+        chosen.setdefault(ds.name, ds)
+    roots = list(chosen.values())
+
+    def instance(ds: Dataset) -> Dataset:
+        if ds.name not in chosen:
+            chosen[ds.name] = dataset(ds.name, **params[ds.name]) if ds.name in params else ds
+        return chosen[ds.name]
+
     out: list[Dataset] = []
-    seen: set[tuple[str, str]] = set()
+    done: set[str] = set()
 
     def visit(ds: Dataset) -> None:
-        key = (ds.name, json.dumps(ds.params, sort_keys=True))
-        if key in seen:
+        if ds.name in done:
             return
         for dep in ds.dependencies():
-            visit(dep)
-        seen.add(key)
+            visit(instance(dep))
+        done.add(ds.name)
         out.append(ds)
 
-    for t in targets:
-        visit(t)
+    for ds in roots:
+        visit(ds)
+    stray = sorted(set(params) - done)
+    if stray:
+        raise DatasetError(f"--param for {stray[0]!r}, which is not being built (nor read by what is)")
     return out
+
+
+class PlannedInputs:
+    """The inputs of a run's datasets: a dataset asks for its input by recipe (``Matchups()``) and gets the
+    one the run planned under that name, with the parameters the run gave it."""
+
+    def __init__(self, reader: Reader, planned: Sequence[Dataset]) -> None:
+        self.reader, self.planned = reader, {ds.name: ds for ds in planned}
+
+    def read(self, ds: Dataset, columns: list[str] | None = None) -> pa.Table:
+        return self.reader.read(self.planned.get(ds.name, ds), columns)
 
 
 def open_storage(out: str | os.PathLike[str]) -> Storage:
@@ -89,23 +144,26 @@ def open_storage(out: str | os.PathLike[str]) -> Storage:
 
 
 def build_many(targets: Iterable[str | Dataset], out: str | os.PathLike[str], session: Session,
-               force: bool = False, write_catalog: bool = True) -> list[RunReport]:
+               force: bool = False, write_catalog: bool = True,
+               params: Mapping[str, Mapping[str, Any]] | None = None) -> list[RunReport]:
     """Build ``targets`` (names or datasets) and their dependencies in order on one session.
 
+    ``params`` gives parameters by dataset name, for targets named as text and
+    for the datasets they read (:func:`plan`).
     ``force`` recomputes the named targets (not their dependencies).  A finished
     dataset is checked against its manifest and skipped.  With ``write_catalog``,
     ``<out>/_catalog.json`` records each dataset's parameters, rows, bytes,
     seconds and manifest.
     """
     storage = open_storage(out)
-    wanted = [_resolve(t, {}) for t in targets]
-    forced = {id(t) for t in wanted} if force else set()
-    plan = _order(wanted)
-    reader = Reader(storage)
+    targets = list(targets)
+    planned = plan(targets, params)
+    forced = {t.name if isinstance(t, Dataset) else t for t in targets} if force else set()
+    inputs = PlannedInputs(Reader(storage), planned)
     reports = []
-    session.progress.plan(sum(ds.planned_parts() for ds in plan), len(plan))
-    for ds in plan:
-        reports.append(run_dataset(ds, storage, session, reader, force=id(ds) in forced))
+    session.progress.plan(sum(ds.planned_parts() for ds in planned), len(planned))
+    for ds in planned:
+        reports.append(run_dataset(ds, storage, session, inputs, force=ds.name in forced))
     if write_catalog:
         update_catalog(storage, reports)
     return reports
@@ -126,25 +184,32 @@ def read(name: str | Dataset, out: str | os.PathLike[str], columns: list[str] | 
 
 
 def is_built(name: str | Dataset, out: str | os.PathLike[str], **params: Any) -> dict | None:
-    """The manifest of a finished ``name`` with these parameters under ``out``, else None."""
+    """The manifest of a finished ``name`` with these parameters under ``out``, else None (also when the
+    manifest is damaged or cut short: its figures are checked, the parts' bytes only by :func:`read`)."""
     ds = _resolve(name, params)
     manifest = read_manifest(open_storage(out), ds.name)
-    return manifest if manifest_matches(manifest, ds) else None
+    if not manifest_matches(manifest, ds) or check_manifest(manifest, ds, ds.planned_parts()) is not None:
+        return None
+    return manifest
 
 
 def catalog(out: str | os.PathLike[str]) -> dict:
-    """``<out>/_catalog.json`` (``{"datasets": []}`` when there is none)."""
+    """``<out>/_catalog.json`` (``{"datasets": []}`` when there is none, or it is damaged: it is only an index,
+    rewritten by the next ``tables`` run; each dataset's manifest is the record that counts)."""
     try:
-        doc = json.loads(open_storage(out).read_bytes(CATALOG))
-        return doc if isinstance(doc, dict) and isinstance(doc.get("datasets"), list) else {"datasets": []}
-    except (OSError, ValueError):
+        doc = parse_json(open_storage(out).read_bytes(CATALOG), CATALOG)
+    except (OSError, InputError):
         return {"datasets": []}
+    if not isinstance(doc, dict) or not isinstance(doc.get("datasets"), list):
+        return {"datasets": []}
+    entries = [e for e in doc["datasets"] if isinstance(e, dict) and isinstance(e.get("dataset"), str)]
+    return {**doc, "datasets": entries}
 
 
 def update_catalog(storage: Storage, reports: list[RunReport]) -> None:
     """Record ``reports`` in ``<out>/_catalog.json``, keeping entries of other datasets."""
     doc = catalog(storage.location)
-    entries = {e.get("dataset"): e for e in doc["datasets"] if isinstance(e, dict)}
+    entries = {e["dataset"]: e for e in doc["datasets"]}
     for r in reports:
         entries[r.name] = {
             "dataset": r.name,

@@ -12,6 +12,7 @@ in the build order (``ORDER``); adding a dataset is adding one such file.
 from __future__ import annotations
 
 import importlib
+import inspect
 import pkgutil
 from collections.abc import Callable
 from functools import lru_cache
@@ -43,12 +44,28 @@ def names() -> list[str]:
     return list(registry())
 
 
-def dataset(name: str, **params: Any) -> Dataset:
-    """The registered dataset ``name`` with ``params`` (DatasetError for an unknown name or bad parameters)."""
+def parameters(name: str) -> list[str]:
+    """The parameters dataset ``name`` accepts (``--param NAME.KEY=VALUE``), in the order its recipe takes them."""
     reg = registry()
     if name not in reg:
         raise DatasetError(f"unknown dataset {name!r} (see `pokerpipe datasets`)")
+    return [p.name for p in inspect.signature(reg[name]).parameters.values()
+            if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+
+
+def dataset(name: str, **params: Any) -> Dataset:
+    """The registered dataset ``name`` with ``params``: DatasetError for an unknown name, an unknown
+    parameter (naming the accepted ones) or a bad value (each recipe checks its own, type and range)."""
+    accepted = parameters(name)
+    unknown = sorted(k for k in params if k not in accepted)
+    if unknown:
+        takes = f"it takes {', '.join(accepted)}" if accepted else "it takes no parameters"
+        raise DatasetError(f"{name}: unknown parameter {unknown[0]!r} ({takes})")
     try:
-        return reg[name](**params)
-    except TypeError as e:
+        return registry()[name](**params)
+    except DatasetError:
+        raise
+    except InputError as e:
+        raise DatasetError(str(e)) from None
+    except (TypeError, ValueError) as e:       # a recipe that left a check to Python: still one line
         raise DatasetError(f"{name}: {e}") from None

@@ -4,8 +4,18 @@ from __future__ import annotations
 from typing import Optional
 
 from ..batch.spec import Dataset
+from ..core.errors import InputError
+from ..core.inputs import integer, shown
 
 STREETS = {"flop": 3, "turn": 4, "river": 5}               # board cards
+MAX_LIMIT = 10**9          # a smoke run's limit: beyond any dataset's size (that is the whole of it), JSON-safe
+
+
+def check_street(street: object) -> str:
+    """``street`` (flop, turn or river, any case) in lower case; InputError otherwise."""
+    if not isinstance(street, str) or street.lower() not in STREETS:
+        raise InputError(f"--street must be flop, turn or river, got {shown(street)}")
+    return street.lower()
 
 
 class StreetDataset(Dataset):
@@ -15,11 +25,8 @@ class StreetDataset(Dataset):
     family = ""
 
     def __init__(self, street: str, limit: Optional[int], boards_per_part: int) -> None:
-        street = street.lower()
-        if street not in STREETS:
-            raise ValueError(f"--street must be flop, turn or river, got {street!r}")
-        if limit is not None and limit < 1:
-            raise ValueError(f"--limit must be positive, got {limit}")
+        street = check_street(street)
+        limit = None if limit is None else integer(limit, f"{self.family}/{street}.limit", lo=1, hi=MAX_LIMIT)
         self.street, self.limit = street, limit
         self.name = f"{self.family}/{street}"
         self.params = {"street": street, "boards_per_part": boards_per_part, **({"limit": limit} if limit else {})}

@@ -13,7 +13,7 @@ from typing import Any
 import pyarrow as pa
 
 from ...batch.spec import Dataset, Inputs
-from ..streets import STREETS, StreetDataset
+from ..streets import STREETS, StreetDataset, check_street
 
 BOARDS_PER_PART = {"flop": 10, "turn": 100, "river": 500}  # a few seconds of work per part
 
@@ -26,7 +26,7 @@ class EhsTable(StreetDataset):
     def __init__(self, street: str, limit: int | None = None) -> None:
         from ...strength.street import POTENTIAL_COLUMNS
 
-        super().__init__(street, limit, BOARDS_PER_PART.get(street.lower(), 0))
+        super().__init__(street, limit, BOARDS_PER_PART[check_street(street)])
         street = self.street
         fields = [("index", pa.int64()), ("hole", pa.string()), ("board", pa.string()),
                   ("ahead", pa.int64()), ("tied", pa.int64()), ("behind", pa.int64()),

@@ -15,6 +15,9 @@ import pyarrow as pa
 
 from ...batch.parquet import dictionary_type, labels_array
 from ...batch.spec import Dataset, Inputs
+from ...core.errors import InputError
+from ...core.inputs import integer
+from ..streets import MAX_LIMIT
 
 ROWS_PER_PART = 500
 
@@ -29,10 +32,8 @@ class Matchups(Dataset):
                         ("weight", pa.int64())])
 
     def __init__(self, limit: int | None = None) -> None:
-        if limit is not None and limit < 1:
-            raise ValueError(f"--limit must be positive, got {limit}")
-        self.limit = limit
-        self.params = {"rows_per_part": ROWS_PER_PART, **({"limit": limit} if limit is not None else {})}
+        self.limit = None if limit is None else integer(limit, "matchups.limit", lo=1, hi=MAX_LIMIT)
+        self.params = {"rows_per_part": ROWS_PER_PART, **({"limit": self.limit} if self.limit is not None else {})}
 
     def partitions(self, inputs: Inputs) -> Sequence[Any]:
         from ...equity.matchups import canonical_matchups
@@ -89,7 +90,8 @@ def matchup_arrays(table: pa.Table) -> tuple[np.ndarray, np.ndarray]:
     codes, _ = canonical_matchups()
     wtl = np.stack([table.column(c).to_numpy() for c in ("wins", "ties", "losses")], axis=1).astype(np.int64)
     if len(wtl) != len(codes):
-        raise ValueError(f"the matchups dataset holds {len(wtl)} rows, expected {len(codes)}")
+        raise InputError(f"the matchups dataset holds {len(wtl):,} rows, expected all {len(codes):,} (one built "
+                         "with a limit is a smoke run, too short to read)")
     return codes, wtl
 
 

@@ -6,6 +6,7 @@ from ``matchups``); seeded Monte Carlo for two or more, each hand seeded from
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -14,6 +15,8 @@ import pyarrow as pa
 
 from ...batch.parquet import dictionary_type, labels_array
 from ...batch.spec import Dataset, Inputs
+from ...core.errors import InputError
+from ...core.inputs import integer, shown
 from .matchups import Matchups, matchup_arrays
 
 DEFAULT_OPPONENTS = "1-9"
@@ -21,29 +24,41 @@ DEFAULT_TRIALS = 200_000
 DEFAULT_SEED = 0
 MAX_TRIALS = 10**9          # per hand: 169 hands x 1e9 trials is already hours per opponent count
 MAX_OPPONENTS = 9
+MAX_SEED = 2**64 - 1        # numpy's SeedSequence takes any size; a bound keeps the recorded parameters sane
+
+
+_COUNT_OR_SPAN = re.compile(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", re.ASCII)
 
 
 def parse_opponents(text: str) -> list[int]:
-    """``'1-9'``, ``'3'`` or ``'1,2,5'`` -> sorted opponent counts, each 1..9 (ValueError otherwise)."""
+    """``'1-9'``, ``'3'`` or ``'1,2,5'`` -> sorted opponent counts, each 1..9 (InputError otherwise)."""
     out: set[int] = set()
-    try:
-        for part in text.split(","):
-            if "-" in part.strip()[1:]:
-                a, b = (int(x) for x in part.split("-", 1))
-                if not (1 <= a <= MAX_OPPONENTS and 1 <= b <= MAX_OPPONENTS):
-                    raise ValueError(f"--opponents {text!r}: opponents must be 1 to {MAX_OPPONENTS}")
-                out.update(range(a, b + 1))
-            else:
-                out.add(int(part))
-    except ValueError as e:
-        if "must be" in str(e):
-            raise
-        raise ValueError(f"--opponents {text!r}: expected a number, a span like 1-9, or a list like 1,3,5") from None
-    bad = sorted(k for k in out if not 1 <= k <= MAX_OPPONENTS)
-    if bad or not out:
-        raise ValueError(f"--opponents {text!r}: opponents must be 1 to {MAX_OPPONENTS} "
-                         f"(got {bad[0] if bad else 'none'})")
+    for part in text.split(","):
+        m = _COUNT_OR_SPAN.fullmatch(part)
+        if m is None:
+            raise InputError(f"--opponents {shown(text)}: expected a number, a span like 1-9, or a list like 1,3,5")
+        ends = [m[1], m[2] or m[1]]
+        bad = [d for d in ends if len(d) > 2 or not 1 <= int(d) <= MAX_OPPONENTS]   # no int() of 5,000 digits
+        if bad:
+            raise InputError(f"--opponents {shown(text)}: opponents must be 1 to {MAX_OPPONENTS} "
+                             f"(got {bad[0] if len(bad[0]) <= 12 else bad[0][:9] + '...'})")
+        out.update(range(int(ends[0]), int(ends[1]) + 1))
+    if not out:
+        raise InputError(f"--opponents {shown(text)}: opponents must be 1 to {MAX_OPPONENTS} (got none)")
     return sorted(out)
+
+
+def opponent_counts(value: Any) -> list[int]:
+    """The ``opponents`` parameter in any of its forms — text (``'1-9'``, ``'1,3'``), one count (``3``) or a
+    list of counts — as sorted counts 1..9; InputError for anything else."""
+    if isinstance(value, str):
+        return parse_opponents(value)
+    if isinstance(value, (list, tuple)) and value:
+        return sorted({integer(k, "vs-random.opponents", lo=1, hi=MAX_OPPONENTS) for k in value})
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return [integer(value, "vs-random.opponents", lo=1, hi=MAX_OPPONENTS)]
+    raise InputError(f"vs-random.opponents must be a count 1 to {MAX_OPPONENTS}, a span like \"1-9\" or a list "
+                     f"like [1, 3], got {shown(value)}")
 
 
 class VsRandom(Dataset):
@@ -54,19 +69,16 @@ class VsRandom(Dataset):
                         ("tie", pa.float64()), ("equity", pa.float64()), ("stderr", pa.float64()),
                         ("samples", pa.int64()), ("exact", pa.bool_())])
 
-    def __init__(self, opponents: list[int] | str = DEFAULT_OPPONENTS, trials: int = DEFAULT_TRIALS,
+    def __init__(self, opponents: list[int] | int | str = DEFAULT_OPPONENTS, trials: int = DEFAULT_TRIALS,
                  seed: int = DEFAULT_SEED) -> None:
-        ks = parse_opponents(opponents) if isinstance(opponents, str) else parse_opponents(
-            ",".join(str(int(k)) for k in opponents))
-        if trials < 1:
-            raise ValueError(f"--trials must be positive, got {trials}")
+        ks = opponent_counts(opponents)
+        trials = integer(trials, "vs-random.trials", lo=1)
         if trials > MAX_TRIALS:
             total = 169 * trials * sum(k > 1 for k in ks)
-            raise ValueError(f"--trials {trials:,} per hand means {total:.2e} trials in all, days of work at "
-                             f"~10 M trials/s per core; use at most {MAX_TRIALS:,}")
-        if seed < 0:
-            raise ValueError(f"--seed must be >= 0, got {seed}")
-        self.opponents, self.trials, self.seed = ks, int(trials), int(seed)
+            raise InputError(f"vs-random.trials {trials:,} per hand means {total:.2e} trials in all, days of work "
+                             f"at ~10 M trials/s per core; use at most {MAX_TRIALS:,}")
+        seed = integer(seed, "vs-random.seed", lo=0, hi=MAX_SEED)
+        self.opponents, self.trials, self.seed = ks, trials, seed
         self.params = {"opponents": ks, "trials": self.trials, "seed": self.seed}
 
     def dependencies(self) -> Sequence[Dataset]:
