@@ -37,6 +37,7 @@ import contextlib
 import hashlib
 import json
 import signal
+import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import CancelledError
@@ -289,11 +290,14 @@ def _run_locked(dataset: Dataset, storage: Storage, session: Session, inputs: An
     parts = _valid_parts(storage, dataset, partitions, force, manifest)
     todo = [i for i in range(len(partitions)) if i not in parts]
     computed = 0
-    if (not todo and manifest is not None and _agrees(manifest, parts)
-            and _side_outputs_intact(storage, name, manifest)):
-        session.progress.skip(len(partitions))
-        return RunReport(name, storage.url(name), len(partitions), 0, sum(p[0] for p in parts.values()),
-                         sum(p[1] for p in parts.values()), time.time() - start, manifest)
+    if not todo and manifest is not None and _agrees(manifest, parts):
+        damaged = _damaged_side_output(storage, name, manifest)
+        if damaged is None:
+            session.progress.skip(len(partitions))
+            return RunReport(name, storage.url(name), len(partitions), 0, sum(p[0] for p in parts.values()),
+                             sum(p[1] for p in parts.values()), time.time() - start, manifest)
+        print(f"pokerpipe: {storage.url(name, damaged)} is missing or differs from its manifest; writing it again",
+              file=sys.stderr)
     if todo:
         session.connect()                         # reach the cluster before touching anything
     storage.remove(name, MANIFEST)                # from here on the dataset is unfinished
@@ -368,15 +372,15 @@ def read_parts(storage: Storage, name: str, count: int, columns: list[str] | Non
     return pa.concat_tables(tables)
 
 
-def _side_outputs_intact(storage: Storage, name: str, manifest: dict) -> bool:
-    """Whether every side output the manifest lists is there with its recorded SHA-256."""
+def _damaged_side_output(storage: Storage, name: str, manifest: dict) -> str | None:
+    """The first side output the manifest lists that is missing or differs from its recorded SHA-256, or None."""
     for side in manifest.get("side_outputs", []):
         try:
             if sha256(storage.read_bytes(name, side["file"])) != side["sha256"]:
-                return False
+                return str(side["file"])
         except (OSError, KeyError, TypeError):
-            return False
-    return True
+            return str(side.get("file", "?"))
+    return None
 
 
 def _side_outputs(dataset: Dataset, storage: Storage, inputs: Any, count: int) -> list[dict]:

@@ -118,6 +118,38 @@ def test_truncated_zeroed_or_resized_tables_are_refused_before_play(built, tmp_p
         simulate(["tag", "station"], hands=10, weights=HandWeightTables(str(tmp_path / "copy"), STREET_LIMITS))
 
 
+def test_a_rerun_of_the_console_script_repairs_damaged_tables_to_their_bytes(built, tmp_path):
+    """Issue 20, case 3, through ``python -m jobs``: tables truncated or zeroed on disk are found on the next
+    run (one line each) and written again to the exact bytes the build left; what was intact is untouched."""
+    import hashlib
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    out, _ = built
+    copy = tmp_path / "copy"
+    shutil.copytree(out, copy, copy_function=os.link)
+    damaged = {("river", "counts"): "truncated", ("flop", "multi"): "zeroed"}
+    before = {p.relative_to(copy): hashlib.sha256(p.read_bytes()).hexdigest()
+              for p in copy.rglob("*.npy")}
+    for (street, array), how in damaged.items():
+        side = copy / "holdem-weights" / street / f"_{array}.npy"
+        data = side.read_bytes()
+        side.unlink()                                        # linked to the built file: write a new one
+        side.write_bytes(data[:len(data) // 2] if how == "truncated" else data[:128] + bytes(len(data) - 128))
+    params = [a for m, street in ((3, "flop"), (4, "turn"), (5, "river"))
+              for a in ("--param", f"holdem-weights/{street}.limit={LIMITS[m]}")]
+    p = subprocess.run([sys.executable, "-m", "jobs", "tables", "holdem-weights/flop", "holdem-weights/turn",
+                        "holdem-weights/river", *params, "--workers", "1", "--quiet", "--out", str(copy)],
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    lines = [line for line in p.stderr.splitlines() if "differs from its manifest" in line]
+    assert sorted(line.split("/holdem-weights/")[1].split(" ")[0] for line in lines) == \
+        ["flop/_multi.npy", "river/_counts.npy"], p.stderr
+    assert {p.relative_to(copy): hashlib.sha256(p.read_bytes()).hexdigest() for p in copy.rglob("*.npy")} == before
+
+
 def situations(m, count, seed):
     """Random (hole, board) on the built canonical boards, their suits permuted (the lookup must canonicalise)."""
     rng = np.random.default_rng(seed)
