@@ -20,7 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from support.ahead import selected
+from support.ahead import selected, wanted
 from support.recorded import RECORDED, parts_digest
 
 from pipeline import datasets
@@ -38,11 +38,6 @@ def assert_refused(p, words):
     assert len(lines) == 1 and "Traceback" not in p.stderr, p.stderr
     assert lines[0].startswith("pokerpipe: error: "), lines[0]
     assert all(w in lines[0] for w in ((words,) if isinstance(words, str) else words)), lines[0]
-
-
-def wanted(request, test: str) -> bool:
-    """Whether ``test`` was collected (and kept by -k)."""
-    return any(getattr(item, "originalname", None) == test for item in request.session.items)
 
 
 def manifest(folder: Path) -> dict:

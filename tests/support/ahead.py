@@ -8,6 +8,14 @@ checks its own result: the processes and the assertions are unchanged, only thei
 
 
 def selected(request, test, param):
-    """The values of ``param`` in the collected cases of ``test``: all of them, or those that -k kept."""
+    """The values of ``param`` in the collected cases of ``test`` in the fixture's own module (other modules
+    may have a test of the same name): all of them, or those that -k kept."""
     return [item.callspec.params[param] for item in request.session.items
-            if getattr(item, "originalname", None) == test and hasattr(item, "callspec")]
+            if getattr(item, "originalname", None) == test and hasattr(item, "callspec")
+            and getattr(item, "module", None) is request.module]
+
+
+def wanted(request, test):
+    """Whether ``test`` of the fixture's own module was collected (and kept by -k)."""
+    return any(getattr(item, "originalname", None) == test and getattr(item, "module", None) is request.module
+               for item in request.session.items)
