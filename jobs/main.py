@@ -82,8 +82,9 @@ def entry() -> None:
     a quick command's wall time.  Nothing a command leaves needs it: output is
     flushed here and files are written atomically before a command returns; a
     batch job has closed its Dask client and local cluster (workers joined) by
-    then.  Only an interrupted run exits normally, so that Dask's atexit
-    clean-up still runs after a shutdown that a signal may have cut short.
+    then.  Only an interrupted run whose worker processes are still alive exits
+    normally, so that Dask's atexit clean-up still runs after a shutdown that a
+    signal cut short.
     """
     try:
         code = main()
@@ -91,9 +92,18 @@ def entry() -> None:
     except BrokenPipeError:          # the reader of our output quit (``| head``): nothing left to say
         code = 1
     sys.stderr.flush()
-    if code == 130 and "distributed" in sys.modules:
+    if code == 130 and "distributed" in sys.modules and _children_alive():
         sys.exit(code)
     os._exit(code)
+
+
+def _children_alive() -> bool:
+    """Whether a worker process of a local cluster is still running (its shutdown cut short by the signal):
+    then Dask's atexit clean-up must run.  Otherwise an interrupted run leaves as fast as any other (the
+    interpreter's teardown took 0.7 s of the 0.9 s from Ctrl-C to exit with two workers)."""
+    import multiprocessing
+
+    return bool(multiprocessing.active_children())
 
 
 if __name__ == "__main__":

@@ -29,7 +29,7 @@ from typing import Any
 
 from distributed import Nanny
 
-STOP_SECONDS = 0.5       # how long a worker gets to finish its task when a run is abandoned, before it is killed
+STOP_SECONDS = 0.1       # how long a worker gets to finish its task when a run is abandoned, before it is killed
 
 
 class QuietNanny(Nanny):

@@ -53,9 +53,9 @@ def cli(*args, **kw):
 REFUSALS = {
     "layout-positions-true": ({"l.json": json.dumps({"positions": True})}, ["evolve", "--layout", "{d}/l.json"],
                               "--layout: {d}/l.json: layout: positions must be 1 to 10 buckets, got true"),
-    "layout-deep": ({"l.json": DEEP}, ["evolve", "--layout", "{d}/l.json"], "nests deeper than 32 levels"),
+    "layout-deep": ({"l.json": DEEP}, ["evolve", "--layout", "{d}/l.json"], "nested too deep (more than 32 levels)"),
     "player-deep": ({"p.json": DEEP}, ["play", "-s", "2", "-p", "{d}/p.json,tag"],
-                    "{d}/p.json is not a player file (its text nests deeper than 32 levels)"),
+                    "{d}/p.json is not a player file (its text: nested too deep (more than 32 levels))"),
     "player-about-text": ({"p.json": json.dumps(player_doc(about="me"))}, ["play", "-s", "2", "-p", "tag,{d}/p.json"],
                           "about must be a JSON object, got \"me\""),
     "player-seats-50": ({"p.json": json.dumps(player_doc(about={"seats": 50}))},
@@ -71,7 +71,7 @@ REFUSALS = {
 IN_PROCESS = {
     "layout-relative-1": ({"l.json": json.dumps({"relative_weight": 1})}, ["evolve", "--layout", "{d}/l.json"],
                           "relative_weight must be true or false, got 1"),
-    "layout-folder": ({}, ["evolve", "--layout", "{d}"], "is a folder"),
+    "layout-folder": ({}, ["evolve", "--layout", "{d}"], "a folder, not a file"),
     "player-about-list": ({"p.json": json.dumps(player_doc(about=[1]))}, ["play", "-s", "2", "-p", "tag,{d}/p.json"],
                           "about must be a JSON object, got [1]"),
     "player-seats-x": ({"p.json": json.dumps(player_doc(about={"seats": "x"}))},
