@@ -69,7 +69,9 @@ def main(argv: list[str] | None = None) -> int:
                 return 0
             if type(e).__name__ == "Abort":
                 return _interrupted()
-            print(f"pokerpipe: error: {one_line(e.format_message())}", file=sys.stderr)
+            # a parser's ValueError reaches us as "Value error, <its message>" (Typer's validation)
+            message = e.format_message().replace(": Value error, ", ": ")
+            print(f"pokerpipe: error: {one_line(message)}", file=sys.stderr)
             return 2
         raise
     return code if isinstance(code, int) else 0

@@ -13,6 +13,7 @@ import math
 from typing import Optional
 
 from jobs.app import fail
+from jobs.counts import parse_count
 
 MAX_HANDS = 10**12   # beyond any day's work: the estimate below refuses far fewer on most tables
 MAX_HISTORY_BYTES = 10 * 10**9
@@ -29,18 +30,17 @@ HISTORY_HELP = (f"also write every hand: pokerstars, phh or ohh (at most {MAX_HI
 
 
 def count(text: str, what: str, lo: int = 1, hi: Optional[int] = None) -> int:
-    """The count ``text`` (``1000``, ``1_000``, ``1e3``) within ``lo .. hi``; else one line, exit 2."""
+    """The count ``text`` (``1000``, ``1_000``, ``1e3``: :func:`jobs.counts.parse_count`) within ``lo .. hi``;
+    else one line, exit 2."""
     from pipeline.core.errors import InputError
     from pipeline.core.inputs import integer
 
-    value: int | float | str = text.strip()
-    try:
-        value = int(str(value))
-    except ValueError:
+    value: int | float | str | None = parse_count(text)
+    if value is None:                    # said as what it is: "2.5" a number, "abc" a text
         try:
-            value = float(str(value))
+            value = float(text)
         except ValueError:
-            pass
+            value = text.strip()
     try:
         return integer(value, what, lo, hi)
     except InputError as e:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import typer
 
 from jobs.app import app, fail
+from jobs.counts import COUNT
 from jobs.options import FORCE, OUT, QUIET, SCHEDULER, WORKERS, run
 
 
@@ -11,7 +12,7 @@ from jobs.options import FORCE, OUT, QUIET, SCHEDULER, WORKERS, run
 def ehs_table(street: str = typer.Option(..., "--street", help="flop, turn or river"),
               out: str = OUT, workers: int | None = WORKERS, scheduler: str | None = SCHEDULER,
               quiet: bool = QUIET, force: bool = FORCE,
-              limit: int | None = typer.Option(None, "--limit",
+              limit: int | None = typer.Option(None, "--limit", parser=COUNT,
                                                help="only the first N canonical boards (smoke runs)")) -> None:
     """HS, PPOT, NPOT and EHS of every canonical (hole, board) situation of a street, indexed by situation_index."""
     from pipeline.datasets import EhsTable

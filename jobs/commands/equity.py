@@ -7,6 +7,7 @@ from typing import List, Optional
 import typer
 
 from jobs.app import app, fail
+from jobs.counts import COUNT
 from jobs.estimate import Estimate
 from jobs.matchups_table import matchups_table
 
@@ -25,7 +26,8 @@ def equity(
                                       help="2 to 10 players: a hand (AhKh) or a range (QQ+,AKs)"),
     board: str = typer.Option("", "--board", "-b", help="0, 3, 4 or 5 board cards, e.g. 'Ah7c2d'"),
     dead: str = typer.Option("", "--dead", "-d", help="cards known out of play"),
-    trials: Optional[int] = typer.Option(None, "--trials", "-n", help="force Monte Carlo with N trials"),
+    trials: Optional[int] = typer.Option(None, "--trials", "-n", parser=COUNT,
+                                         help="force Monte Carlo with N trials"),
     stderr: Optional[float] = typer.Option(None, "--stderr", help="Monte Carlo until every player's standard "
                                            "error is at most TARGET (e.g. 0.001)", metavar="TARGET"),
     seconds: Optional[float] = typer.Option(None, "--time", help="Monte Carlo for at most SECONDS",

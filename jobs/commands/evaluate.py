@@ -10,6 +10,7 @@ from typing import Optional
 import typer
 
 from jobs.app import app, fail
+from jobs.counts import COUNT
 from jobs.evolve_checks import cluster_workers, local_workers
 from jobs.options import QUIET, SCHEDULER, TABLES, WORKERS, weight_source
 from pipeline.ga.assessment.yardsticks import DEFAULT_HANDS, DEFAULT_RLCARD_HANDS
@@ -21,11 +22,12 @@ DEFAULT_AGAINST = "random,station,maniac,tag,trainers,rlcard-rule,rlcard-random"
 @app.command()
 def evaluate(player_file: str = typer.Argument(..., help="a player .json written by `pokerpipe evolve`"),
              against: str = typer.Option(DEFAULT_AGAINST, "--against", help="comma list of yardsticks"),
-             hands: int = typer.Option(DEFAULT_HANDS, "--hands", "-n", help="hands per engine yardstick"),
-             rlcard_hands: int = typer.Option(DEFAULT_RLCARD_HANDS, "--rlcard-hands",
+             hands: int = typer.Option(DEFAULT_HANDS, "--hands", "-n", parser=COUNT,
+                                       help="hands per engine yardstick"),
+             rlcard_hands: int = typer.Option(DEFAULT_RLCARD_HANDS, "--rlcard-hands", parser=COUNT,
                                               help="hands per rlcard opponent"),
              seed: int = typer.Option(0, "--seed", help="seed of the deals"),
-             samples: int = typer.Option(DEFAULT_SAMPLES, "--samples",
+             samples: int = typer.Option(DEFAULT_SAMPLES, "--samples", parser=COUNT,
                                          help="hand-weight samples per decision after the flop"),
              seats: Optional[int] = typer.Option(None, "--seats",
                                                  help="table size against engine bots (default: the size the "

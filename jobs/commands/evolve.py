@@ -6,6 +6,7 @@ import sys
 import typer
 
 from jobs.app import app, fail
+from jobs.counts import COUNT
 from jobs.evolve_checks import (
     cluster_workers,
     estimate,
@@ -24,10 +25,11 @@ DEFAULTS = Config()
 
 
 @app.command()
-def evolve(population: int = typer.Option(DEFAULTS.population, "--population", help="individuals per generation"),
-           generations: int = typer.Option(DEFAULTS.generations, "--generations",
+def evolve(population: int = typer.Option(DEFAULTS.population, "--population", parser=COUNT,
+                                          help="individuals per generation"),
+           generations: int = typer.Option(DEFAULTS.generations, "--generations", parser=COUNT,
                                            help="generations in all (both phases)"),
-           hands_per_match: int = typer.Option(DEFAULTS.hands_per_match, "--hands-per-match",
+           hands_per_match: int = typer.Option(DEFAULTS.hands_per_match, "--hands-per-match", parser=COUNT,
                                                help="hands of each evaluation (table session or heads-up match)"),
            seed: int = typer.Option(DEFAULTS.seed, "--seed", help="seed of every random choice and deal"),
            out: str = typer.Option(DEFAULT_OUT, "--out", "-o",
@@ -36,7 +38,7 @@ def evolve(population: int = typer.Option(DEFAULTS.population, "--population", h
                                    help="table (individual + all trainers) or heads-up"),
            trainers: int = typer.Option(DEFAULTS.trainers, "--trainers", help="size of the trainer set"),
            trainer_generations: int = typer.Option(DEFAULTS.trainer_generations, "--trainer-generations",
-                                                   help="generations of phase 1 (default: half)"),
+                                                   parser=COUNT, help="generations of phase 1 (default: half)"),
            crossover: float = typer.Option(DEFAULTS.crossover_percent, "--crossover",
                                            help="chance (0-100) that a pair is crossed"),
            mutation: float = typer.Option(DEFAULTS.mutation_percent, "--mutation",
@@ -49,7 +51,7 @@ def evolve(population: int = typer.Option(DEFAULTS.population, "--population", h
                                           help="entrants per selection tournament"),
            patience: int = typer.Option(DEFAULTS.patience, "--patience",
                                         help="end a phase after K generations without progress"),
-           samples: int = typer.Option(DEFAULTS.samples, "--samples",
+           samples: int = typer.Option(DEFAULTS.samples, "--samples", parser=COUNT,
                                        help="hand-weight samples per decision after the flop"),
            weights: str = typer.Option("auto", "--weights",
                                        help="hand weight after the flop: tables (`pokerpipe holdem-weights` into "
@@ -60,9 +62,9 @@ def evolve(population: int = typer.Option(DEFAULTS.population, "--population", h
                                          help="fixed opponent of the progress curve"),
            layout: str | None = typer.Option(None, "--layout", help="chromosome layout: a JSON file of bucket "
                                              "counts and edges, or a player file (default: 4,860 genes)"),
-           report_hands: int = typer.Option(REPORT_HANDS, "--report-hands",
+           report_hands: int = typer.Option(REPORT_HANDS, "--report-hands", parser=COUNT,
                                             help="hands per engine yardstick in the report (0: no report)"),
-           rlcard_hands: int = typer.Option(DEFAULT_RLCARD_HANDS, "--rlcard-hands",
+           rlcard_hands: int = typer.Option(DEFAULT_RLCARD_HANDS, "--rlcard-hands", parser=COUNT,
                                             help="hands per rlcard opponent in the report (0: skip them)"),
            workers: int | None = WORKERS, scheduler: str | None = SCHEDULER, quiet: bool = QUIET,
            force: bool = typer.Option(False, "--force", help="start over: the new run replaces <out>/evolve as it "

@@ -6,13 +6,15 @@ from typing import Optional
 import typer
 
 from jobs.app import app
+from jobs.counts import COUNT
 from jobs.options import FORCE, OUT, QUIET, SCHEDULER, WORKERS, dataset, run
 
 
 @app.command("holdem-weights")
 def holdem_weights(out: str = OUT, workers: Optional[int] = WORKERS, scheduler: Optional[str] = SCHEDULER,
                    quiet: bool = QUIET, force: bool = FORCE,
-                   limit: Optional[int] = typer.Option(None, "--limit", help="only the first N canonical boards of "
+                   limit: Optional[int] = typer.Option(None, "--limit", parser=COUNT,
+                                                       help="only the first N canonical boards of "
                                                        "each street (smoke runs; the engine needs full tables)")
                    ) -> None:
     """Build the flop, turn and river hand-weight tables under --out/holdem-weights (resumable, verified)."""

@@ -4,12 +4,14 @@ from __future__ import annotations
 import typer
 
 from jobs.app import app
+from jobs.counts import COUNT
 from jobs.options import FORCE, OUT, QUIET, SCHEDULER, WORKERS, dataset, run
 
 
 @app.command()
 def matchups(out: str = OUT, workers: int | None = WORKERS, scheduler: str | None = SCHEDULER,
              quiet: bool = QUIET, force: bool = FORCE,
-             limit: int | None = typer.Option(None, "--limit", help="only the first N classes (smoke runs)")) -> None:
+             limit: int | None = typer.Option(None, "--limit", parser=COUNT,
+                                              help="only the first N classes (smoke runs)")) -> None:
     """Every heads-up preflop matchup up to suit isomorphism (47,008 rows), exact wins/ties/losses."""
     run([dataset("matchups", limit=limit)], out, workers, scheduler, quiet, force)

@@ -7,6 +7,7 @@ from pathlib import Path
 import typer
 
 from jobs.app import app, fail
+from jobs.counts import COUNT
 from pipeline.strength.win_odds import DEFAULT_TRIALS, MAX_OPPONENTS
 
 
@@ -15,7 +16,8 @@ def odds(hole: str = typer.Argument(..., help="two hole cards or a pocket query"
          board: str = typer.Option("", "--board", "-b", help="0, 3, 4 or 5 board cards"),
          dead: str = typer.Option("", "--dead", help="cards known to be out of the deck (folded, burnt)"),
          max_opponents: int = typer.Option(MAX_OPPONENTS, "--max-opponents", help="last opponent count (1..9)"),
-         trials: int = typer.Option(DEFAULT_TRIALS, "--trials", "-n", help="Monte Carlo trials per opponent count"),
+         trials: int = typer.Option(DEFAULT_TRIALS, "--trials", "-n", parser=COUNT,
+                                    help="Monte Carlo trials per opponent count"),
          seed: int = typer.Option(0, "--seed", min=0, help="Monte Carlo seed (>= 0)"),
          plot: Path | None = typer.Option(None, "--plot", help="also draw win odds and HS^k against k to FILE.png"),
          as_json: bool = typer.Option(False, "--json", help="print one JSON object")) -> None:

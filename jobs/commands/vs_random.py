@@ -4,13 +4,14 @@ from __future__ import annotations
 import typer
 
 from jobs.app import app
+from jobs.counts import COUNT
 from jobs.options import FORCE, OUT, QUIET, SCHEDULER, WORKERS, dataset, run
 from pipeline.datasets.recipes.vs_random import DEFAULT_OPPONENTS, DEFAULT_SEED, DEFAULT_TRIALS
 
 
 @app.command("vs-random")
 def vs_random(opponents: str = typer.Option(DEFAULT_OPPONENTS, "--opponents", help="opponent counts: 1-9, 3, or 1,2,5"),
-              trials: int = typer.Option(DEFAULT_TRIALS, "--trials", "-n",
+              trials: int = typer.Option(DEFAULT_TRIALS, "--trials", "-n", parser=COUNT,
                                          help="Monte Carlo trials per hand for 2+ opponents"),
               seed: int = typer.Option(DEFAULT_SEED, "--seed", help="Monte Carlo seed"),
               out: str = OUT, workers: int | None = WORKERS, scheduler: str | None = SCHEDULER,
