@@ -8,6 +8,8 @@ largest mask, suit 1 the next, and so on.
 
 >>> [len(canonical_boards(k)) for k in (3, 4, 5)]
 [1755, 16432, 134459]
+>>> [len(canonical_boards(k)) for k in (3, 4, 5)] == [CANONICAL_BOARDS[k] for k in (3, 4, 5)]
+True
 """
 from __future__ import annotations
 
@@ -73,6 +75,9 @@ def cards_of_codes(codes: np.ndarray, k: int = 5) -> np.ndarray:
             cards += [4 * r + suit for r in range(13) if mask >> r & 1]
         out[i] = sorted(cards)
     return out
+
+
+CANONICAL_BOARDS = {3: 1755, 4: 16432, 5: 134459}   # len(canonical_boards(k)), without enumerating them
 
 
 @cache

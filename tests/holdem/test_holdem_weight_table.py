@@ -118,6 +118,61 @@ def test_truncated_zeroed_or_resized_tables_are_refused_before_play(built, tmp_p
         simulate(["tag", "station"], hands=10, weights=HandWeightTables(str(tmp_path / "copy"), STREET_LIMITS))
 
 
+def _as_full_build(folder):
+    """Rewrite a smoke build's manifests as a full build's read (its parameters, an entry for each of its
+    parts), leaving the arrays as they are: so that ``play``, which reads only full tables, reaches them
+    without the 800 MB build (the arrays are full-size in a smoke build too, zero beyond its boards)."""
+    import json
+
+    for ds in HandWeightTables(str(folder)).datasets():
+        path = folder / ds.name / "_manifest.json"
+        doc = json.loads(path.read_text())
+        path.unlink()                          # a hard link to the built file: write a new one
+        doc["parameters"] = ds.params
+        doc["parts"] += [{"file": f"part-{i:05d}.parquet", "rows": 1, "bytes": 1, "sha256": "0" * 64}
+                         for i in range(len(doc["parts"]), ds.planned_parts())]
+        doc["rows"] = sum(e["rows"] for e in doc["parts"])
+        path.write_text(json.dumps(doc))
+
+
+@pytest.mark.parametrize("street, array, how, words", [
+    (None, None, "cut-short", "no hand-weight tables at"),
+    ("river", "counts", "truncated", "damaged (SHA-256 differs"),
+    ("flop", "multi", "zeroed", "damaged (SHA-256 differs"),
+    ("turn", "win2", "resized", "of shape (10,), not the uint32 (13960050,)"),
+])
+def test_play_refuses_damaged_tables_in_one_line(built, tmp_path, street, array, how, words):
+    """Issue 20, case 3, through ``python -m jobs play``: an undersized table made it segfault, an all-zero one
+    read tag vs station as -9.65 BB/100 instead of +35.38; a manifest whose part list is cut short claimed a
+    full build.  Each is one line, exit 2, before any hand is played."""
+    import json
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    out, _ = built
+    copy = tmp_path / "copy"
+    shutil.copytree(out, copy, copy_function=os.link)
+    if how == "cut-short":                        # the smoke build's manifests, claiming the full build's parameters
+        for ds in HandWeightTables(str(copy)).datasets():
+            path = copy / ds.name / "_manifest.json"
+            doc = json.loads(path.read_text())
+            path.unlink()
+            doc["parameters"] = ds.params
+            path.write_text(json.dumps(doc))
+    else:
+        _as_full_build(copy)
+        _damage(copy, street, array, how)
+    p = subprocess.run([sys.executable, "-m", "jobs", "play", "--seats", "2", "--policies", "tag,station",
+                        "--hands", "10", "--weights", "tables", "--tables", str(copy)],
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 2, (p.returncode, p.stderr)
+    lines = p.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("pokerpipe: error: ") and words in lines[0], p.stderr
+    assert "Traceback" not in p.stderr and not p.stdout
+
+
 def test_a_rerun_of_the_console_script_repairs_damaged_tables_to_their_bytes(built, tmp_path):
     """Issue 20, case 3, through ``python -m jobs``: tables truncated or zeroed on disk are found on the next
     run (one line each) and written again to the exact bytes the build left; what was intact is untouched."""

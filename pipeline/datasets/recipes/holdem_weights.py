@@ -29,11 +29,12 @@ from typing import Any, Optional
 import numpy as np
 import pyarrow as pa
 
-from ...batch.runner import manifest_matches, read_manifest
+from ...batch.runner import check_manifest, read_manifest
 from ...batch.spec import Dataset, Inputs
 from ...batch.storage import Storage, StorageError
 from ...holdem.weight_build import BOARDS_PER_TASK, STREETS, board_chunks, dense_street, street_weights
 from ...holdem.weights import MULTI, WeightTables, pack
+from ...isomorphism.boards import CANONICAL_BOARDS
 from ...isomorphism.situations import street_size
 from ..registry import DatasetError
 from ..streets import StreetDataset
@@ -65,6 +66,13 @@ class HoldemWeights(StreetDataset):
 
     def partitions(self, inputs: Inputs) -> Sequence[Any]:
         return board_chunks(self.street, self.limit)
+
+    def planned_parts(self) -> int:
+        """The count of :meth:`partitions` without enumerating the boards (1.5 s for the river): the engine
+        checks a manifest's part list against it each time it loads the tables."""
+        m = STREETS[self.street]
+        boards = CANONICAL_BOARDS[m] if self.limit is None else min(CANONICAL_BOARDS[m], self.limit)
+        return -(-boards // BOARDS_PER_TASK[m])
 
     def compute(self, partition: Any) -> pa.Table:
         idx, *values = street_weights(partition)
@@ -113,12 +121,14 @@ class HandWeightTables:
         return _streets(self.limits)
 
     def built(self) -> bool:
-        """Whether all three streets are built there with these parameters (manifests only; nothing verified)."""
+        """Whether all three streets are built there with these parameters: finished manifests, their part
+        lists whole (the arrays are verified when loaded)."""
         try:
             storage = Storage.open(self.location)
         except StorageError:
             return False
-        return all(manifest_matches(read_manifest(storage, ds.name), ds) for ds in self.datasets())
+        return all(check_manifest(read_manifest(storage, ds.name), ds, ds.planned_parts()) is None
+                   for ds in self.datasets())
 
     def load(self) -> WeightTables:
         """The tables, each array checked against the SHA-256 its manifest records, mapped read-only
@@ -137,8 +147,9 @@ class HandWeightTables:
         for ds in self.datasets():
             manifest = read_manifest(storage, ds.name)
             where = storage.url(ds.name)
-            if not manifest_matches(manifest, ds):
-                raise DatasetError(f"the hand-weight tables are not built at {where}: build them with "
+            why = check_manifest(manifest, ds, ds.planned_parts())
+            if why is not None:          # not built, other parameters, or a manifest cut short or edited
+                raise DatasetError(f"the hand-weight tables are not built at {where} ({why}): build them with "
                                    f"`pokerpipe holdem-weights --out {self.location}`")
             assert manifest is not None
             recorded = {s.get("file"): s.get("sha256") for s in manifest.get("side_outputs", []) if isinstance(s, dict)}
