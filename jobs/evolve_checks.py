@@ -78,13 +78,24 @@ def report_seconds(cfg: Any, report_hands: int, rlcard_hands: int) -> float:
     return fastest(opponents, report_hands, rlcard_hands, seats)
 
 
-def estimate(cfg: Any, session: Any, weights: Any = None) -> str:
-    """One line: the hands the evolution plays at most and the time that takes at the measured rate."""
+RLCARD_RATE = 1_500      # rlcard hands per second here (measured 1,000-2,200: rlcard plays in Python)
+
+
+def estimate(cfg: Any, session: Any, weights: Any = None, report_hands: int = 0, rlcard_hands: int = 0) -> str:
+    """One line: the hands the evolution and its report play at most and the time that takes at the rate
+    measured now (the report's engine matches at the evolution's rate, one process; rlcard's at its own)."""
     from pipeline.core.budget import duration
+    from pipeline.ga.assessment.yardsticks import RLCARD, YARDSTICKS
     from pipeline.ga.evolve import hand_rate, planned_hands
 
     hands = planned_hands(cfg)
     workers = cluster_workers(session) if session.scheduler is not None else local_workers(session.workers, None)
-    seconds = hands / hand_rate(cfg, weights=weights) / workers
-    return (f"pokerpipe: evolve plays up to {hands:,} hands: about {duration(seconds)} on {workers} worker(s) "
-            f"(measured here; resumable: rerun the same command after an interruption)")
+    rate = hand_rate(cfg, weights=weights)
+    seconds = hands / rate / workers
+    line = f"pokerpipe: evolve plays up to {hands:,} hands: about {duration(seconds)} on {workers} worker(s)"
+    if report_hands:
+        engine = (len([y for y in YARDSTICKS if y not in RLCARD]) + 4) * report_hands   # + the re-measured curve
+        rlcard = len(RLCARD) * rlcard_hands
+        line += (f", then its report {engine + rlcard:,} more: about "
+                 f"{duration(engine / rate + rlcard / RLCARD_RATE)}")
+    return line + " (measured here; resumable: rerun the same command after an interruption)"

@@ -112,7 +112,7 @@ def evolve(population: int = typer.Option(DEFAULTS.population, "--population", p
             if scheduler is not None:                                # the cluster reached: its size is known
                 refuse_too_long(cfg, cluster_workers(session), report_seconds(cfg, report_hands, rlcard_hands))
             if not quiet:
-                print(estimate(cfg, session, source), file=sys.stderr)
+                print(estimate(cfg, session, source, report_hands, rlcard_hands), file=sys.stderr)
             with writing(files):              # one writer of <out>/evolve, for the evolution and its report
                 summary = run_evolution(cfg, files, executor=executor, weights=source, force=force,
                                         on_generation=line, locked=True)
