@@ -79,7 +79,11 @@ def weight_source(weights: str, tables: str) -> Optional[Any]:
         raise fail(f"--tables: {e}") from None
     if source.built():
         return source
+    damaged = source.damaged()
     if weights == "tables":
-        raise fail(f"--weights tables: no hand-weight tables at {tables} (build them with "
-                   f"`pokerpipe holdem-weights --out {tables}`)")
+        what = f"the hand-weight tables at {damaged}" if damaged else f"no hand-weight tables at {tables}"
+        raise fail(f"--weights tables: {what} (build them with `pokerpipe holdem-weights --out {tables}`)")
+    if damaged:                          # auto: say why the tables someone built are not used
+        print(f"pokerpipe: not using the hand-weight tables at {damaged}; sampling instead (rebuild them with "
+              f"`pokerpipe holdem-weights --out {tables}`)", file=sys.stderr)
     return None

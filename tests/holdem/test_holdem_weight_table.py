@@ -136,7 +136,7 @@ def _as_full_build(folder):
 
 
 @pytest.mark.parametrize("street, array, how, words", [
-    (None, None, "cut-short", "no hand-weight tables at"),
+    (None, None, "cut-short", "holdem-weights/flop: its manifest lists 1 of 71 parts"),
     ("river", "counts", "truncated", "damaged (SHA-256 differs"),
     ("flop", "multi", "zeroed", "damaged (SHA-256 differs"),
     ("turn", "win2", "resized", "of shape (10,), not the uint32 (13960050,)"),
@@ -171,6 +171,12 @@ def test_play_refuses_damaged_tables_in_one_line(built, tmp_path, street, array,
     lines = p.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("pokerpipe: error: ") and words in lines[0], p.stderr
     assert "Traceback" not in p.stderr and not p.stdout
+    if how == "cut-short":              # --weights auto plays by sampling, and says why it does not use them
+        p = subprocess.run([sys.executable, "-m", "jobs", "play", "--seats", "2", "--policies", "tag,station",
+                            "--hands", "10", "--tables", str(copy)], capture_output=True, text=True, timeout=300)
+        assert p.returncode == 0, p.stderr
+        assert p.stderr.startswith("pokerpipe: not using the hand-weight tables at ") and \
+            "its manifest lists 1 of 71 parts; sampling instead" in p.stderr and len(p.stderr.splitlines()) == 1
 
 
 def test_a_rerun_of_the_console_script_repairs_damaged_tables_to_their_bytes(built, tmp_path):

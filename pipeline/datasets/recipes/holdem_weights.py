@@ -123,6 +123,23 @@ class HandWeightTables:
     def built(self) -> bool:
         """Whether all three streets are built there with these parameters: finished manifests, their part
         lists whole (the arrays are verified when loaded)."""
+        return self.damaged() is None and self._all_finished()
+
+    def damaged(self) -> Optional[str]:
+        """Why the tables there are not usable although a street's manifest is there (a build interrupted,
+        cut short, of other parameters, or edited), or None: nothing there, or all finished."""
+        try:
+            storage = Storage.open(self.location)
+        except StorageError:
+            return None
+        for ds in self.datasets():
+            if storage.exists(ds.name, "_manifest.json"):
+                why = check_manifest(read_manifest(storage, ds.name), ds, ds.planned_parts())
+                if why is not None:
+                    return f"{storage.url(ds.name)}: {why}"
+        return None
+
+    def _all_finished(self) -> bool:
         try:
             storage = Storage.open(self.location)
         except StorageError:
