@@ -26,6 +26,9 @@ from .fanout import ProgressExecutor
 
 WORKERS_PER_CORE = 4     # --workers above this many per core is refused
 DASHBOARD_ADDRESS = "127.0.0.1:0"   # a local cluster's dashboard: this machine only, on a free port
+# how long to keep trying to reach --scheduler before one line says it cannot be reached; Dask's config
+# key ``pokerpipe.connect-timeout`` (environment: DASK_POKERPIPE__CONNECT_TIMEOUT) sets another
+CONNECT_TIMEOUT = "10s"
 
 
 # A local cluster has no dashboard to feed (unless asked): its workers skip the
@@ -130,7 +133,9 @@ def _dask_client(workers: int | None, scheduler: str | None, dashboard: str | No
         logging.getLogger(noisy).setLevel(logging.CRITICAL)
     if scheduler:
         try:
-            client = Client(scheduler, timeout="10s")
+            import dask
+
+            client = Client(scheduler, timeout=dask.config.get("pokerpipe.connect-timeout", CONNECT_TIMEOUT))
         except (OSError, TimeoutError, ValueError) as e:
             raise RunnerError(f"cannot reach Dask scheduler {scheduler}: {e}") from None
         try:
