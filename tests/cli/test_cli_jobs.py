@@ -145,10 +145,8 @@ def test_tables_killed_midway_then_rerun_ends_identical(full, tmp_path):
         assert parts(tmp_path / name) == parts(full / name), name
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
-def test_interrupt_then_resume_equals_uninterrupted(tmp_path, sig):
-    from support.recorded import RECORDED_LIMIT_6000, parts_digest
-    out = tmp_path / "run"
+def interrupt_then_resume(out: Path, sig: int) -> tuple:
+    """``matchups --limit 6000`` stopped by ``sig`` once two parts are in, then the same command again."""
     proc = subprocess.Popen([sys.executable, "-m", "jobs", "matchups", "--limit", "6000", "--workers", "1",
                              "--quiet", "--out", str(out)], stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 300
@@ -156,13 +154,32 @@ def test_interrupt_then_resume_equals_uninterrupted(tmp_path, sig):
         time.sleep(0.05)
     proc.send_signal(sig)
     err = proc.communicate(timeout=120)[1]
-    assert proc.returncode == 130, err
-    assert "run the same command again to resume" in err and "Traceback" not in err
     folder = out / "matchups"
-    assert not (folder / "_manifest.json").exists()
+    manifest_after_stop = (folder / "_manifest.json").exists()
     done = len(parts(folder))
-    assert 2 <= done < 12
     again = pokerpipe("matchups", "--limit", "6000", "--workers", "2", "--out", str(out))
+    return proc.returncode, err, manifest_after_stop, done, again, folder
+
+
+@pytest.fixture(scope="module")
+def interrupted(tmp_path_factory):
+    """Both signals' runs at once (each is mostly one process waiting on one worker)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        futures = {sig: pool.submit(interrupt_then_resume, tmp_path_factory.mktemp(f"signal{int(sig)}"), sig)
+                   for sig in (signal.SIGINT, signal.SIGTERM)}
+        yield lambda sig: futures[sig].result()
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_interrupt_then_resume_equals_uninterrupted(interrupted, sig):
+    from support.recorded import RECORDED_LIMIT_6000, parts_digest
+    code, err, manifest_after_stop, done, again, folder = interrupted(sig)
+    assert code == 130, err
+    assert "run the same command again to resume" in err and "Traceback" not in err
+    assert not manifest_after_stop
+    assert 2 <= done < 12
     assert again.returncode == 0, again.stderr
     assert f"{12 - done} computed, {done} kept" in again.stderr
     assert parts_digest(json.loads((folder / "_manifest.json").read_text())) == RECORDED_LIMIT_6000
