@@ -126,6 +126,9 @@ def check_histories(files: Files) -> dict[str, Any]:
     entry = manifest.get("written") if isinstance(manifest, dict) else None
     if not isinstance(entry, dict) or manifest.get("format") != MANIFEST_FORMAT:
         raise HistoryError(f"{files.url(MANIFEST)} is not a hand-history manifest")
+    if not (entry.get("folder") == PHH_FOLDER if "folder" in entry else entry.get("file") in FILES.values()):
+        raise HistoryError(f"{files.url(MANIFEST)} names no file of a history run (hands.txt, hands.ohh or "
+                           f"{PHH_FOLDER}/)")
     if "folder" in entry:
         names = sorted((n for n in files.files(PHH_FOLDER) if PHH_NAME.fullmatch(n)), key=lambda n: int(n[5:-4]))
         digest, total = hashlib.sha256(), 0
@@ -136,12 +139,12 @@ def check_histories(files: Files) -> dict[str, Any]:
         got = (len(names), total, digest.hexdigest())
         where = files.url(PHH_FOLDER)
     else:
+        where = files.url(entry["file"])
         try:
-            body = files.read_bytes(entry.get("file", ""))
+            body = files.read_bytes(entry["file"])
         except OSError:
-            raise HistoryError(f"{files.url(str(entry.get('file')))} is missing") from None
+            raise HistoryError(f"{where} is missing") from None
         got = (1, len(body), hashlib.sha256(body).hexdigest())
-        where = files.url(str(entry.get("file")))
     if got != (entry.get("files", 1), entry.get("bytes"), entry.get("sha256")):
         raise HistoryError(f"{where} does not match {files.url(MANIFEST)} (files, bytes or SHA-256 differ)")
     return manifest
