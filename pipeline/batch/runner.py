@@ -51,7 +51,7 @@ from ..core.inputs import parse_json
 from ..core.version import __version__
 from .errors import Interrupted, RunnerError
 from .parquet import canonical_json, parquet_bytes, read_part, sha256
-from .session import Session
+from .session import Session, signal_handled
 from .spec import Dataset
 from .storage import LOCK, Storage, StorageError, check_name  # noqa: F401  (re-exported)
 
@@ -112,15 +112,8 @@ def _sigterm_as_interrupt() -> Iterator[None]:
     """Turn SIGTERM into KeyboardInterrupt for the duration (main thread only)."""
     def handler(signum: int, frame: object) -> None:
         raise KeyboardInterrupt
-    try:
-        old = signal.signal(signal.SIGTERM, handler)
-    except ValueError:                   # not the main thread
+    with signal_handled(signal.SIGTERM, handler):
         yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, old)
 
 
 def checksum_record(name: str, index: int, digest: str, sha: str, rows: int, nbytes: int) -> dict[str, Any]:

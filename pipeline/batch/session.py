@@ -17,7 +17,7 @@ import logging
 import signal
 import threading
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, Optional
 
 from ..core.combinatorics import available_cores
@@ -188,17 +188,25 @@ def _sigint_held() -> Iterator[None]:
             raise KeyboardInterrupt
         held.append(signum)
 
-    try:
-        old = signal.signal(signal.SIGINT, hold)
-    except ValueError:                   # not the main thread
+    with signal_handled(signal.SIGINT, hold) as old:
         yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, old)
     if held and callable(old):
         old(signal.SIGINT, None)         # Python's own handler raises KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def signal_handled(signum: int, handler: Callable[[int, Any], None]) -> Iterator[Any]:
+    """Handle ``signum`` with ``handler`` for the duration of the block, then restore the handler it replaced
+    (which it yields).  Outside the main thread, where no handler can be set, nothing changes (None)."""
+    try:
+        old = signal.signal(signum, handler)
+    except ValueError:                   # not the main thread
+        yield None
+        return
+    try:
+        yield old
+    finally:
+        signal.signal(signum, old)
 
 
 class Progress:

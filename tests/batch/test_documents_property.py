@@ -13,6 +13,7 @@ import shutil
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.documents import edit, json_values, paths
 
 from jobs.main import main
 from pipeline import datasets
@@ -20,10 +21,7 @@ from pipeline.batch import runner
 from pipeline.batch.storage import Storage, StorageError
 from pipeline.core.errors import InputError
 
-JSON = st.recursive(st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=False)
-                    | st.text(max_size=8) | st.sampled_from([0, 1, 20, -1, "part-00000.parquet", "odds-table"]),
-                    lambda kids: st.lists(kids, max_size=3) | st.dictionaries(st.text(max_size=8), kids, max_size=3),
-                    max_leaves=8)
+JSON = json_values(0, 1, 20, -1, "part-00000.parquet", "odds-table")
 DOCUMENTS = ["odds-table/_manifest.json", "odds-table/_checksums/part-00000.parquet.json", "_catalog.json",
              "odds-table/_lock"]
 
@@ -37,30 +35,6 @@ def built(tmp_path_factory):
     return out
 
 
-def _edit(doc, path, value, delete):
-    """``doc`` with the field at ``path`` (keys or indexes into nested objects) replaced by ``value``."""
-    if not path:
-        return value
-    inner = doc
-    for step in path[:-1]:
-        inner = inner[step]
-    if delete and isinstance(inner, dict):
-        inner.pop(path[-1], None)
-    else:
-        inner[path[-1]] = value
-    return doc
-
-
-def _paths(doc, prefix=()):
-    yield prefix
-    if isinstance(doc, dict):
-        for k, v in doc.items():
-            yield from _paths(v, (*prefix, k))
-    elif isinstance(doc, list):
-        for i, v in enumerate(doc):
-            yield from _paths(v, (*prefix, i))
-
-
 @settings(max_examples=80, deadline=None, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(data=st.data())
@@ -69,8 +43,8 @@ def test_edited_documents_read_as_not_built_or_damaged(built, tmp_path_factory, 
     shutil.copytree(built, out, dirs_exist_ok=True)
     document = data.draw(st.sampled_from(DOCUMENTS))
     original = json.loads((out / document).read_text())
-    path = data.draw(st.sampled_from(list(_paths(original))))
-    edited = _edit(original, path, data.draw(JSON), data.draw(st.booleans()))
+    path = data.draw(st.sampled_from(list(paths(original))))
+    edited = edit(original, path, data.draw(JSON), data.draw(st.booleans()))
     text = json.dumps(edited) if data.draw(st.booleans()) else data.draw(st.sampled_from(
         ["", "{", "[" * 40 + "]" * 40, json.dumps(edited)[:-1]]))
     (out / document).write_text(text)

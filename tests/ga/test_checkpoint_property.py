@@ -13,6 +13,7 @@ import shutil
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.documents import edit, json_values, paths
 
 from pipeline.batch.storage import Storage
 from pipeline.ga import checkpoint
@@ -21,11 +22,7 @@ from pipeline.ga.config import Config
 from pipeline.ga.evolve import _State, evolve
 
 CFG = Config(population=6, generations=4, hands_per_match=240, seed=4, trainers=3, samples=8, weights="sampled")
-JSON = st.recursive(st.none() | st.booleans() | st.integers(-2**70, 2**70)
-                    | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8)
-                    | st.sampled_from([0, 1, 2, 3, 4, "NaN", "Infinity", [], {}]),
-                    lambda kids: st.lists(kids, max_size=3) | st.dictionaries(st.text(max_size=8), kids, max_size=3),
-                    max_leaves=8)
+JSON = json_values(0, 1, 2, 3, 4, "NaN", "Infinity", [], {})
 
 
 @pytest.fixture(scope="module")
@@ -33,16 +30,6 @@ def two_generations(tmp_path_factory):
     out = tmp_path_factory.mktemp("two")
     evolve(CFG, Storage.open(out), stop_after=2)
     return out
-
-
-def _paths(doc, prefix=()):
-    yield prefix
-    if isinstance(doc, dict):
-        for k, v in doc.items():
-            yield from _paths(v, (*prefix, k))
-    elif isinstance(doc, list):
-        for i, v in enumerate(doc):
-            yield from _paths(v, (*prefix, i))
 
 
 @settings(max_examples=150, deadline=None, database=None,
@@ -53,14 +40,8 @@ def test_an_edited_checkpoint_restores_or_is_one_checkpoint_error(two_generation
     shutil.copytree(two_generations, out, dirs_exist_ok=True)
     state = out / "evolve" / "checkpoint.json"
     doc = json.loads(state.read_text())
-    path = data.draw(st.sampled_from([p for p in _paths(doc) if p and p[0] != "sha256"]))
-    inner = doc
-    for step in path[:-1]:
-        inner = inner[step]
-    if data.draw(st.booleans()) and isinstance(inner, dict):
-        del inner[path[-1]]
-    else:
-        inner[path[-1]] = data.draw(JSON)
+    path = data.draw(st.sampled_from([p for p in paths(doc) if p and p[0] != "sha256"]))
+    doc = edit(doc, path, data.draw(JSON), data.draw(st.booleans()))
     if data.draw(st.integers(0, 4)):
         doc["sha256"] = checkpoint._digest(doc)
     state.write_text(json.dumps(doc))

@@ -11,16 +11,13 @@ import shutil
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.documents import edit, json_values, paths
 
 from pipeline.batch.storage import Storage
 from pipeline.holdem.histories import MANIFEST, HistoryError, check_histories, write_histories
 from pipeline.holdem.seating import Table
 
-JSON = st.recursive(st.none() | st.booleans() | st.integers(-2**70, 2**70)
-                    | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8)
-                    | st.sampled_from([0, 6, "hands.txt", "phh", "pokerstars", -1]),
-                    lambda kids: st.lists(kids, max_size=3) | st.dictionaries(st.text(max_size=8), kids, max_size=3),
-                    max_leaves=8)
+JSON = json_values(0, 6, "hands.txt", "phh", "pokerstars", -1)
 
 
 @pytest.fixture(scope="module")
@@ -33,16 +30,6 @@ def runs(tmp_path_factory):
     return folders
 
 
-def _paths(doc, prefix=()):
-    yield prefix
-    if isinstance(doc, dict):
-        for k, v in doc.items():
-            yield from _paths(v, (*prefix, k))
-    elif isinstance(doc, list):
-        for i, v in enumerate(doc):
-            yield from _paths(v, (*prefix, i))
-
-
 @settings(max_examples=120, deadline=None, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(data=st.data())
@@ -51,18 +38,8 @@ def test_an_edited_manifest_is_a_whole_run_or_one_history_error(runs, tmp_path_f
     out = tmp_path_factory.mktemp("edited")
     shutil.copytree(runs[fmt], out, dirs_exist_ok=True)
     doc = json.loads((out / MANIFEST).read_text())
-    path = data.draw(st.sampled_from(list(_paths(doc))))
-    value = data.draw(JSON)
-    if not path:
-        doc = value
-    else:
-        inner = doc
-        for step in path[:-1]:
-            inner = inner[step]
-        if data.draw(st.booleans()) and isinstance(inner, dict):
-            del inner[path[-1]]
-        else:
-            inner[path[-1]] = value
+    path = data.draw(st.sampled_from(list(paths(doc))))
+    doc = edit(doc, path, data.draw(JSON), data.draw(st.booleans()))
     (out / MANIFEST).write_text(json.dumps(doc) if data.draw(st.integers(0, 5)) else "[" * 50_000)
     try:
         manifest = check_histories(Storage.open(out))
