@@ -66,16 +66,23 @@ def cluster_workers(session: Any) -> int:
     return max(1, sum(session.client().nthreads().values()))
 
 
+def report_opponents(cfg: Any, rlcard_hands: int) -> list[str]:
+    """The opponents the evolution's report plays, one match each: every engine yardstick and the trainers,
+    the yardstick again for up to four re-measured generations, and the rlcard opponents unless
+    ``rlcard_hands`` is 0."""
+    from pipeline.ga.assessment.yardsticks import RLCARD, YARDSTICKS
+
+    return [y for y in YARDSTICKS if rlcard_hands or y not in RLCARD] + [cfg.yardstick] * 4
+
+
 def report_seconds(cfg: Any, report_hands: int, rlcard_hands: int) -> float:
-    """The least time the evolution's report takes (one process): every engine yardstick, the trainers and
-    up to four re-measured generations at ``report_hands``, the rlcard opponents at ``rlcard_hands``."""
-    from pipeline.ga.assessment.yardsticks import YARDSTICKS, fastest
+    """The least time the evolution's report takes (one process), for the refusal of runaway work."""
+    from pipeline.ga.assessment.yardsticks import fastest
 
     if not report_hands:
         return 0.0
     seats = cfg.trainers + 1 if cfg.format == "table" else 2
-    opponents = [y for y in YARDSTICKS if rlcard_hands or not y.startswith("rlcard")] + [cfg.yardstick] * 4
-    return fastest(opponents, report_hands, rlcard_hands, seats)
+    return fastest(report_opponents(cfg, rlcard_hands), report_hands, rlcard_hands, seats)
 
 
 RLCARD_RATE = 1_500      # rlcard hands per second here (measured 1,000-2,200: rlcard plays in Python)
@@ -85,7 +92,7 @@ def estimate(cfg: Any, session: Any, weights: Any = None, report_hands: int = 0,
     """One line: the hands the evolution and its report play at most and the time that takes at the rate
     measured now (the report's engine matches at the evolution's rate, one process; rlcard's at its own)."""
     from pipeline.core.budget import duration
-    from pipeline.ga.assessment.yardsticks import RLCARD, YARDSTICKS
+    from pipeline.ga.assessment.yardsticks import RLCARD
     from pipeline.ga.evolve import hand_rate, planned_hands
 
     hands = planned_hands(cfg)
@@ -94,8 +101,9 @@ def estimate(cfg: Any, session: Any, weights: Any = None, report_hands: int = 0,
     seconds = hands / rate / workers
     line = f"pokerpipe: evolve plays up to {hands:,} hands: about {duration(seconds)} on {workers} worker(s)"
     if report_hands:
-        engine = (len([y for y in YARDSTICKS if y not in RLCARD]) + 4) * report_hands   # + the re-measured curve
-        rlcard = len(RLCARD) * rlcard_hands
+        opponents = report_opponents(cfg, rlcard_hands)
+        engine = sum(o not in RLCARD for o in opponents) * report_hands
+        rlcard = sum(o in RLCARD for o in opponents) * rlcard_hands
         line += (f", then its report {engine + rlcard:,} more: about "
                  f"{duration(engine / rate + rlcard / RLCARD_RATE)}")
     return line + " (measured here; resumable: rerun the same command after an interruption)"

@@ -29,7 +29,7 @@ from typing import Any, Optional
 import numpy as np
 import pyarrow as pa
 
-from ...batch.runner import check_manifest, read_manifest
+from ...batch.runner import MANIFEST, check_manifest, read_manifest
 from ...batch.spec import Dataset, Inputs
 from ...batch.storage import Storage, StorageError
 from ...holdem.weight_build import BOARDS_PER_TASK, STREETS, board_chunks, dense_street, street_weights
@@ -123,7 +123,12 @@ class HandWeightTables:
     def built(self) -> bool:
         """Whether all three streets are built there with these parameters: finished manifests, their part
         lists whole (the arrays are verified when loaded)."""
-        return self.damaged() is None and self._all_finished()
+        try:
+            storage = Storage.open(self.location)
+        except StorageError:
+            return False
+        return all(check_manifest(read_manifest(storage, ds.name), ds, ds.planned_parts()) is None
+                   for ds in self.datasets())
 
     def damaged(self) -> Optional[str]:
         """Why the tables there are not usable although a street's manifest is there (a build interrupted,
@@ -133,19 +138,11 @@ class HandWeightTables:
         except StorageError:
             return None
         for ds in self.datasets():
-            if storage.exists(ds.name, "_manifest.json"):
+            if storage.exists(ds.name, MANIFEST):
                 why = check_manifest(read_manifest(storage, ds.name), ds, ds.planned_parts())
                 if why is not None:
                     return f"{storage.url(ds.name)}: {why}"
         return None
-
-    def _all_finished(self) -> bool:
-        try:
-            storage = Storage.open(self.location)
-        except StorageError:
-            return False
-        return all(check_manifest(read_manifest(storage, ds.name), ds, ds.planned_parts()) is None
-                   for ds in self.datasets())
 
     def load(self) -> WeightTables:
         """The tables, each array checked against the SHA-256 its manifest records, mapped read-only
