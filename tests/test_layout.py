@@ -26,9 +26,10 @@ ALLOWED = {name: set(DOMAIN_ORDER[:i]) for i, name in enumerate(DOMAIN_ORDER)}
 ALLOWED["ga"] |= {"plots"}
 ALLOWED.update({
     "videopoker": {"core", "evaluator", "isomorphism"},
+    "abstraction": {"core", "evaluator", "isomorphism", "equity", "strength", "plots"},
     "plots": {"core"},
     "batch": {"core"},
-    "datasets": set(DOMAIN_ORDER) | {"videopoker", "plots", "batch"},
+    "datasets": set(DOMAIN_ORDER) | {"videopoker", "abstraction", "plots", "batch"},
 })
 CLUSTER = {"dask", "distributed"}
 
