@@ -1,0 +1,750 @@
+"""Weighted k-means under the Euclidean (l2) and the l1 metric, exact and deterministic, for card abstraction.
+
+Card abstraction clusters the feature vectors of millions of poker situations
+(a histogram of equities, its cumulative form, a vector of cluster
+frequencies) into ``K`` buckets.  Each situation carries a weight, its
+multiplicity among the raw deals.  This module gives:
+
+* :func:`plusplus` — the k-means++ seeding of Arthur and Vassilvitskii
+  ("k-means++: the advantages of careful seeding", SODA 2007): the first seed
+  is drawn with probability proportional to weight, each next one
+  proportional to ``weight * D**p`` (``p = 2`` for l2, ``p = 1`` for l1, the
+  k-medians++ variant), ``D`` the distance to the nearest seed so far.  The
+  draws come from pokerpipe's xoroshiro128++ stream
+  (:func:`pipeline.core.rng.chunk_state` of ``(seed, 0)``), one uniform per
+  seed, the index found by a cumulative-sum search.
+* :func:`assign` — the nearest centroid of every point.
+* :func:`fit` — Lloyd's iterations (Lloyd, "Least squares quantization in
+  PCM", IEEE Trans. Inf. Theory 1982): assign, update, repeat.  For l2 the
+  update is the weighted mean and the objective ``sum w * d**2``; for l1 the
+  update is the weighted coordinate-wise *lower* median (the smallest ``m``
+  with ``weight(x <= m) >= half the cluster's weight``: integer points give
+  integer centroids) and the objective ``sum w * d``.  On cumulative
+  histograms the l1 distance is the earth mover's distance of the
+  histograms.  With ``accelerate=True`` the assignment uses Hamerly's bounds
+  (Hamerly, "Making k-means even faster", SDM 2010) and gives exactly the
+  plain result.
+* :func:`objective` — the weighted objective of a labelling.
+
+Fixed rules, so that every result is reproducible:
+
+* **Ties**: a point equidistant from several centroids goes to the lowest
+  index.  Equal means equal as computed: the squared Euclidean sum (l2) or
+  the sum of absolute differences (l1), accumulated in float64 over the
+  coordinates in order.
+* **Empty clusters** (no member, or members of total weight 0) after an
+  assignment: in increasing cluster order each takes, as its new centroid,
+  a distinct point of positive weight, those with the largest ``weight *
+  distance`` to their centroid first (ties: lowest point index).
+* **Exact acceleration**: a point keeps its label without the full scan only
+  when its exact distance to its centroid is *strictly* below
+  ``max(s(a), lower bound)`` with a relative slack of ``1e-9`` against
+  rounding, so the tie rule is kept.  ``s(c)`` (half the distance from ``c``
+  to its nearest other centroid, ``k**2`` distances) is computed only when
+  ``k**2 <= 64 n``, i.e. when it costs at most a few passes over the data;
+  for larger ``k`` the lower bound alone is used.  The distance to the own
+  centroid is recomputed for every point every iteration (``d`` operations,
+  ``1/k`` of a full scan): it makes the objective exact and tightens the
+  upper bound, so no upper-bound array is kept.
+* **Chunks**: every kernel works on fixed chunks of :data:`CHUNK_ROWS` rows
+  (or on ranges of whole clusters for the update), whether mapped over an
+  ``executor`` (the kernels release the GIL: a ``ThreadPoolExecutor`` runs
+  them in parallel) or run in a loop; reductions are combined chunk by chunk
+  in chunk order, so results are bit-identical with and without an executor,
+  whatever its number of workers.
+
+Points stay in their own dtype (uint8, uint16, int32, float32 or float64):
+the kernels read them as they are and accumulate in float64.  Extra memory
+is O(n): labels (int32), distances and lower bounds (float64), one index
+array for grouping by cluster; never O(n k).
+
+>>> import numpy as np
+>>> pts = np.array([[0, 0], [0, 1], [10, 10], [10, 11]], dtype=np.uint8)
+>>> result = fit(pts, 2, metric="l1")
+>>> sorted(result.centroids.tolist())
+[[0.0, 0.0], [10.0, 10.0]]
+>>> result.converged
+True
+"""
+from __future__ import annotations
+
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from typing import Any, Callable, Optional
+
+import numpy as np
+from numba import njit
+
+from pipeline.core.errors import InputError
+from pipeline.core.rng import chunk_state, uniform
+
+CHUNK_ROWS = 1 << 16          # rows per chunk of work: fixed, so reductions do not depend on the executor
+MEDIAN_COUNTERS = 50_000_000  # l1 update of integer points by counting when k * d * (value range) fits in this
+SLACK = 1e-9                  # relative safety margin of Hamerly's bounds against rounding
+_L2 = 0
+_L1 = 1
+_METRICS = {"l2": _L2, "l1": _L1}
+_DTYPES = (np.uint8, np.uint16, np.int32, np.float32, np.float64)
+
+
+@dataclass(frozen=True)
+class Clustering:
+    """The result of :func:`fit`.
+
+    ``labels`` is the nearest centroid of each point under the final
+    ``centroids`` (tie rule: lowest index) and ``distances`` its distance to
+    it (l1: ``sum |x - c|``; l2: Euclidean).  ``objective`` holds the
+    weighted objective after each assignment step, the first entry after the
+    k-means++ initialisation; ``iterations`` counts the Lloyd iterations
+    (update + assignment) done and ``converged`` says whether the last one
+    changed no label.
+    """
+
+    centroids: np.ndarray
+    labels: np.ndarray
+    distances: np.ndarray
+    objective: list[float]
+    iterations: int
+    converged: bool
+
+
+# ---------------------------------------------------------------------------
+# kernels: distances
+
+@njit(cache=True, nogil=True)
+def _row_cost(points: np.ndarray, i: int, c: np.ndarray, metric: int) -> float:
+    """The metric's cost of row ``i`` against the float64 row ``c``: squared Euclidean (l2) or l1 distance."""
+    acc = 0.0
+    if metric == _L2:
+        for j in range(points.shape[1]):
+            t = np.float64(points[i, j]) - c[j]
+            acc += t * t
+    else:
+        for j in range(points.shape[1]):
+            acc += abs(np.float64(points[i, j]) - c[j])
+    return acc
+
+
+@njit(cache=True, nogil=True)
+def _all_costs(points: np.ndarray, i: int, ct: np.ndarray, metric: int, acc: np.ndarray) -> None:
+    """The costs of row ``i`` against every centroid (``ct``: the centroids transposed, (d, k)) into ``acc``.
+
+    The inner loop runs over centroids, so it vectorises while each centroid's sum keeps the coordinate
+    order of :func:`_row_cost` (the same float64 operations, the same bits).
+    """
+    k = ct.shape[1]
+    for c in range(k):
+        acc[c] = 0.0
+    if metric == _L2:
+        for j in range(points.shape[1]):
+            x = np.float64(points[i, j])
+            row = ct[j]
+            for c in range(k):
+                t = x - row[c]
+                acc[c] += t * t
+    else:
+        for j in range(points.shape[1]):
+            x = np.float64(points[i, j])
+            row = ct[j]
+            for c in range(k):
+                acc[c] += abs(x - row[c])
+
+
+@njit(cache=True, nogil=True)
+def _two_best(acc: np.ndarray) -> tuple:
+    """``(index, cost, second cost)``: the lowest cost (lowest index on ties) and the lowest among the others."""
+    best = 0
+    bv = acc[0]
+    sv = np.inf
+    for c in range(1, acc.shape[0]):
+        v = acc[c]
+        if v < bv:
+            sv = bv
+            bv = v
+            best = c
+        elif v < sv:
+            sv = v
+    return best, bv, sv
+
+
+@njit(cache=True, nogil=True)
+def _weight(w: np.ndarray, i: int) -> float:
+    """Point ``i``'s weight: ``w[i]``, or 1 when ``w`` is empty (no weights given)."""
+    if w.shape[0] == 0:
+        return 1.0
+    return w[i]
+
+
+@njit(cache=True, nogil=True)
+def _assign_chunk(points: np.ndarray, start: int, stop: int, ct: np.ndarray, metric: int, w: np.ndarray,
+                  labels: np.ndarray, dist: np.ndarray, lower: np.ndarray, second: bool) -> tuple:
+    """Full assignment of rows ``start:stop``: labels, distances and (when ``second``) Hamerly's lower bounds.
+
+    Returns the chunk's weighted objective and the number of labels that changed.
+    """
+    acc = np.empty(ct.shape[1])
+    obj = 0.0
+    changed = 0
+    for i in range(start, stop):
+        _all_costs(points, i, ct, metric, acc)
+        best, bv, sv = _two_best(acc)
+        if labels[i] != best:
+            changed += 1
+            labels[i] = best
+        obj += _weight(w, i) * bv
+        if metric == _L2:
+            dist[i] = np.sqrt(bv)
+            sv = np.sqrt(sv)
+        else:
+            dist[i] = bv
+        if second:
+            lower[i] = sv * (1.0 - SLACK)
+    return obj, changed
+
+
+@njit(cache=True, nogil=True)
+def _hamerly_chunk(points: np.ndarray, start: int, stop: int, cen: np.ndarray, ct: np.ndarray, metric: int,
+                   w: np.ndarray, labels: np.ndarray, dist: np.ndarray, lower: np.ndarray, s: np.ndarray,
+                   drift: np.ndarray, r1: int, r2: int) -> tuple:
+    """Hamerly's assignment of rows ``start:stop`` after the centroids moved by ``drift``.
+
+    ``r1``/``r2`` are the centroids of largest and second largest drift.  A point keeps its label without a
+    full scan only when its exact distance to its centroid is strictly below ``max(s[a], lower bound)`` (with
+    slack); otherwise all centroids are scanned as in :func:`_assign_chunk`.  Returns the chunk's objective,
+    the number of changed labels and the number of full scans.
+    """
+    acc = np.empty(ct.shape[1])
+    obj = 0.0
+    changed = 0
+    scans = 0
+    for i in range(start, stop):
+        a = labels[i]
+        va = _row_cost(points, i, cen[a], metric)
+        da = np.sqrt(va) if metric == _L2 else va
+        low = lower[i]
+        if low < np.inf:
+            m = drift[r2] if a == r1 else drift[r1]
+            low = low - m - SLACK * (low + m)
+        bound = max(s[a], low)
+        if da * (1.0 + SLACK) < bound:
+            dist[i] = da
+            lower[i] = low
+            obj += _weight(w, i) * va
+            continue
+        scans += 1
+        _all_costs(points, i, ct, metric, acc)
+        best, bv, sv = _two_best(acc)
+        if best != a:
+            changed += 1
+            labels[i] = best
+        obj += _weight(w, i) * bv
+        if metric == _L2:
+            dist[i] = np.sqrt(bv)
+            sv = np.sqrt(sv)
+        else:
+            dist[i] = bv
+        lower[i] = sv * (1.0 - SLACK)
+    return obj, changed, scans
+
+
+@njit(cache=True, nogil=True)
+def _half_gaps(cen: np.ndarray, c0: int, c1: int, metric: int, s: np.ndarray) -> None:
+    """Hamerly's ``s(c)`` for centroids ``c0:c1``: half the distance to the nearest other centroid, less slack."""
+    k = cen.shape[0]
+    for c in range(c0, c1):
+        best = np.inf
+        for o in range(k):
+            if o != c:
+                v = _row_cost(cen, c, cen[o], metric)
+                if v < best:
+                    best = v
+        if metric == _L2:
+            best = np.sqrt(best)
+        s[c] = 0.5 * best * (1.0 - SLACK)
+
+
+@njit(cache=True, nogil=True)
+def _objective_chunk(points: np.ndarray, start: int, stop: int, cen: np.ndarray, labels: np.ndarray,
+                     metric: int, w: np.ndarray) -> float:
+    """The weighted objective of rows ``start:stop`` under ``labels``."""
+    obj = 0.0
+    for i in range(start, stop):
+        obj += _weight(w, i) * _row_cost(points, i, cen[labels[i]], metric)
+    return obj
+
+
+@njit(cache=True, nogil=True)
+def _finite_chunk(points: np.ndarray, start: int, stop: int) -> bool:
+    """Whether rows ``start:stop`` are all finite (no NaN, no infinity)."""
+    for i in range(start, stop):
+        for j in range(points.shape[1]):
+            v = points[i, j]
+            if not np.isfinite(v):
+                return False
+    return True
+
+
+# ---------------------------------------------------------------------------
+# kernels: k-means++
+
+@njit(cache=True, nogil=True)
+def _seed_chunk(points: np.ndarray, start: int, stop: int, crow: np.ndarray, metric: int, w: np.ndarray,
+                cost: np.ndarray, first: bool) -> float:
+    """Lower ``cost[i]`` (squared distance for l2, distance for l1) to the new seed ``crow``; the chunk's sum
+    of ``weight * cost``, the k-means++ mass."""
+    total = 0.0
+    for i in range(start, stop):
+        v = _row_cost(points, i, crow, metric)
+        if first or v < cost[i]:
+            cost[i] = v
+        total += _weight(w, i) * cost[i]
+    return total
+
+
+@njit(cache=True, nogil=True)
+def _weight_chunk(n: int, start: int, stop: int, w: np.ndarray) -> float:
+    """The sum of the weights of rows ``start:stop``."""
+    total = 0.0
+    for i in range(start, stop):
+        total += _weight(w, i)
+    return total
+
+
+@njit(cache=True, nogil=True)
+def _search(totals: np.ndarray, chunk: int, n: int, w: np.ndarray, cost: np.ndarray, use_cost: bool,
+            target: float) -> int:
+    """The first index whose cumulative mass (``weight``, times ``cost`` when ``use_cost``) exceeds ``target``.
+
+    The chunk is found from the chunk sums, then the index within it; the mass of a point of mass 0 never
+    exceeds the previous cumulative sum, so such a point is never chosen.  -1 when none is found.
+    """
+    cum = 0.0
+    lastb = -1
+    for b in range(totals.shape[0]):
+        if totals[b] <= 0.0:
+            continue
+        lastb = b
+        if cum + totals[b] > target:
+            run = cum
+            for i in range(b * chunk, min(n, (b + 1) * chunk)):
+                run += _weight(w, i) * cost[i] if use_cost else _weight(w, i)
+                if run > target:
+                    return i
+        cum += totals[b]
+    last = -1                     # rounding left the target unreached: the last point of positive mass
+    if lastb >= 0:
+        for i in range(lastb * chunk, min(n, (lastb + 1) * chunk)):
+            v = _weight(w, i) * cost[i] if use_cost else _weight(w, i)
+            if v > 0.0:
+                last = i
+    return last
+
+
+# ---------------------------------------------------------------------------
+# kernels: the update
+
+@njit(cache=True, nogil=True)
+def _group(labels: np.ndarray, k: int, order: np.ndarray) -> np.ndarray:
+    """Counting sort of the point indices by label into ``order`` (index order within a cluster); the starts."""
+    starts = np.zeros(k + 1, np.int64)
+    for i in range(labels.shape[0]):
+        starts[labels[i] + 1] += 1
+    for c in range(k):
+        starts[c + 1] += starts[c]
+    pos = starts[:k].copy()
+    for i in range(labels.shape[0]):
+        c = labels[i]
+        order[pos[c]] = i
+        pos[c] += 1
+    return starts
+
+
+@njit(cache=True, nogil=True)
+def _mean_range(points: np.ndarray, w: np.ndarray, order: np.ndarray, starts: np.ndarray, c0: int, c1: int,
+                out: np.ndarray, wsum: np.ndarray) -> None:
+    """Weighted means of clusters ``c0:c1`` into ``out`` (members summed in index order); weights in ``wsum``."""
+    d = points.shape[1]
+    acc = np.empty(d)
+    for c in range(c0, c1):
+        acc[:] = 0.0
+        total = 0.0
+        for t in range(starts[c], starts[c + 1]):
+            i = order[t]
+            wi = _weight(w, i)
+            total += wi
+            for j in range(d):
+                acc[j] += wi * np.float64(points[i, j])
+        wsum[c] = total
+        if total > 0.0:
+            for j in range(d):
+                out[c, j] = acc[j] / total
+
+
+@njit(cache=True, nogil=True)
+def _median_sort_range(points: np.ndarray, w: np.ndarray, order: np.ndarray, starts: np.ndarray, c0: int,
+                       c1: int, out: np.ndarray, wsum: np.ndarray) -> None:
+    """Weighted lower medians of clusters ``c0:c1``, coordinate by coordinate, by sorting the members."""
+    d = points.shape[1]
+    size = 0
+    for c in range(c0, c1):
+        size = max(size, starts[c + 1] - starts[c])
+    vals = np.empty(size)
+    ws = np.empty(size)
+    for c in range(c0, c1):
+        s = starts[c]
+        m = starts[c + 1] - s
+        total = 0.0
+        for t in range(m):
+            ws[t] = _weight(w, order[s + t])
+            total += ws[t]
+        wsum[c] = total
+        if total <= 0.0:
+            continue
+        half = 0.5 * total
+        for j in range(d):
+            for t in range(m):
+                vals[t] = np.float64(points[order[s + t], j])
+            idx = np.argsort(vals[:m], kind="mergesort")
+            cum = 0.0
+            for q in idx:
+                cum += ws[q]
+                if cum >= half:
+                    out[c, j] = vals[q]
+                    break
+
+
+@njit(cache=True, nogil=True)
+def _median_count_range(points: np.ndarray, w: np.ndarray, order: np.ndarray, starts: np.ndarray, c0: int,
+                        c1: int, lo: int, span: int, out: np.ndarray, wsum: np.ndarray) -> None:
+    """Weighted lower medians of clusters ``c0:c1`` of integer points by counting: a histogram of the values
+    ``lo .. lo+span-1`` per coordinate (the members added in index order)."""
+    d = points.shape[1]
+    hist = np.zeros((d, span))
+    for c in range(c0, c1):
+        hist[:, :] = 0.0
+        total = 0.0
+        for t in range(starts[c], starts[c + 1]):
+            i = order[t]
+            wi = _weight(w, i)
+            total += wi
+            for j in range(d):
+                hist[j, np.int64(points[i, j]) - lo] += wi
+        wsum[c] = total
+        if total <= 0.0:
+            continue
+        half = 0.5 * total
+        for j in range(d):
+            cum = 0.0
+            for v in range(span):
+                cum += hist[j, v]
+                if cum >= half:
+                    out[c, j] = lo + v
+                    break
+
+
+# ---------------------------------------------------------------------------
+# checks and plumbing
+
+def _metric_code(metric: str) -> int:
+    """The kernels' code of ``metric``; InputError for an unknown one."""
+    if metric not in _METRICS:
+        raise InputError(f"metric must be 'l1' or 'l2', not {metric!r}.")
+    return _METRICS[metric]
+
+
+def _ranges(n: int) -> list[tuple[int, int]]:
+    """The fixed chunks ``(start, stop)`` of ``n`` rows."""
+    return [(s, min(s + CHUNK_ROWS, n)) for s in range(0, n, CHUNK_ROWS)]
+
+
+def _map(fn: Callable[[int, int], Any], ranges: list[tuple[int, int]], executor: Optional[Executor]) -> list[Any]:
+    """``fn(start, stop)`` over ``ranges``, on ``executor`` when given, the results in range order."""
+    if executor is None or len(ranges) <= 1:
+        return [fn(a, b) for a, b in ranges]
+    return list(executor.map(lambda r: fn(r[0], r[1]), ranges))
+
+
+def _points(points: Any, executor: Optional[Executor] = None) -> np.ndarray:
+    """``points`` as a C-contiguous 2-D array of a supported dtype, checked finite; InputError otherwise."""
+    if not isinstance(points, np.ndarray) or points.ndim != 2:
+        raise InputError("points must be a 2-D numpy array (one row per point).")
+    if points.dtype.type not in _DTYPES:
+        raise InputError(f"points must be uint8, uint16, int32, float32 or float64, not {points.dtype}.")
+    if points.shape[0] == 0 or points.shape[1] == 0:
+        raise InputError("points must have at least one row and one column.")
+    pts = np.ascontiguousarray(points)
+    if pts.dtype.kind == "f":
+        ok = _map(lambda a, b: _finite_chunk(pts, a, b), _ranges(pts.shape[0]), executor)
+        if not all(ok):
+            raise InputError("points contain NaN or infinite values.")
+    return pts
+
+
+def _weights(weights: Any, n: int) -> np.ndarray:
+    """The weights as float64 (an empty array for "all 1"); InputError for a wrong length or a negative one."""
+    if weights is None:
+        return np.empty(0, np.float64)
+    w = np.asarray(weights)
+    if w.ndim != 1 or w.shape[0] != n:
+        raise InputError(f"weights must be a 1-D array of {n} values, one per point, not shape {w.shape}.")
+    if w.dtype.kind not in "iuf":
+        raise InputError(f"weights must be integers or floats, not {w.dtype}.")
+    w = np.ascontiguousarray(w, dtype=np.float64)
+    if not np.all(np.isfinite(w)) or np.any(w < 0):
+        raise InputError("weights must be finite and non-negative.")
+    return w
+
+
+def _check_k(k: Any, w: np.ndarray, n: int) -> int:
+    """``k`` as an int, checked between 1 and the number of points of positive weight."""
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
+        raise InputError(f"k must be an integer, not {k!r}.")
+    positive = n if w.shape[0] == 0 else int(np.count_nonzero(w > 0))
+    if k < 1:
+        raise InputError(f"k must be at least 1, not {k}.")
+    if k > positive:
+        raise InputError(f"k = {k} exceeds the {positive} points of positive weight.")
+    return int(k)
+
+
+def _centroids(centroids: Any, d: int) -> np.ndarray:
+    """``centroids`` as a C-contiguous float64 (k, d) array; InputError otherwise."""
+    c = np.asarray(centroids)
+    if c.ndim != 2 or c.shape[1] != d or c.shape[0] < 1:
+        raise InputError(f"centroids must be a 2-D array of at least one row of {d} values, not shape {c.shape}.")
+    c = np.ascontiguousarray(c, dtype=np.float64)
+    if not np.all(np.isfinite(c)):
+        raise InputError("centroids contain NaN or infinite values.")
+    return c
+
+
+# ---------------------------------------------------------------------------
+# public API
+
+def plusplus(points: np.ndarray, k: int, *, metric: str, weights: Optional[np.ndarray] = None, seed: int = 0,
+             executor: Optional[Executor] = None) -> np.ndarray:
+    """The row indices (int64) of ``k`` k-means++ seeds (Arthur and Vassilvitskii 2007).
+
+    The first seed is drawn with probability proportional to weight, each next one proportional to
+    ``weight * D**p`` (p = 2 for l2, 1 for l1), ``D`` the distance to the nearest seed so far, by a
+    cumulative-sum search over one uniform draw of pokerpipe's generator seeded with ``(seed, 0)``.  Seeds
+    are distinct points of positive weight; when every remaining ``weight * D`` is 0 (fewer distinct points
+    than ``k``) the lowest-index point of positive weight not yet chosen is taken.
+    """
+    code = _metric_code(metric)
+    pts = _points(points, executor)
+    n = pts.shape[0]
+    w = _weights(weights, n)
+    return _plusplus(pts, _check_k(k, w, n), code, w, seed, executor)
+
+
+def _plusplus(pts: np.ndarray, k: int, code: int, w: np.ndarray, seed: int,
+              executor: Optional[Executor]) -> np.ndarray:
+    """:func:`plusplus` on checked input."""
+    n = pts.shape[0]
+    ranges = _ranges(n)
+    s0, s1 = (np.uint64(v) for v in chunk_state(seed, 0))
+    cost = np.zeros(n)
+    chosen = np.empty(k, np.int64)
+    taken: set[int] = set()
+    totals = np.array(_map(lambda a, b: _weight_chunk(n, a, b, w), ranges, executor))
+    use_cost = False
+    for step in range(k):
+        s0, s1, u = uniform(np.uint64(s0), np.uint64(s1))
+        total = 0.0
+        for t in totals:
+            total += t
+        pick = int(_search(totals, CHUNK_ROWS, n, w, cost, use_cost, u * total)) if total > 0.0 else -1
+        if pick < 0 or pick in taken:        # no mass left: the lowest-index unchosen point of positive weight
+            pick = next(i for i in range(n) if i not in taken and (w.shape[0] == 0 or w[i] > 0))
+        chosen[step] = pick
+        taken.add(pick)
+        if step + 1 < k:
+            crow = pts[pick].astype(np.float64)
+            first = step == 0
+            totals = np.array(_map(_seed_task(pts, crow, code, w, cost, first), ranges, executor))
+            use_cost = True
+    return chosen
+
+
+def _seed_task(pts: np.ndarray, crow: np.ndarray, code: int, w: np.ndarray, cost: np.ndarray,
+               first: bool) -> Callable[[int, int], float]:
+    """The chunk task of one k-means++ step: lower the costs to the new seed ``crow``, return the chunk's mass."""
+    return lambda a, b: float(_seed_chunk(pts, a, b, crow, code, w, cost, first))
+
+
+def assign(points: np.ndarray, centroids: np.ndarray, *, metric: str,
+           executor: Optional[Executor] = None) -> tuple[np.ndarray, np.ndarray]:
+    """The nearest centroid of every point (int32, lowest index on ties) and the distance to it (float64:
+    Euclidean for l2, ``sum |x - c|`` for l1)."""
+    code = _metric_code(metric)
+    pts = _points(points, executor)
+    cen = _centroids(centroids, pts.shape[1])
+    n = pts.shape[0]
+    labels = np.full(n, -1, np.int32)
+    dist = np.empty(n)
+    _full_pass(pts, cen, code, np.empty(0), labels, dist, dist, False, executor)
+    return labels, dist
+
+
+def objective(points: np.ndarray, centroids: np.ndarray, labels: np.ndarray, *, metric: str,
+              weights: Optional[np.ndarray] = None) -> float:
+    """The weighted objective of ``labels``: ``sum w * d**2`` for l2, ``sum w * d`` for l1 (chunk order)."""
+    code = _metric_code(metric)
+    pts = _points(points)
+    n = pts.shape[0]
+    cen = _centroids(centroids, pts.shape[1])
+    lab = np.asarray(labels)
+    if lab.shape != (n,) or lab.dtype.kind not in "iu":
+        raise InputError(f"labels must be {n} integers, one per point.")
+    if n and (lab.min() < 0 or lab.max() >= cen.shape[0]):
+        raise InputError(f"labels must lie in 0 .. {cen.shape[0] - 1}.")
+    lab = np.ascontiguousarray(lab, dtype=np.int32)
+    w = _weights(weights, n)
+    total = 0.0
+    for part in _map(lambda a, b: _objective_chunk(pts, a, b, cen, lab, code, w), _ranges(n), None):
+        total += part
+    return total
+
+
+def fit(points: np.ndarray, k: int, *, metric: str = "l2", weights: Optional[np.ndarray] = None, seed: int = 0,
+        max_iterations: int = 100, tolerance: float = 0.0, executor: Optional[Executor] = None,
+        accelerate: bool = True) -> Clustering:
+    """Weighted k-means (l2: means) or k-medians (l1: lower medians) from k-means++ seeds, by Lloyd's iterations.
+
+    Stops when an iteration changes no label (``converged``), after ``max_iterations``, or when the relative
+    objective improvement falls below ``tolerance`` (when ``tolerance > 0``).  ``accelerate`` uses Hamerly's
+    bounds; the result is identical to the plain iterations, only faster.
+    """
+    code = _metric_code(metric)
+    pts = _points(points, executor)
+    n = pts.shape[0]
+    w = _weights(weights, n)
+    k = _check_k(k, w, n)
+    if max_iterations < 0:
+        raise InputError(f"max_iterations must be >= 0, not {max_iterations}.")
+    if not tolerance >= 0:
+        raise InputError(f"tolerance must be >= 0, not {tolerance}.")
+    seeds = _plusplus(pts, k, code, w, seed, executor)
+    cen = pts[seeds].astype(np.float64)
+    hamerly = accelerate and k > 1
+    labels = np.full(n, -1, np.int32)
+    dist = np.empty(n)
+    lower = np.empty(n) if hamerly else dist
+    obj, _ = _full_pass(pts, cen, code, w, labels, dist, lower, hamerly, executor)
+    history = [obj]
+    gaps = hamerly and k * k <= 64 * n
+    span = _median_span(pts, k) if code == _L1 else None
+    order = np.empty(n, np.int32 if n < 2**31 else np.int64)
+    iterations = 0
+    converged = False
+    while iterations < max_iterations:
+        new = _update(pts, w, labels, dist, cen, code, span, order, executor)
+        iterations += 1
+        if hamerly:
+            obj, changed = _hamerly_pass(pts, cen, new, code, w, labels, dist, lower, gaps, executor)
+        else:
+            obj, changed = _full_pass(pts, new, code, w, labels, dist, lower, False, executor)
+        cen = new
+        previous = history[-1]
+        history.append(obj)
+        if changed == 0:
+            converged = True
+            break
+        if tolerance > 0 and previous - obj < tolerance * abs(previous):
+            break
+    return Clustering(cen, labels, dist, history, iterations, converged)
+
+
+# ---------------------------------------------------------------------------
+# the passes
+
+def _full_pass(pts: np.ndarray, cen: np.ndarray, code: int, w: np.ndarray, labels: np.ndarray, dist: np.ndarray,
+               lower: np.ndarray, second: bool, executor: Optional[Executor]) -> tuple[float, int]:
+    """A full assignment of all points; the objective and the number of changed labels, in chunk order."""
+    ct = np.ascontiguousarray(cen.T)
+    obj = 0.0
+    changed = 0
+    for o, ch in _map(lambda a, b: _assign_chunk(pts, a, b, ct, code, w, labels, dist, lower, second),
+                      _ranges(pts.shape[0]), executor):
+        obj += o
+        changed += ch
+    return obj, changed
+
+
+def _hamerly_pass(pts: np.ndarray, old: np.ndarray, cen: np.ndarray, code: int, w: np.ndarray, labels: np.ndarray,
+                  dist: np.ndarray, lower: np.ndarray, gaps: bool, executor: Optional[Executor]) -> tuple[float, int]:
+    """Hamerly's assignment after the centroids moved from ``old`` to ``cen``; objective and changed labels."""
+    k = cen.shape[0]
+    diff = cen - old
+    drift = np.sqrt((diff * diff).sum(axis=1)) if code == _L2 else np.abs(diff).sum(axis=1)
+    drift = drift * (1.0 + SLACK)
+    r1 = int(np.argmax(drift))
+    rest = drift.copy()
+    rest[r1] = -1.0
+    r2 = int(np.argmax(rest))
+    s = np.zeros(k)
+    if gaps:
+        step = max(1, CHUNK_ROWS // max(k, 1))
+        _map(lambda a, b: _half_gaps(cen, a, b, code, s), [(c, min(c + step, k)) for c in range(0, k, step)],
+             executor)
+    ct = np.ascontiguousarray(cen.T)
+    obj = 0.0
+    changed = 0
+    for o, ch, _ in _map(lambda a, b: _hamerly_chunk(pts, a, b, cen, ct, code, w, labels, dist, lower, s, drift,
+                                                     r1, r2), _ranges(pts.shape[0]), executor):
+        obj += o
+        changed += ch
+    return obj, changed
+
+
+def _median_span(pts: np.ndarray, k: int) -> Optional[tuple[int, int]]:
+    """``(lo, span)`` of integer points when the counting median fits :data:`MEDIAN_COUNTERS`, else None."""
+    if pts.dtype.kind == "f":
+        return None
+    lo, hi = int(pts.min()), int(pts.max())
+    span = hi - lo + 1
+    if k * pts.shape[1] * span > MEDIAN_COUNTERS:
+        return None
+    return lo, span
+
+
+def _update(pts: np.ndarray, w: np.ndarray, labels: np.ndarray, dist: np.ndarray, cen: np.ndarray, code: int,
+            span: Optional[tuple[int, int]], order: np.ndarray, executor: Optional[Executor]) -> np.ndarray:
+    """The new centroids: weighted means (l2) or lower medians (l1) of the clusters, empty ones relocated."""
+    k = cen.shape[0]
+    starts = _group(labels, k, order)
+    new = cen.copy()
+    wsum = np.zeros(k)
+    tasks: list[tuple[int, int]] = []
+    c0 = 0
+    while c0 < k:     # ranges of whole clusters of about CHUNK_ROWS members: each cluster is computed alone
+        c1 = int(np.searchsorted(starts, starts[c0] + CHUNK_ROWS, side="right")) - 1
+        c1 = min(k, max(c1, c0 + 1))
+        tasks.append((c0, c1))
+        c0 = c1
+    if code == _L2:
+        _map(lambda a, b: _mean_range(pts, w, order, starts, a, b, new, wsum), tasks, executor)
+    elif span is not None:
+        lo, width = span
+        _map(lambda a, b: _median_count_range(pts, w, order, starts, a, b, lo, width, new, wsum), tasks, executor)
+    else:
+        _map(lambda a, b: _median_sort_range(pts, w, order, starts, a, b, new, wsum), tasks, executor)
+    empty = np.flatnonzero(wsum <= 0.0)
+    if empty.size:
+        for c, i in zip(empty, _farthest(w, dist, empty.size)):
+            new[c] = pts[i]
+    return new
+
+
+def _farthest(w: np.ndarray, dist: np.ndarray, e: int) -> np.ndarray:
+    """The ``e`` points of positive weight of largest ``weight * distance``, largest first, ties lowest index."""
+    n = dist.shape[0]
+    score = dist.copy() if w.shape[0] == 0 else w * dist
+    if w.shape[0]:
+        score[w <= 0] = -1.0
+    threshold = np.partition(score, n - e)[n - e]
+    above = np.flatnonzero(score > threshold)
+    level = np.flatnonzero(score == threshold)[: e - above.size]
+    picked = np.concatenate([above, level])
+    return picked[np.lexsort((picked, -score[picked]))]
