@@ -103,11 +103,15 @@ def small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.mark.parametrize("metric", ["l1", "l2"])
-@pytest.mark.parametrize("kind,d,k", [("cdf", 10, 7), ("cdf", 20, 30), ("float", 5, 12), ("float", 12, 30)])
+@pytest.mark.parametrize("kind,d,k", [("cdf", 10, 7), ("cdf", 20, 30), ("float", 5, 12), ("float", 12, 30),
+                                      ("few", 6, 25)])
 def test_fit_matches_reference_lloyd(small_chunks: None, metric: str, kind: str, d: int, k: int) -> None:
     rng = np.random.default_rng([len(metric), ord(metric[1]), len(kind), d, k])
     n = 2000
-    x = cdf_points(rng, n, d) if kind == "cdf" else float_points(rng, n, d)
+    if kind == "few":     # 20 distinct points for 25 clusters: duplicate seeds, ties, empty clusters
+        x = cdf_points(rng, n, d, mass=30, distinct=20)
+    else:
+        x = cdf_points(rng, n, d) if kind == "cdf" else float_points(rng, n, d)
     w = rng.integers(1, 6, n).astype(np.int64)
     w[rng.integers(0, n, 50)] = 0
     seeds = km.plusplus(x, k, metric=metric, weights=w, seed=3)
@@ -222,18 +226,18 @@ def test_weighted_lower_median_by_hand(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_empty_clusters_take_the_farthest_distinct_points() -> None:
-    x = np.array([[0], [1], [5], [9], [9], [3]], dtype=np.uint8)
+    x = np.array([[0], [1], [5], [9], [8], [3]], dtype=np.uint8)
     w = np.array([1.0, 1.0, 0.0, 1.0, 1.0, 3.0])
     labels = np.zeros(6, np.int32)                      # clusters 1 and 2 empty
     c = np.array([[0.0], [50.0], [60.0]])
-    dist = np.abs(x[:, 0] - 0.0)                        # w * dist: 0, 1, 0, 9, 9, 9
+    dist = np.abs(x[:, 0] - 0.0)                        # w * dist: 0, 1, 0, 9, 8, 9
     order = np.empty(6, np.int32)
     new = km._update(x, w, labels, dist, c, km._L2, None, order, None)
-    # ties at 9 between points 3, 4, 5: the lowest indices 3 and 4 (weight-0 point 2 is never taken)
-    assert new[1:].tolist() == [[9.0], [9.0]]
+    # a tie at 9 between points 3 and 5: the lower index first (cluster 1 gets point 3, cluster 2 point 5)
+    assert new[1:].tolist() == [[9.0], [3.0]]
     dist = np.array([0.0, 1.0, 100.0, 2.0, 1.0, 1.0])  # w * dist: 0, 1, 0 (weight 0), 2, 1, 3
     new = km._update(x, w, labels, dist, c, km._L2, None, order, None)
-    assert new[1:].tolist() == [[3.0], [9.0]]           # point 5 (3), then point 3 (2)
+    assert new[1:].tolist() == [[3.0], [9.0]]           # point 5 (3), then point 3 (2); weight-0 point 2 never
 
 
 # ---------------------------------------------------------------------------
