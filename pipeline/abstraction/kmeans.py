@@ -130,24 +130,57 @@ def _all_costs(points: np.ndarray, i: int, ct: np.ndarray, metric: int, acc: np.
     """The costs of row ``i`` against every centroid (``ct``: the centroids transposed, (d, k)) into ``acc``.
 
     The inner loop runs over centroids, so it vectorises while each centroid's sum keeps the coordinate
-    order of :func:`_row_cost` (the same float64 operations, the same bits).
+    order of :func:`_row_cost` (the same float64 operations, the same bits); four coordinates are added per
+    pass, so ``acc`` is loaded and stored once per four.
     """
     k = ct.shape[1]
+    d = points.shape[1]
     for c in range(k):
         acc[c] = 0.0
+    j = 0
     if metric == _L2:
-        for j in range(points.shape[1]):
+        while j + 4 <= d:      # four coordinates per pass over acc, added in coordinate order
+            x0 = np.float64(points[i, j])
+            x1 = np.float64(points[i, j + 1])
+            x2 = np.float64(points[i, j + 2])
+            x3 = np.float64(points[i, j + 3])
+            r0 = ct[j]
+            r1 = ct[j + 1]
+            r2 = ct[j + 2]
+            r3 = ct[j + 3]
+            for c in range(k):
+                t0 = x0 - r0[c]
+                t1 = x1 - r1[c]
+                t2 = x2 - r2[c]
+                t3 = x3 - r3[c]
+                acc[c] = (((acc[c] + t0 * t0) + t1 * t1) + t2 * t2) + t3 * t3
+            j += 4
+        while j < d:
             x = np.float64(points[i, j])
             row = ct[j]
             for c in range(k):
                 t = x - row[c]
                 acc[c] += t * t
+            j += 1
     else:
-        for j in range(points.shape[1]):
+        while j + 4 <= d:
+            x0 = np.float64(points[i, j])
+            x1 = np.float64(points[i, j + 1])
+            x2 = np.float64(points[i, j + 2])
+            x3 = np.float64(points[i, j + 3])
+            r0 = ct[j]
+            r1 = ct[j + 1]
+            r2 = ct[j + 2]
+            r3 = ct[j + 3]
+            for c in range(k):
+                acc[c] = (((acc[c] + abs(x0 - r0[c])) + abs(x1 - r1[c])) + abs(x2 - r2[c])) + abs(x3 - r3[c])
+            j += 4
+        while j < d:
             x = np.float64(points[i, j])
             row = ct[j]
             for c in range(k):
                 acc[c] += abs(x - row[c])
+            j += 1
 
 
 @njit(cache=True, nogil=True)
