@@ -322,16 +322,35 @@ def _finite_chunk(points: np.ndarray, start: int, stop: int) -> bool:
 
 @njit(cache=True, nogil=True)
 def _seed_chunk(points: np.ndarray, start: int, stop: int, crow: np.ndarray, metric: int, w: np.ndarray,
-                cost: np.ndarray, first: bool) -> float:
-    """Lower ``cost[i]`` (squared distance for l2, distance for l1) to the new seed ``crow``; the chunk's sum
-    of ``weight * cost``, the k-means++ mass."""
+                cost: np.ndarray, near: np.ndarray, gap: np.ndarray, step: int) -> float:
+    """Lower ``cost[i]`` (squared distance for l2, distance for l1) to the new seed ``crow``, number ``step``;
+    the chunk's sum of ``weight * cost``, the k-means++ mass.
+
+    ``near[i]`` is the seed nearest to point ``i`` so far and ``gap[s]`` the cost between seed ``s`` and the
+    new one: when the new seed is at least twice as far from ``near[i]`` as the point is (with slack), the
+    triangle inequality says it cannot come nearer, and the point's row is not read.  The costs are those of
+    the plain minimum.
+    """
+    factor = 4.0 if metric == _L2 else 2.0      # (2 D)**2 for squared distances, 2 D for l1
     total = 0.0
     for i in range(start, stop):
+        if step > 0 and gap[near[i]] * (1.0 - SLACK) > factor * cost[i]:
+            total += _weight(w, i) * cost[i]
+            continue
         v = _row_cost(points, i, crow, metric)
-        if first or v < cost[i]:
+        if step == 0 or v < cost[i]:
             cost[i] = v
+            near[i] = step
         total += _weight(w, i) * cost[i]
     return total
+
+
+@njit(cache=True, nogil=True)
+def _seed_gaps(points: np.ndarray, chosen: np.ndarray, step: int, crow: np.ndarray, metric: int,
+               gap: np.ndarray) -> None:
+    """``gap[s]``: the cost between seed ``s < step`` and the new seed ``crow``."""
+    for s in range(step):
+        gap[s] = _row_cost(points, chosen[s], crow, metric)
 
 
 @njit(cache=True, nogil=True)
@@ -578,6 +597,8 @@ def _plusplus(pts: np.ndarray, k: int, code: int, w: np.ndarray, seed: int,
     ranges = _ranges(n)
     s0, s1 = (np.uint64(v) for v in chunk_state(seed, 0))
     cost = np.zeros(n)
+    near = np.zeros(n, np.int32)
+    gap = np.zeros(k)
     chosen = np.empty(k, np.int64)
     taken: set[int] = set()
     totals = np.array(_map(lambda a, b: _weight_chunk(n, a, b, w), ranges, executor))
@@ -594,16 +615,16 @@ def _plusplus(pts: np.ndarray, k: int, code: int, w: np.ndarray, seed: int,
         taken.add(pick)
         if step + 1 < k:
             crow = pts[pick].astype(np.float64)
-            first = step == 0
-            totals = np.array(_map(_seed_task(pts, crow, code, w, cost, first), ranges, executor))
+            _seed_gaps(pts, chosen, step, crow, code, gap)
+            totals = np.array(_map(_seed_task(pts, crow, code, w, cost, near, gap, step), ranges, executor))
             use_cost = True
     return chosen
 
 
-def _seed_task(pts: np.ndarray, crow: np.ndarray, code: int, w: np.ndarray, cost: np.ndarray,
-               first: bool) -> Callable[[int, int], float]:
+def _seed_task(pts: np.ndarray, crow: np.ndarray, code: int, w: np.ndarray, cost: np.ndarray, near: np.ndarray,
+               gap: np.ndarray, step: int) -> Callable[[int, int], float]:
     """The chunk task of one k-means++ step: lower the costs to the new seed ``crow``, return the chunk's mass."""
-    return lambda a, b: float(_seed_chunk(pts, a, b, crow, code, w, cost, first))
+    return lambda a, b: float(_seed_chunk(pts, a, b, crow, code, w, cost, near, gap, step))
 
 
 def assign(points: np.ndarray, centroids: np.ndarray, *, metric: str,

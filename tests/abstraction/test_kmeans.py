@@ -8,6 +8,7 @@ import pytest
 
 from pipeline.abstraction import kmeans as km
 from pipeline.core.errors import InputError
+from pipeline.core.rng import chunk_state, uniform
 
 # ---------------------------------------------------------------------------
 # the reference: full distance matrix, argmin, mean / lower weighted median, the same empty-cluster rule
@@ -242,6 +243,32 @@ def test_empty_clusters_take_the_farthest_distinct_points() -> None:
 
 # ---------------------------------------------------------------------------
 # k-means++
+
+
+def ref_plusplus(x: np.ndarray, k: int, metric: str, w: np.ndarray, seed: int) -> list[int]:
+    """k-means++ by full cumulative sums (exact here: integer points and weights give integer masses)."""
+    s0, s1 = chunk_state(seed, 0)
+    cost = np.full(x.shape[0], np.inf)
+    chosen: list[int] = []
+    for _ in range(k):
+        s0, s1, u = uniform(np.uint64(s0), np.uint64(s1))
+        mass = w if not chosen else w * cost
+        cum = np.cumsum(mass)
+        if cum[-1] > 0:
+            pick = int(np.searchsorted(cum, u * cum[-1], side="right"))
+        else:
+            pick = next(i for i in range(x.shape[0]) if i not in chosen and w[i] > 0)
+        chosen.append(pick)
+        cost = np.minimum(cost, ref_costs(x, x[pick:pick + 1].astype(np.float64), metric)[:, 0])
+    return chosen
+
+
+@pytest.mark.parametrize("metric", ["l1", "l2"])
+def test_plusplus_matches_a_full_cumulative_sum(small_chunks: None, metric: str) -> None:
+    rng = np.random.default_rng(12)
+    x = cdf_points(rng, 3000, 8, distinct=800)
+    w = rng.integers(0, 5, 3000).astype(np.float64)
+    assert km.plusplus(x, 60, metric=metric, weights=w, seed=5).tolist() == ref_plusplus(x, 60, metric, w, 5)
 
 
 def test_plusplus_is_deterministic_distinct_and_follows_weights() -> None:
