@@ -638,7 +638,9 @@ def plusplus(points: np.ndarray, k: int, *, metric: str, weights: Optional[np.nd
 
 def _plusplus(pts: np.ndarray, k: int, code: int, w: np.ndarray, seed: int,
               executor: Optional[Executor]) -> np.ndarray:
-    """:func:`plusplus` on checked input."""
+    """:func:`plusplus` on checked input (the seed is checked here)."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
+        raise InputError(f"seed must be an integer from 0 to 2**63 - 1, not {seed!r}.")
     n = pts.shape[0]
     ranges = _ranges(n)
     s0, s1 = (np.uint64(v) for v in chunk_state(seed, 0))

@@ -359,4 +359,6 @@ def test_input_errors() -> None:
         km.assign(bad.astype(np.float64), x[:2].astype(np.float64), metric="l1")
     with pytest.raises(InputError, match="uint8"):
         km.fit(x.astype(np.int8), 2)
+    with pytest.raises(InputError, match="seed"):
+        km.plusplus(x, 2, metric="l1", seed=-1)
     assert issubclass(InputError, ValueError)
