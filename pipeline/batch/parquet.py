@@ -71,3 +71,14 @@ def read_part(data: bytes, schema: pa.Schema, rows: int | None = None) -> pa.Tab
     if rows is not None and table.num_rows != rows:
         return None
     return table
+
+
+def vector_type(value: pa.DataType, size: int) -> pa.DataType:
+    """A fixed-size list column (a histogram, a centroid) typed as Parquet reads it back (child ``element``)."""
+    return pa.list_(pa.field("element", value), size)
+
+
+def vector_array(rows: Any, value: pa.DataType) -> pa.FixedSizeListArray:
+    """A 2-D array's rows as a :func:`vector_type` column."""
+    rows = np.asarray(rows)
+    return pa.FixedSizeListArray.from_arrays(pa.array(rows.reshape(-1), value), type=vector_type(value, rows.shape[1]))

@@ -380,7 +380,7 @@ def _side_outputs(dataset: Dataset, storage: Storage, inputs: Any, count: int) -
     """Write the dataset's side outputs; their names, sizes and SHA-256 for the manifest."""
     if not dataset.side_output_names:
         return []
-    files = dataset.side_outputs(lambda: read_parts(storage, dataset.name, count), inputs)
+    files = dataset.side_outputs(lambda columns=None: read_parts(storage, dataset.name, count, columns), inputs)
     out = []
     for fname, data in sorted(files.items()):
         if fname not in dataset.side_output_names or not fname.startswith("_"):

@@ -11,7 +11,7 @@ recorded with their SHA-256 in the manifest.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Protocol
 
 import pyarrow as pa
@@ -24,6 +24,10 @@ class Inputs(Protocol):
 
     def read(self, dataset: Dataset, columns: list[str] | None = None) -> pa.Table:
         """The whole finished ``dataset``, verified against its manifest."""
+        ...
+
+    def parts(self, dataset: Dataset, columns: list[str] | None = None) -> Iterator[pa.Table]:
+        """The finished ``dataset``'s parts one at a time, each verified."""
         ...
 
 
@@ -60,8 +64,8 @@ class Dataset:
         """Rows a partition must give, when known in advance."""
         return None
 
-    def side_outputs(self, table: Callable[[], pa.Table], inputs: Inputs) -> dict[str, bytes]:
-        """Files made from the finished dataset (``table()`` reads it), by name."""
+    def side_outputs(self, table: Callable[..., pa.Table], inputs: Inputs) -> dict[str, bytes]:
+        """Files made from the finished dataset (``table()`` reads it, ``table(columns)`` some columns), by name."""
         return {}
 
     @property

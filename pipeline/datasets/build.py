@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import pyarrow as pa
@@ -45,6 +45,11 @@ class Reader:
         self.storage = storage
 
     def read(self, ds: Dataset, columns: list[str] | None = None) -> pa.Table:
+        tables = list(self.parts(ds, columns))
+        return pa.concat_tables(tables) if tables else ds.schema.empty_table()
+
+    def parts(self, ds: Dataset, columns: list[str] | None = None) -> Iterator[pa.Table]:
+        """The parts of a finished ``ds`` one at a time, each verified (for datasets too big to hold at once)."""
         manifest = read_manifest(self.storage, ds.name)
         where = self.storage.url(ds.name)
         if manifest is None:
@@ -57,7 +62,6 @@ class Reader:
             raise DatasetError(f"{ds.name} at {where} is not a finished run ({problem}); "
                                "build it again to repair it")
         schema = ds.full_schema
-        tables = []
         for i, p in enumerate(manifest["parts"]):
             table = None
             try:
@@ -71,8 +75,7 @@ class Reader:
             if table is None:
                 raise DatasetError(f"{ds.name}: {part_name(i)} at {where} is missing or damaged "
                                    "(SHA-256 or rows differ from the manifest); build it again to repair it")
-            tables.append(table)
-        return pa.concat_tables(tables) if tables else ds.schema.empty_table()
+            yield table
 
 
 def _resolve(item: str | Dataset, params: dict[str, Any]) -> Dataset:
@@ -133,6 +136,9 @@ class PlannedInputs:
 
     def read(self, ds: Dataset, columns: list[str] | None = None) -> pa.Table:
         return self.reader.read(self.planned.get(ds.name, ds), columns)
+
+    def parts(self, ds: Dataset, columns: list[str] | None = None) -> Iterator[pa.Table]:
+        return self.reader.parts(self.planned.get(ds.name, ds), columns)
 
 
 def open_storage(out: str | os.PathLike[str]) -> Storage:
