@@ -1,0 +1,66 @@
+"""``pokerpipe bucket``: the abstraction bucket of one hole on one board, and its exact features."""
+from __future__ import annotations
+
+import json
+import sys
+
+import typer
+
+from jobs.app import app, fail
+from jobs.options import DEFAULT_OUT
+
+
+def _defaults() -> tuple[int, int]:
+    from pipeline.abstraction.features import DEFAULT_BINS
+    from pipeline.abstraction.streets import DEFAULT_K
+
+    return DEFAULT_K, DEFAULT_BINS
+
+
+@app.command()
+def bucket(hole: str = typer.Argument(..., help="two hole cards, e.g. AsKd"),
+           board: str = typer.Option(..., "--board", "-b", help="3, 4 or 5 board cards"),
+           out: str = typer.Option(DEFAULT_OUT, "--out", "-o",
+                                   help="folder holding the abstraction (`pokerpipe tables abstraction --out`)"),
+           k: int = typer.Option(_defaults()[0], "--k", help="buckets per street of the abstraction to read"),
+           bins: int = typer.Option(_defaults()[1], "--bins", help="histogram bins (flop, turn)"),
+           seed: int = typer.Option(0, "--seed", help="k-means++ seed of the abstraction to read"),
+           as_json: bool = typer.Option(False, "--json", help="print one JSON object")) -> None:
+    """The street, canonical index, bucket, equity against a random hand, and the histogram (flop, turn) or
+    OCHS vector (river) of HOLE on --board; the features are computed from the cards, the bucket read from
+    the abstraction built in --out (null, with a line on stderr, when it is not built there)."""
+    import os
+
+    from pipeline.abstraction.lookup import AbstractionError, built_clusters, load, situation, street_of
+    from pipeline.core.cards import CardError, parse_cards
+    from pipeline.core.errors import InputError
+
+    try:
+        if bins < 2 or bins > 1980:
+            raise InputError(f"--bins must be 2..1980, got {bins}")
+        if k < 1:
+            raise InputError(f"--k must be at least 1, got {k}")
+        street = street_of(parse_cards(board, what="board"))
+        clusters = built_clusters(out, seed) if street == "river" else None
+        s = situation(hole, board, bins, clusters)
+        value: int | None = None
+        built = os.path.exists(os.path.join(out, "abstraction", street, "_manifest.json"))
+        if built:
+            value = load(out, k, bins, seed, streets=(street,)).bucket(hole, board)
+        else:
+            print(f"bucket: the {street} abstraction is not built in {out} (`pokerpipe tables abstraction "
+                  f"--out {out}`)", file=sys.stderr)
+    except (CardError, AbstractionError, InputError) as e:
+        raise fail(str(e)) from None
+    if as_json:
+        print(json.dumps({"street": s.street, "index": s.index, "bucket": value, "buckets": k, "equity": s.equity,
+                          "histogram": s.histogram, "ochs": s.ochs}))
+        return
+    print(f"street    {s.street}")
+    print(f"index     {s.index:,}")
+    print(f"bucket    {'not built' if value is None else f'{value} of {k}'}")
+    print(f"equity    {s.equity:.6f}   (against a random hand, all in)")
+    if s.histogram is not None:
+        print(f"histogram {' '.join(str(x) for x in s.histogram)}   ({sum(s.histogram)} runouts in {bins} bins)")
+    if s.ochs is not None:
+        print(f"ochs      {' '.join(f'{x:.4f}' for x in s.ochs)}   (equity against each opponent cluster)")

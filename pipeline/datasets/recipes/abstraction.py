@@ -1,0 +1,398 @@
+"""``abstraction/...``: the card abstraction of :mod:`pipeline.abstraction`, street by street.
+
+=============================  ====================================================================
+``abstraction/preflop``        the 169 classes (lossless buckets) with their river-equity
+                               histograms and the 8 OCHS opponent clusters
+``abstraction/<s>-centroids``  one street's k-means: ``k`` centroids fitted to every situation
+                               of the street (one part: the fit needs them all at once)
+``abstraction/<s>``            every canonical situation of the street: index, bucket (uint16),
+                               weight, the features, the distance to its centroid; side outputs
+                               ``_buckets.npy`` (dense, memory-mapped by lookups),
+                               ``_centroids.npy``, ``_distances.npy`` (between buckets)
+``abstraction``                the report: per street and bucket the sizes and within-bucket
+                               distances, beside equity-percentile buckets at the same ``k``;
+                               ``_report.md`` and PNGs
+=============================  ====================================================================
+
+Dependency order: preflop → river; turn → flop (the flop's potential-aware
+points are its turn cards' turn buckets).  Parameters: ``k`` (buckets),
+``bins`` (histogram bins, flop and turn), ``seed`` (k-means++), ``limit``
+(the first N canonical boards of each street: smoke runs); the flop also
+``turn_k``, the turn abstraction it reads (default ``k``).
+"""
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Callable, Sequence
+from functools import partial
+from typing import Any, Optional
+
+import numpy as np
+import pyarrow as pa
+
+from ...batch.parquet import vector_array, vector_type
+from ...batch.spec import Dataset, Inputs
+from ...core.errors import InputError
+from ...core.inputs import integer
+from ..registry import DatasetError
+from ..streets import MAX_LIMIT, STREETS, check_street
+
+ORDER = 70
+BOARDS_PER_PART = {"river": 2000, "turn": 200, "flop": 25}
+SEED_MAX = 2**63 - 1
+MAX_BINS = 1980                      # a river count's resolution: finer bins stay empty
+MATRIX_MAX = 10_000                  # buckets up to which the inter-bucket distances are stored
+NO_BUCKET = 65535                    # _buckets.npy at a situation a limited build did not reach
+
+
+def _check(k: object, bins: object, seed: object, limit: object, what: str) -> tuple[int, int, int, Optional[int]]:
+    from ...abstraction.streets import MAX_K
+
+    return (integer(k, f"{what}.k", lo=1, hi=MAX_K), integer(bins, f"{what}.bins", lo=2, hi=MAX_BINS),
+            integer(seed, f"{what}.seed", lo=0, hi=SEED_MAX),
+            None if limit is None else integer(limit, f"{what}.limit", lo=1, hi=MAX_LIMIT))
+
+
+def _boards(street: str, limit: Optional[int]) -> np.ndarray:
+    from ...isomorphism.boards import canonical_boards
+
+    boards = canonical_boards(STREETS[street])
+    return boards if limit is None else boards[:limit]
+
+
+def _planned_boards(street: str, limit: Optional[int]) -> int:
+    from ...isomorphism.boards import CANONICAL_BOARDS
+
+    total = CANONICAL_BOARDS[STREETS[street]]
+    return total if limit is None else min(total, limit)
+
+
+def read_exact(inputs: Inputs, ds: Dataset, columns: Optional[list[str]] = None) -> pa.Table:
+    """``ds`` as this run planned it, refused unless planned with ``ds``'s own parameters (a run that gave
+    the input other parameters than the dataset reading it expects: one line, not a silent mix)."""
+    from ...batch.parquet import META_PARAMS, canonical_json
+
+    table = inputs.read(ds, columns)
+    got = (table.schema.metadata or {}).get(META_PARAMS, b"{}").decode()
+    if got != canonical_json(ds.params):
+        raise DatasetError(f"{ds.name} is planned with parameters {got}, but what reads it needs "
+                           f"{canonical_json(ds.params)}: give the streets the same k, bins and seed")
+    return table
+
+
+class _Rebuilt(Dataset):
+    """A recipe pickled as its constructor's arguments: pyarrow pickles a fixed-size list type without its
+    child's name (``element`` comes back ``item``), so a schema sent to a worker would no longer equal the
+    parts' — rebuilding the recipe there makes the schema afresh."""
+
+    args: tuple = ()
+
+    def __reduce__(self) -> tuple:
+        return (type(self), self.args)
+
+
+# ---------------------------------------------------------------------------
+
+
+class Preflop(_Rebuilt):
+    """The 169 classes, their exact river-equity histograms and all-in equity, and their OCHS clusters."""
+
+    name = "abstraction/preflop"
+    side_output_names = ("_clusters.json",)
+
+    def __init__(self, bins: int = 50, seed: int = 0) -> None:
+        _, bins, seed, _ = _check(1, bins, seed, None, self.name)
+        self.args = (bins, seed)
+        self.bins, self.seed = bins, seed
+        self.params = {"bins": bins, "seed": seed, "clusters": 8}
+        self.schema = pa.schema([("class", pa.string()), ("bucket", pa.uint16()), ("combos", pa.int64()),
+                                 ("win2", pa.int64()), ("equity", pa.float64()), ("ochs_cluster", pa.uint8()),
+                                 ("histogram", vector_type(pa.int64(), bins))])
+
+    def partitions(self, inputs: Inputs) -> Sequence[Any]:
+        return [(self.bins, self.seed)]
+
+    def planned_parts(self) -> int:
+        return 1
+
+    def rows(self, partition: Any) -> int:
+        return 169
+
+    def compute(self, partition: Any) -> pa.Table:
+        from ...abstraction.ochs import class_combo_counts, opponent_clusters
+        from ...core.hand_classes import CLASS_LABELS
+
+        bins, seed = partition
+        oc = opponent_clusters(bins, seed)
+        return pa.table({"class": CLASS_LABELS, "bucket": pa.array(np.arange(169), pa.uint16()),
+                         "combos": class_combo_counts(), "win2": oc.win2, "equity": oc.equity,
+                         "ochs_cluster": pa.array(oc.cluster, pa.uint8()),
+                         "histogram": vector_array(oc.histogram, pa.int64())}, schema=self.schema)
+
+    def side_outputs(self, table: Callable[..., pa.Table], inputs: Inputs) -> dict[str, bytes]:
+        from ...abstraction.ochs import cluster_members
+
+        cluster = table(["ochs_cluster"]).column("ochs_cluster").to_numpy().astype(np.int64)
+        doc = {"bins": self.bins, "seed": self.seed, "clusters": cluster_members(cluster)}
+        return {"_clusters.json": (json.dumps(doc, indent=1) + "\n").encode()}
+
+
+def clusters_of(inputs: Inputs, seed: int) -> np.ndarray:
+    """The 169 classes' OCHS cluster numbers from the planned ``abstraction/preflop``."""
+    t = read_exact(inputs, Preflop(seed=seed), ["ochs_cluster"])
+    return t.column("ochs_cluster").to_numpy().astype(np.int64)
+
+
+class _StreetBase(_Rebuilt):
+    """What a street's fit and its table share: the street, k, bins, seed, limit and what they read."""
+
+    family = ""
+
+    def __init__(self, street: str, k: int = 256, bins: int = 50, seed: int = 0, limit: Optional[int] = None,
+                 turn_k: Optional[int] = None) -> None:
+        self.args = (street, k, bins, seed, limit, turn_k)
+        street = check_street(street)
+        what = f"abstraction/{street}{self.family}"
+        k, bins, seed, limit = _check(k, bins, seed, limit, what)
+        self.street, self.k, self.bins, self.seed, self.limit = street, k, bins, seed, limit
+        self.turn_k = None
+        self.name = what
+        self.params = {"street": street, "k": k, "seed": seed, "boards_per_part": BOARDS_PER_PART[street]}
+        if street != "river":
+            self.params["bins"] = bins
+        if street == "flop":
+            self.turn_k = k if turn_k is None else integer(turn_k, f"{what}.turn_k", lo=1, hi=NO_BUCKET)
+            self.params["turn_k"] = self.turn_k
+        elif turn_k is not None:
+            raise InputError(f"{what}.turn_k is for the flop only")
+        if limit is not None:
+            self.params["limit"] = limit
+
+    def reads(self) -> list[Dataset]:
+        """What the street's points need: the river the preflop clusters, the flop the turn's centroids."""
+        if self.street == "river":
+            return [Preflop(seed=self.seed)]
+        if self.street == "flop":
+            return [Centroids("turn", self.turn_k or self.k, self.bins, self.seed, self.limit)]
+        return []
+
+    def context(self, inputs: Inputs) -> dict[str, Any]:
+        """The inputs of :func:`~pipeline.abstraction.streets.street_rows` read from the planned datasets."""
+        if self.street == "river":
+            return {"clusters": clusters_of(inputs, self.seed)}
+        if self.street == "flop":
+            return {"turn_centroids": centroid_array(read_exact(inputs, self.reads()[0]))}
+        return {}
+
+
+def centroid_array(table: pa.Table) -> np.ndarray:
+    """The (k, d) centroids of a ``-centroids`` dataset."""
+    col = table.column("centroid").combine_chunks()
+    d = col.type.list_size
+    return col.flatten().to_numpy().reshape(-1, d)
+
+
+class Centroids(_StreetBase):
+    """One street's k-means fit: one part of ``k`` rows (bucket, centroid, situations, weight, mean distance);
+    ``_fit.json`` records the objective per iteration."""
+
+    family = "-centroids"
+    side_output_names = ("_fit.json",)
+
+    def __init__(self, street: str, k: int = 256, bins: int = 50, seed: int = 0, limit: Optional[int] = None,
+                 turn_k: Optional[int] = None) -> None:
+        super().__init__(street, k, bins, seed, limit, turn_k)
+        self.schema = pa.schema([("bucket", pa.uint16()), ("centroid", vector_type(pa.float64(), self.dimension)),
+                                 ("situations", pa.int64()), ("weight", pa.int64()), ("distance", pa.float64()),
+                                 ("iterations", pa.int32()), ("converged", pa.bool_()),
+                                 ("objective", pa.list_(pa.field("element", pa.float64())))])
+
+    @property
+    def dimension(self) -> int:
+        from ...abstraction.streets import OCHS_CLUSTERS, TURN_CARDS
+
+        if self.street == "river":
+            return OCHS_CLUSTERS
+        return self.bins - 1 if self.street == "turn" else (self.bins - 1) * TURN_CARDS
+
+    def dependencies(self) -> Sequence[Dataset]:
+        return self.reads()
+
+    def partitions(self, inputs: Inputs) -> Sequence[Any]:
+        return [self.context(inputs)]
+
+    def planned_parts(self) -> int:
+        return 1
+
+    def rows(self, partition: Any) -> int:
+        return self.k
+
+    def compute(self, partition: Any) -> pa.Table:
+        from ...abstraction.fitting import fit_street
+
+        fitted = fit_street(self.street, _boards(self.street, self.limit), self.k, bins=self.bins, seed=self.seed,
+                            chunk=BOARDS_PER_PART[self.street], **partition)
+        c = fitted.clustering
+        history = [list(c.objective)] + [[] for _ in range(self.k - 1)]       # the objective per iteration
+        return pa.table({
+            "bucket": pa.array(np.arange(self.k), pa.uint16()),
+            "centroid": vector_array(c.centroids, pa.float64()),
+            "situations": fitted.situations, "weight": fitted.bucket_weight, "distance": fitted.mean_distance,
+            "iterations": pa.array(np.full(self.k, c.iterations), pa.int32()),
+            "converged": pa.array(np.full(self.k, c.converged), pa.bool_()),
+            "objective": pa.array(history, self.schema.field("objective").type),
+        }, schema=self.schema)
+
+    def side_outputs(self, table: Callable[..., pa.Table], inputs: Inputs) -> dict[str, bytes]:
+        t = table(["iterations", "converged", "objective", "situations"])
+        situations = t.column("situations").to_numpy()
+        doc = {"street": self.street, "k": self.k, "seed": self.seed, "metric": self.metric,
+               "iterations": int(t.column("iterations")[0].as_py()),
+               "converged": bool(t.column("converged")[0].as_py()),
+               "objective": t.column("objective")[0].as_py(),
+               "situations": int(situations.sum()), "empty_buckets": int((situations == 0).sum())}
+        return {"_fit.json": (json.dumps(doc, indent=1) + "\n").encode()}
+
+    @property
+    def metric(self) -> str:
+        from ...abstraction.streets import METRIC
+
+        return METRIC[self.street]
+
+
+class Street(_StreetBase):
+    """Every canonical situation of a street with its bucket, in parts of canonical boards."""
+
+    side_output_names = ("_buckets.npy", "_centroids.npy", "_distances.npy")
+
+    def __init__(self, street: str, k: int = 256, bins: int = 50, seed: int = 0, limit: Optional[int] = None,
+                 turn_k: Optional[int] = None) -> None:
+        super().__init__(street, k, bins, seed, limit, turn_k)
+        fields = [("index", pa.int64()), ("bucket", pa.uint16()), ("weight", pa.int64()), ("win2", pa.int64()),
+                  ("equity", pa.float64())]
+        if self.street == "river":
+            fields += [(f"ochs{j}", pa.float32()) for j in range(8)]
+        else:
+            fields += [("histogram", vector_type(pa.uint16(), self.bins))]
+        if self.street == "flop":
+            fields += [("turn_buckets", vector_type(pa.uint16(), 47))]
+        fields += [("distance", pa.float32())]
+        self.schema = pa.schema(fields)
+
+    def fit(self) -> Centroids:
+        """The street's k-means fit this table assigns to."""
+        return Centroids(self.street, self.k, self.bins, self.seed, self.limit, self.turn_k)
+
+    def dependencies(self) -> Sequence[Dataset]:
+        return [self.fit(), *self.reads()]
+
+    def partitions(self, inputs: Inputs) -> Sequence[Any]:
+        centroids = centroid_array(read_exact(inputs, self.fit(), ["centroid"]))
+        context = self.context(inputs)
+        boards = _boards(self.street, self.limit)
+        size = BOARDS_PER_PART[self.street]
+        return [(boards[i:i + size], centroids, context) for i in range(0, len(boards), size)]
+
+    def planned_parts(self) -> int:
+        return -(-_planned_boards(self.street, self.limit) // BOARDS_PER_PART[self.street])
+
+    def compute(self, partition: Any) -> pa.Table:
+        from ...abstraction.fitting import assigned_rows
+
+        boards, centroids, context = partition
+        rows, labels, distances = assigned_rows(self.street, boards, centroids, bins=self.bins, **context)
+        columns: dict[str, Any] = {"index": rows.index, "bucket": pa.array(labels, pa.uint16()),
+                                   "weight": rows.weight, "win2": rows.win2.astype(np.int64),
+                                   "equity": rows.equity}
+        if self.street == "river":
+            columns.update({f"ochs{j}": rows.features["ochs"][:, j] for j in range(8)})
+        else:
+            columns["histogram"] = vector_array(rows.features["histogram"], pa.uint16())
+        if self.street == "flop":
+            columns["turn_buckets"] = vector_array(rows.features["turn_buckets"], pa.uint16())
+        columns["distance"] = pa.array(distances.astype(np.float32), pa.float32())
+        return pa.table(columns, schema=self.schema)
+
+    def side_outputs(self, table: Callable[..., pa.Table], inputs: Inputs) -> dict[str, bytes]:
+        from ...abstraction.fitting import centroid_distances
+        from ...abstraction.streets import METRIC
+        from ...isomorphism.situations import street_size
+
+        t = table(["index", "bucket"])
+        dense = np.full(street_size(STREETS[self.street]), NO_BUCKET, np.uint16)
+        dense[t.column("index").to_numpy()] = t.column("bucket").to_numpy()
+        del t
+        centroids = centroid_array(read_exact(inputs, self.fit(), ["centroid"]))
+        matrix = (centroid_distances(centroids, METRIC[self.street]) if self.k <= MATRIX_MAX
+                  else np.zeros((0, 0), np.float32))
+        return {"_buckets.npy": _npy(dense), "_centroids.npy": _npy(centroids), "_distances.npy": _npy(matrix)}
+
+
+def _npy(array: np.ndarray) -> bytes:
+    buf = io.BytesIO()
+    np.save(buf, array)
+    return buf.getvalue()
+
+
+# ---------------------------------------------------------------------------
+
+
+class Report(_Rebuilt):
+    """``abstraction``: per street and bucket, the k-means buckets beside equity-percentile buckets at the same
+    ``k`` — situations, weight, mean within-bucket distance — and ``_report.md`` with its pictures."""
+
+    name = "abstraction"
+    side_output_names = ("_report.md", "_sizes.png", "_within.png")
+
+    def __init__(self, k: int = 256, bins: int = 50, seed: int = 0, limit: Optional[int] = None) -> None:
+        self.args = (k, bins, seed, limit)
+        k, bins, seed, limit = _check(k, bins, seed, limit, self.name)
+        self.k, self.bins, self.seed, self.limit = k, bins, seed, limit
+        self.params = {"k": k, "bins": bins, "seed": seed, **({"limit": limit} if limit else {})}
+        self.schema = pa.schema([("street", pa.string()), ("method", pa.string()), ("metric", pa.string()),
+                                 ("bucket", pa.int32()), ("situations", pa.int64()), ("weight", pa.int64()),
+                                 ("distance", pa.float64())])
+
+    def streets(self) -> list[Street]:
+        return [Street(s, self.k, self.bins, self.seed, self.limit) for s in ("river", "turn", "flop")]
+
+    def dependencies(self) -> Sequence[Dataset]:
+        return self.streets()
+
+    def partitions(self, inputs: Inputs) -> Sequence[Any]:
+        from ...abstraction.report import street_columns
+
+        out = []
+        for ds in self.streets():                # each street's parts read one at a time, on the worker
+            turn = None
+            if ds.street == "flop":
+                turn = centroid_array(read_exact(inputs, ds.reads()[0], ["centroid"]))
+            out.append((ds.street, partial(inputs.parts, ds, street_columns(ds.street)), turn))
+        return out
+
+    def planned_parts(self) -> int:
+        return 3
+
+    def compute(self, partition: Any) -> pa.Table:
+        from ...abstraction.report import street_report
+
+        street, parts, turn = partition
+        return pa.table(street_report(street, parts, self.k, self.bins, turn), schema=self.schema)
+
+    def side_outputs(self, table: Callable[..., pa.Table], inputs: Inputs) -> dict[str, bytes]:
+        from ...abstraction.report import report_files
+
+        return report_files(table(), self.params)
+
+
+def registered() -> dict[str, Callable[..., Dataset]]:
+    out: dict[str, Callable[..., Dataset]] = {"abstraction/preflop": Preflop}
+    for s in ("river", "turn", "flop"):
+        out[f"abstraction/{s}-centroids"] = partial(Centroids, s)
+        out[f"abstraction/{s}"] = partial(Street, s)
+    out["abstraction"] = Report
+    return out
+
+
+__all__ = ["Centroids", "Preflop", "Report", "Street", "registered"]

@@ -1,0 +1,159 @@
+"""The ``abstraction`` group, small: built through the batch layer, byte-identical whatever the worker count,
+resumable, refused with other parameters, looked up by ``pokerpipe bucket``."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pipeline.abstraction.lookup import AbstractionError, load, situation
+from pipeline.batch.session import Session
+from pipeline.datasets import DatasetError, dataset, read
+from pipeline.datasets.build import build_many
+from pipeline.isomorphism.situations import situation_cards
+
+K, LIMIT = 6, 12
+STREET_NAMES = ["abstraction/river", "abstraction/turn", "abstraction/flop", "abstraction/river-centroids",
+                "abstraction/turn-centroids", "abstraction/flop-centroids"]
+STREET_PARAMS = {n: {"k": K, "limit": LIMIT} for n in STREET_NAMES}
+PARAMS = {**STREET_PARAMS, "abstraction": {"k": K, "limit": LIMIT}}
+FLOP_PARAMS = {n: STREET_PARAMS[n] for n in ("abstraction/flop", "abstraction/flop-centroids",
+                                             "abstraction/turn-centroids")}
+TABLES = ["tables", "abstraction", *[a for n in [*STREET_NAMES, "abstraction"]
+                                     for a in ("--param", f"{n}.k={K}", "--param", f"{n}.limit={LIMIT}")]]
+
+
+def pokerpipe(*args: str, **kw: object) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "jobs", *args], capture_output=True, text=True, timeout=900,
+                          **kw)  # type: ignore[call-overload]
+
+
+def files(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*"))
+            if p.is_file() and (p.suffix in (".parquet", ".npy", ".png", ".md") or p.name == "_clusters.json")}
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("abstraction") / "one"
+    with Session(1, None, True) as s:
+        build_many(["abstraction"], str(out), s, params=PARAMS)
+    return out
+
+
+def test_every_dataset_is_built_in_order_with_its_side_outputs(built: Path) -> None:
+    root = built / "abstraction"
+    for name in ("preflop", "river-centroids", "river", "turn-centroids", "turn", "flop-centroids", "flop"):
+        assert (root / name / "_manifest.json").is_file(), name
+    for street in ("river", "turn", "flop"):
+        for side in ("_buckets.npy", "_centroids.npy", "_distances.npy"):
+            assert (root / street / side).is_file()
+        d = np.load(root / street / "_distances.npy")
+        assert d.shape == (K, K) and (np.diag(d) == 0).all() and (d == d.T).all()
+    assert (root / "_report.md").is_file() and (root / "_sizes.png").read_bytes()[:4] == b"\x89PNG"
+    river = read("abstraction/river", str(built), k=K, limit=LIMIT)
+    assert river.schema.field("bucket").type == "uint16"
+    assert set(river.column("bucket").to_numpy().tolist()) == set(range(K))
+    flop = read("abstraction/flop", str(built), k=K, limit=LIMIT)
+    tb = np.array(flop.column("turn_buckets").to_pylist())
+    assert tb.shape[1] == 47 and (np.diff(tb, axis=1) >= 0).all() and tb.max() < K
+
+
+def test_the_fit_records_a_non_increasing_objective(built: Path) -> None:
+    for street in ("river", "turn", "flop"):
+        fit = json.loads((built / "abstraction" / f"{street}-centroids" / "_fit.json").read_text())
+        obj = fit["objective"]
+        assert len(obj) == fit["iterations"] + 1
+        assert all(b <= a * (1 + 1e-12) for a, b in zip(obj, obj[1:]))
+
+
+def test_potential_aware_buckets_are_tighter_than_percentile_buckets(built: Path) -> None:
+    report = read("abstraction", str(built), k=K, limit=LIMIT).to_pydict()
+    mean: dict[tuple[str, str, str], float] = {}
+    for key in {(s, m, me) for s, m, me in zip(report["street"], report["metric"], report["method"])}:
+        sel = [i for i in range(len(report["street"]))
+               if (report["street"][i], report["metric"][i], report["method"][i]) == key]
+        w = np.array([report["weight"][i] for i in sel], float)
+        mean[key] = float((w * np.array([report["distance"][i] for i in sel])).sum() / w.sum())
+    for street, metric in (("flop", "potential"), ("flop", "emd"), ("turn", "emd")):
+        assert mean[(street, metric, "kmeans")] < mean[(street, metric, "percentile")]
+    text = (built / "abstraction" / "_report.md").read_text()
+    assert "| flop | potential |" in text and "| turn | emd |" in text
+
+
+def test_identical_bytes_with_two_workers_and_resume(built: Path, tmp_path: Path) -> None:
+    other = tmp_path / "two"
+    with Session(2, None, True) as s:
+        build_many(["abstraction/flop", "abstraction/river", "abstraction/turn"], str(other), s, params=STREET_PARAMS)
+    mine = files(built / "abstraction")
+    theirs = files(other / "abstraction")
+    assert theirs and all(mine[name] == data for name, data in theirs.items())
+    part = other / "abstraction" / "turn-centroids" / "part-00000.parquet"
+    (other / "abstraction" / "flop" / "part-00000.parquet").unlink()
+    with Session(1, None, True) as s:
+        reports = build_many(["abstraction/flop"], str(other), s, params=FLOP_PARAMS, write_catalog=False)
+    assert [r.computed for r in reports if r.name == "abstraction/flop"] == [1]
+    assert part.is_file() and files(other / "abstraction") == theirs
+
+
+def test_lookups_equal_the_rows_and_ignore_suits_and_order(built: Path) -> None:
+    ab = load(built, K, seed=0)
+    for street, m in (("river", 5), ("turn", 4), ("flop", 3)):
+        t = read(f"abstraction/{street}", str(built), k=K, limit=LIMIT, columns=["index", "bucket", "equity"])
+        idx, bucket = t.column("index").to_numpy(), t.column("bucket").to_numpy()
+        assert (ab.buckets(idx, street) == bucket).all()
+        for row in (0, len(idx) // 2, len(idx) - 1):
+            hole, board = situation_cards(int(idx[row]), m)
+            assert ab.bucket(hole, board) == bucket[row]
+            swap = [4 * (c >> 2) + (3 - (c & 3)) for c in hole]          # clubs <-> spades, diamonds <-> hearts
+            swap_board = [4 * (c >> 2) + (3 - (c & 3)) for c in board][::-1]
+            assert ab.bucket(swap[::-1], swap_board) == bucket[row]
+            assert situation(hole, board).equity == pytest.approx(t.column("equity")[row].as_py(), abs=1e-12)
+    with pytest.raises(AbstractionError, match="k=6"):
+        load(built, 256)
+
+
+@pytest.mark.parametrize("params", [{"k": 0}, {"k": 50_001}, {"bins": 1}, {"seed": -1}, {"limit": 0},
+                                    {"k": "many"}])
+def test_bad_parameters_are_one_line(params: dict) -> None:
+    with pytest.raises(DatasetError):
+        dataset("abstraction/turn", **params)
+
+
+def test_inputs_planned_with_other_parameters_are_refused(tmp_path: Path) -> None:
+    params = {"abstraction/flop": {"k": K, "limit": 2}, "abstraction/flop-centroids": {"k": K, "limit": 2},
+              "abstraction/turn-centroids": {"k": K + 1, "limit": 2}}
+    with Session(1, None, True) as s, pytest.raises(DatasetError, match="same k"):
+        build_many(["abstraction/flop"], str(tmp_path), s, params=params)
+
+
+def test_bucket_cli(built: Path, tmp_path: Path) -> None:
+    t = read("abstraction/turn", str(built), k=K, limit=LIMIT, columns=["index", "bucket", "histogram"])
+    hole, board = situation_cards(int(t.column("index")[3].as_py()), 4)
+    from pipeline.core.cards import format_cards
+
+    r = pokerpipe("bucket", format_cards(hole), "--board", format_cards(board), "--out", str(built), "--k", str(K),
+                  "--json")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert set(doc) == {"street", "index", "bucket", "buckets", "equity", "histogram", "ochs"}
+    assert doc["street"] == "turn" and doc["bucket"] == t.column("bucket")[3].as_py() and doc["buckets"] == K
+    assert doc["histogram"] == t.column("histogram")[3].as_py() and doc["ochs"] is None
+    r = pokerpipe("bucket", "AsKd", "--board", "QhJc2d3s7h", "--out", str(tmp_path), "--json")
+    assert r.returncode == 0 and json.loads(r.stdout)["bucket"] is None
+    assert len(json.loads(r.stdout)["ochs"]) == 8 and len(r.stderr.strip().splitlines()) == 1
+    for bad in (["AsKd", "--board", "Qh"], ["AsKd", "--board", "QhJc2d3s7h6c"], ["AsKd", "--board", "AsJc2d"],
+                ["AsKd", "--board", "QhJc2d", "--out", str(built)], ["AsKd", "--board", "QhJc2d", "--bins", "1"],
+                ["AsKd", "--board", "QhQh2d"]):
+        r = pokerpipe("bucket", *bad)
+        assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr, bad
+
+
+def test_tables_refuses_more_buckets_than_situations(tmp_path: Path) -> None:
+    r = pokerpipe("tables", "abstraction/turn-centroids", "--param", "abstraction/turn-centroids.k=5000",
+                  "--param", "abstraction/turn-centroids.limit=1", "--out", str(tmp_path), "--workers", "1", "-q")
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "5000" in r.stderr, r.stderr
