@@ -5,4 +5,20 @@ Distribution-aware abstraction (Johanson, Burch, Valenzano and Bowling,
 and potential-aware abstraction with earth mover's distance (Ganzfried and
 Sandholm, "Potential-aware imperfect-recall abstraction with earth mover's
 distance in imperfect-information games", AAAI 2014), from exact features.
+
+================  ==========================================================================
+:mod:`.features` exact river counts (OCHS too), turn and flop histograms, board by board
+:mod:`.ochs`     the 8 opponent clusters of the 169 classes
+:mod:`.emd`      the earth mover's distance: the 1-D closed form, the potential-aware bound
+:mod:`.kmeans`   weighted k-means / k-medians: k-means++, Lloyd, exact Hamerly bounds
+:mod:`.streets`  a street's points and distances
+:mod:`.fitting`  a street's fit (sampled boards) and the assignment of every situation
+:mod:`.lookup`   :func:`load` a built abstraction, :func:`situation` one situation's features
+:mod:`.report`   within-bucket distances beside equity-percentile buckets
+================  ==========================================================================
 """
+from .kmeans import Clustering, assign, fit, plusplus
+from .lookup import Abstraction, AbstractionError, Situation, load, situation
+
+__all__ = ["Abstraction", "AbstractionError", "Clustering", "Situation", "assign", "fit", "load", "plusplus",
+           "situation"]

@@ -1,11 +1,17 @@
 """Fitting a street's buckets and assigning every situation to them.
 
-:func:`fit_street` computes the points of every situation of the street's
-boards (board chunks in parallel threads: the kernels release the GIL), in
-board order, and runs k-means on all of them at once — the plain Lloyd
-objective over the whole street, weighted by the situations of the deck each
-canonical one stands for; :func:`assigned_rows` is one part's work afterwards:
-the same points for a chunk of boards, each labelled with its nearest centroid.
+:func:`fit_street` clusters the situations of an evenly spread sample of the
+street's canonical boards (every ``stride``-th, so that about
+:data:`FIT_SITUATIONS` situations, and at least 32 per bucket, are clustered:
+a river Lloyd iteration over all 123 M situations costs minutes, over 2 M
+seconds) — points computed in board chunks in parallel threads (the kernels
+release the GIL), weighted by the situations of the deck each canonical one
+stands for — by k-means++ and Lloyd's iterations to a relative improvement
+below :data:`TOLERANCE`.  :func:`assigned_rows` is one part's work afterwards:
+the points of every situation of a chunk of boards, each labelled with its
+nearest centroid.  How far the sample's centroids are from a plain Lloyd over
+every situation from the same seeds is measured by
+``benchmarks/bench_abstraction.py`` (docs/abstraction.md).
 """
 from __future__ import annotations
 
@@ -20,6 +26,19 @@ from ..core.combinatorics import available_cores
 from ..isomorphism.situations import street_size
 from .kmeans import Clustering, assign, fit
 from .streets import METRIC, STREETS, StreetRows, scale, street_rows
+
+FIT_SITUATIONS = {"river": 1 << 21, "turn": 1 << 20, "flop": 1 << 18}
+PER_BUCKET = 32                  # at least this many sampled situations per bucket
+TOLERANCE = 1e-5                 # relative objective improvement at which the iterations stop
+MAX_ITERATIONS = 100
+
+
+def sample_stride(street: str, boards: int, k: int) -> int:
+    """Every how many canonical boards the fit samples: about ``FIT_SITUATIONS`` situations, ``32·k`` at least."""
+    n_live = 52 - STREETS[street]
+    per_board = street_size(STREETS[street]) / {3: 1755, 4: 16432, 5: 134459}[STREETS[street]]
+    want = max(FIT_SITUATIONS[street], PER_BUCKET * k)
+    return max(1, int(boards * min(per_board, n_live * (n_live - 1) // 2) // want))
 
 
 @dataclass(frozen=True)
@@ -65,12 +84,14 @@ def street_points(street: str, boards: np.ndarray, *, bins: int, chunk: int, exe
 
 def fit_street(street: str, boards: np.ndarray, k: int, *, bins: int, seed: int, chunk: int,
                executor: Optional[Executor] = None, **context: Any) -> Fitted:
-    """k-means (k-means++ from ``seed``) of every situation of the street's ``boards``."""
+    """k-means (k-means++ from ``seed``) of the situations of every :func:`sample_stride`-th of ``boards``."""
     own = ThreadPoolExecutor(available_cores()) if executor is None else None
     pool: Executor = own if own is not None else executor      # type: ignore[assignment]
+    sample = boards[::sample_stride(street, len(boards), k)]
     try:
-        points, weights = street_points(street, boards, bins=bins, chunk=chunk, executor=pool, **context)
-        result = fit(points, k, metric=METRIC[street], weights=weights, seed=seed, executor=pool)
+        points, weights = street_points(street, sample, bins=bins, chunk=chunk, executor=pool, **context)
+        result = fit(points, k, metric=METRIC[street], weights=weights, seed=seed, executor=pool,
+                     tolerance=TOLERANCE, max_iterations=MAX_ITERATIONS)
     finally:
         if own is not None:
             own.shutdown()

@@ -714,12 +714,13 @@ def objective(points: np.ndarray, centroids: np.ndarray, labels: np.ndarray, *, 
 
 def fit(points: np.ndarray, k: int, *, metric: str = "l2", weights: Optional[np.ndarray] = None, seed: int = 0,
         max_iterations: int = 100, tolerance: float = 0.0, executor: Optional[Executor] = None,
-        accelerate: bool = True) -> Clustering:
+        accelerate: bool = True, init: Optional[np.ndarray] = None) -> Clustering:
     """Weighted k-means (l2: means) or k-medians (l1: lower medians) from k-means++ seeds, by Lloyd's iterations.
 
     Stops when an iteration changes no label (``converged``), after ``max_iterations``, or when the relative
     objective improvement falls below ``tolerance`` (when ``tolerance > 0``).  ``accelerate`` uses Hamerly's
-    bounds; the result is identical to the plain iterations, only faster.
+    bounds; the result is identical to the plain iterations, only faster.  ``init``: start from these (k, d)
+    centroids instead of k-means++ seeds.
     """
     code = _metric_code(metric)
     pts = _points(points, executor)
@@ -730,8 +731,12 @@ def fit(points: np.ndarray, k: int, *, metric: str = "l2", weights: Optional[np.
         raise InputError(f"max_iterations must be >= 0, not {max_iterations}.")
     if not tolerance >= 0:
         raise InputError(f"tolerance must be >= 0, not {tolerance}.")
-    seeds = _plusplus(pts, k, code, w, seed, executor)
-    cen = pts[seeds].astype(np.float64)
+    if init is None:
+        cen = pts[_plusplus(pts, k, code, w, seed, executor)].astype(np.float64)
+    else:                                   # given starting centroids (seeded on a sample, say)
+        cen = _centroids(init, pts.shape[1]).copy()
+        if cen.shape[0] != k:
+            raise InputError(f"init holds {cen.shape[0]} centroids, not k = {k}.")
     hamerly = accelerate and k > 1
     labels = np.full(n, -1, np.int32)
     dist = np.empty(n)

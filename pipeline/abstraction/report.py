@@ -29,7 +29,7 @@ from numba import njit
 
 from .emd import cumulative, potential_embedding
 from .features import FULL
-from .streets import TURN_CARDS
+from .streets import QUANTILES
 
 COUNTER_BUDGET = 64_000_000          # k·d·values counters of one median (else that figure is left out)
 METRICS = {"river": ("ochs",), "turn": ("emd",), "flop": ("potential", "emd")}
@@ -54,7 +54,7 @@ def points_of(street: str, metric: str, table: pa.Table, turn_centroids: Optiona
         return np.ascontiguousarray(np.stack([table.column(f"ochs{j}").to_numpy() for j in range(8)], axis=1))
     if metric == "potential":
         assert turn_centroids is not None
-        return potential_embedding(_list(table, "turn_buckets"), turn_centroids)
+        return potential_embedding(_list(table, "turn_buckets"), turn_centroids, QUANTILES)
     return cumulative(_list(table, "histogram"))
 
 
@@ -62,7 +62,7 @@ def _unit(street: str, metric: str, bins: int) -> float:
     if metric == "ochs":
         return 1.0
     if metric == "potential":
-        return 1.0 / (TURN_CARDS * 46 * bins)
+        return 1.0 / (QUANTILES * 46 * bins)
     return 1.0 / ((46 if street == "turn" else 1081) * bins)
 
 
@@ -142,7 +142,7 @@ def street_report(street: str, parts: Callable[[], Iterable[pa.Table]], k: int, 
             for method in labels:
                 lab, w = labels[method][i], weights[i]
                 if l1:
-                    top = 47 if metric == "potential" else (47 if street == "turn" else 1082)
+                    top = 47 if metric != "emd" or street == "turn" else 1082
                     if k * x.shape[1] * top > COUNTER_BUDGET:
                         continue
                     stats.setdefault(method, np.zeros((k, x.shape[1], top), np.int64))

@@ -30,6 +30,7 @@ DEFAULT_K = 256                  # robopoker's buckets per postflop street
 MAX_K = 50_000
 OCHS_CLUSTERS = 8                # Johanson et al.'s opponent clusters
 TURN_CARDS = 47
+QUANTILES = 8                    # order statistics per coordinate of the flop's potential-aware points
 
 
 def scale(street: str, bins: int) -> float:
@@ -38,7 +39,7 @@ def scale(street: str, bins: int) -> float:
         return 1.0
     if street == "turn":
         return 1.0 / (46 * bins)
-    return 1.0 / (TURN_CARDS * 46 * bins)
+    return 1.0 / (QUANTILES * 46 * bins)
 
 
 @dataclass
@@ -76,7 +77,7 @@ def street_rows(street: str, boards: np.ndarray, *, bins: int = DEFAULT_BINS,
     turn_points = cumulative(ff.turns.reshape(n * TURN_CARDS, bins))
     labels, _ = assign(turn_points, turn_centroids.astype(np.float64), metric="l1")
     turn_buckets = np.sort(labels.reshape(n, TURN_CARDS), axis=1).astype(np.uint16)
-    points = potential_embedding(turn_buckets, turn_centroids)
+    points = potential_embedding(turn_buckets, turn_centroids, QUANTILES)
     return StreetRows(street, ff.index, ff.weight, ff.win2, ff.equity, points,
                       {"histogram": ff.histogram, "turn_buckets": turn_buckets})
 

@@ -85,8 +85,30 @@ def test_potential_aware_buckets_are_tighter_than_percentile_buckets(built: Path
     assert "| flop | potential |" in text and "| turn | emd |" in text
 
 
+def test_preflop_classes_and_the_shipped_clusters(built: Path) -> None:
+    """The exact all-in equity of AA, 72o and 32o against a random hand (85.2037%, 34.5836%, 32.3032%, the
+    published figures) from the one pass over the river boards; the shipped clusters are that pass's."""
+    from importlib import resources
+
+    from pipeline.abstraction.ochs import class_combo_counts
+    from pipeline.core.hand_classes import CLASS_INDEX
+
+    t = read("abstraction/preflop", str(built)).to_pydict()
+    for label, want in (("AA", 0.852037), ("72o", 0.345836), ("32o", 0.323032)):
+        assert t["equity"][CLASS_INDEX[label]] == pytest.approx(want, abs=5e-7)
+    assert (np.array(t["histogram"]).sum(axis=1) == class_combo_counts() * 2_118_760).all()
+    doc = json.loads(resources.files("pipeline.abstraction").joinpath("data/ochs_clusters.json").read_text())
+    assert doc["cluster_of_class"] == t["ochs_cluster"]
+    assert sorted(set(t["ochs_cluster"])) == list(range(8))
+    clusters = json.loads((built / "abstraction" / "preflop" / "_clusters.json").read_text())["clusters"]
+    assert clusters[0][:3] == ["AA", "KK", "QQ"] and sum(map(len, clusters)) == 169
+
+
 def test_identical_bytes_with_two_workers_and_resume(built: Path, tmp_path: Path) -> None:
+    import shutil
+
     other = tmp_path / "two"
+    shutil.copytree(built / "abstraction" / "preflop", other / "abstraction" / "preflop")   # one part, no fan-out
     with Session(2, None, True) as s:
         build_many(["abstraction/flop", "abstraction/river", "abstraction/turn"], str(other), s, params=STREET_PARAMS)
     mine = files(built / "abstraction")

@@ -202,7 +202,11 @@ class Centroids(_StreetBase):
 
     def __init__(self, street: str, k: int = 256, bins: int = 50, seed: int = 0, limit: Optional[int] = None,
                  turn_k: Optional[int] = None) -> None:
+        from ...abstraction.fitting import FIT_SITUATIONS, MAX_ITERATIONS, PER_BUCKET, TOLERANCE
+
         super().__init__(street, k, bins, seed, limit, turn_k)
+        self.params.update({"fit_situations": max(FIT_SITUATIONS[self.street], PER_BUCKET * self.k),
+                            "tolerance": TOLERANCE, "max_iterations": MAX_ITERATIONS})
         self.schema = pa.schema([("bucket", pa.uint16()), ("centroid", vector_type(pa.float64(), self.dimension)),
                                  ("situations", pa.int64()), ("weight", pa.int64()), ("distance", pa.float64()),
                                  ("iterations", pa.int32()), ("converged", pa.bool_()),
@@ -210,11 +214,11 @@ class Centroids(_StreetBase):
 
     @property
     def dimension(self) -> int:
-        from ...abstraction.streets import OCHS_CLUSTERS, TURN_CARDS
+        from ...abstraction.streets import OCHS_CLUSTERS, QUANTILES
 
         if self.street == "river":
             return OCHS_CLUSTERS
-        return self.bins - 1 if self.street == "turn" else (self.bins - 1) * TURN_CARDS
+        return self.bins - 1 if self.street == "turn" else (self.bins - 1) * QUANTILES
 
     def dependencies(self) -> Sequence[Dataset]:
         return self.reads()
