@@ -108,26 +108,29 @@ def emd_error(out: str, pairs: int = 400) -> None:
               f"{np.corrcoef(np.argsort(np.argsort(q)), np.argsort(np.argsort(x)))[0, 1]:.4f}")
 
 
-def lloyd(street: str, population_boards: int, k: int = 256) -> None:
-    """Plain Lloyd over the situations of ``population_boards`` evenly spread boards against the fit's sampling
-    (every :func:`sample_stride`-th of them), from the same k-means++ seeds, both scored on the population."""
+def lloyd(street: str, population: int, k: int = 256) -> None:
+    """Plain Lloyd over the situations of evenly spread boards (about ``population`` of them) against the fit's
+    sample of them (each situation kept by :func:`kept`, as many as the fit of the whole street clusters),
+    from the same k-means++ seeds (drawn on the sample), both scored on the whole population."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from pipeline.abstraction.fitting import MAX_ITERATIONS, TOLERANCE, street_points
+    from pipeline.abstraction.fitting import MAX_ITERATIONS, TOLERANCE, kept, sample_size, street_points
     from pipeline.abstraction.kmeans import assign, fit, objective, plusplus
     from pipeline.abstraction.lookup import default_clusters
     from pipeline.abstraction.streets import METRIC, STREETS
     from pipeline.isomorphism.boards import canonical_boards
+    from pipeline.isomorphism.situations import street_size
 
     boards = canonical_boards(STREETS[street])
-    boards = boards[::max(1, len(boards) // population_boards)]
+    per_board = street_size(STREETS[street]) / len(boards)
+    boards = boards[::max(1, int(len(boards) * per_board // population))]
     ctx: dict = {"clusters": default_clusters()} if street == "river" else {}
     if street == "flop":
         ctx["turn_centroids"] = np.load(os.path.join(ARGS.out, "abstraction", "turn", "_centroids.npy"))
     pool = ThreadPoolExecutor(2)
-    pop, w = street_points(street, boards, bins=50, chunk=25, executor=pool, **ctx)
-    stride = 4
-    sp, sw = street_points(street, boards[::stride], bins=50, chunk=25, executor=pool, **ctx)
+    pop, w, index = street_points(street, boards, bins=50, chunk=25, executor=pool, **ctx)
+    keep = kept(index, sample_size(street, k) / len(pop), 0)
+    sp, sw = pop[keep], w[keep]
     metric = METRIC[street]
     seeds = sp[plusplus(sp, k, metric=metric, weights=sw, executor=pool)].astype(np.float64)
     t = time.perf_counter()
@@ -141,10 +144,10 @@ def lloyd(street: str, population_boards: int, k: int = 256) -> None:
     t_sample = time.perf_counter() - t
     o_plain = objective(pop, plain.centroids, plain.labels, metric=metric, weights=w)
     o_sample = objective(pop, sampled.centroids, labels, metric=metric, weights=w)
-    print(f"{street}: population {len(pop):,} situations ({len(boards)} boards), sample {len(sp):,} "
-          f"(every {stride}th board); plain Lloyd {plain.iterations} iterations {t_plain:.1f} s, objective "
-          f"{o_plain:.6g}; the sample's centroids {sampled.iterations} iterations {t_sample:.1f} s, objective "
-          f"{o_sample:.6g} on the population: {100 * (o_sample / o_plain - 1):+.3f}%")
+    print(f"{street}: population {len(pop):,} situations ({len(boards)} boards), sample {len(sp):,} (the fit's "
+          f"size); plain Lloyd {plain.iterations} iterations {t_plain:.1f} s, objective {o_plain:.6g}; the "
+          f"sample's centroids {sampled.iterations} iterations {t_sample:.1f} s, objective {o_sample:.6g} on the "
+          f"population: {100 * (o_sample / o_plain - 1):+.3f}%", flush=True)
 
 
 def lookups(out: str) -> None:
@@ -183,7 +186,7 @@ if __name__ == "__main__":
     if ARGS.emd:
         emd_error(ARGS.out)
     if ARGS.lloyd:
-        for street, population in (("river", 2400), ("turn", 1000), ("flop", 440)):
+        for street, population in (("river", 8_000_000), ("turn", 4_000_000), ("flop", 1_286_792)):
             lloyd(street, population)
     if ARGS.lookup:
         lookups(ARGS.out)

@@ -109,17 +109,62 @@ class StreetBuckets:
         """The bucket of every situation index (uint16, memory-mapped, verified once)."""
         if self._array is None:
             path = os.path.join(self.folder, "_buckets.npy")
-            digest = hashlib.sha256()
-            with open(path, "rb") as f:
-                while chunk := f.read(1 << 24):
-                    digest.update(chunk)
-            if digest.hexdigest() != self.sha256:
-                raise AbstractionError(f"{path} is damaged (SHA-256 differs from the manifest); build it again")
+            if not _stamped(path, self.sha256):
+                digest = hashlib.sha256()
+                try:
+                    with open(path, "rb") as f:
+                        while chunk := f.read(1 << 24):
+                            digest.update(chunk)
+                except OSError as e:
+                    raise AbstractionError(f"{path} cannot be read ({e.strerror or e}); build it again") from None
+                if digest.hexdigest() != self.sha256:
+                    raise AbstractionError(f"{path} is damaged (SHA-256 differs from the manifest); build it again")
+                _stamp(path, self.sha256)
             array = np.load(path, mmap_mode="r", allow_pickle=False)
             if array.dtype != np.uint16 or array.shape != (street_size(STREETS[self.street]),):
                 raise AbstractionError(f"{path} is not a {self.street} bucket array; build it again")
             self._array = array
         return self._array
+
+
+def _identity(path: str) -> Optional[dict[str, Any]]:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return {"path": os.path.realpath(path), "size": st.st_size, "mtime_ns": st.st_mtime_ns, "inode": st.st_ino}
+
+
+def _stamp_path(path: str) -> str:
+    from ..core.cache import cache_dir
+
+    key = hashlib.sha256(os.path.realpath(path).encode()).hexdigest()[:24]
+    return os.path.join(cache_dir(), "verified", f"{key}.json")
+
+
+def _stamped(path: str, sha: str) -> bool:
+    """Whether this very file (same path, size, modification time and inode) hashed to ``sha`` before: the
+    river's 246 MB array is then hashed once, not at every lookup process."""
+    ident = _identity(path)
+    try:
+        with open(_stamp_path(path), "rb") as f:
+            doc = json.loads(f.read(1 << 12))
+    except (OSError, ValueError):
+        return False
+    return ident is not None and doc == {**ident, "sha256": sha}
+
+
+def _stamp(path: str, sha: str) -> None:
+    from ..core.files import write_atomic
+
+    ident = _identity(path)
+    if ident is None:
+        return
+    try:
+        os.makedirs(os.path.dirname(_stamp_path(path)), exist_ok=True)
+        write_atomic(_stamp_path(path), json.dumps({**ident, "sha256": sha}).encode())
+    except OSError:                             # an unwritable cache: hash every time
+        pass
 
 
 class Abstraction:

@@ -192,7 +192,15 @@ def situation_text(index: int, board_cards: int) -> tuple[str, str]:
 
 @lru_cache(maxsize=None)
 def block_table(board_cards: int) -> np.ndarray:
-    """Block offset of each sorted shape configuration, keyed base 18 (shape code hole*6 + board)."""
+    """Block offset of each sorted shape configuration, keyed base 18 (shape code hole*6 + board); built once
+    (a few tenths of a second of Python) and kept in the disk cache beside the evaluator's tables."""
+    from ..core.cache import cache_dir, load_or_build
+
+    return load_or_build(cache_dir() / f"situation-blocks-{int(board_cards)}.npz",
+                         lambda: {"blocks": _block_table(board_cards)})["blocks"]
+
+
+def _block_table(board_cards: int) -> np.ndarray:
     rounds = _rounds(board_cards)
     offsets, _ = _blocks(rounds)
     table = np.full(18 ** 4, -1, np.int64)

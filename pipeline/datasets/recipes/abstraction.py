@@ -202,10 +202,10 @@ class Centroids(_StreetBase):
 
     def __init__(self, street: str, k: int = 256, bins: int = 50, seed: int = 0, limit: Optional[int] = None,
                  turn_k: Optional[int] = None) -> None:
-        from ...abstraction.fitting import FIT_SITUATIONS, MAX_ITERATIONS, PER_BUCKET, TOLERANCE
+        from ...abstraction.fitting import MAX_ITERATIONS, TOLERANCE, sample_size
 
         super().__init__(street, k, bins, seed, limit, turn_k)
-        self.params.update({"fit_situations": max(FIT_SITUATIONS[self.street], PER_BUCKET * self.k),
+        self.params.update({"fit_situations": sample_size(self.street, self.k),
                             "tolerance": TOLERANCE, "max_iterations": MAX_ITERATIONS})
         self.schema = pa.schema([("bucket", pa.uint16()), ("centroid", vector_type(pa.float64(), self.dimension)),
                                  ("situations", pa.int64()), ("weight", pa.int64()), ("distance", pa.float64()),
