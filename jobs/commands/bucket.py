@@ -47,6 +47,9 @@ def bucket(hole: str = typer.Argument(..., help="two hole cards, e.g. AsKd"),
         built = os.path.exists(os.path.join(out, "abstraction", street, "_manifest.json"))
         if built:
             value = load(out, k, bins, seed, streets=(street,)).bucket(hole, board)
+            if value is None:
+                print(f"bucket: the {street} abstraction in {out} is a limited build that did not reach this "
+                      "situation", file=sys.stderr)
         else:
             print(f"bucket: the {street} abstraction is not built in {out} (`pokerpipe tables abstraction "
                   f"--out {out}`)", file=sys.stderr)

@@ -1,0 +1,34 @@
+"""The fit's sample: an independent draw per situation, the same whatever the chunking or the executor."""
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from pipeline.abstraction.fitting import kept, street_points
+from pipeline.isomorphism.boards import canonical_boards
+
+
+def test_kept_is_a_fixed_independent_draw() -> None:
+    index = np.arange(2_000_000, dtype=np.int64)
+    a = kept(index, 0.1, 0)
+    assert abs(a.mean() - 0.1) < 0.001
+    assert (kept(index, 0.1, 0) == a).all() and (kept(index[::-1], 0.1, 0) == a[::-1]).all()
+    b = kept(index, 0.1, 1)
+    assert abs((a & b).mean() - 0.01) < 0.0005                 # another seed: another, independent draw
+    assert kept(index, 1.0, 0).all() and not kept(index, 0.0, 0).any()
+    pairs = a[:-1] & a[1:]                                      # neighbours are independent too
+    assert abs(pairs.mean() - 0.01) < 0.0005
+
+
+def test_points_do_not_depend_on_threads_and_the_sample_not_on_chunks() -> None:
+    boards = canonical_boards(4)[:40]
+    one = street_points("turn", boards, bins=20, chunk=7, fraction=0.3, seed=5)
+    with ThreadPoolExecutor(2) as pool:
+        threads = street_points("turn", boards, bins=20, chunk=7, executor=pool, fraction=0.3, seed=5)
+    for x, y in zip(one, threads):
+        assert x.dtype == y.dtype and np.array_equal(x, y)
+    whole = street_points("turn", boards, bins=20, chunk=40, fraction=0.3, seed=5)
+    order = np.argsort(one[2])                                   # other chunks: the same situations, in index order
+    assert np.array_equal(one[2][order], whole[2]) and np.array_equal(one[0][order], whole[0])
+    assert 0.25 < len(one[0]) / len(street_points("turn", boards, bins=20, chunk=40)[0]) < 0.35
