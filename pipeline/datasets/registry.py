@@ -4,7 +4,7 @@ Each module of :mod:`pipeline.datasets.recipes` holds one family of recipes and
 says what it registers (``registered()``: name -> factory) and where it stands
 in the build order (``ORDER``); adding a dataset is adding one such file.
 
->>> sorted(n for n in names() if not n.startswith("videopoker/"))[:4]
+>>> sorted(n for n in names() if not n.startswith(("videopoker/", "abstraction")))[:4]
 ['ehs-table/flop', 'ehs-table/river', 'ehs-table/turn', 'holdem-weights/flop']
 >>> dataset("preflop-grid").depends_on
 ['matchups']
