@@ -34,7 +34,7 @@ from .chunks import run_chunks
 from .exact import Assignments, any_assignment, exact_chunk, exact_counts, first_assignments
 from .montecarlo import MonteCarloTotals, monte_carlo_chunk
 from .plan import plan_deal
-from .scoring import SHARES, TIES, WINS, equity_fraction
+from .scoring import equity_fraction, wins_ties_units
 from .suits import combo_index, stabilizer
 
 EXACT_WORK_LIMIT = 1_000_000_000
@@ -51,7 +51,11 @@ Progress = Callable[[int, Optional[int], float, str], None]   # (done, total, se
 @dataclass
 class PlayerEquity:
     """One player's result.  ``wins``/``ties``/``losses`` are integer board counts
-    (exact runs with unweighted ranges; ``None`` otherwise)."""
+    (exact runs with unweighted ranges; ``None`` otherwise).  ``shares[j]`` counts the
+    boards (Monte Carlo: trials) on which the player is one of exactly ``j + 1`` winners,
+    so ``equity = sum_j shares[j] / (j + 1) / boards``: integers for exact runs with
+    unweighted ranges and for Monte Carlo runs whose deals carry no importance weight;
+    with weights, the weighted sums scaled to the boards (or trials) figure."""
 
     range: str
     win: float
@@ -61,6 +65,7 @@ class PlayerEquity:
     ties: Optional[int] = None
     losses: Optional[int] = None
     stderr: float = 0.0
+    shares: list = field(default_factory=list)
 
 
 @dataclass
@@ -217,7 +222,7 @@ def _exact_seconds(ranges: list[Range], masks: np.ndarray, offsets: np.ndarray, 
     sample = first_assignments(masks, offsets, used, 4)
     P = len(ranges)
     args = (sample, np.ones(len(sample), np.int64), np.ones(len(sample)), combos, np.array(board, np.int64),
-            np.uint64(used), np.zeros((P, 3), np.int64), np.zeros((P, 3)), tables())
+            np.uint64(used), np.zeros((P, P), np.int64), np.zeros((P, P)), tables())
     exact_counts(*args)   # compiled and warm
     t = time.perf_counter()
     exact_counts(*args)
@@ -246,15 +251,15 @@ def _exact(ranges: list[Range], masks: np.ndarray, offsets: np.ndarray, board: l
         * P // len(perms)
     n_chunks = min(pairs, max(n_threads * (1 if work < CHUNK_WORK else 4), min(4096, work // CHUNK_WORK)))
     bounds = np.linspace(0, pairs, n_chunks + 1).astype(np.int64)
-    counts = np.zeros((P, 3), np.int64)
-    wcounts = np.zeros((P, 3), np.float64)
+    counts = np.zeros((P, P), np.int64)
+    wcounts = np.zeros((P, P), np.float64)
     totals = [0, 0.0]
     board_a = np.array(board, np.int64)
     start = time.monotonic()
 
     def task(i: int) -> tuple:
-        c = np.zeros((P, 3), np.int64)
-        w = np.zeros((P, 3), np.float64)
+        c = np.zeros((P, P), np.int64)
+        w = np.zeros((P, P), np.float64)
         nb, wb, _ = exact_chunk(bounds[i], bounds[i + 1], assignments, board_a, np.uint64(used), np.uint64(used),
                                 c, w, t)
         return c, w, nb, wb
@@ -277,20 +282,23 @@ def _exact(ranges: list[Range], masks: np.ndarray, offsets: np.ndarray, board: l
 
 def _exact_result(ranges: list[Range], counts: np.ndarray, wcounts: np.ndarray, boards: int,
                   wboards: float) -> EquityResult:
+    """Players' results from counts by number of winners (:mod:`.scoring`): integers where every
+    range is unweighted, else the weighted sums scaled to ``boards``."""
     unit = all(r.unit_weights for r in ranges)
     players = []
     for p, r in enumerate(ranges):
         if unit:   # exact rationals from integers
-            win = counts[p, WINS] / boards
-            tie = counts[p, TIES] / boards
-            eq = equity_fraction(counts[p, WINS], counts[p, SHARES], boards)
-            players.append(PlayerEquity(r.text, float(win), float(tie), float(eq), int(counts[p, WINS]),
-                                        int(counts[p, TIES]), int(boards - counts[p, WINS] - counts[p, TIES])))
+            row = [int(x) for x in counts[p]]
+            wins, ties, units = wins_ties_units(row)
+            eq = equity_fraction(wins, units, boards)
+            players.append(PlayerEquity(r.text, wins / boards, ties / boards, float(eq), wins, ties,
+                                        boards - wins - ties, shares=row))
         else:
-            win = wcounts[p, WINS] / wboards
-            tie = wcounts[p, TIES] / wboards
-            eq = equity_fraction(wcounts[p, WINS], wcounts[p, SHARES], wboards)
-            players.append(PlayerEquity(r.text, float(win), float(tie), float(eq)))
+            wrow = [float(x) for x in wcounts[p]]
+            wins_w, ties_w, units_w = wins_ties_units(wrow)
+            eq = equity_fraction(wins_w, units_w, wboards)
+            players.append(PlayerEquity(r.text, wins_w / wboards, ties_w / wboards, float(eq),
+                                        shares=[x * boards / wboards for x in wrow]))
     return EquityResult(True, boards, players)
 
 
@@ -324,8 +332,8 @@ def _monte_carlo(ranges: list[Range], board_cards: list[int], base_mask: int, tr
 
     def task(i: int) -> tuple:
         n = size if trials is None else min(size, trials - i * size)
-        counts = np.zeros((P, 11), np.int64)
-        wsums = np.zeros((P, 5), np.float64)
+        counts = np.zeros((P, P), np.int64)
+        wsums = np.zeros((P, P + 2), np.float64)
         wtot = np.zeros(2, np.float64)
         monte_carlo_chunk(n, seed, i, plan.for_chunk(), counts, wsums, wtot, t)
         return n, counts, wsums, wtot

@@ -107,8 +107,9 @@ def exact_counts(assign: np.ndarray, sizes: np.ndarray, wsums: np.ndarray, combo
                  board: np.ndarray, dead_mask: np.uint64, counts: np.ndarray, wcounts: np.ndarray,
                  T: Tables) -> tuple:
     """Score all boards of each assignment row, standing for ``sizes[a]`` assignments of
-    total weight ``wsums[a]`` (see :mod:`.suits`).  Adds to ``counts`` (P, 3) int64 and
-    to ``wcounts`` (P, 3) float64; returns ``(boards, weighted boards)``.
+    total weight ``wsums[a]`` (see :mod:`.suits`).  Adds to ``counts`` (P, P) int64 and
+    to ``wcounts`` (P, P) float64, by number of winners (:mod:`.scoring`); returns
+    ``(boards, weighted boards)``.
     """
     A, P = assign.shape
     missing = 5 - board.size
@@ -116,7 +117,7 @@ def exact_counts(assign: np.ndarray, sizes: np.ndarray, wsums: np.ndarray, combo
     keys = np.empty(P, np.uint64)
     suited = np.empty(P, np.uint64)
     live = np.empty(52, np.uint8)
-    local = np.zeros((P, 3), np.int64)
+    local = np.zeros((P, P), np.int64)
     values = np.empty(P, np.int32)
     boards = 0
     wboards = 0.0
@@ -142,7 +143,7 @@ def exact_counts(assign: np.ndarray, sizes: np.ndarray, wsums: np.ndarray, combo
         boards += m * nb
         wboards += w * nb
         for p in range(P):
-            for k in range(3):
+            for k in range(P):
                 counts[p, k] += m * local[p, k]
                 wcounts[p, k] += w * local[p, k]
     return boards, wboards

@@ -26,7 +26,6 @@ from numba import njit
 
 from ..ranges.syntax import Range
 from .matchups import SUIT_PERMUTATIONS, canonical_matchups, matchup_result
-from .scoring import SHARE_UNIT, SHARES, TIES, WINS
 
 BOARDS = 1_712_304        # C(48, 5): boards of one preflop heads-up matchup
 PACKAGED = Path(__file__).with_name("data") / "matchups-wtl.npz"
@@ -36,7 +35,6 @@ PACKAGED = Path(__file__).with_name("data") / "matchups-wtl.npz"
 def _sum_pairs(hero: np.ndarray, hero_w: np.ndarray, villain: np.ndarray, villain_w: np.ndarray,
                sorted_codes: np.ndarray, order: np.ndarray, wtl: np.ndarray, perms: np.ndarray,
                counts: np.ndarray, wcounts: np.ndarray) -> tuple:
-    half = SHARE_UNIT // 2
     boards = 0
     wboards = 0.0
     for i in range(hero.shape[0]):
@@ -46,17 +44,15 @@ def _sum_pairs(hero: np.ndarray, hero_w: np.ndarray, villain: np.ndarray, villai
             if a1 == b1 or a1 == b2 or a2 == b1 or a2 == b2:
                 continue
             w, t, lose = matchup_result(a1, a2, b1, b2, sorted_codes, order, wtl, perms)
-            counts[0, WINS] += w
-            counts[1, WINS] += lose
-            for p in range(2):
-                counts[p, TIES] += t
-                counts[p, SHARES] += t * half
+            counts[0, 0] += w
+            counts[1, 0] += lose
+            counts[0, 1] += t
+            counts[1, 1] += t
             ww = hero_w[i] * villain_w[j]
-            wcounts[0, WINS] += ww * w
-            wcounts[1, WINS] += ww * lose
-            for p in range(2):
-                wcounts[p, TIES] += ww * t
-                wcounts[p, SHARES] += ww * (t * half)
+            wcounts[0, 0] += ww * w
+            wcounts[1, 0] += ww * lose
+            wcounts[0, 1] += ww * t
+            wcounts[1, 1] += ww * t
             n = w + t + lose
             boards += n
             wboards += ww * n
@@ -65,13 +61,13 @@ def _sum_pairs(hero: np.ndarray, hero_w: np.ndarray, villain: np.ndarray, villai
 
 def table_counts(hero: Range, villain: Range, codes: np.ndarray,
                  wtl: np.ndarray) -> tuple[np.ndarray, np.ndarray, int, float]:
-    """``(counts (2, 3) int64, weighted counts (2, 3), boards, weighted boards)`` — wins, ties
-    and pot shares (see :mod:`.scoring`) of hero and villain summed over every disjoint
+    """``(counts (2, 2) int64, weighted counts (2, 2), boards, weighted boards)`` — sole wins and
+    two-way ties (by number of winners, :mod:`.scoring`) of hero and villain summed over every disjoint
     combo pair, from the matchup classes' ``codes`` (47,008,) and hero's wins, ties,
     losses ``wtl`` (47,008, 3)."""
     order = np.argsort(codes, kind="stable")
-    counts = np.zeros((2, 3), np.int64)
-    wcounts = np.zeros((2, 3), np.float64)
+    counts = np.zeros((2, 2), np.int64)
+    wcounts = np.zeros((2, 2), np.float64)
     boards, wboards = _sum_pairs(np.ascontiguousarray(hero.combos, np.int64), hero.weights.astype(np.float64),
                                  np.ascontiguousarray(villain.combos, np.int64),
                                  villain.weights.astype(np.float64),

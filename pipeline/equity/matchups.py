@@ -112,7 +112,7 @@ def count_matchups(codes: np.ndarray, T: Tables) -> np.ndarray:
     keys = np.empty(2, np.uint64)
     suited = np.empty(2, np.uint64)
     live = np.empty(48, np.uint8)
-    counts = np.zeros((2, 3), np.int64)
+    counts = np.zeros((2, 2), np.int64)     # by number of winners: sole wins, two-way ties
     for i in range(codes.size):
         code = codes[i]
         cards = ((code >> 18) & 63, (code >> 12) & 63, (code >> 6) & 63, code & 63)

@@ -43,13 +43,13 @@ from ..core.rng import chunk_state
 from ..evaluator.kernels import FLUSH_FLAGS, HASH_MASK, HASH_SHIFT, RANK_SUM_MASK, Tables, board_state, flush_suit
 from .dealing import deal_deck_block, deal_ranges_block
 from .plan import DealPlan
-from .scoring import SHARE_UNIT, equity_fraction
+from .scoring import SHARE_UNIT, equity_fraction, wins_ties_units
 
-# counts (P, 11) int64 of an unweighted chunk: column 0 sole wins, column k = 2..10 the
-# k-way ties (from which ties, pot shares and their squares follow exactly)
-# wsums (P, 5) float64 columns of a weighted chunk: sums of omega*win, omega*tie,
-# omega*x, omega^2*x, omega^2*x^2 where x is the pot share (0..1)
-W_WIN, W_TIE, W_X, W_W2X, W_W2X2 = 0, 1, 2, 3, 4
+# counts (P, P) int64 of an unweighted chunk: column j the trials the player is one of exactly
+# j + 1 winners (:mod:`.scoring`; ties, pot shares and their squares follow exactly)
+# wsums (P, P + 2) float64 of a weighted chunk: columns 0..P-1 the sums of omega by number of
+# winners as above, column P the sum of omega^2*x, column P + 1 of omega^2*x^2, where x is the
+# pot share (0..1)
 BLOCK = 256    # trials dealt, then evaluated, together
 HS = np.uint64(HASH_SHIFT)
 HM = np.uint64(HASH_MASK)
@@ -135,8 +135,8 @@ def showdown_block(nb: int, values: np.ndarray, omegas: np.ndarray, weighted: bo
             second += values[1, b] > values[0, b]
         counts[0, 0] += first
         counts[1, 0] += second
-        counts[0, 2] += nb - first - second
-        counts[1, 2] += nb - first - second
+        counts[0, 1] += nb - first - second
+        counts[1, 1] += nb - first - second
         return
     if not weighted:    # player by player over the block: loops the compiler vectorizes
         top = np.empty(nb, np.int32)
@@ -158,7 +158,7 @@ def showdown_block(nb: int, values: np.ndarray, omegas: np.ndarray, weighted: bo
             if holders[b] > 1:
                 for p in range(P):
                     if values[p, b] == top[b]:
-                        counts[p, holders[b]] += 1
+                        counts[p, holders[b] - 1] += 1
         return
     for b in range(nb):
         omega = omegas[b]
@@ -179,16 +179,15 @@ def showdown_block(nb: int, values: np.ndarray, omegas: np.ndarray, weighted: bo
             x = 1.0 / nbest
             for p in range(P):
                 if values[p, b] == best:
-                    wsums[p, W_WIN if nbest == 1 else W_TIE] += omega
-                    wsums[p, W_X] += omega * x
-                    wsums[p, W_W2X] += omega * omega * x
-                    wsums[p, W_W2X2] += omega * omega * x * x
+                    wsums[p, nbest - 1] += omega
+                    wsums[p, P] += omega * omega * x
+                    wsums[p, P + 1] += omega * omega * x * x
         elif nbest == 1:
             counts[winner, 0] += 1
         else:
             for p in range(P):
                 if values[p, b] == best:
-                    counts[p, nbest] += 1
+                    counts[p, nbest - 1] += 1
 
 
 class MonteCarloTotals:
@@ -203,8 +202,8 @@ class MonteCarloTotals:
     def __init__(self, players: int, weighted: bool):
         self.weighted = weighted
         self.trials = 0
-        self.counts = [[0] * 11 for _ in range(players)]
-        self.wsums = np.zeros((players, 5), np.float64)
+        self.counts = [[0] * players for _ in range(players)]
+        self.wsums = np.zeros((players, players + 2), np.float64)
         self.wtot = np.zeros(2, np.float64)
 
     def add(self, trials: int, counts: np.ndarray, wsums: np.ndarray, wtot: np.ndarray) -> None:
@@ -214,27 +213,30 @@ class MonteCarloTotals:
             self.wtot += wtot
         else:
             for mine, got in zip(self.counts, counts.tolist()):
-                for k in range(11):
+                for k in range(len(mine)):
                     mine[k] += got[k]
 
-    def player(self, p: int) -> tuple[float, float, float, None, None, None, float]:
-        """``(win, tie, equity, None, None, None, stderr)`` of player ``p`` (PlayerEquity's fields)."""
+    def player(self, p: int) -> tuple[float, float, float, None, None, None, float, list]:
+        """``(win, tie, equity, None, None, None, stderr, shares)`` of player ``p`` (PlayerEquity's
+        fields): ``shares`` by number of winners, integers for unweighted runs, else the weighted
+        sums scaled to the trials."""
+        P = len(self.counts)
         if self.weighted:
             s = self.wtot[0]
             if s <= 0.0:
-                return (float("nan"),) * 3 + (None,) * 3 + (float("nan"),)
+                return (float("nan"),) * 3 + (None,) * 3 + (float("nan"), [float("nan")] * P)
             w = self.wsums[p]
-            mean = w[W_X] / s
-            var = max(w[W_W2X2] - 2 * mean * w[W_W2X] + mean * mean * self.wtot[1], 0.0) / (s * s)
-            return (float(w[W_WIN] / s), float(w[W_TIE] / s), float(mean), None, None, None, float(np.sqrt(var)))
+            mean = sum(w[j] / (j + 1) for j in range(P)) / s
+            var = max(w[P + 1] - 2 * mean * w[P] + mean * mean * self.wtot[1], 0.0) / (s * s)
+            return (float(w[0] / s), float(w[1:P].sum() / s), float(mean), None, None, None, float(np.sqrt(var)),
+                    [float(w[j] * self.trials / s) for j in range(P)])
         n = self.trials
-        wins = self.counts[p][0]
-        ties = sum(self.counts[p][2:])
-        shares = sum(m * (SHARE_UNIT // k) for k, m in enumerate(self.counts[p]) if k >= 2)
-        sq = wins * SHARE_UNIT**2 + sum(m * (SHARE_UNIT // k) ** 2 for k, m in enumerate(self.counts[p]) if k >= 2)
+        row = self.counts[p]
+        wins, ties, shares = wins_ties_units(row)
+        sq = sum(m * (SHARE_UNIT // (j + 1)) ** 2 for j, m in enumerate(row))
         mean = equity_fraction(wins, shares, n)
         var = max(sq / SHARE_UNIT**2 / n - mean * mean, 0.0) * n / max(n - 1, 1)
-        return (wins / n, ties / n, float(mean), None, None, None, float(np.sqrt(var / n)))
+        return (wins / n, ties / n, float(mean), None, None, None, float(np.sqrt(var / n)), list(row))
 
     def max_stderr(self) -> float:
         """The largest standard error over the players."""

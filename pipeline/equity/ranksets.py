@@ -131,7 +131,7 @@ def _next_combo(idx: np.ndarray, k: int, n: int) -> bool:
 def enumerate_by_ranks(keys: np.ndarray, suited: np.ndarray, live: np.ndarray, missing: int,
                        counts: np.ndarray, T: Tables) -> int:
     """Same contract as the card-by-card kernel in ``tests/card_by_card.py``: add every completion's showdown
-    to ``counts`` (P, 3) and return the number of boards."""
+    to ``counts`` (P, P) (by number of winners, :mod:`.scoring`) and return the number of boards."""
     P = keys.size
     card_keys, flush_values = T.card_keys, T.flush_values     # locals: read in the loops below
     values = np.empty(P, np.int32)

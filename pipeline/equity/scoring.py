@@ -1,22 +1,30 @@
-"""Scoring one showdown into integer counts: wins, ties and pot shares.
+"""Scoring one showdown into integer counts: the pots a player shares, by how many share them.
 
-Counts per player are kept as integers: ``wins`` (sole best hand), ``ties``
-(best hand shared) and ``shares``, the pot shares won in ties in units of
-1/2520 (2520 is divisible by every pot split 2..10), so equity is exactly
-``(wins * 2520 + shares) / (2520 * boards)`` — :func:`equity_fraction`.
+A player's counts are one row of length *players*: entry ``j`` counts the boards
+(or deals) on which the player is one of exactly ``j + 1`` winners — entry 0 his
+sole wins, entry 1 his two-way ties, and so on (OMPEval reports the same split
+as ``winsByPlayerMask``).  Everything else follows exactly from that row:
 
->>> equity_fraction(787966, 6732 * (SHARE_UNIT // 2), 1712304) == equity_fraction(787966, 6732, 1712304, unit=2)
-True
+* ``wins`` = entry 0, ``ties`` = the sum of the others;
+* the pot shares won, in units of 1/2520 (2520 = lcm(1..10) is divisible by every
+  split of up to ten players): ``sum_j row[j] * 2520 // (j + 1)``;
+* equity = ``sum_j row[j] / (j + 1) / boards`` — :func:`equity_fraction` divides the
+  integers once, so the float is the correctly rounded rational.
+
+>>> row = [787966, 6732]                   # AhKh vs QsQd preflop: sole wins, two-way ties
+>>> wins_ties_units(row)
+(787966, 6732, 8482320)
+>>> round(equity_fraction(787966, 8482320, 1712304), 6)
+0.462145
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 from numba import njit
 
 SHARE_UNIT = 2520  # lcm(1..10): a k-way split is SHARE_UNIT // k units
-WINS, TIES, SHARES = 0, 1, 2
 
 
 def equity_fraction(wins: Any, shares: Any, boards: Any, unit: int = SHARE_UNIT) -> Any:
@@ -27,9 +35,25 @@ def equity_fraction(wins: Any, shares: Any, boards: Any, unit: int = SHARE_UNIT)
     return (wins * unit + shares) / (unit * boards)
 
 
+def wins_ties_units(row: Sequence[Any]) -> tuple[Any, Any, Any]:
+    """``(wins, ties, tie shares in 1/SHARE_UNIT)`` of one player's row of counts by number
+    of winners (integers stay integers; weighted float rows give floats)."""
+    wins = row[0]
+    ties = sum(row[1:])
+    units = sum(row[j] * (SHARE_UNIT // (j + 1)) for j in range(1, len(row)))
+    return wins, ties, units
+
+
+def row_equity(row: Sequence[Any], boards: Any) -> float:
+    """Equity of one row of counts by number of winners over ``boards`` boards."""
+    wins, _, units = wins_ties_units(row)
+    return float(equity_fraction(wins, units, boards))
+
+
 @njit(cache=True, nogil=True)
 def score(values: np.ndarray, counts: np.ndarray, mult: int) -> None:
-    """Add one showdown of ``values`` (P,) to ``counts`` (P, 3), ``mult`` times."""
+    """Add one showdown of ``values`` (P,) to ``counts`` (P, P), ``mult`` times: each player
+    holding the best value gains ``mult`` in the column of the number of winners less one."""
     best = values[0]
     nbest = 1
     for p in range(1, values.size):
@@ -39,13 +63,6 @@ def score(values: np.ndarray, counts: np.ndarray, mult: int) -> None:
             nbest = 1
         elif v == best:
             nbest += 1
-    if nbest == 1:
-        for p in range(values.size):
-            if values[p] == best:
-                counts[p, WINS] += mult
-    else:
-        share = SHARE_UNIT // nbest
-        for p in range(values.size):
-            if values[p] == best:
-                counts[p, TIES] += mult
-                counts[p, SHARES] += share * mult
+    for p in range(values.size):
+        if values[p] == best:
+            counts[p, nbest - 1] += mult

@@ -163,7 +163,7 @@ def test_rank_multiset_enumeration_equals_card_enumeration(deck, players, board_
     live = np.array([c for c in range(52) if c not in used], np.uint8)
     if board_len == 0 and players > 2:
         live = live[:30]   # keep the card-by-card side quick
-    a, b = np.zeros((players, 3), np.int64), np.zeros((players, 3), np.int64)
+    a, b = np.zeros((players, players), np.int64), np.zeros((players, players), np.int64)
     na = enumerate_boards(keys, suited, live, 5 - board_len, a, t)
     nb = enumerate_by_ranks(keys, suited, live, 5 - board_len, b, t)
     assert na == nb

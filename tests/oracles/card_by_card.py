@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from pipeline.equity.scoring import SHARE_UNIT, SHARES, TIES, WINS, score
+from pipeline.equity.scoring import score
 from pipeline.evaluator.kernels import (
     DRAW_FLAGS,
     FLUSH_FLAGS,
@@ -64,7 +64,7 @@ def enumerate_boards(keys: np.ndarray, suited: np.ndarray, live: np.ndarray, mis
 
     ``keys``/``suited`` (P,) are each player's key and suited mask over hole cards
     plus the known board; ``live`` the cards that may come, ascending.  Adds to
-    ``counts`` (P, 3); returns the number of boards.
+    ``counts`` (P, P) by number of winners; returns the number of boards.
 
     The last board card is grouped by rank: cards of one rank whose suit is no
     player's four-flush suit all give the same showdown, which is scored once
@@ -147,12 +147,10 @@ def enumerate_boards(keys: np.ndarray, suited: np.ndarray, live: np.ndarray, mis
         nb = n - first
         if P == 2:
             t = nb - acc[0] - acc[1]
-            counts[0, WINS] += acc[0]
-            counts[1, WINS] += acc[1]
-            counts[0, TIES] += t
-            counts[1, TIES] += t
-            counts[0, SHARES] += t * (SHARE_UNIT // 2)
-            counts[1, SHARES] += t * (SHARE_UNIT // 2)
+            counts[0, 0] += acc[0]
+            counts[1, 0] += acc[1]
+            counts[0, 1] += t
+            counts[1, 1] += t
         boards += nb
         # next partial: combinations of r indices from 0..n-2 (the last card comes after)
         i = r - 1
