@@ -9,7 +9,7 @@ import typer
 from jobs.app import app, fail
 from jobs.counts import COUNT
 from jobs.estimate import Estimate
-from jobs.matchups_table import matchups_table
+from jobs.matchups_table import matchups_table, three_way_table
 
 
 def _pct(x: float) -> str:
@@ -34,8 +34,8 @@ def equity(
                                             metavar="SECONDS"),
     seed: int = typer.Option(0, "--seed", help="Monte Carlo seed (same seed, same result)"),
     exact: bool = typer.Option(False, "--exact", help="force exact enumeration"),
-    no_table: bool = typer.Option(False, "--no-table", help="enumerate preflop heads-up boards instead of "
-                                  "summing the matchups table"),
+    no_table: bool = typer.Option(False, "--no-table", help="enumerate preflop boards instead of "
+                                  "summing the matchups (heads-up) or preflop-3way ($POKERPIPE_PREFLOP3) table"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
     threads: Optional[int] = typer.Option(None, "--threads", help="threads to use (default: all cores)"),
 ) -> None:
@@ -46,14 +46,15 @@ def equity(
     try:
         result = compute(hands, board=board, dead=dead, trials=trials, seed=seed,
                          exact=True if exact else None, threads=threads, stderr=stderr, seconds=seconds,
-                         table=matchups_table(no_table),
+                         table=matchups_table(no_table), three_way=three_way_table(no_table),
                          progress=Estimate())
     except CardError as e:
         raise fail(str(e)) from None
     if as_json:
         print(json.dumps(result.to_json()))
         return
-    how = (f"exact, {result.boards:,} boards" + (", from the matchups table" if result.source == "table" else "")
+    source = "matchups" if len(result.players) == 2 else "preflop-3way"
+    how = (f"exact, {result.boards:,} boards" + (f", from the {source} table" if result.source == "table" else "")
            if result.exact
            else f"Monte Carlo, {result.boards:,} trials, seed {seed}, stderr {_pct(result.stderr)}"
            + {"stderr": ", target reached", "time": ", time budget spent"}.get(result.stopped or "", ""))

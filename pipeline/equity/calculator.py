@@ -36,6 +36,7 @@ from .montecarlo import MonteCarloTotals, monte_carlo_chunk
 from .plan import plan_deal
 from .scoring import equity_fraction, wins_ties_units
 from .suits import combo_index, stabilizer
+from .threeway import ThreeWayTable
 
 EXACT_WORK_LIMIT = 1_000_000_000
 EXACT_SECONDS_LIMIT = 3600.0           # even --exact is refused when estimated above an hour on the threads
@@ -122,6 +123,7 @@ def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = ""
            threads: Optional[int] = None, *, stderr: Optional[float] = None,
            seconds: Optional[float] = None, executor: Optional[Executor] = None,
            table: Union[bool, tuple[np.ndarray, np.ndarray]] = True,
+           three_way: Optional[ThreeWayTable] = None,
            progress: Optional[Progress] = None) -> EquityResult:
     """Equity of each player; see the module doc for how exact or Monte Carlo is chosen.
 
@@ -131,7 +133,10 @@ def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = ""
     time budget (Keith Rule's timed odds functions; not reproducible), whichever
     comes first.  ``executor`` runs the chunks (a ``concurrent.futures``
     executor, pokerkit's pattern); without one, ``threads`` threads are used
-    (default: every core).  ``progress(done, total, seconds, unit)`` is called
+    (default: every core).  Preflop, heads-up answers are summed from the matchups table
+    (``table``: the packaged copy, given arrays, or False to enumerate) and three-way answers
+    from ``three_way`` (:class:`~.threeway.ThreeWayTable`, the ``preflop-3way`` counts) when
+    every range is made of whole classes.  ``progress(done, total, seconds, unit)`` is called
     after each merged chunk: Monte Carlo ``"trials"`` (``total`` None when
     adaptive) or exact ``"combo pairs of players 1 and 2"`` enumerated.
     """
@@ -190,6 +195,11 @@ def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = ""
     if ((exact or (exact is None and trials is None and not adaptive)) and table is not False
             and len(ranges) == 2 and not board_cards and not dead_cards):
         result = _from_table(ranges, table)
+        if result is not None:
+            return result
+    if ((exact or (exact is None and trials is None and not adaptive)) and table is not False
+            and three_way is not None and len(ranges) == 3 and not board_cards and not dead_cards):
+        result = _from_three_way(ranges, three_way)
         if result is not None:
             return result
     if exact is None:      # suit classes are enumerated once each: the work shrinks by the group's size
@@ -312,6 +322,39 @@ def _from_table(ranges: list[Range], table: Union[bool, tuple[np.ndarray, np.nda
     if not is_whole(*got):
         raise CardError("the matchups table given is not whole (47,008 classes of 1,712,304 boards each)")
     counts, wcounts, boards, wboards = table_counts(ranges[0], ranges[1], *got)
+    if boards == 0:
+        raise _no_assignment(ranges)
+    result = _exact_result(ranges, counts, wcounts, boards, wboards)
+    result.source = "table"
+    return result
+
+
+def _whole_classes(r: Range) -> Optional[tuple[np.ndarray, np.ndarray]]:
+    """``(class indices, weights)`` of a range made of whole classes at one weight each, else None."""
+    from ..core.hand_classes import class_of
+
+    by_class: dict[int, list[float]] = {}
+    for (a, b), w in zip(r.combos.tolist(), r.weights.tolist()):
+        by_class.setdefault(class_of(a, b), []).append(w)
+    size = {0: 6, 1: 4, 2: 12}           # pair, suited, offsuit
+    classes, weights = [], []
+    for c, ws in sorted(by_class.items()):
+        i, j = divmod(c, 13)
+        if len(ws) != size[0 if i == j else 1 if i < j else 2] or min(ws) != max(ws):
+            return None
+        classes.append(c)
+        weights.append(ws[0])
+    return np.array(classes, np.int64), np.array(weights, np.float64)
+
+
+def _from_three_way(ranges: list[Range], table: ThreeWayTable) -> Optional[EquityResult]:
+    """Preflop three-way exact equity summed from the class triples' counts, when every range is
+    made of whole classes."""
+    got = [_whole_classes(r) for r in ranges]
+    if any(g is None for g in got):
+        return None
+    counts, wcounts, boards, wboards = table.counts([g[0] for g in got if g is not None],
+                                                    [g[1] for g in got if g is not None])
     if boards == 0:
         raise _no_assignment(ranges)
     result = _exact_result(ranges, counts, wcounts, boards, wboards)

@@ -20,45 +20,59 @@ from pipeline.evaluator.tables import tables
 
 
 @njit(cache=True)
+def _showdown(keys: np.ndarray, suited: np.ndarray, d: int, values: np.ndarray, counts: np.ndarray,
+              T: Tables) -> None:
+    P = values.size
+    best = -1
+    for p in range(P):
+        values[p] = hand_value(keys[d, p], suited[d, p], T)
+        best = max(best, values[p])
+    winners = 0
+    for p in range(P):
+        if values[p] == best:
+            winners += 1
+    for p in range(P):
+        if values[p] == best:
+            counts[p, winners - 1] += 1
+
+
+@njit(cache=True)
 def _every_board(hole: np.ndarray, board: np.ndarray, live: np.ndarray, counts: np.ndarray, T: Tables) -> int:
+    """Five nested loops over the missing board cards (fewer when the board has some), the
+    players' keys summed level by level."""
     P = hole.shape[0]
     k = 5 - board.size
     n = live.size
-    idx = np.arange(k)
+    keys = np.full((6, P), KEY_BASE, np.uint64)      # keys[d]: hole + board + the first d new cards
+    suited = np.zeros((6, P), np.uint64)
+    for p in range(P):
+        for c in list(hole[p]) + list(board):
+            keys[0, p] += T.card_keys[c]
+            suited[0, p] |= suited_bit(c)
     values = np.empty(P, np.int64)
     boards = 0
-    while True:
+    idx = np.zeros(6, np.int64)
+    d = 0                 # depth being filled
+    idx[0] = -1
+    if k == 0:
+        _showdown(keys, suited, 0, values, counts, T)
+        return 1
+    while d >= 0:
+        idx[d] += 1
+        if idx[d] > n - (k - d):
+            d -= 1
+            continue
+        c = live[idx[d]]
         for p in range(P):
-            key = KEY_BASE
-            suited = np.uint64(0)
-            for c in hole[p]:
-                key += T.card_keys[c]
-                suited |= suited_bit(c)
-            for c in board:
-                key += T.card_keys[c]
-                suited |= suited_bit(c)
-            for q in range(k):
-                c = live[idx[q]]
-                key += T.card_keys[c]
-                suited |= suited_bit(c)
-            values[p] = hand_value(key, suited, T)
-        best = values.max()
-        winners = 0
-        for p in range(P):
-            if values[p] == best:
-                winners += 1
-        for p in range(P):
-            if values[p] == best:
-                counts[p, winners - 1] += 1
-        boards += 1
-        i = k - 1
-        while i >= 0 and idx[i] == n - k + i:
-            i -= 1
-        if i < 0:
-            return boards
-        idx[i] += 1
-        for q in range(i + 1, k):
-            idx[q] = idx[q - 1] + 1
+            keys[d + 1, p] = keys[d, p] + T.card_keys[c]
+            suited[d + 1, p] = suited[d, p] | suited_bit(c)
+        if d == k - 1:
+            _showdown(keys, suited, k, values, counts, T)
+            boards += 1
+        else:
+            d += 1
+            idx[d] = idx[d - 1]
+    return boards
 
 
 def brute_shares(players: list[list[tuple[int, int]]], board: list[int] = (), dead: list[int] = ()
