@@ -16,7 +16,8 @@ def test_json_output():
     out = json.loads(p.stdout)
     assert out["exact"] is True and out["boards"] == 1712304
     hero, villain = out["players"]
-    assert set(hero) == {"range", "win", "tie", "equity", "wins", "ties", "losses", "stderr"}
+    assert set(hero) == {"range", "win", "tie", "equity", "wins", "ties", "losses", "stderr", "shares"}
+    assert hero["shares"] == [787966, 6732]
     assert (hero["range"], hero["wins"], hero["ties"], hero["losses"]) == ("AhKh", 787966, 6732, 917606)
     assert round(hero["equity"] * 100, 4) == 46.2145 and hero["stderr"] == 0
     assert villain["wins"] == 917606
