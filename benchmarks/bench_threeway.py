@@ -1,0 +1,176 @@
+"""The exact three-way preflop count per triple: pokerpipe against OMPEval, one thread each.
+
+    python benchmarks/bench_threeway.py [OMPEVAL_DIR] [--triples 400] [--rounds 3] [--seed 1]
+
+Draws ``--triples`` canonical triples from :func:`pipeline.equity.threeway.canonical_triples`
+(seeded) and, interleaved over ``--rounds`` rounds (the order of the two alternating), times
+
+1. pokerpipe: :func:`pipeline.equity.threeway.count_triples` on all of them in one call, in
+   this process, the numba kernel warmed on another triple first;
+2. OMPEval (https://github.com/zekyll/OMPEval, when ``OMPEVAL_DIR`` is a checkout of it): its
+   ``EquityCalculator`` enumerating each of the same deals exactly (three specific hands, no
+   board; ``start(..., enumerateAll=true, ..., threadCount=1)`` then ``wait()``), through the
+   driver ``benchmarks/ompeval_triples.cpp``, built here with ``g++ -O3 -march=native`` into a
+   temporary folder from a copy of the sources with the two fixes current compilers need
+   (``constexpr`` ``min()``/``max()`` in ``omp/Random.h``, ``#include <functional>`` in
+   ``omp/EquityCalculator.h``).  Its time is the sum of the per-deal times the driver reports
+   (process start and table set-up left out).
+
+It prints each round's ms per triple, the best of the rounds for each and their ratio, and
+what the whole ``matchups-3way`` table (13,763,646 triples) would take on 2 cores at
+pokerpipe's best rate (two cores run this kernel about 1.9x as fast as one).  Every deal's
+OMPEval results are checked against pokerpipe's counts: per hand, sole wins
+(``winsByPlayerMask`` of its bit alone), two-way ties (the masks of two bits holding it) and
+three-way ties (all three bits) must match exactly over the 1,370,754 boards, and the
+equities to 1e-9.  The machine is shared, so the rounds are interleaved and the best taken.
+Without ``OMPEVAL_DIR``, or when the build fails, only pokerpipe is measured.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from pipeline.equity.threeway import (  # noqa: E402
+    BOARDS,
+    THREE_WAY_CLASSES,
+    canonical_triples,
+    count_triples,
+    format_triple,
+)
+from pipeline.evaluator.tables import tables  # noqa: E402
+
+DRIVER = Path(__file__).resolve().parent / "ompeval_triples.cpp"
+CORE_SCALING = 1.9          # two cores against one on this kernel
+
+
+def build_ompeval(src: Path, tmp: Path) -> Path:
+    """Compile the driver against a patched copy of OMPEval's sources; the executable's path."""
+    copy = tmp / "ompeval"
+    for sub in ("omp", "libdivide"):
+        shutil.copytree(src / sub, copy / sub)
+    random_h = copy / "omp" / "Random.h"
+    random_h.write_text(re.sub(r"static uint64_t (min|max)\(\)", r"static constexpr uint64_t \1()",
+                               random_h.read_text()))
+    calc_h = copy / "omp" / "EquityCalculator.h"
+    text = calc_h.read_text()
+    if "#include <functional>" not in text:
+        calc_h.write_text(text.replace("#include <cstdint>", "#include <cstdint>\n#include <functional>", 1))
+    exe = tmp / "ompeval_triples"
+    subprocess.run(["g++", "-O3", "-march=native", "-std=c++11", "-pthread", "-I", str(copy), "-o", str(exe),
+                    str(DRIVER), *map(str, sorted((copy / "omp").glob("*.cpp")))],
+                   check=True, capture_output=True, text=True)
+    return exe
+
+
+def run_ompeval(exe: Path, deals: list[tuple[str, str, str]]) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
+    """``(seconds, hands (n,), winsByPlayerMask (n, 8), equity (n, 3))`` of OMPEval on ``deals``."""
+    out = subprocess.run([str(exe)], input="".join(" ".join(d) + "\n" for d in deals),
+                         check=True, capture_output=True, text=True).stdout.split("\n")
+    rows = [line.split() for line in out if line.strip()]
+    if len(rows) != len(deals):
+        raise RuntimeError(f"OMPEval answered {len(rows)} of {len(deals)} deals")
+    seconds = sum(float(r[0]) for r in rows)
+    hands = np.array([int(r[1]) for r in rows], np.int64)
+    masks = np.zeros((len(rows), 8), np.int64)
+    masks[:, 1:] = [[int(x) for x in r[2:9]] for r in rows]
+    equity = np.array([[float(x) for x in r[9:12]] for r in rows])
+    return seconds, hands, masks, equity
+
+
+def disagreements(counts: np.ndarray, hands: np.ndarray, masks: np.ndarray, equity: np.ndarray) -> list[str]:
+    """Where OMPEval's results differ from pokerpipe's ``counts`` (n, 3, 3), one line per deal."""
+    bad = []
+    for t in range(counts.shape[0]):
+        ours = counts[t]
+        theirs = np.array([[masks[t, 1 << i],
+                            sum(masks[t, m] for m in (3, 5, 6) if m >> i & 1),
+                            masks[t, 7]] for i in range(3)])
+        eq = (ours[:, 0] + ours[:, 1] / 2 + ours[:, 2] / 3) / BOARDS
+        if hands[t] != BOARDS or not np.array_equal(ours, theirs) or np.abs(eq - equity[t]).max() > 1e-9:
+            bad.append(f"deal {t}: boards {hands[t]}, pokerpipe {ours.tolist()} eq {eq.tolist()}, "
+                       f"OMPEval {theirs.tolist()} eq {equity[t].tolist()}")
+    return bad
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("ompeval_dir", nargs="?", type=Path, help="an OMPEval checkout (omp/, libdivide/)")
+    ap.add_argument("--triples", type=int, default=400)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+
+    codes, _ = canonical_triples()
+    rng = np.random.default_rng(args.seed)
+    sample = np.ascontiguousarray(codes[rng.choice(codes.size, args.triples, replace=False)])
+    deals = [format_triple(int(c)) for c in sample]
+    T = tables()
+    count_triples(codes[:1], T)                 # compile or load the kernel before timing
+    n = sample.size
+    print(f"{n} canonical triples of {THREE_WAY_CLASSES:,} (seed {args.seed}), each over {BOARDS:,} boards; "
+          f"first: {' '.join(deals[0])}; load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        exe = None
+        if args.ompeval_dir is None:
+            print("OMPEval not measured: no OMPEVAL_DIR given")
+        else:
+            t = time.perf_counter()
+            try:
+                exe = build_ompeval(args.ompeval_dir, Path(tmp))
+                print(f"OMPEval driver built in {time.perf_counter() - t:.0f} s (g++ -O3 -march=native)")
+            except (OSError, subprocess.CalledProcessError) as e:
+                detail = getattr(e, "stderr", "") or str(e)
+                print(f"OMPEval not measured: build failed: {detail.strip()[-2000:]}")
+
+        ours_best = theirs_best = float("inf")
+        checked = 0
+        bad: list[str] = []
+        for r in range(args.rounds):
+            line = [f"round {r + 1}:"]
+            for side in ("pokerpipe", "OMPEval") if r % 2 == 0 else ("OMPEval", "pokerpipe"):
+                if side == "pokerpipe":
+                    t = time.perf_counter()
+                    counts = count_triples(sample, T)
+                    ours = time.perf_counter() - t
+                    ours_best = min(ours_best, ours)
+                    line.append(f"pokerpipe {1e3 * ours / n:.3f} ms/triple")
+                elif exe is not None:
+                    theirs, hands, masks, equity = run_ompeval(exe, deals)
+                    theirs_best = min(theirs_best, theirs)
+                    line.append(f"OMPEval {1e3 * theirs / n:.3f} ms/triple")
+            if exe is not None:
+                bad += disagreements(counts, hands, masks, equity)
+                checked += n
+                line.append(f"ratio OMPEval/pokerpipe {theirs / ours:.2f}x")
+            print("  ".join(line))
+
+    print(f"best of {args.rounds}: pokerpipe {1e3 * ours_best / n:.3f} ms/triple (count_triples, numba, 1 thread)")
+    if exe is not None:
+        print(f"best of {args.rounds}: OMPEval   {1e3 * theirs_best / n:.3f} ms/triple "
+              f"(EquityCalculator, exact enumeration, 1 thread)")
+        print(f"ratio: OMPEval takes {theirs_best / ours_best:.2f}x pokerpipe's time per triple")
+        if bad:
+            print(f"OMPEval DISAGREES with pokerpipe on {len(bad)} of {checked} deal results:")
+            for b in bad[:10]:
+                print("  " + b)
+        else:
+            print(f"check: OMPEval agrees on all {checked} deal results ({n} deals x {args.rounds} rounds): "
+                  f"sole wins, two-way and three-way ties per hand exactly, equities to 1e-9")
+    whole = THREE_WAY_CLASSES * ours_best / n / CORE_SCALING
+    print(f"estimate: matchups-3way ({THREE_WAY_CLASSES:,} triples) on 2 cores at pokerpipe's best rate "
+          f"({CORE_SCALING}x for 2 cores): {whole / 3600:.1f} h wall")
+
+
+if __name__ == "__main__":
+    main()
