@@ -47,8 +47,9 @@ DEFAULT_CHUNKS = 32
 
 @njit(cache=True, nogil=True)
 def _pairs(n: int) -> tuple:
-    """``(pid, pa, pb)``: hand ``p`` of ``n`` live positions is ``(pa[p], pb[p])``, ``pa < pb``; ``pid`` both ways."""
-    pid = np.zeros((n, n), np.int64)
+    """``(pid, pa, pb)``: hand ``p`` of ``n`` live positions is ``(pa[p], pb[p])``, ``pa < pb``; ``pid`` both ways,
+    and ``pid[i, i]`` one past the last hand (a sentinel whose group is above every other)."""
+    pid = np.full((n, n), n * (n - 1) // 2, np.int64)   # the diagonal: one past the last hand
     pa = np.empty(n * (n - 1) // 2, np.int64)
     pb = np.empty(n * (n - 1) // 2, np.int64)
     p = 0
@@ -72,7 +73,8 @@ def _count_board(board: np.ndarray, T: Tables, pid: np.ndarray, pa: np.ndarray, 
         ca, cb = live[pa[p]], live[pb[p]]
         vals[p] = hand_value(key + T.card_keys[ca] + T.card_keys[cb], suited | suited_bit(ca) | suited_bit(cb), T)
     order = np.argsort(vals)
-    grp = np.empty(HANDS, np.int64)
+    grp = np.empty(HANDS + 1, np.int64)
+    grp[HANDS] = HANDS                     # the sentinel hand pid[c, c]: above every group
     g = -1
     prev = -1
     for i in range(HANDS):
@@ -101,15 +103,18 @@ def _count_board(board: np.ndarray, T: Tables, pid: np.ndarray, pa: np.ndarray, 
             eh = size_e - ne[a] - ne[b] + 1              # the hero holds both
             sb = se = sx = 0
             ra, rb = pid[a], pid[b]
-            for c in range(LIVE):
-                if c == a or c == b:
-                    continue
+            for c in range(LIVE):                        # c = a, b included: pid[c, c] is the sentinel
                 ga, gb = grp[ra[c]], grp[rb[c]]
                 xb = nb[c] - (ga < g) - (gb < g)
                 xe = ne[c] - (ga == g) - (gb == g)
                 sb += xb * xb
                 se += xe * xe
                 sx += xb * xe
+            # c = a and c = b were counted with the hero itself as {a, b} in the group: take them out
+            xa, xb_ = ne[a] - 1, ne[b] - 1
+            sb -= nb[a] * nb[a] + nb[b] * nb[b]
+            se -= xa * xa + xb_ * xb_
+            sx -= nb[a] * xa + nb[b] * xb_
             sole = (bh * bh - sb + bh) // 2
             three = (eh * eh - se + eh) // 2
             two = eh * bh - sx
