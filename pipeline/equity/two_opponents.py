@@ -3,7 +3,7 @@
 A deal is a hero hand, a complete board and an unordered pair of opponent
 hands, all disjoint.  Per specific hero hand there are C(50, 5) = 2,118,760
 boards and C(45, 2) x C(43, 2) / 2 = 446,985 opponent pairs on each, so a class
-of ``m`` combos has ``m`` x 947,048,118,600 deals; every one is counted as a
+of ``m`` combos has ``m`` x 947,053,938,600 deals; every one is counted as a
 sole win, a two-way tie, a three-way tie or a loss of the hero.
 
 Board by board (the 134,459 canonical rivers, each counted by its orbit under
@@ -229,3 +229,25 @@ def two_opponent_counts(executor: Executor | None = None, chunks: int = DEFAULT_
     else:
         parts = list(executor.map(chunk_counts, *zip(*ranges)))
     return np.stack(parts).sum(axis=0, dtype=np.int64)
+
+
+def class_combo_counts() -> np.ndarray:
+    """(169,) specific hands of each class in grid order: 6 for a pair, 4 suited, 12 offsuit."""
+    out = np.zeros(169, np.int64)
+    for a in range(52):
+        for b in range(a + 1, 52):
+            out[class_of(a, b)] += 1
+    return out
+
+
+def outcome_fractions(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(win, tie, equity, deals)`` from (n, 4) outcome counts: sole wins over deals, two- and three-way ties
+    over deals, and equity ``(sole + two/2 + three/3) / deals`` as one division of exact integers (units of a
+    sixth of a pot: a two-way tie is 3, a three-way tie 2)."""
+    from .scoring import equity_fraction
+
+    counts = np.asarray(counts, np.int64)
+    deals = counts.sum(axis=1)
+    shares = 3 * counts[:, TWO_WAY] + 2 * counts[:, THREE_WAY]
+    return (counts[:, SOLE] / deals, (counts[:, TWO_WAY] + counts[:, THREE_WAY]) / deals,
+            equity_fraction(counts[:, SOLE], shares, deals, unit=6), deals)
