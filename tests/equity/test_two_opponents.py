@@ -4,12 +4,12 @@ The per-board counts are checked against an independent brute force over every
 pair of opponent hands (:mod:`oracles.two_opponents_brute`); the suit-orbit
 weighting against the orbit's boards themselves; the totals against
 combos x C(50,5) x C(45,2) x C(43,2) / 2.  The full 169-class run (about half a
-minute) is the ``slow`` test at the end and ``benchmarks/bench_two_opponents.py``.
+minute) is built by the CLI tests' preflop set (tests/cli/test_cli_jobs.py checks its rows against Monte
+Carlo) and timed by ``benchmarks/bench_two_opponents.py``.
 """
 from __future__ import annotations
 
 import itertools
-from concurrent.futures import ThreadPoolExecutor
 from math import comb
 
 import numpy as np
@@ -93,20 +93,3 @@ def test_fractions_from_integers():
     win, tie, eq, deals = outcome_fractions(np.array([[6, 2, 3, 1]]))
     assert deals[0] == 12 and win[0] == 0.5 and tie[0] == 5 / 12
     assert eq[0] == (6 + 2 / 2 + 3 / 3) / 12
-
-
-@pytest.mark.slow
-def test_all_classes_exact_against_monte_carlo():
-    """The whole computation: totals, the same on threads, AA ~ 73.4% and Monte Carlo within 4 SE."""
-    from pipeline.equity import equity
-    from pipeline.equity.two_opponents import two_opponent_counts
-
-    with ThreadPoolExecutor(2) as pool:
-        counts = two_opponent_counts(pool, chunks=7)
-    assert (counts.sum(axis=1) == class_combo_counts() * DEALS_PER_COMBO).all()
-    win, tie, eq, _ = outcome_fractions(counts)
-    assert abs(eq[CLASS_INDEX["AA"]] - 0.734) < 0.0005
-    for label in ("AA", "72o", "AKs"):
-        c = CLASS_INDEX[label]
-        mc = equity([label, "random", "random"], trials=400_000, seed=c).players[0]
-        assert abs(mc.equity - eq[c]) < 4 * mc.stderr, label
