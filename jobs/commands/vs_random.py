@@ -12,9 +12,9 @@ from pipeline.datasets.recipes.vs_random import DEFAULT_OPPONENTS, DEFAULT_SEED,
 @app.command("vs-random")
 def vs_random(opponents: str = typer.Option(DEFAULT_OPPONENTS, "--opponents", help="opponent counts: 1-9, 3, or 1,2,5"),
               trials: int = typer.Option(DEFAULT_TRIALS, "--trials", "-n", parser=COUNT,
-                                         help="Monte Carlo trials per hand for 2+ opponents"),
+                                         help="Monte Carlo trials per hand for 3+ opponents"),
               seed: int = typer.Option(DEFAULT_SEED, "--seed", help="Monte Carlo seed"),
               out: str = OUT, workers: int | None = WORKERS, scheduler: str | None = SCHEDULER,
               quiet: bool = QUIET, force: bool = FORCE) -> None:
-    """Each of the 169 hands against k random hands: exact for k = 1, seeded Monte Carlo for k >= 2."""
+    """Each of the 169 hands against k random hands: exact for k = 1 and 2, seeded Monte Carlo for k >= 3."""
     run([dataset("vs-random", opponents=opponents, trials=trials, seed=seed)], out, workers, scheduler, quiet, force)

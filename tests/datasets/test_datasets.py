@@ -37,8 +37,10 @@ def test_registry_names_and_dependencies():
     assert {"matchups", "preflop-grid", "vs-random", "odds-table", "ehs-table/flop", "ehs-table/turn",
             "ehs-table/river", "videopoker/jacks-or-better-9-6", "videopoker/deuces-wild-full-pay"} <= set(names)
     assert names.index("matchups") < names.index("preflop-grid")
-    assert datasets.dataset("vs-random", opponents="2-3").depends_on == []
-    assert datasets.dataset("vs-random").depends_on == ["matchups"]
+    assert datasets.dataset("vs-random", opponents="3-4").depends_on == []
+    assert datasets.dataset("vs-random", opponents="2-3").depends_on == ["two-opponents"]
+    assert datasets.dataset("vs-random").depends_on == ["matchups", "two-opponents"]
+    assert names.index("two-opponents") < names.index("vs-random")
     with pytest.raises(DatasetError, match="unknown dataset"):
         datasets.dataset("nope")
     with pytest.raises(ValueError, match="opponents must be 1 to 9"):
@@ -106,7 +108,7 @@ def test_no_manifest_damaged_part_is_recomputed(small, tmp_path):
         (folder / name).write_bytes(bytes(data))
     (folder / CHECKSUMS / "part-00020.parquet.json").unlink()   # a part whose record never landed
     with Session(workers=1, quiet=True) as session:
-        (r,) = build_many([datasets.dataset("vs-random", opponents="2,3", trials=1000)], tmp_path, session)
+        (r,) = build_many([datasets.dataset("vs-random", opponents="3,4", trials=1000)], tmp_path, session)
     assert r.computed == 3
     assert {p.name: p.read_bytes() for p in folder.glob("part-*.parquet")} == good
 

@@ -1,8 +1,14 @@
 """``vs-random``: each of the 169 hands against k = 1..9 random hands.
 
-Exact for one opponent (summed from the ``preflop-grid``'s integers, which come
-from ``matchups``); seeded Monte Carlo for two or more, each hand seeded from
-``(seed, k, hand)`` alone so that a row never depends on how the work was split.
+Exact for one opponent (summed from ``matchups``'s integers) and for two (the
+``two-opponents`` counts: every board, every unordered pair of disjoint
+opponent hands, counted board first — :mod:`pipeline.equity.two_opponents`);
+seeded Monte Carlo for three or more, each hand seeded from ``(seed, k, hand)``
+alone so that a row never depends on how the work was split.  An exact row has
+``stderr`` 0 and ``samples`` the deals it counts: 1,712,304 boards x 1,225
+opponent hands per combo for k = 1 (summed over the class's combos), and
+C(50,5) x C(45,2) x C(43,2) / 2 = 947,053,938,600 (board, opponent pair) deals
+per combo for k = 2; ``tie`` is any shared pot, two- or three-way.
 """
 from __future__ import annotations
 
@@ -18,6 +24,7 @@ from ...batch.spec import Dataset, Inputs
 from ...core.errors import InputError
 from ...core.inputs import integer, shown
 from .matchups import Matchups, matchup_arrays
+from .two_opponents import TwoOpponents, two_opponent_totals
 
 DEFAULT_OPPONENTS = "1-9"
 DEFAULT_TRIALS = 200_000
@@ -25,6 +32,7 @@ DEFAULT_SEED = 0
 MAX_TRIALS = 10**9          # per hand: 169 hands x 1e9 trials is already hours per opponent count
 MAX_OPPONENTS = 9
 MAX_SEED = 2**64 - 1        # numpy's SeedSequence takes any size; a bound keeps the recorded parameters sane
+EXACT_OPPONENTS = (1, 2)    # counted exactly; trials and seed apply to the rest
 
 
 _COUNT_OR_SPAN = re.compile(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", re.ASCII)
@@ -62,7 +70,10 @@ def opponent_counts(value: Any) -> list[int]:
 
 
 class VsRandom(Dataset):
-    """One part for k = 1 (exact) and 13 parts of 13 hands for each k >= 2 (Monte Carlo)."""
+    """One part for each of k = 1 and k = 2 (exact) and 13 parts of 13 hands for each k >= 3 (Monte Carlo).
+
+    ``params`` records ``exact``, the opponent counts counted exactly, so a folder built when k = 2 was
+    Monte Carlo is never taken for this recipe's (its parts have another identity and are recomputed)."""
 
     name = "vs-random"
     schema = pa.schema([("hand", dictionary_type()), ("opponents", pa.int64()), ("win", pa.float64()),
@@ -74,15 +85,16 @@ class VsRandom(Dataset):
         ks = opponent_counts(opponents)
         trials = integer(trials, "vs-random.trials", lo=1)
         if trials > MAX_TRIALS:
-            total = 169 * trials * sum(k > 1 for k in ks)
+            total = 169 * trials * sum(k not in EXACT_OPPONENTS for k in ks)
             raise InputError(f"vs-random.trials {trials:,} per hand means {total:.2e} trials in all, days of work "
                              f"at ~10 M trials/s per core; use at most {MAX_TRIALS:,}")
         seed = integer(seed, "vs-random.seed", lo=0, hi=MAX_SEED)
         self.opponents, self.trials, self.seed = ks, trials, seed
-        self.params = {"opponents": ks, "trials": self.trials, "seed": self.seed}
+        self.params = {"opponents": ks, "trials": self.trials, "seed": self.seed,
+                       "exact": [k for k in ks if k in EXACT_OPPONENTS]}
 
     def dependencies(self) -> Sequence[Dataset]:
-        return (Matchups(),) if 1 in self.opponents else ()
+        return ((Matchups(),) if 1 in self.opponents else ()) + ((TwoOpponents(),) if 2 in self.opponents else ())
 
     def partitions(self, inputs: Inputs) -> Sequence[Any]:
         parts: list[Any] = []
@@ -91,19 +103,23 @@ class VsRandom(Dataset):
                 from ...equity.matchups import class_grid, vs_random_exact
                 grid = class_grid(*matchup_arrays(inputs.read(Matchups(), columns=["wins", "ties", "losses"])))
                 parts.append(("exact", vs_random_exact(grid)))
+            elif k == 2:
+                parts.append(("exact2", two_opponent_totals(inputs.read(TwoOpponents()))))
             else:
                 parts.extend(("mc", k, list(range(r, r + 13)), self.trials, self.seed) for r in range(0, 169, 13))
         return parts
 
     def planned_parts(self) -> int:
-        return sum(1 if k == 1 else 13 for k in self.opponents)
+        return sum(1 if k in EXACT_OPPONENTS else 13 for k in self.opponents)
 
     def rows(self, partition: Any) -> int:
-        return 169 if partition[0] == "exact" else len(partition[2])
+        return 169 if partition[0] in ("exact", "exact2") else len(partition[2])
 
     def compute(self, partition: Any) -> pa.Table:
         if partition[0] == "exact":
             return vs_random_exact_rows(partition[1])
+        if partition[0] == "exact2":
+            return vs_two_exact_rows(partition[1])
         _, k, classes, trials, seed = partition
         return vs_random_mc_rows(k, classes, trials, seed)
 
@@ -148,6 +164,25 @@ def vs_random_exact_rows(wtl: np.ndarray) -> pa.Table:
         "equity": pa.array(equity_fraction(wtl[:, 0], wtl[:, 1], total, unit=2), pa.float64()),
         "stderr": pa.array(np.zeros(169), pa.float64()),
         "samples": pa.array(total, pa.int64()),
+        "exact": pa.array(np.ones(169, bool), pa.bool_()),
+    })
+
+
+def vs_two_exact_rows(counts: np.ndarray) -> pa.Table:
+    """Arrow table: each class against two random hands, exact, from (169, 4) counts of sole wins, two-way
+    ties, three-way ties and losses (``tie`` is both kinds; equity one division of integers)."""
+    from ...core.hand_classes import CLASS_LABELS
+    from ...equity.two_opponents import outcome_fractions
+
+    win, tie, equity, deals = outcome_fractions(counts)
+    return pa.table({
+        "hand": labels_array(np.arange(169), CLASS_LABELS),
+        "opponents": pa.array(np.full(169, 2, np.int64), pa.int64()),
+        "win": pa.array(win, pa.float64()),
+        "tie": pa.array(tie, pa.float64()),
+        "equity": pa.array(equity, pa.float64()),
+        "stderr": pa.array(np.zeros(169), pa.float64()),
+        "samples": pa.array(deals, pa.int64()),
         "exact": pa.array(np.ones(169, bool), pa.bool_()),
     })
 
