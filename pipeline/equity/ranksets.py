@@ -127,11 +127,187 @@ def _next_combo(idx: np.ndarray, k: int, n: int) -> bool:
     return True
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _suited_boards(take: np.ndarray, top: int, avail: np.ndarray, live_suit: np.ndarray, need: np.ndarray,
+                   ranks: np.ndarray, poly: np.ndarray) -> int:
+    """Boards of five distinct ranks ``take[0..top]`` on which some suit ``s`` holds ``need[s]`` or more
+    cards (0 for a multiset with a repeated rank): per suit, the ways to pick one card of each
+    rank by how many are of ``s`` (a rank has at most one live card of ``s``, ``live_suit[s, r]``),
+    summed from ``need[s]`` up.  Preflop no board reaches two suits' thresholds (each is at
+    least three), so suits add.  ``ranks`` (5,) and ``poly`` (6,) are scratch."""
+    d = 0
+    for r in range(top + 1):
+        if take[r] > 0:
+            if take[r] > 1:
+                return 0
+            ranks[d] = r
+            d += 1
+    total = 0
+    for s in range(4):
+        poly[0] = 1
+        deg = 0
+        for i in range(5):
+            r = ranks[i]
+            if live_suit[s, r]:                 # (avail - 1) other cards or the card of s
+                f0 = avail[r] - 1
+                poly[deg + 1] = poly[deg]
+                for x in range(deg, 0, -1):
+                    poly[x] = poly[x] * f0 + poly[x - 1]
+                poly[0] *= f0
+                deg += 1
+            else:
+                f = avail[r]
+                for x in range(deg + 1):
+                    poly[x] *= f
+        for x in range(need[s], deg + 1):
+            total += poly[x]
+    return total
+
+
+@njit(cache=True, nogil=True)
+def _preflop_by_ranks(keys: np.ndarray, suited: np.ndarray, live: np.ndarray, counts: np.ndarray,
+                      T: Tables) -> int:
+    """Five missing board cards (preflop), every suit's threshold three or more.
+
+    On a flush board whose five ranks are distinct nobody holds a full house or quads, so the
+    best flush wins whatever the other ranks: step 1 leaves those boards out of each rank
+    multiset's weight (counted by :func:`_suited_boards`) and step 2 scores them once per set
+    of suited cards, the other cards' boards summed, with no lookup.  Paired flush boards are
+    scored by ranks in step 1 and corrected in step 2 as :func:`enumerate_by_ranks` does."""
+    P = keys.size
+    rank_offsets, rank_values, flush_values = T.rank_offsets, T.rank_values, T.flush_values
+    values = np.empty(P, np.int32)
+    sums = np.empty(P, np.uint64)
+    for p in range(P):
+        sums[p] = keys[p] & RANK_SUM_MASK
+    avail = np.zeros(13, np.int64)
+    live_suit = np.zeros((4, 13), np.int64)
+    for c in live:
+        avail[c >> 2] += 1
+        live_suit[c & 3, c >> 2] = 1
+    need = np.empty(4, np.int64)
+    for s in range(4):
+        most = 0
+        for p in range(P):
+            most = max(most, int(((keys[p] - KEY_BASE) >> np.uint64(32 + 4 * s)) & np.uint64(15)))
+        need[s] = 5 - most
+
+    # 1. rank multisets, weighed by their boards without a flush threshold
+    ranks5 = np.empty(5, np.int64)
+    poly = np.empty(6, np.int64)
+    path = np.zeros((3, 14), np.int64)
+    add = np.zeros(14, np.uint64)
+    take, left, ways = path[0], path[1], path[2]
+    boards = 0
+    left[0] = 5
+    ways[0] = 1
+    r = 0
+    take[0] = -1
+    while r >= 0:
+        take[r] += 1
+        if take[r] > avail[r] or take[r] > left[r]:
+            take[r] = -1
+            r -= 1
+            continue
+        k = take[r]
+        nl = left[r] - k
+        na = add[r] + np.uint64(k) * RANK_KEYS[r]
+        nw = ways[r] * BINOM[avail[r], k]
+        if nl == 0:
+            plain = nw - _suited_boards(take, r, avail, live_suit, need, ranks5, poly)
+            if plain > 0:
+                for p in range(P):
+                    key = (sums[p] + na) & RANK_SUM_MASK
+                    values[p] = rank_values[rank_offsets[key >> HS] + (key & HM)]
+                score(values, counts, plain)
+            boards += nw
+            take[r] = avail[r]
+            continue
+        if r == 12:
+            continue
+        r += 1
+        left[r], add[r], ways[r] = nl, na, nw
+        take[r] = -1
+
+    # 2. each suit's boards with need[s] or more of its cards: the suited cards one set at a time,
+    #    the others as rank multisets listed once per suit and size
+    flush = np.empty(P, np.int32)
+    tvalues = np.empty(P, np.int32)
+    suit_cards = np.empty(13, np.int64)
+    idx = np.empty(5, np.int64)
+    okeys = np.empty(91, np.uint64)
+    oways = np.empty(91, np.int64)
+    omask = np.empty(91, np.int64)
+    opair = np.empty(91, np.bool_)
+    for s in range(4):
+        ns = 0
+        for c in live:
+            if c & 3 == s:
+                suit_cards[ns] = c >> 2
+                ns += 1
+        for k in range(need[s], min(5, ns) + 1):
+            j = 5 - k
+            no = 0                          # the j other cards' rank multisets (j <= 2)
+            if j == 0:
+                okeys[0], oways[0], omask[0], opair[0] = 0, 1, 0, False
+                no = 1
+            for a in range(13):
+                ba = avail[a] - live_suit[s, a]
+                if j == 1 and ba > 0:
+                    okeys[no], oways[no], omask[no], opair[no] = RANK_KEYS[a], ba, 1 << a, False
+                    no += 1
+                elif j == 2:
+                    if ba >= 2:
+                        okeys[no], oways[no], omask[no], opair[no] = 2 * RANK_KEYS[a], BINOM[ba, 2], 1 << a, True
+                        no += 1
+                    for b in range(a + 1, 13):
+                        bb = avail[b] - live_suit[s, b]
+                        if ba > 0 and bb > 0:
+                            okeys[no], oways[no] = RANK_KEYS[a] + RANK_KEYS[b], ba * bb
+                            omask[no], opair[no] = (1 << a) | (1 << b), False
+                            no += 1
+            for q in range(k):
+                idx[q] = q
+            while True:
+                sk = np.uint64(0)
+                smask = 0
+                for q in range(k):
+                    sk += RANK_KEYS[suit_cards[idx[q]]]
+                    smask |= 1 << suit_cards[idx[q]]
+                for p in range(P):
+                    flush[p] = flush_values[suit_ranks(suited[p], s) | np.uint64(smask)]
+                distinct = 0
+                for q in range(no):
+                    if opair[q] or omask[q] & smask:      # a paired board: full houses and quads can beat a flush
+                        changed = False
+                        for p in range(P):
+                            key = (sums[p] + sk + okeys[q]) & RANK_SUM_MASK
+                            v = rank_values[rank_offsets[key >> HS] + (key & HM)]
+                            values[p] = v
+                            if flush[p] > v:
+                                tvalues[p] = flush[p]
+                                changed = True
+                            else:
+                                tvalues[p] = v
+                        if changed:                         # step 1 scored it by ranks: replace that
+                            score(tvalues, counts, oways[q])
+                            score(values, counts, -oways[q])
+                    else:
+                        distinct += oways[q]
+                if distinct > 0:
+                    score(flush, counts, distinct)
+                if not _next_combo(idx, k, ns):
+                    break
+    return boards
+
+
 @njit(cache=True, nogil=True)
 def enumerate_by_ranks(keys: np.ndarray, suited: np.ndarray, live: np.ndarray, missing: int,
                        counts: np.ndarray, T: Tables) -> int:
     """Same contract as the card-by-card kernel in ``tests/card_by_card.py``: add every completion's showdown
     to ``counts`` (P, P) (by number of winners, :mod:`.scoring`) and return the number of boards."""
+    if missing == 5:
+        return _preflop_by_ranks(keys, suited, live, counts, T)
     P = keys.size
     card_keys, flush_values = T.card_keys, T.flush_values     # locals: read in the loops below
     values = np.empty(P, np.int32)

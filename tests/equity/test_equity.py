@@ -191,3 +191,30 @@ def test_river_range_vs_range_streams_every_assignment():
 def test_hopeless_exact_enumeration_is_refused_with_an_estimate():
     with pytest.raises(CardError, match=r"too large .* about [\d,]+ (years|days|hours)"):
         equity(["random"] * 4, exact=True, threads=1)
+
+
+@pytest.mark.parametrize("players, seed", [(2, 1), (3, 2), (3, 3), (4, 4), (6, 5)])
+def test_preflop_kernel_equals_card_enumeration_on_the_whole_deck(players, seed):
+    """Preflop (five missing cards) the rank-multiset kernel counts distinct-rank flush boards without
+    looking them up (:func:`pipeline.equity.ranksets._preflop_by_ranks`): the card-by-card kernel
+    over every board of the whole deck agrees, suited hands included."""
+    from oracles.card_by_card import enumerate_boards
+
+    from pipeline.equity.ranksets import enumerate_by_ranks
+    from pipeline.evaluator.kernels import KEY_BASE, suited_bit
+    from pipeline.evaluator.tables import tables
+
+    t = tables()
+    rng = np.random.default_rng(seed)
+    deck = rng.permutation(52).tolist()
+    hands = [deck[2 * i:2 * i + 2] for i in range(players)]
+    hands[0] = [hands[0][0], 4 * (hands[0][1] >> 2) + (hands[0][0] & 3)] if (hands[0][1] >> 2) != (hands[0][0] >> 2) \
+        else hands[0]                                   # player 1 suited, when the ranks allow
+    if len({c for h in hands for c in h}) < 2 * players:
+        hands[0] = deck[:2]
+    keys = np.array([KEY_BASE + sum(t.card_keys[c] for c in h) for h in hands], np.uint64)
+    suited = np.array([np.bitwise_or.reduce([suited_bit(c) for c in h]) for h in hands], np.uint64)
+    live = np.array([c for c in range(52) if all(c not in h for h in hands)], np.uint8)
+    a, b = np.zeros((players, players), np.int64), np.zeros((players, players), np.int64)
+    assert enumerate_boards(keys, suited, live, 5, a, t) == enumerate_by_ranks(keys, suited, live, 5, b, t)
+    assert (a == b).all()
