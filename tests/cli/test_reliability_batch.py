@@ -88,10 +88,10 @@ def listening(port: int) -> set[str]:
 
 
 # 26 small parts (13 hands each), no input dataset: the recorded digest of a clean run is support.recorded's
-VS_RANDOM = ["tables", "vs-random", "--param", "vs-random.opponents=2,3", "--param", "vs-random.trials=1000",
+VS_RANDOM = ["tables", "vs-random", "--param", "vs-random.opponents=3,4", "--param", "vs-random.trials=1000",
              "--workers", "1"]
-VS_RANDOM_PARAMS = {"opponents": "2,3", "trials": 1000}
-VS_RANDOM_DIGEST = RECORDED[("vs-random", (("opponents", "2,3"), ("trials", 1000)))]
+VS_RANDOM_PARAMS = {"opponents": "3,4", "trials": 1000}
+VS_RANDOM_DIGEST = RECORDED[("vs-random", (("opponents", "3,4"), ("trials", 1000)))]
 
 
 def built(out: Path) -> dict:
