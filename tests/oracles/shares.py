@@ -19,7 +19,7 @@ from pipeline.evaluator.kernels import KEY_BASE, Tables, hand_value, suited_bit
 from pipeline.evaluator.tables import tables
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _showdown(keys: np.ndarray, suited: np.ndarray, d: int, values: np.ndarray, counts: np.ndarray,
               T: Tables) -> None:
     P = values.size
@@ -36,10 +36,10 @@ def _showdown(keys: np.ndarray, suited: np.ndarray, d: int, values: np.ndarray, 
             counts[p, winners - 1] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _every_board(hole: np.ndarray, board: np.ndarray, live: np.ndarray, counts: np.ndarray, T: Tables) -> int:
-    """Five nested loops over the missing board cards (fewer when the board has some), the
-    players' keys summed level by level."""
+    """Nested loops over the missing board cards (``k`` of them, the live cards in ascending order),
+    the players' keys summed level by level; the last level scores each board."""
     P = hole.shape[0]
     k = 5 - board.size
     n = live.size
@@ -50,28 +50,39 @@ def _every_board(hole: np.ndarray, board: np.ndarray, live: np.ndarray, counts: 
             keys[0, p] += T.card_keys[c]
             suited[0, p] |= suited_bit(c)
     values = np.empty(P, np.int64)
-    boards = 0
-    idx = np.zeros(6, np.int64)
-    d = 0                 # depth being filled
-    idx[0] = -1
     if k == 0:
         _showdown(keys, suited, 0, values, counts, T)
         return 1
+    boards = 0
+    idx = np.zeros(6, np.int64)
+    d = 0                 # the level being filled: cards 0..d-1 are placed
+    idx[0] = -1
     while d >= 0:
         idx[d] += 1
         if idx[d] > n - (k - d):
             d -= 1
             continue
         c = live[idx[d]]
-        for p in range(P):
-            keys[d + 1, p] = keys[d, p] + T.card_keys[c]
-            suited[d + 1, p] = suited[d, p] | suited_bit(c)
-        if d == k - 1:
-            _showdown(keys, suited, k, values, counts, T)
-            boards += 1
-        else:
+        ck = T.card_keys[c]
+        cs = suited_bit(c)
+        if d < k - 1:
+            for p in range(P):
+                keys[d + 1, p] = keys[d, p] + ck
+                suited[d + 1, p] = suited[d, p] | cs
             d += 1
             idx[d] = idx[d - 1]
+            continue
+        best = -1                    # the last card: one showdown per live card after the others
+        for p in range(P):
+            values[p] = hand_value(keys[d, p] + ck, suited[d, p] | cs, T)
+            best = max(best, values[p])
+        winners = 0
+        for p in range(P):
+            winners += values[p] == best
+        for p in range(P):
+            if values[p] == best:
+                counts[p, winners - 1] += 1
+        boards += 1
     return boards
 
 
