@@ -26,6 +26,7 @@ ALLOWED = {name: set(DOMAIN_ORDER[:i]) for i, name in enumerate(DOMAIN_ORDER)}
 ALLOWED["ga"] |= {"plots"}
 ALLOWED.update({
     "videopoker": {"core", "evaluator", "isomorphism"},
+    "omaha": {"core", "evaluator"},
     "abstraction": {"core", "evaluator", "isomorphism", "equity", "strength", "plots"},
     "plots": {"core"},
     "batch": {"core"},

@@ -1,0 +1,87 @@
+"""Omaha evaluation rate: pokerpipe's batch evaluator beside the peers measured in the same run.
+
+    python benchmarks/bench_omaha.py [--hands 1000000]
+
+Random deals of 4, 5 and 6 hole cards with a five-card board; pokerpipe's
+``evaluate_omaha`` (high) and ``evaluate_omaha_low`` on all of them at once, best of
+three; pokerkit's ``OmahaHoldemHand.from_game`` on the first 2,000 (pure Python);
+PHEvaluator's Python binding (``phevaluator.evaluate_omaha_cards``, 4 hole cards only)
+on the first 200,000 when it is installed (``pip install phevaluator``).  Rates are
+hands per second on one thread; quote them as ratios, the machine is shared.
+"""
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+from pipeline.core.cards import format_cards
+from pipeline.omaha import evaluate_omaha, evaluate_omaha_low
+
+
+def deals(k: int, n: int, seed: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng([k, seed])
+    cards = np.argsort(rng.random((n, 52)), axis=1)[:, :k + 5]
+    return np.ascontiguousarray(cards[:, :k]), np.ascontiguousarray(cards[:, k:])
+
+
+def best_of(fn, *args, repeat: int = 3) -> float:
+    """Fastest wall time of ``repeat`` calls of ``fn(*args)``, in seconds."""
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn(*args)
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+def pokerkit_all(text: list) -> None:
+    from pokerkit import OmahaHoldemHand
+
+    for h, b in text:
+        OmahaHoldemHand.from_game(h, b)
+
+
+def phevaluator_all(rows: list) -> None:
+    from phevaluator import evaluate_omaha_cards
+
+    for b, h in rows:
+        evaluate_omaha_cards(*b, *h)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--hands", type=int, default=1_000_000)
+    n = ap.parse_args().hands
+    for k in (4, 5, 6):
+        holes, boards = deals(k, n)
+        evaluate_omaha(holes[:10], boards[:10])
+        evaluate_omaha_low(holes[:10], boards[:10])
+        hi = n / best_of(evaluate_omaha, holes, boards)
+        lo = n / best_of(evaluate_omaha_low, holes, boards)
+        line = f"{k} hole cards: pokerpipe high {hi / 1e6:.1f} M hands/s, low {lo / 1e6:.1f} M/s"
+        try:
+            import pokerkit  # noqa: F401
+
+            m = 2000
+            text = [(format_cards(h.tolist()), format_cards(b.tolist())) for h, b in zip(holes[:m], boards[:m])]
+            pk = m / best_of(pokerkit_all, text, repeat=1)
+            line += f" | pokerkit {pk:,.0f} hands/s ({hi / pk:,.0f}x)"
+        except ImportError:
+            line += " | pokerkit not installed"
+        if k == 4:
+            try:
+                import phevaluator  # noqa: F401
+
+                m = min(n, 200_000)
+                rows = [(b.tolist(), h.tolist()) for h, b in zip(holes[:m], boards[:m])]
+                ph = m / best_of(phevaluator_all, rows, repeat=1)
+                line += f" | phevaluator (Python binding) {ph / 1e6:.2f} M hands/s ({hi / ph:.1f}x)"
+            except ImportError:
+                line += " | phevaluator not installed"
+        print(line, flush=True)
+
+
+if __name__ == "__main__":
+    main()
