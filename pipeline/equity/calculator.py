@@ -331,16 +331,14 @@ def _from_table(ranges: list[Range], table: Union[bool, tuple[np.ndarray, np.nda
 
 def _whole_classes(r: Range) -> Optional[tuple[np.ndarray, np.ndarray]]:
     """``(class indices, weights)`` of a range made of whole classes at one weight each, else None."""
-    from ..core.hand_classes import class_of
+    from ..core.hand_classes import CLASS_LABELS, class_of, label_combos
 
     by_class: dict[int, list[float]] = {}
     for (a, b), w in zip(r.combos.tolist(), r.weights.tolist()):
         by_class.setdefault(class_of(a, b), []).append(w)
-    size = {0: 6, 1: 4, 2: 12}           # pair, suited, offsuit
     classes, weights = [], []
     for c, ws in sorted(by_class.items()):
-        i, j = divmod(c, 13)
-        if len(ws) != size[0 if i == j else 1 if i < j else 2] or min(ws) != max(ws):
+        if len(ws) != len(label_combos(CLASS_LABELS[c])) or min(ws) != max(ws):
             return None
         classes.append(c)
         weights.append(ws[0])
