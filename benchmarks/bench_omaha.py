@@ -1,6 +1,6 @@
 """Omaha evaluation rate: pokerpipe's batch evaluator beside the peers measured in the same run.
 
-    python benchmarks/bench_omaha.py [--hands 1000000]
+    python benchmarks/bench_omaha.py [--hands 1000000] [--phevaluator BUILD_DIR] [--rounds 3]
 
 Random deals of 4, 5 and 6 hole cards with a five-card board; pokerpipe's
 ``evaluate_omaha`` (high) and ``evaluate_omaha_low`` on all of them at once, best of
@@ -8,6 +8,12 @@ three; pokerkit's ``OmahaHoldemHand.from_game`` on the first 2,000 (pure Python)
 PHEvaluator's Python binding (``phevaluator.evaluate_omaha_cards``, 4 hole cards only)
 on the first 200,000 when it is installed (``pip install phevaluator``).  Rates are
 hands per second on one thread; quote them as ratios, the machine is shared.
+
+``--phevaluator BUILD_DIR`` adds PHEvaluator's C library (4-card Omaha), built from its
+public source by ``benchmarks/peers/build_phevaluator.sh SRC BUILD_DIR``: the same deals
+are written to a file, its ``omaha_bench`` evaluates them (best of three) and pokerpipe
+evaluates them in the same round, ``--rounds`` rounds interleaved; both give the same
+order on every deal (checked here: PHEvaluator's 1..7462, lower better, against ours).
 """
 from __future__ import annotations
 
@@ -50,10 +56,40 @@ def phevaluator_all(rows: list) -> None:
         evaluate_omaha_cards(*b, *h)
 
 
+def versus_c_library(build: str, n: int, rounds: int) -> None:
+    """pokerpipe and PHEvaluator's C ``omaha_bench`` on the same 4-card deals, interleaved."""
+    import subprocess
+    import tempfile
+    from pathlib import Path
+
+    holes, boards = deals(4, n, seed=7)
+    with tempfile.TemporaryDirectory() as tmp:
+        deals_file, values_file = Path(tmp) / "deals.bin", Path(tmp) / "values.bin"
+        np.concatenate([boards, holes], axis=1).astype("<i4").tofile(deals_file)
+        evaluate_omaha(holes[:10], boards[:10])
+        for r in range(rounds):
+            out = subprocess.run([str(Path(build) / "omaha_bench"), str(deals_file), str(values_file), "3"],
+                                 capture_output=True, text=True, check=True).stdout
+            ph = float(out.split("hands_per_second")[1].split()[0])
+            ours = n / best_of(evaluate_omaha, holes, boards)
+            print(f"round {r + 1}: 4-card Omaha on {n:,} random deals: pokerpipe {ours / 1e6:.1f} M hands/s, "
+                  f"PHEvaluator (C, -O3 -march=native) {ph / 1e6:.1f} M/s: {ours / ph:.2f}x", flush=True)
+        theirs = np.fromfile(values_file, "<i4")[:100_000].astype(np.int64)
+        mine = evaluate_omaha(holes[:100_000], boards[:100_000]).astype(np.int64)
+        i = np.random.default_rng(1).integers(0, len(mine), (2, 200_000))
+        same = np.sign(mine[i[0]] - mine[i[1]]) == -np.sign(theirs[i[0]] - theirs[i[1]])
+        print(f"same order as PHEvaluator on {same.sum():,} of {same.size:,} random pairs of deals")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--hands", type=int, default=1_000_000)
-    n = ap.parse_args().hands
+    ap.add_argument("--phevaluator", metavar="BUILD_DIR", help="a build of benchmarks/peers/build_phevaluator.sh")
+    ap.add_argument("--rounds", type=int, default=3)
+    args = ap.parse_args()
+    n = args.hands
+    if args.phevaluator:
+        versus_c_library(args.phevaluator, n, args.rounds)
     for k in (4, 5, 6):
         holes, boards = deals(k, n)
         evaluate_omaha(holes[:10], boards[:10])

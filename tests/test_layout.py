@@ -26,7 +26,7 @@ ALLOWED = {name: set(DOMAIN_ORDER[:i]) for i, name in enumerate(DOMAIN_ORDER)}
 ALLOWED["ga"] |= {"plots"}
 ALLOWED.update({
     "videopoker": {"core", "evaluator", "isomorphism"},
-    "omaha": {"core", "evaluator"},
+    "omaha": {"core", "evaluator", "ranges", "equity"},
     "abstraction": {"core", "evaluator", "isomorphism", "equity", "strength", "plots"},
     "plots": {"core"},
     "batch": {"core"},

@@ -23,7 +23,10 @@ def _count(x: Optional[int]) -> str:
 @app.command()
 def equity(
     hands: List[str] = typer.Argument(..., metavar="HAND_OR_RANGE...",
-                                      help="2 to 10 players: a hand (AhKh) or a range (QQ+,AKs)"),
+                                      help="2 to 10 players: a hand (AhKh) or a range (QQ+,AKs); Omaha: "
+                                      "AsKsQdJd, AAxx, AAKKds, random"),
+    game: str = typer.Option("holdem", "--game", "-g", help="holdem, omaha, omaha5, omaha6, omaha-hilo or "
+                             "omaha5-hilo"),
     board: str = typer.Option("", "--board", "-b", help="0, 3, 4 or 5 board cards, e.g. 'Ah7c2d'"),
     dead: str = typer.Option("", "--dead", "-d", help="cards known out of play"),
     trials: Optional[int] = typer.Option(None, "--trials", "-n", parser=COUNT,
@@ -44,10 +47,17 @@ def equity(
     from pipeline.equity import equity as compute
 
     try:
-        result = compute(hands, board=board, dead=dead, trials=trials, seed=seed,
-                         exact=True if exact else None, threads=threads, stderr=stderr, seconds=seconds,
-                         table=matchups_table(no_table), three_way=three_way_table(no_table),
-                         progress=Estimate())
+        if game == "holdem":
+            result = compute(hands, board=board, dead=dead, trials=trials, seed=seed,
+                             exact=True if exact else None, threads=threads, stderr=stderr, seconds=seconds,
+                             table=matchups_table(no_table), three_way=three_way_table(no_table),
+                             progress=Estimate())
+        else:
+            from pipeline.omaha.equity import omaha_equity
+
+            result = omaha_equity(hands, game=game, board=board, dead=dead, trials=trials, seed=seed,
+                                  exact=True if exact else None, threads=threads, stderr=stderr,
+                                  seconds=seconds, progress=Estimate())
     except CardError as e:
         raise fail(str(e)) from None
     if as_json:
@@ -58,11 +68,17 @@ def equity(
            if result.exact
            else f"Monte Carlo, {result.boards:,} trials, seed {seed}, stderr {_pct(result.stderr)}"
            + {"stderr": ", target reached", "time": ", time budget spent"}.get(result.stopped or "", ""))
-    print(f"board: {result.board or '-'}   dead: {result.dead or '-'}   ({how})")
-    rows = [("", "range", "equity", "win", "tie", "wins", "ties", "losses", "± stderr")]
+    print(("" if game == "holdem" else f"game: {game}   ") + f"board: {result.board or '-'}   "
+          f"dead: {result.dead or '-'}   ({how})")
+    hilo = getattr(result.players[0], "scoops", None) is not None
+    high = "high " if hilo else ""
+    rows = [("", "range", "equity", f"{high}win", f"{high}tie", "wins", "ties", "losses", "± stderr")
+            + (("scoop", "high only", "low only", "quartered") if hilo else ())]
     for i, p in enumerate(result.players, 1):
         rows.append((str(i), p.range, _pct(p.equity), _pct(p.win), _pct(p.tie), _count(p.wins),
-                     _count(p.ties), _count(p.losses), "" if result.exact else _pct(p.stderr)))
+                     _count(p.ties), _count(p.losses), "" if result.exact else _pct(p.stderr))
+                    + (tuple(_pct(getattr(p, k) / result.boards) for k in ("scoops", "high_only", "low_only",
+                                                                               "quartered")) if hilo else ()))
     keep = [k for k in range(len(rows[0])) if any(r[k] for r in rows[1:]) or k < 5]
     widths = [max(len(r[k]) for r in rows) for k in keep]
     for r in rows:

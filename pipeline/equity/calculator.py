@@ -92,7 +92,8 @@ class EquityResult:
                 "players": [asdict(p) for p in self.players]}
 
 
-def _threads(requested: Optional[int]) -> int:
+def thread_count(requested: Optional[int]) -> int:
+    """Threads to run on: ``requested``, or every core when None."""
     if requested is not None and requested < 1:
         raise CardError(f"threads must be at least 1, got {requested}")
     return requested or available_cores()
@@ -104,7 +105,8 @@ def _parse_player(text: str) -> Range:
     return parse_query(text)
 
 
-def _check_budget(trials: Optional[int], seed: int, stderr: Optional[float], seconds: Optional[float]) -> None:
+def check_budget(trials: Optional[int], seed: int, stderr: Optional[float], seconds: Optional[float]) -> None:
+    """One :class:`CardError` line on a Monte Carlo budget out of bounds (shared by every game)."""
     if trials is not None and trials <= 0:
         raise CardError(f"trials must be positive, got {trials}")
     if trials is not None and trials > MAX_TRIALS:
@@ -145,7 +147,7 @@ def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = ""
     adaptive = stderr is not None or seconds is not None
     if (trials is not None or adaptive) and exact:
         raise CardError("choose either exact enumeration or Monte Carlo (trials, stderr or time), not both")
-    _check_budget(trials, seed, stderr, seconds)
+    check_budget(trials, seed, stderr, seconds)
     board_cards = parse_board(board)
     dead_cards = parse_cards(dead, what="dead cards") if dead else []
     check_disjoint([("board", board_cards), ("dead cards", dead_cards)])
@@ -205,7 +207,7 @@ def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = ""
     if exact is None:      # suit classes are enumerated once each: the work shrinks by the group's size
         work //= len(stabilizer(board_cards, dead_cards))
         exact = trials is None and not adaptive and work <= EXACT_WORK_LIMIT
-    n_threads = _threads(threads)
+    n_threads = thread_count(threads)
     if exact:
         if work > EXACT_WORK_LIMIT:     # long enough to be worth timing a sample: refuse hours
             seconds_needed = _exact_seconds(ranges, masks, offsets, board_cards, dead_cards, used, assignments_bound)

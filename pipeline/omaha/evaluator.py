@@ -5,12 +5,10 @@ hand is the best five-card hand using exactly two of them with exactly three of
 the five board cards: C(k, 2) × C(5, 3) = 60, 100 or 150 combinations.
 
 *High* values are the hold'em evaluator's (:mod:`pipeline.evaluator`): integers,
-higher wins, comparable with any hold'em value.  The board's ten three-card
-subsets are summed into keys once per board (the work an enumeration shares
-between players and runouts), each hole pair once per hand, and each of the
-60–150 combinations is one addition and one table lookup; a flush is possible
-only where the pair and the triple are of one suit, so the suit test is on the
-two small masks, not the key.
+higher wins, comparable with any hold'em value.  They come from the per-board pair
+tables of :mod:`.tables`: the board is reduced once to its rank class, flush suit
+and low-rank set, and the hand's value is the best of its C(k, 2) hole pairs'
+entries (:mod:`.kernels`), not 60–150 five-card evaluations.
 
 *Low* values are 8-or-better, ace-to-five (the low half of Omaha hi/lo): five
 distinct ranks 8 or lower, the ace low, straights and flushes not counting
@@ -37,115 +35,65 @@ import numpy as np
 from numba import njit
 
 from ..core.cards import CardError
-from ..evaluator.kernels import KEY_BASE, RANK_SUM_MASK, Tables, rank_value, suited_bit
-from ..evaluator.tables import tables
+from .kernels import LOW_COLUMN, board_classes
+from .tables import NO_LOW, OmahaTables, omaha_tables
 
-NO_LOW = 0
 HOLE_SIZES = (4, 5, 6)
-# the ten three-card subsets of a board's five cards, and the pairs of k hole cards
-TRIPLES = np.array([(a, b, c) for a in range(5) for b in range(a + 1, 5) for c in range(b + 1, 5)], np.int64)
-PAIRS = {k: np.array([(a, b) for a in range(k) for b in range(a + 1, k)], np.int64) for k in HOLE_SIZES}
-LOW_RANK = np.array([1, 2, 3, 4, 5, 6, 7, -1, -1, -1, -1, -1, 0], np.int64)   # 2..8 -> 1..7, A -> 0, 9..K: none
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _suit_of(cards_suited: np.uint64) -> int:
-    """The suit of cards whose suited mask ``cards_suited`` holds one suit only, else -1."""
-    for s in range(4):
-        if cards_suited == (cards_suited & (np.uint64(0x1FFF) << np.uint64(16 * s))):
-            return s
-    return -1
 
 
 @njit(cache=True, nogil=True)
-def board_parts(board: np.ndarray, T: Tables, keys: np.ndarray, suits: np.ndarray, ranks: np.ndarray,
-                lows: np.ndarray) -> None:
-    """The board's ten triples: rank-key sums ``keys``, their one suit or -1 (``suits``), their
-    13-bit rank masks ``ranks`` and 8-bit low masks ``lows`` (-1 unless three distinct low ranks)."""
-    for t in range(10):
-        key = np.uint64(0)
-        suited = np.uint64(0)
-        rmask = 0
-        lmask = 0
-        ok = True
-        for q in range(3):
-            c = board[TRIPLES[t, q]]
-            key += T.card_keys[c]
-            suited |= suited_bit(c)
-            rmask |= 1 << (c >> 2)
-            lr = LOW_RANK[c >> 2]
-            if lr < 0 or lmask & (1 << lr):
-                ok = False
-            else:
-                lmask |= 1 << lr
-        keys[t] = key & RANK_SUM_MASK
-        suits[t] = _suit_of(suited)
-        ranks[t] = rmask
-        lows[t] = lmask if ok else -1
-
-
-@njit(cache=True, nogil=True)
-def hand_high(hole: np.ndarray, bkeys: np.ndarray, bsuits: np.ndarray, branks: np.ndarray, T: Tables) -> int:
-    """The best high value of ``hole`` (k cards) with a board given by :func:`board_parts`."""
-    k = hole.size
-    best = 0
-    for a in range(k):
-        ca = hole[a]
-        for b in range(a + 1, k):
-            cb = hole[b]
-            pkey = (KEY_BASE + T.card_keys[ca] + T.card_keys[cb]) & RANK_SUM_MASK
-            suit = ca & 3 if ca & 3 == cb & 3 else -1
-            prank = (1 << (ca >> 2)) | (1 << (cb >> 2))
-            for t in range(10):
-                v = rank_value(pkey + bkeys[t], T)
-                if suit >= 0 and bsuits[t] == suit:
-                    v = max(v, T.flush_values[prank | branks[t]])
-                if v > best:
-                    best = v
-    return best
-
-
-@njit(cache=True, nogil=True)
-def hand_low(hole: np.ndarray, blows: np.ndarray) -> int:
-    """The best 8-or-better low value of ``hole`` with the board's triple low masks ``blows``."""
-    k = hole.size
-    best = 256
-    for a in range(k):
-        ra = LOW_RANK[hole[a] >> 2]
-        if ra < 0:
-            continue
-        for b in range(a + 1, k):
-            rb = LOW_RANK[hole[b] >> 2]
-            if rb < 0 or rb == ra:
-                continue
-            pm = (1 << ra) | (1 << rb)
-            for t in range(10):
-                tm = blows[t]
-                if tm >= 0 and not (tm & pm) and (tm | pm) < best:
-                    best = tm | pm
-    return NO_LOW if best == 256 else 256 - best
-
-
-@njit(cache=True, nogil=True)
-def _evaluate(holes: np.ndarray, boards: np.ndarray, low: bool, out: np.ndarray, T: Tables) -> None:
-    bkeys = np.empty(10, np.uint64)
-    bsuits = np.empty(10, np.int64)
-    branks = np.empty(10, np.int64)
-    blows = np.empty(10, np.int64)
-    for i in range(holes.shape[0]):
-        board_parts(boards[i], T, bkeys, bsuits, branks, blows)
-        out[i] = hand_low(holes[i], blows) if low else hand_high(holes[i], bkeys, bsuits, branks, T)
+def _evaluate(holes: np.ndarray, boards: np.ndarray, low: bool, out: np.ndarray, OT: OmahaTables) -> None:
+    """Each row's value.  A board equal to the row before's is not classified again (an
+    enumeration that lists its hands board by board pays for its boards once); the hole
+    pairs are looked up straight from the cards, the flush entry read for every pair and
+    kept only for a pair of the flush suit (a multiply, not a branch the suits would defeat)."""
+    n, k = holes.shape
+    pair_high, flush_pair, low_pair = OT.pair_high, OT.flush_pair, OT.low_pair
+    bclass = fsuit = fclass = low_set = -1
+    for i in range(n):
+        same = i > 0
+        if same:
+            for q in range(5):
+                if boards[i, q] != boards[i - 1, q]:
+                    same = False
+        if not same:
+            bclass, fsuit, fclass, low_set = board_classes(boards[i], OT)
+        best = 0
+        f = max(fclass, 0)
+        for a in range(k):
+            ca = holes[i, a]
+            for b in range(a + 1, k):
+                cb = holes[i, b]
+                col = 13 * (ca >> 2) + (cb >> 2)
+                if low:
+                    c = LOW_COLUMN[col]
+                    v = low_pair[low_set, c] if c >= 0 else 0
+                else:
+                    v = max(pair_high[bclass, col],
+                            flush_pair[f, col] * ((ca & 3) == fsuit) * ((cb & 3) == fsuit))
+                best = max(best, v)
+        out[i] = best
 
 
 @njit(cache=True, nogil=True)
 def _bad_row(holes: np.ndarray, boards: np.ndarray) -> int:
+    """The first row whose cards are not distinct ids 0..51, else -1 (one pass, no copies)."""
+    one = np.uint64(1)
     for i in range(holes.shape[0]):
         seen = np.uint64(0)
-        for row in (holes[i], boards[i]):
-            for c in row:
-                if c < 0 or c > 51 or (seen >> np.uint64(c)) & np.uint64(1):
-                    return i
-                seen |= np.uint64(1) << np.uint64(c)
+        count = 0
+        for j in range(holes.shape[1] + 5):
+            c = holes[i, j] if j < holes.shape[1] else boards[i, j - holes.shape[1]]
+            if c < 0 or c > 51:
+                return i
+            seen |= one << np.uint64(c)
+            count += 1
+        bits = 0
+        while seen:
+            seen &= seen - one
+            bits += 1
+        if bits != count:
+            return i
     return -1
 
 
@@ -157,7 +105,8 @@ def _checked(holes: Any, boards: Any) -> tuple[np.ndarray, np.ndarray]:
                         f"and {boards.dtype} {boards.shape}")
     if holes.shape[1] not in HOLE_SIZES or boards.shape[1] != 5 or len(holes) != len(boards):
         raise CardError(f"Omaha needs (n, 4|5|6) hole cards and (n, 5) boards, got {holes.shape} and {boards.shape}")
-    holes, boards = holes.astype(np.int64), boards.astype(np.int64)
+    holes = np.ascontiguousarray(holes, np.int64)     # no copy when the caller's arrays already are
+    boards = np.ascontiguousarray(boards, np.int64)
     bad = _bad_row(holes, boards)
     if bad >= 0:
         raise CardError(f"row {bad}: hole cards {holes[bad].tolist()} and board {boards[bad].tolist()} are not "
@@ -170,7 +119,7 @@ def evaluate_omaha(holes: Any, boards: Any) -> np.ndarray:
     (n, 4|5|6) with its board (n, 5): the best hand of exactly two hole and three board cards."""
     h, b = _checked(holes, boards)
     out = np.empty(len(h), np.int32)
-    _evaluate(h, b, False, out, tables())
+    _evaluate(h, b, False, out, omaha_tables())
     return out
 
 
@@ -178,7 +127,7 @@ def evaluate_omaha_low(holes: Any, boards: Any) -> np.ndarray:
     """8-or-better low values (int32, higher wins, :data:`NO_LOW` where none qualifies) of each row."""
     h, b = _checked(holes, boards)
     out = np.empty(len(h), np.int32)
-    _evaluate(h, b, True, out, tables())
+    _evaluate(h, b, True, out, omaha_tables())
     return out
 
 

@@ -42,7 +42,8 @@ MIN_WEIGHT = sys.float_info.min          # smallest positive normal double
 
 @dataclass(frozen=True)
 class Range:
-    """Weighted hole-card combos: ``combos`` (m, 2) card ids (high id first), ``weights`` (m,)."""
+    """Weighted hole-card combos: ``combos`` (m, k) card ids — k = 2 for hold'em (high id first),
+    4 to 6 for Omaha (:mod:`.omaha`, ascending) — and ``weights`` (m,)."""
 
     text: str
     combos: np.ndarray
@@ -54,8 +55,7 @@ class Range:
     @cached_property
     def masks(self) -> np.ndarray:
         """64-bit card mask of each combo (computed once: equity asks for it many times a call)."""
-        one = np.uint64(1)
-        return (one << self.combos[:, 0].astype(np.uint64)) | (one << self.combos[:, 1].astype(np.uint64))
+        return np.bitwise_or.reduce(np.uint64(1) << self.combos.astype(np.uint64), axis=1)
 
     def without(self, dead_mask: int) -> Range:
         """The combos that use none of the cards in ``dead_mask`` (the range itself when none do)."""
@@ -125,6 +125,24 @@ def _class_span(token: str) -> list[tuple[int, int, str]]:
     return [(hi, lo, kind)]
 
 
+def split_weight(part: str, text: str) -> tuple[str, float]:
+    """``("AKs", 0.5)`` from the range part ``"AKs:0.5"`` (weight 1 when none is given); ``text``
+    is the whole range, for the message on a bad weight.  Omaha ranges weigh their parts the same way."""
+    if ":" not in part:
+        return part, 1.0
+    part, w = (x.strip() for x in part.rsplit(":", 1))
+    try:
+        weight = float(w)
+    except ValueError:
+        raise CardError(f"bad weight {w!r} in range {text!r}") from None
+    if not (0.0 <= weight <= 1.0):
+        raise CardError(f"weight {w} in range {text!r} is outside 0..1")
+    if 0.0 < weight < MIN_WEIGHT:
+        raise CardError(f"weight {w} in range {text!r} is too small to compute with: "
+                        f"use 0 or at least {MIN_WEIGHT:.3g}")
+    return part, weight
+
+
 def parse_range(text: str) -> Range:
     """Parse a range; raises :class:`CardError` for a malformed or empty one."""
     combos: dict[tuple[int, int], float] = {}
@@ -135,18 +153,7 @@ def parse_range(text: str) -> Range:
         part = part.strip()
         if not part:
             raise CardError(f"empty part in range {text!r}")
-        weight = 1.0
-        if ":" in part:
-            part, w = (x.strip() for x in part.rsplit(":", 1))
-            try:
-                weight = float(w)
-            except ValueError:
-                raise CardError(f"bad weight {w!r} in range {text!r}") from None
-            if not (0.0 <= weight <= 1.0):
-                raise CardError(f"weight {w} in range {text!r} is outside 0..1")
-            if 0.0 < weight < MIN_WEIGHT:
-                raise CardError(f"weight {w} in range {text!r} is too small to compute with: "
-                                f"use 0 or at least {MIN_WEIGHT:.3g}")
+        part, weight = split_weight(part, text)
         low = part.lower()
         if low in ("random", "any", "xxxx", "xx"):
             pairs = [(a, b) for a in range(52) for b in range(a)]
