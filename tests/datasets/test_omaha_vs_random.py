@@ -1,0 +1,69 @@
+"""``omaha-vs-random`` through the batch layer: a small build against an independent Monte Carlo,
+the same bytes with two workers, resume, the class count, bad parameters."""
+from pathlib import Path
+
+import numpy as np
+import pytest
+from pipeline.batch.session import Session
+from pipeline.core.errors import InputError
+from pipeline.datasets import dataset, read
+from pipeline.datasets.build import build_many
+from pipeline.omaha.classes import canonical_masks, starting_classes
+from pipeline.omaha.equity import omaha_equity
+
+PARAMS = {"omaha-vs-random": {"limit": 60, "rows_per_part": 20, "trials": 40_000, "opponents": [1, 3]}}
+
+
+def files(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*.parquet"))}
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    out = tmp_path_factory.mktemp("omaha")
+    with Session(1, None, True) as s:
+        build_many(["omaha-vs-random"], str(out), s, params=PARAMS)
+    return out
+
+
+def test_twenty_rows_agree_with_an_independent_monte_carlo(built):
+    t = read("omaha-vs-random", str(built), **PARAMS["omaha-vs-random"]).to_pylist()
+    assert len(t) == 120 and {r["opponents"] for r in t} == {1, 3}
+    assert all(r["samples"] > 0 and r["stderr"] > 0 and r["wins"] + r["ties"] <= r["samples"] for r in t)
+    rng = np.random.default_rng(2)
+    for r in [t[i] for i in rng.choice(len(t), 20, replace=False)]:
+        mc = omaha_equity([r["hand"]] + ["random"] * r["opponents"], trials=100_000, seed=7).players[0]
+        assert abs(mc.equity - r["equity"]) < 4 * (mc.stderr ** 2 + r["stderr"] ** 2) ** 0.5, (r, mc)
+
+
+def test_identical_bytes_with_two_workers_and_resume(built, tmp_path):
+    other = tmp_path / "two"
+    with Session(2, None, True) as s:
+        build_many(["omaha-vs-random"], str(other), s, params=PARAMS)
+    assert files(other) == files(built)
+    (other / "omaha-vs-random" / "part-00004.parquet").unlink()
+    with Session(1, None, True) as s:
+        reports = build_many(["omaha-vs-random"], str(other), s, params=PARAMS, write_catalog=False)
+    assert [r.computed for r in reports] == [1]
+    assert files(other) == files(built)
+
+
+def test_every_four_card_hand_falls_in_one_of_16432_classes():
+    hands, weights = starting_classes(4)
+    assert len(hands) == 16_432 and int(weights.sum()) == 270_725      # the counts the issue quotes
+    assert np.array_equal(canonical_masks(hands), np.bitwise_or.reduce(np.uint64(1) << hands.astype(np.uint64), 1))
+    rng = np.random.default_rng(0)
+    hand = np.sort(rng.choice(52, 4, replace=False))
+    images = {tuple(sorted(4 * (c // 4) + p[c % 4] for c in hand)) for p in
+              __import__("itertools").permutations(range(4))}
+    row = int(np.searchsorted(np.bitwise_or.reduce(np.uint64(1) << hands.astype(np.uint64), 1),
+                              canonical_masks(hand[None])[0]))
+    assert weights[row] == len(images)
+
+
+@pytest.mark.parametrize("params, words", [({"opponents": "0"}, "opponents"), ({"opponents": "1-9"}, "opponents"),
+                                           ({"trials": 0}, "trials"), ({"limit": 0}, "limit"),
+                                           ({"opponents": "x"}, "opponents")])
+def test_bad_parameters(params, words):
+    with pytest.raises(InputError, match=words):
+        dataset("omaha-vs-random", **params)
