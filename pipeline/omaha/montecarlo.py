@@ -92,7 +92,7 @@ def monte_carlo_tally(trials: int, seed: int, chunk: int, range_of: np.ndarray, 
             if hilo:
                 low[p] = low_value(lows, p, n, low_set, OT)
             before[p] = tally[p, 2 * P]
-        score_board(high, low, hilo, unit, tally)
+        score_board(high, low, hilo, unit, tally, 1)
         for p in range(P):
             x = (tally[p, 2 * P] - before[p]) / unit
             squares[p] += x * x

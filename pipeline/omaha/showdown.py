@@ -37,8 +37,8 @@ def pot_unit(players: int) -> int:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def score_board(high: np.ndarray, low: np.ndarray, hilo: bool, unit: int, tally: np.ndarray) -> None:
-    """Add one board of high values ``high`` (P,) and low values ``low`` (P,; 0 = none) to ``tally``."""
+def score_board(high: np.ndarray, low: np.ndarray, hilo: bool, unit: int, tally: np.ndarray, mult: int) -> None:
+    """Add ``mult`` boards of high values ``high`` (P,) and low values ``low`` (P,; 0 = none) to ``tally``."""
     P = high.size
     best = 0
     nh = 0
@@ -59,20 +59,20 @@ def score_board(high: np.ndarray, low: np.ndarray, hilo: bool, unit: int, tally:
         h = high[p] == best
         lo = nl > 0 and low[p] == lbest
         if h:
-            tally[p, nh - 1] += 1
+            tally[p, nh - 1] += mult
         if lo:
-            tally[p, P + nl - 1] += 1
+            tally[p, P + nl - 1] += mult
         if nl == 0:
             units = unit // nh if h else 0
         else:
             units = (unit // 2 // nh if h else 0) + (unit // 2 // nl if lo else 0)
-        tally[p, 2 * P] += units
+        tally[p, 2 * P] += units * mult
         if hilo and units > 0:
             if units == unit:
-                tally[p, 2 * P + 1] += 1
+                tally[p, 2 * P + 1] += mult
             if h and nl > 0 and not lo:
-                tally[p, 2 * P + 2] += 1
+                tally[p, 2 * P + 2] += mult
             if lo and not h:
-                tally[p, 2 * P + 3] += 1
+                tally[p, 2 * P + 3] += mult
             if 4 * units == unit:
-                tally[p, 2 * P + 4] += 1
+                tally[p, 2 * P + 4] += mult

@@ -48,6 +48,8 @@ class OmahaTables(NamedTuple):
     flush_index: np.ndarray    # (8192,) int32: class 0..2287 of a suit's 3-5-rank mask on the board, else -1
     flush_pair: np.ndarray     # (2288, 169) uint16: best flush value, board suit mask x hole ranks (0: none)
     low_pair: np.ndarray       # (256, 64) uint16: best low value, board low-rank set x hole low ranks 8*a+b
+    board_ranks: np.ndarray    # (6175, 5) int64: the ranks of each board rank class, ascending
+    board_low: np.ndarray      # (6175,) int64: the low-rank set of each board rank class
 
 
 @njit(cache=True, nogil=True)
@@ -140,7 +142,13 @@ def build_omaha_tables(T: Tables) -> OmahaTables:
     flush_index[masks] = np.arange(FLUSH_MASKS, dtype=np.int32)
     flush_pair = np.zeros((FLUSH_MASKS, 169), np.uint16)
     _fill_flush_pair(masks, T, flush_pair)
-    return OmahaTables(T.card_keys, T.rank_offsets, board_index, pair_high, flush_index, flush_pair, _low_pair())
+    ranks = np.array(boards, np.int64)
+    low = np.zeros(BOARD_CLASSES, np.int64)
+    for q in range(5):
+        lr = LOW_RANK[ranks[:, q]]
+        low |= np.where(lr >= 0, 1 << np.maximum(lr, 0), 0)
+    return OmahaTables(T.card_keys, T.rank_offsets, board_index, pair_high, flush_index, flush_pair, _low_pair(),
+                       ranks, low)
 
 
 @lru_cache(maxsize=1)

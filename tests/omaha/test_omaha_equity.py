@@ -129,3 +129,32 @@ def test_cards_of_every_hand_are_its_own():
     assert r.weights[r.combos.tolist().index(sorted(parse_cards("AsKsQsJs")))] == 0.25
     assert format_cards(r.combos[0].tolist()) == "2c2dKsAs"
     assert np.all(r.weights == 0.25)
+
+
+@pytest.mark.parametrize("k, players, hilo, seed", [(4, 2, True, 1), (5, 3, False, 2), (6, 2, False, 3),
+                                                    (4, 3, True, 4)])
+def test_preflop_by_rank_class_equals_walking_every_board(k, players, hilo, seed):
+    """The preflop shortcut (boards without a flush scored once per rank class) against the plain walk
+    over every board, count for count."""
+    from pipeline.omaha.exact import _walk, deal_tally
+    from pipeline.omaha.kernels import hole_pairs
+    from pipeline.omaha.showdown import pot_unit, tally_width
+    from pipeline.omaha.tables import omaha_tables
+
+    rng = np.random.default_rng(seed)
+    cards = rng.permutation(52)
+    holes = np.sort(cards[:k * players].reshape(players, k), axis=1).astype(np.int64)
+    dead = cards[k * players:k * players + 3]
+    deck = np.array(sorted(set(range(52)) - set(holes.ravel().tolist()) - set(dead.tolist())), np.int64)
+    OT, unit = omaha_tables(), pot_unit(players)
+    fast = np.zeros((players, tally_width(players)), np.int64)
+    nb = deal_tally(holes, np.zeros(0, np.int64), deck, hilo, unit, OT, fast)
+    cols, suits, lows = (np.empty((players, 15), np.int64) for _ in range(3))
+    for p in range(players):
+        hole_pairs(holes[p], p, cols, suits, lows)
+    plain = np.zeros_like(fast)
+    nw = _walk(cols, suits, lows, k * (k - 1) // 2, np.zeros(0, np.int64), deck, hilo, unit, OT, plain,
+               np.zeros((players, 1), np.uint16))
+    from math import comb
+    assert nb == nw == comb(len(deck), 5)
+    assert np.array_equal(fast, plain)
