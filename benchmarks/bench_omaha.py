@@ -81,6 +81,21 @@ def versus_c_library(build: str, n: int, rounds: int) -> None:
         print(f"same order as PHEvaluator on {same.sum():,} of {same.size:,} random pairs of deals")
 
 
+def exact_preflop(rounds: int) -> None:
+    """Exact heads-up preflop Omaha (all 1,086,008 boards, one thread) beside exact hold'em AhKh vs QsQd
+    enumerated (1,712,304 boards, the matchups table off) in the same rounds."""
+    from pipeline.equity import equity
+    from pipeline.omaha.equity import omaha_equity
+
+    omaha_equity(["AsAhKsKh", "JdTd9c8c"], threads=1)
+    equity(["AhKh", "QsQd"], table=False, exact=True, threads=1)
+    for r in range(rounds):
+        om = best_of(lambda: omaha_equity(["AsAhKsKh", "JdTd9c8c"], threads=1))
+        he = best_of(lambda: equity(["AhKh", "QsQd"], table=False, exact=True, threads=1))
+        print(f"round {r + 1}: exact preflop heads-up, one thread: Omaha AsAhKsKh vs JdTd9c8c {1e3 * om:.0f} ms "
+              f"(1,086,008 boards), hold'em AhKh vs QsQd {1e3 * he:.1f} ms (1,712,304 boards)", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--hands", type=int, default=1_000_000)
@@ -90,6 +105,7 @@ def main() -> None:
     n = args.hands
     if args.phevaluator:
         versus_c_library(args.phevaluator, n, args.rounds)
+    exact_preflop(args.rounds)
     for k in (4, 5, 6):
         holes, boards = deals(k, n)
         evaluate_omaha(holes[:10], boards[:10])
