@@ -30,7 +30,7 @@ ALLOWED.update({
     "abstraction": {"core", "evaluator", "isomorphism", "equity", "strength", "plots"},
     "plots": {"core"},
     "batch": {"core"},
-    "datasets": set(DOMAIN_ORDER) | {"videopoker", "abstraction", "plots", "batch"},
+    "datasets": set(DOMAIN_ORDER) | {"videopoker", "omaha", "abstraction", "plots", "batch"},
 })
 CLUSTER = {"dask", "distributed"}
 

@@ -83,7 +83,7 @@ ARGS = ["tables", "matchups", "odds-table", "--param", "matchups.limit=1500", "-
 
 def test_tables_into_a_bucket_equal_a_local_run(s3, cluster, tmp_path):
     env, client = s3
-    local = pokerpipe(env, *ARGS, "--workers", "2", "--out", str(tmp_path))
+    local = pokerpipe(env, *ARGS, "--workers", "1", "--out", str(tmp_path))   # any worker count: the same bytes
     assert local.returncode == 0, local.stderr
     remote = pokerpipe(env, *ARGS, "--scheduler", cluster, "--out", f"s3://{BUCKET}/run1")
     assert remote.returncode == 0, remote.stderr
