@@ -423,7 +423,7 @@ MIXED = st.lists(st.one_of(CARDISH, ANY_TEXT, st.sampled_from(PIECES)), max_size
 MUTATED = st.builds(_mutate, st.sampled_from(VALID), st.integers(0, 40),
                     st.one_of(st.sampled_from(LOOKALIKES), st.characters(codec=None)), st.booleans())
 ARG = st.one_of(ANY_TEXT, CARDISH, MIXED, MUTATED, MUTATED)
-FUZZ = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+FUZZ = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow],
                 database=None)
 
 TEMPLATES = {
