@@ -3,7 +3,7 @@ from itertools import combinations
 
 import numpy as np
 import pytest
-from oracles.reference import rank5
+from oracles.omaha import best_high, best_low
 
 from pipeline import CardError
 from pipeline.core.cards import format_cards
@@ -21,19 +21,11 @@ def _sign(x):
 
 
 def _brute_high(hole, board):
-    return max(rank5(list(p) + list(t)) for p in combinations(hole, 2) for t in combinations(board, 3))
+    return best_high(tuple(hole), tuple(board))
 
 
 def _brute_low(hole, board):
-    """The best 8-or-better low as its ranks highest first (A = 1), or None."""
-    best = None
-    for p in combinations(hole, 2):
-        for t in combinations(board, 3):
-            ranks = [1 if c // 4 == 12 else c // 4 + 2 for c in list(p) + list(t)]
-            if len(set(ranks)) == 5 and max(ranks) <= 8:
-                low = sorted(ranks, reverse=True)
-                best = low if best is None or low < best else best
-    return best
+    return best_low(tuple(hole), tuple(board))
 
 
 @pytest.mark.parametrize("k", [4, 5, 6])
