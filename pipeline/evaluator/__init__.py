@@ -15,7 +15,7 @@ import numpy as np
 
 from ..core.cards import CardError
 from .classes import CATEGORY_NAMES, CATEGORY_SHIFT, describe_value
-from .kernels import check_cards, evaluate_into, first_id_outside_deck
+from .kernels import evaluate_checked, evaluate_into, first_id_outside_deck
 from .tables import tables
 
 __all__ = ["evaluate", "category", "describe", "CATEGORY_NAMES"]
@@ -35,11 +35,15 @@ def evaluate(cards: np.ndarray, *, check: bool = True) -> np.ndarray:
         cards = cards[None, :]
     if cards.ndim != 2 or cards.shape[1] not in (5, 6, 7) or cards.dtype.kind not in "iu":
         raise CardError(f"cards must be an integer array of shape (n, 5|6|7), got {cards.dtype} {cards.shape}")
-    bad = check_cards(cards) if check else first_id_outside_deck(cards)
+    out = np.empty(len(cards), np.int32)
+    if check:        # one pass: the checks ride along the key sums
+        bad = evaluate_checked(cards, out, tables())
+    else:
+        bad = first_id_outside_deck(cards)
+        if bad < 0:
+            evaluate_into(cards, out, tables())
     if bad >= 0:
         raise CardError(f"row {bad} of cards is not a hand of distinct card ids 0..51: {cards[bad].tolist()}")
-    out = np.empty(len(cards), np.int32)
-    evaluate_into(cards, out, tables())
     return out
 
 

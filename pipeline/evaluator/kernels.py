@@ -110,6 +110,58 @@ def evaluate_into(cards: np.ndarray, out: np.ndarray, T: Tables) -> None:
 
 
 @njit(cache=True, nogil=True)
+def evaluate_checked(cards: np.ndarray, out: np.ndarray, T: Tables) -> int:
+    """:func:`evaluate_into` and :func:`check_cards` in one pass: the index of the first row holding an id
+    outside 0..51 or a repeated card (that row's value and the later rows' are not written), else -1.
+
+    The checks ride along the key sum: an id is in the deck when it is at most 51 as an unsigned number
+    (a negative id wraps above), and a row's cards are distinct when the sum of their bits equals their OR
+    (a repeated bit carries).  Two passes cost half the kernel's rate (issue 24); this costs a few percent.
+    """
+    n, m = cards.shape
+    K, flush_values = T.card_keys, T.flush_values     # locals: the loop keeps them in registers
+    one = np.uint64(1)
+    deck = np.uint64(51)
+    for i in range(n):
+        if m == 7:
+            c0, c1, c2, c3, c4, c5, c6 = (np.uint64(cards[i, 0]), np.uint64(cards[i, 1]), np.uint64(cards[i, 2]),
+                                          np.uint64(cards[i, 3]), np.uint64(cards[i, 4]), np.uint64(cards[i, 5]),
+                                          np.uint64(cards[i, 6]))
+            if (c0 > deck) | (c1 > deck) | (c2 > deck) | (c3 > deck) | (c4 > deck) | (c5 > deck) | (c6 > deck):
+                return i
+            b0, b1, b2, b3, b4, b5, b6 = (one << c0, one << c1, one << c2, one << c3, one << c4, one << c5,
+                                          one << c6)
+            if b0 + b1 + b2 + b3 + b4 + b5 + b6 != (b0 | b1 | b2 | b3 | b4 | b5 | b6):
+                return i
+            key = KEY_BASE + K[c0] + K[c1] + K[c2] + K[c3] + K[c4] + K[c5] + K[c6]
+        else:
+            total = np.uint64(0)
+            union = np.uint64(0)
+            key = KEY_BASE
+            for j in range(m):
+                c = np.uint64(cards[i, j])
+                if c > deck:
+                    return i
+                b = one << c
+                total += b
+                union |= b
+                key += K[c]
+            if total != union:
+                return i
+        if key & FLUSH_FLAGS:
+            s = flush_suit(key)
+            ranks = 0
+            for j in range(m):
+                c = cards[i, j]
+                if c & 3 == s:
+                    ranks |= 1 << (c >> 2)
+            out[i] = flush_values[ranks]
+        else:
+            out[i] = rank_value(key, T)
+    return -1
+
+
+@njit(cache=True, nogil=True)
 def check_cards(cards: np.ndarray) -> int:
     """Index of the first row holding an id outside 0..51 or a repeated card, else -1."""
     n, m = cards.shape

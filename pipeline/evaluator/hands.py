@@ -1,0 +1,114 @@
+"""Prebuilt hands: the evaluator's key of a set of cards, accumulated once and evaluated many times.
+
+A hand's key is the sum of its cards' keys (rank multipliers and suit counters, :mod:`.tables`) and its
+suited mask the OR of their suit bits; both add card by card, so a caller who scores many hands sharing cards
+— every hole against one board, every river against one turn — builds the shared part once and adds the rest
+(OMPEval's ``Hand`` objects, by the same idea).  :func:`evaluate_keys` is then one flag test and one lookup
+per hand.
+
+>>> import numpy as np
+>>> from pipeline.core.cards import parse_cards
+>>> board = hand_keys(np.array([parse_cards("Qh7h2c5d9s")]))
+>>> holes = np.array([parse_cards("AhKh"), parse_cards("7c7d"), parse_cards("QsJd")])
+>>> keys, suited = add_cards(np.repeat(board[0], 3), np.repeat(board[1], 3), holes)
+>>> from pipeline import describe
+>>> [describe(int(v)) for v in evaluate_keys(keys, suited)]
+['high card, Ace', 'three of a kind, Sevens', 'a pair of Queens']
+
+Keys are only meaningful when they come from these functions with 5 to 7 distinct cards in all;
+:func:`hand_keys` checks its cards, :func:`evaluate_keys` trusts its keys (as OMPEval's evaluator does).
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import numpy as np
+from numba import njit
+
+from ..core.cards import CardError
+from .kernels import (
+    _HM,
+    _HS,
+    FLUSH_FLAGS,
+    KEY_BASE,
+    RANK_SUM_MASK,
+    Tables,
+    check_cards,
+    flush_suit,
+    suit_ranks,
+    suited_bit,
+)
+from .tables import tables
+
+__all__ = ["add_cards", "evaluate_keys", "hand_keys"]
+
+
+@njit(cache=True, nogil=True)
+def _accumulate(cards: np.ndarray, keys: np.ndarray, suited: np.ndarray, card_keys: np.ndarray) -> None:
+    n, m = cards.shape
+    for i in range(n):
+        k = keys[i]
+        s = suited[i]
+        for j in range(m):
+            c = cards[i, j]
+            k += card_keys[c]
+            s |= suited_bit(c)
+        keys[i] = k
+        suited[i] = s
+
+
+@njit(cache=True, nogil=True)
+def _evaluate_keys(keys: np.ndarray, suited: np.ndarray, out: np.ndarray, T: Tables) -> None:
+    offsets, values, flush_values = T.rank_offsets, T.rank_values, T.flush_values   # locals: kept in registers
+    for i in range(keys.size):
+        key = keys[i]
+        if key & FLUSH_FLAGS:
+            out[i] = flush_values[suit_ranks(suited[i], flush_suit(key))]
+        else:
+            s = key & RANK_SUM_MASK
+            out[i] = values[offsets[s >> _HS] + (s & _HM)]
+
+
+def _checked(cards: np.ndarray) -> np.ndarray:
+    cards = np.asarray(cards)
+    if cards.ndim != 2 or cards.shape[1] > 7 or cards.dtype.kind not in "iu":
+        raise CardError(f"cards must be an integer array of shape (n, 0..7), got {cards.dtype} {cards.shape}")
+    bad = check_cards(cards) if cards.size else -1
+    if bad >= 0:
+        raise CardError(f"row {bad} of cards is not a set of distinct card ids 0..51: {cards[bad].tolist()}")
+    return cards
+
+
+def hand_keys(cards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(keys, suited)`` (uint64 each, one per row) of the card sets ``cards`` (n, 0..7 distinct ids)."""
+    cards = _checked(cards)
+    keys = np.full(len(cards), KEY_BASE, np.uint64)
+    suited = np.zeros(len(cards), np.uint64)
+    _accumulate(cards, keys, suited, tables().card_keys)
+    return keys, suited
+
+
+def add_cards(keys: np.ndarray, suited: np.ndarray, cards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """New ``(keys, suited)``: each row's hand with the cards of the same row of ``cards`` added.
+
+    The caller keeps the hands' cards distinct (a card added twice makes a key no real hand has).
+    """
+    cards = _checked(cards)
+    keys = np.array(keys, np.uint64)
+    suited = np.array(suited, np.uint64)
+    if keys.shape != (len(cards),) or suited.shape != keys.shape:
+        raise CardError(f"{len(cards)} rows of cards for {keys.shape} keys and {suited.shape} suited masks")
+    _accumulate(cards, keys, suited, tables().card_keys)
+    return keys, suited
+
+
+def evaluate_keys(keys: np.ndarray, suited: np.ndarray, out: Optional[np.ndarray] = None) -> np.ndarray:
+    """Values (int32, as :func:`pipeline.evaluate`) of complete hands of 5 to 7 cards given by their keys."""
+    keys = np.ascontiguousarray(keys, np.uint64)
+    suited = np.ascontiguousarray(suited, np.uint64)
+    if keys.shape != suited.shape or keys.ndim != 1:
+        raise CardError(f"keys {keys.shape} and suited masks {suited.shape} must be two equal 1-d arrays")
+    if out is None:
+        out = np.empty(keys.size, np.int32)
+    _evaluate_keys(keys, suited, out, tables())
+    return out
