@@ -1,0 +1,269 @@
+"""pokerpipe against OMPEval on every equity question of issue 24, and the evaluators' rates, interleaved.
+
+    python benchmarks/bench_vs_ompeval.py OMPEVAL_DIR [--rounds 3] [--trials 2000000] [--hands 10000000]
+                                          [--only NAME,NAME]
+
+``OMPEVAL_DIR`` is a local copy of OMPEval's public source (https://github.com/zekyll/OMPEval: ``omp/`` and
+``libdivide/``).  The script copies it to a temporary folder, applies the two fixes current compilers need
+(``constexpr`` ``min()``/``max()`` in ``omp/Random.h``, ``#include <functional>`` in
+``omp/EquityCalculator.h``) and builds the driver ``benchmarks/ompeval_equity.cpp`` with
+``g++ -O3 -march=native``.  The driver stays open for the whole run and answers one question per line with a
+fresh ``EquityCalculator`` (one thread), so no answer comes from a lookup table an earlier one filled.
+
+Every question runs ``--rounds`` times, pokerpipe and OMPEval alternating which goes first, and the best time of
+each is kept; the ratio is OMPEval's best time over pokerpipe's (above 1: pokerpipe is faster).  pokerpipe is
+timed as a whole library call, ``pipeline.equity.calculator.equity(..., threads=1, table=False)`` in this
+process, after one untimed call (numba's kernels loaded).  Checks, per question:
+
+* exact: the boards counted and every player's pots by number of winners (our ``shares``, OMPEval's
+  ``winsByPlayerMask`` summed by popcount) must be equal, integer for integer;
+* Monte Carlo: the same number of trials; each player's equity within 4 combined standard errors of the other's
+  (ours from the run, OMPEval's taken equal to ours); OMPEval stops at its hand limit in whole batches, a
+  few trials past it, so Monte Carlo rows compare trials per second.
+
+The evaluator rows time random seven-card hands (``--hands``, pokerpipe's seeded ids): ``pipeline.evaluate`` on
+an int array (the public call: checks and output included), its prebuilt-hand path
+(``pipeline.evaluator.hands.evaluate_keys`` on keys accumulated beforehand), against OMPEval's
+``HandEvaluator`` on card arrays (a ``Hand`` built from seven ids, then evaluated) and on prebuilt ``Hand``
+objects; OMPEval's values are checked to order the hands exactly as ours do.
+
+The machine is shared: quote ratios, not times, and read the load average printed at the top.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import random_hands  # noqa: E402
+
+from pipeline.equity.calculator import equity  # noqa: E402
+
+DRIVER = Path(__file__).resolve().parent / "ompeval_equity.cpp"
+
+# (name, exact?, players, board, dead); the rows of issue 24's table, in its order
+QUESTIONS = [
+    ("hu-preflop", True, ["AhKh", "QsQd"], "", ""),
+    ("3way-preflop", True, ["AhKh", "QsQd", "JcTc"], "", ""),
+    ("4way-preflop", True, ["AhKh", "QsQd", "JcTc", "7d7s"], "", ""),
+    ("mc-akh-random", False, ["AhKh", "random"], "", ""),
+    ("mc-aa-3random", False, ["AA", "random", "random", "random"], "", ""),
+    ("mc-aa-5random", False, ["AA", "random", "random", "random", "random", "random"], "", ""),
+    ("hand-vs-range-flop", True, ["AhKh", "22+"], "Qh7h2c", ""),
+    ("ranges-flop-3way", True, ["AKs,AQs", "QQ+", "JTs,T9s"], "Jh8c2d", ""),
+    ("mc-ranges-3way", False, ["AK,AQ", "AK,KQ", "AQ,KQ"], "", ""),
+    ("mc-ranges-6way", False, ["QQ+,AK", "TT+,AQ+", "77+,AT+,KQ", "random", "random", "random"], "", ""),
+]
+
+
+def build(src: Path, tmp: Path) -> Path:
+    """The driver compiled against a patched copy of OMPEval's sources."""
+    copy = tmp / "ompeval"
+    for sub in ("omp", "libdivide"):
+        shutil.copytree(src / sub, copy / sub)
+    random_h = copy / "omp" / "Random.h"
+    random_h.write_text(re.sub(r"static uint64_t (min|max)\(\)", r"static constexpr uint64_t \1()",
+                               random_h.read_text()))
+    calc_h = copy / "omp" / "EquityCalculator.h"
+    text = calc_h.read_text()
+    if "#include <functional>" not in text:
+        calc_h.write_text(text.replace("#include <cstdint>", "#include <cstdint>\n#include <functional>", 1))
+    exe = tmp / "ompeval_equity"
+    subprocess.run(["g++", "-O3", "-march=native", "-std=c++11", "-pthread", "-I", str(copy), "-o", str(exe),
+                    str(DRIVER), *map(str, sorted((copy / "omp").glob("*.cpp")))],
+                   check=True, capture_output=True, text=True)
+    return exe
+
+
+class Peer:
+    """The OMPEval driver, open for the run: one question per line."""
+
+    def __init__(self, exe: Path) -> None:
+        self.proc = subprocess.Popen([str(exe)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def ask(self, line: str, answer_lines: int = 1) -> list[str]:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+        out = [self.proc.stdout.readline() for _ in range(answer_lines)]
+        if not out[0]:
+            raise RuntimeError(f"OMPEval stopped on: {line}")
+        return out
+
+    def equity(self, exact: bool, trials: int, players: list[str], board: str, dead: str) -> tuple:
+        """``(seconds, hands, shares (P, P), equities (P,))``."""
+        line = f"{'e' if exact else 'm'} {trials if not exact else '-'} {board or '-'} {dead or '-'} " \
+               + " ".join(players)
+        f = self.ask(line)[0].split()
+        P = len(players)
+        seconds, hands = float(f[0]), int(f[1])
+        masks = [0] + [int(x) for x in f[2:2 + (1 << P) - 1]]
+        shares = np.zeros((P, P), np.int64)
+        for m in range(1, 1 << P):
+            k = bin(m).count("1")
+            for p in range(P):
+                if m >> p & 1:
+                    shares[p, k - 1] += masks[m]
+        return seconds, hands, shares, np.array([float(x) for x in f[1 + (1 << P):1 + (1 << P) + P]])
+
+    def close(self) -> None:
+        if self.proc.stdin:
+            self.proc.stdin.close()
+        self.proc.wait(10)
+
+
+def ours(exact: bool, trials: int, players: list[str], board: str, dead: str) -> tuple:
+    """``(seconds, result)`` of one pokerpipe call."""
+    t = time.perf_counter()
+    r = equity(players, board, dead, trials=None if exact else trials, exact=exact or None, seed=1, threads=1,
+               table=False)
+    return time.perf_counter() - t, r
+
+
+def check(exact: bool, r, hands: int, shares: np.ndarray, eq: np.ndarray) -> str:
+    """'' when both answers agree, else what differs."""
+    if exact and r.boards != hands:
+        return f"boards {r.boards:,} vs OMPEval's {hands:,}"
+    if exact:
+        mine = np.array([p.shares for p in r.players], np.int64)
+        return "" if np.array_equal(mine, shares) else f"shares {mine.tolist()} vs {shares.tolist()}"
+    for p, e in zip(r.players, eq):
+        if abs(p.equity - e) > 4 * np.sqrt(2) * max(p.stderr, 1e-12):
+            return f"equity {p.equity:.5f} ± {p.stderr:.5f} vs OMPEval's {e:.5f}"
+    return ""
+
+
+def interleave(rounds: int, a: Callable[[], float], b: Callable[[], float]) -> tuple[float, float]:
+    """Best seconds of ``a`` and ``b`` over ``rounds``, alternating which runs first."""
+    best_a = best_b = float("inf")
+    for i in range(rounds):
+        if i % 2 == 0:
+            best_a, best_b = min(best_a, a()), min(best_b, b())
+        else:
+            best_b, best_a = min(best_b, b()), min(best_a, a())
+    return best_a, best_b
+
+
+def race(peer: Peer, rounds: int, exact: bool, trials: int, players: list[str], board: str, dead: str) -> dict:
+    """Both answers to one question and the best times ``"times"`` (pokerpipe's, OMPEval's)."""
+    ours(exact, min(trials, 100_000), players, board, dead)       # kernels loaded, untimed
+    got: dict = {}
+
+    def a() -> float:
+        s, got["ours"] = ours(exact, trials, players, board, dead)
+        return s
+
+    def b() -> float:
+        got["theirs"] = peer.equity(exact, trials, players, board, dead)
+        return got["theirs"][0]
+
+    got["times"] = interleave(rounds, a, b)
+    return got
+
+
+def evaluator_rows(peer: Peer, n: int, rounds: int, tmp: Path) -> None:
+    from pipeline import evaluate
+    from pipeline.evaluator.hands import evaluate_keys, hand_keys
+
+    hands = random_hands(n)
+    path = tmp / "hands.bin"
+    path.write_bytes(np.ascontiguousarray(hands).tobytes())
+    cards = hands                               # uint8 card ids: the evaluator reads them without a copy
+    evaluate(cards[:10])
+    keys, suited = hand_keys(cards)
+    evaluate_keys(keys[:10], suited[:10])
+    theirs: dict[str, float] = {"arrays": float("inf"), "prebuilt": float("inf")}
+    values = None
+
+    def peer_run() -> float:
+        nonlocal values
+        out = peer.ask(f"v {path} {n}", n + 1)
+        a, p, _ = out[0].split()
+        theirs["arrays"], theirs["prebuilt"] = min(theirs["arrays"], float(a)), min(theirs["prebuilt"], float(p))
+        if values is None:
+            values = np.array([int(x) for x in out[1:]], np.int64)
+        return float(a)
+
+    def ours_api() -> float:
+        t = time.perf_counter()
+        evaluate(cards)
+        return time.perf_counter() - t
+
+    def ours_keys() -> float:
+        t = time.perf_counter()
+        evaluate_keys(keys, suited)
+        return time.perf_counter() - t
+
+    api, _ = interleave(rounds, ours_api, peer_run)
+    prebuilt = min(ours_keys() for _ in range(rounds))
+    mine = evaluate(cards)
+    assert values is not None
+    order_ok = _same_order(mine, values) and _same_order(evaluate_keys(keys, suited), values)
+    print(f"{'evaluate(uint8 arrays)':24s} pokerpipe {n / api / 1e6:7.1f} M/s   OMPEval card arrays "
+          f"{n / theirs['arrays'] / 1e6:7.1f} M/s   {theirs['arrays'] / api:5.2f}x   "
+          f"{'same order' if order_ok else 'ORDER DIFFERS'}")
+    print(f"{'prebuilt hands':24s} pokerpipe {n / prebuilt / 1e6:7.1f} M/s   OMPEval Hand objects "
+          f"{n / theirs['prebuilt'] / 1e6:7.1f} M/s   {theirs['prebuilt'] / prebuilt:5.2f}x")
+
+
+def _same_order(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether ``a`` and ``b`` rank the hands identically (equal where equal, less where less)."""
+    order = np.lexsort((b, a))
+    x, y = a[order], b[order]
+    return bool(np.all((np.diff(x) == 0) == (np.diff(y) == 0)) and np.all(np.diff(y)[np.diff(x) > 0] > 0))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("ompeval_dir", type=Path, help="a copy of OMPEval's source (omp/, libdivide/)")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--trials", type=int, default=2_000_000, help="Monte Carlo trials per question")
+    ap.add_argument("--hands", type=int, default=10_000_000, help="hands for the evaluator rows")
+    ap.add_argument("--only", default="", help="comma-separated question names (and/or 'evaluator')")
+    args = ap.parse_args()
+    only = set(filter(None, args.only.split(",")))
+    print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; {args.rounds} rounds, best of each; "
+          f"ratio = OMPEval's time / pokerpipe's (>1: pokerpipe faster)")
+    with tempfile.TemporaryDirectory() as tmpdir:
+        tmp = Path(tmpdir)
+        t = time.perf_counter()
+        exe = build(args.ompeval_dir, tmp)
+        print(f"OMPEval driver built in {time.perf_counter() - t:.0f} s (g++ -O3 -march=native)")
+        peer = Peer(exe)
+        failed = []
+        for name, exact, players, board, dead in QUESTIONS:
+            if only and name not in only:
+                continue
+            got = race(peer, args.rounds, exact, args.trials, players, board, dead)
+            mine, theirs = got["times"]
+            _, hands, shares, eq = got["theirs"]
+            problem = check(exact, got["ours"], hands, shares, eq)
+            if problem:
+                failed.append(name)
+            what = "exact" if exact else f"MC {args.trials:,}"
+            # Monte Carlo: OMPEval stops at its hand limit in whole batches (a few more trials): compare rates
+            ratio = theirs / mine if exact else (args.trials / mine) / (hands / theirs)
+            rate = "" if exact else f"  ({args.trials / mine / 1e6:.1f} vs {hands / theirs / 1e6:.1f} M trials/s)"
+            print(f"{name:24s} {what:>12s}  pokerpipe {mine * 1e3:9.3f} ms  OMPEval {theirs * 1e3:9.3f} ms  "
+                  f"{ratio:5.2f}x{rate}  {' '.join(players)}{' on ' + board if board else ''}"
+                  f"  {'equal' if not problem and exact else ('agree' if not problem else 'DIFFER: ' + problem)}")
+        if not only or "evaluator" in only:
+            evaluator_rows(peer, args.hands, args.rounds, tmp)
+        peer.close()
+    if failed:
+        sys.exit(f"answers differ: {', '.join(failed)}")
+
+
+if __name__ == "__main__":
+    main()
