@@ -216,7 +216,11 @@ def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = ""
                                 f"assignments, about {duration(seconds_needed / n_threads)} on {n_threads} "
                                 f"thread{'s' if n_threads > 1 else ''}); "
                                 "use --trials N, --stderr TARGET or --time SECONDS")
-        result = _exact(ranges, masks, offsets, board_cards, dead_cards, used, executor, n_threads, progress)
+        result = None
+        if board_cards and assignments_bound > 1:   # after the flop, ranges: each runout valued once (.runouts)
+            result = _exact_by_runouts(ranges, board_cards, dead_cards, used, executor, n_threads, progress)
+        if result is None:
+            result = _exact(ranges, masks, offsets, board_cards, dead_cards, used, executor, n_threads, progress)
     else:
         if trials is None and not adaptive:
             trials = DEFAULT_TRIALS
@@ -284,6 +288,54 @@ def _exact(ranges: list[Range], masks: np.ndarray, offsets: np.ndarray, board: l
         totals[1] += float(wb)
         if progress is not None:
             progress(int(bounds[i + 1]), pairs, time.monotonic() - start, "combo pairs of players 1 and 2")
+        return False
+
+    run_chunks(task, merge, n_chunks, executor, n_threads)
+    if totals[0] == 0:
+        raise _no_assignment(ranges)
+    return _exact_result(ranges, counts, wcounts, int(totals[0]), float(totals[1]))
+
+
+RUNOUT_CHUNK_WORK = 20_000_000     # combo values and assignment tests in one chunk of runouts (~0.05 s)
+
+
+def _exact_by_runouts(ranges: list[Range], board: list[int], dead: list[int], used: int,
+                      executor: Optional[Executor], n_threads: int,
+                      progress: Optional[Progress]) -> Optional[EquityResult]:
+    """Exact equity on a flop, turn or river by :mod:`.runouts`, in chunks of runouts merged in order (the
+    chunks do not depend on the thread count, so neither do the sums); None when the assignments are too
+    many to list (:func:`.runouts.plan`)."""
+    from .runouts import plan, runout_counts
+
+    p = plan(ranges, board, dead, used)
+    if p is None:
+        return None
+    P = len(ranges)
+    R = len(p.runouts)
+    per_runout = len(p.combos) + max(len(p.assign), 8 * len(p.combos)) * P
+    n_chunks = max(1, min(R, R * per_runout // RUNOUT_CHUNK_WORK))
+    bounds = np.linspace(0, R, n_chunks + 1).astype(np.int64)
+    counts = np.zeros((P, P), np.int64)
+    wcounts = np.zeros((P, P), np.float64)
+    totals = [0, 0.0]
+    t = tables()
+    dead_mask = np.uint64(mask_of(dead))
+    start = time.monotonic()
+
+    def task(i: int) -> tuple:
+        c = np.zeros((P, P), np.int64)
+        w = np.zeros((P, P), np.float64)
+        nb, wb = runout_counts(int(bounds[i]), int(bounds[i + 1]), p, dead_mask, c, w, t)
+        return c, w, nb, wb
+
+    def merge(i: int, got: tuple) -> bool:
+        c, w, nb, wb = got
+        counts[:] += c
+        wcounts[:] += w
+        totals[0] += int(nb)
+        totals[1] += float(wb)
+        if progress is not None:
+            progress(int(bounds[i + 1]), R, time.monotonic() - start, "runouts")
         return False
 
     run_chunks(task, merge, n_chunks, executor, n_threads)

@@ -19,6 +19,7 @@ assignments through it, so memory does not grow with their number.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import permutations
 
 import numpy as np
@@ -28,15 +29,21 @@ ALL_PERMUTATIONS = np.array(list(permutations(range(4))), np.int64)
 
 
 def stabilizer(board: list[int], dead: list[int]) -> np.ndarray:
-    """(g, 4) the suit permutations mapping the board and the dead cards each onto itself."""
+    """(g, 4) the suit permutations mapping the board and the dead cards each onto itself (read-only)."""
+    return _stabilizer(frozenset(int(c) for c in board), frozenset(int(c) for c in dead))
+
+
+@lru_cache(maxsize=4096)
+def _stabilizer(b: frozenset, d: frozenset) -> np.ndarray:
     keep = []
-    b, d = set(board), set(dead)
     for perm in ALL_PERMUTATIONS:
         image_b = {4 * (c >> 2) + int(perm[c & 3]) for c in b}
         image_d = {4 * (c >> 2) + int(perm[c & 3]) for c in d}
         if image_b == b and image_d == d:
             keep.append(perm)
-    return np.array(keep, np.int64)
+    out = np.array(keep, np.int64)
+    out.flags.writeable = False
+    return out
 
 
 def combo_index(combos: np.ndarray, offsets: np.ndarray) -> np.ndarray:

@@ -1,0 +1,590 @@
+"""Exact equity after the flop by runouts: each runout's hand values computed once and shared by every deal.
+
+On a flop, turn or river the board is mostly known and the ranges are what
+vary.  The combo-by-combo enumeration (:mod:`.exact`) scores every runout of
+every combo assignment, so a hand against a range of 60 combos evaluates the
+hand 60 times on each runout.  Here the loops are the other way round, as
+range-versus-range tools do it:
+
+1. the runouts (the missing turn and river cards) are enumerated once, up to
+   the suit permutations that fix the board, the dead cards and every range
+   with its weights (:func:`range_symmetries`): each canonical runout stands
+   for its orbit, counted by multiplicity (``AhKh`` against ``22+`` on
+   ``Qh7h2c`` keeps diamonds and spades interchangeable: 564 runouts of 1,081);
+2. on a runout, every combo of every range that does not touch it is valued
+   once (one key sum, one lookup) into a value table;
+3. the combo assignments with no card shared (listed once, with their card
+   masks and weight products) are scored from that table: an assignment
+   touching the runout is skipped by one mask test, the others compare
+   ``P`` table entries.
+
+Heads-up with two large ranges the assignment list would be long (a
+thousand combos each: a million pairs), so two players are counted instead
+by a sweep (:func:`_sweep_two`): both ranges' live combos in order of value,
+running totals of the other player's combos below and equal, less those
+sharing a card with the hand (per-card totals) plus the identical combo —
+inclusion–exclusion over the two cards, linear after the sort.
+
+The counts are the integers of :mod:`.exact` (by number of winners, over
+every assignment and board), checked equal to it and to a plain brute force
+in ``tests/equity/test_runouts.py``.
+"""
+from __future__ import annotations
+
+import math
+from typing import NamedTuple, Optional
+
+import numpy as np
+from numba import njit
+
+from ..evaluator.kernels import (
+    FLUSH_FLAGS,
+    RANK_KEYS,
+    RANK_SUM_MASK,
+    Tables,
+    board_state,
+    flush_suit,
+    suit_ranks,
+    suited_bit,
+)
+from ..ranges.syntax import Range
+from .exact import _walk
+from .ranksets import HM, HS
+from .suits import stabilizer
+
+MAX_LISTED = 1 << 23          # combo assignments listed at most (times players: 4 bytes each)
+
+
+class RunoutPlan(NamedTuple):
+    """One exact postflop question as arrays for the kernels."""
+
+    board: np.ndarray       # (b,) int64 known board cards
+    runouts: np.ndarray     # (R, 5 - b) int64 canonical runouts
+    mult: np.ndarray        # (R,) int64 size of each runout's orbit
+    combos: np.ndarray      # (N, 2) int64 every player's combos, player by player
+    masks: np.ndarray       # (N,) uint64
+    weights: np.ndarray     # (N,) float64
+    offsets: np.ndarray     # (P + 1,) int64
+    assign: np.ndarray      # (A, P) int32 rows of combos with no card shared; (0, P) when swept
+    amask: np.ndarray       # (A,) uint64 cards of each assignment
+    aweight: np.ndarray     # (A,) float64 weight product of each assignment
+    twin: np.ndarray        # (N,) int64 heads-up: the other player's combo of the same two cards, or -1
+    # assignments grouped by the players' rank pairs, for runouts on which nobody can make a flush:
+    group_rp: np.ndarray    # (G, P) int64 each player's rank pair (slot in pair_ranks)
+    group_n: np.ndarray     # (G, 3) float64: assignments, weight sum (col 2 unused)
+    group_card: np.ndarray  # (G, 52, 2) float64: of them, those holding a card (count, weight)
+    group_pair: np.ndarray  # (G, 52, 52, 2) float64: those holding two given cards (flop: two-card runouts)
+    pair_ranks: np.ndarray  # (U, 2) int64 the distinct rank pairs of the groups
+
+
+def range_symmetries(ranges: list[Range], board: list[int], dead: list[int]) -> np.ndarray:
+    """(g, 4) the suit permutations fixing the board, the dead cards and each range with its weights."""
+    keep = []
+    for perm in stabilizer(board, dead):
+        ok = True
+        for r in ranges:
+            c = r.combos.astype(np.int64)
+            img = 4 * (c >> 2) + perm[c & 3]
+            code = 52 * c.max(axis=1) + c.min(axis=1)
+            icode = 52 * img.max(axis=1) + img.min(axis=1)
+            order, iorder = np.argsort(code), np.argsort(icode)
+            if not (np.array_equal(code[order], icode[iorder])
+                    and np.array_equal(r.weights[order], r.weights[iorder])):
+                ok = False
+                break
+        if ok:
+            keep.append(perm)
+    return np.array(keep, np.int64).reshape(-1, 4)
+
+
+@njit(cache=True, nogil=True)
+def canonical_runouts(live: np.ndarray, k: int, perms: np.ndarray) -> tuple:
+    """``(runouts (R, k), multiplicities (R,))``: the k-card subsets of ``live`` (ascending ids) up to
+    ``perms``, each the smallest of its orbit as a sorted tuple, with the orbit's size."""
+    n = live.size
+    total = 1
+    for i in range(k):
+        total = total * (n - i) // (i + 1)
+    out = np.empty((max(total, 1), max(k, 1)), np.int64)
+    mult = np.empty(max(total, 1), np.int64)
+    if k == 0:
+        mult[0] = 1
+        return out[:1, :0], mult[:1]
+    g = perms.shape[0]
+    codes = np.empty(g, np.int64)
+    idx = np.arange(k)
+    img = np.empty(k, np.int64)
+    count = 0
+    while True:
+        own = 0
+        for j in range(k):
+            own = own * 52 + live[idx[j]]
+        smallest = True
+        distinct = 0
+        for p in range(g):
+            for j in range(k):                 # the image, insertion-sorted (k <= 5)
+                c = live[idx[j]]
+                x = 4 * (c >> 2) + perms[p, c & 3]
+                t = j
+                while t > 0 and img[t - 1] > x:
+                    img[t] = img[t - 1]
+                    t -= 1
+                img[t] = x
+            code = 0
+            for j in range(k):
+                code = code * 52 + img[j]
+            if code < own:
+                smallest = False
+                break
+            new = True
+            for e in range(distinct):
+                if codes[e] == code:
+                    new = False
+                    break
+            if new:
+                codes[distinct] = code
+                distinct += 1
+        if smallest:
+            for j in range(k):
+                out[count, j] = live[idx[j]]
+            mult[count] = distinct
+            count += 1
+        i = k - 1                              # next k-subset, lexicographic
+        while i >= 0 and idx[i] == n - k + i:
+            i -= 1
+        if i < 0:
+            break
+        idx[i] += 1
+        for j in range(i + 1, k):
+            idx[j] = idx[j - 1] + 1
+    return out[:count], mult[:count]
+
+
+def plan(ranges: list[Range], board: list[int], dead: list[int], used: int) -> Optional[RunoutPlan]:
+    """The arrays of an exact postflop run, or None when its assignment list would be too long to hold
+    (three or more players with large ranges: :mod:`.exact` streams those)."""
+    P = len(ranges)
+    combos = np.ascontiguousarray(np.concatenate([r.combos for r in ranges]).astype(np.int64))
+    masks = np.ascontiguousarray(np.concatenate([r.masks for r in ranges]).astype(np.uint64))
+    weights = np.ascontiguousarray(np.concatenate([r.weights for r in ranges]).astype(np.float64))
+    offsets = np.cumsum([0] + [len(r) for r in ranges]).astype(np.int64)
+    sizes = [len(r) for r in ranges]
+    if P == 2 and min(sizes) > 1 and _sweep_pays(sizes[0], sizes[1]):
+        assign = np.zeros((0, P), np.int32)
+    else:
+        if math.prod(sizes) * P > MAX_LISTED:
+            return None
+        rows = np.empty((math.prod(sizes), P), np.int64)
+        n = _walk(masks, offsets, np.uint64(used), rows, True, -1)
+        assign = rows[:n].astype(np.int32)
+    amask = np.bitwise_or.reduce(masks[assign], axis=1) if len(assign) else np.zeros(0, np.uint64)
+    aweight = np.prod(weights[assign], axis=1) if len(assign) else np.zeros(0, np.float64)
+    twin = np.full(len(combos), -1, np.int64)
+    if P == 2:
+        code = 52 * combos.max(axis=1) + combos.min(axis=1)
+        first = {int(c): i for i, c in enumerate(code[:offsets[1]])}
+        second = {int(c): i for i, c in enumerate(code[offsets[1]:], int(offsets[1]))}
+        for c, i in first.items():
+            if c in second:
+                twin[i], twin[second[c]] = second[c], i
+    held = used                               # the cards of every combo of some player (a fixed hand's)
+    for r in ranges:
+        held |= int(np.bitwise_and.reduce(r.masks))
+    live = np.array([c for c in range(52) if not held >> c & 1], np.int64)
+    runouts, mult = canonical_runouts(live, 5 - len(board), range_symmetries(ranges, board, dead))
+    return RunoutPlan(np.array(board, np.int64), runouts, mult, combos, masks, weights, offsets,
+                      np.ascontiguousarray(assign), np.ascontiguousarray(amask, np.uint64),
+                      np.ascontiguousarray(aweight, np.float64), twin,
+                      *_groups(combos, assign, weights, 5 - len(board)))
+
+
+MAX_GROUP_CELLS = 1 << 24     # float64 cells of the per-group pair counts at most (128 MiB)
+
+
+def _groups(combos: np.ndarray, assign: np.ndarray, weights: np.ndarray, k: int) -> tuple:
+    """The listed assignments grouped by every player's rank pair, with their counts and weights, overall, per
+    card and per pair of cards: on a runout where no flush is possible a combo's value depends on its ranks
+    alone, so a group is scored once, for as many assignments as miss the runout's cards (inclusion–exclusion
+    over the one or two runout cards).  Empty (no groups) when there is nothing to list, when grouping saves
+    little, or when the pair counts would not fit.
+    """
+    P = assign.shape[1]
+    empty = (np.zeros((0, P), np.int64), np.zeros((0, 3)), np.zeros((0, 52, 2)), np.zeros((0, 52, 52, 2)),
+             np.zeros((0, 2), np.int64))
+    if len(assign) == 0 or k == 0 or P > 8:
+        return empty
+    ranks = combos >> 2
+    pair = 13 * ranks.max(axis=1) + ranks.min(axis=1)                  # (N,) 0..168
+    code = np.zeros(len(assign), np.int64)
+    for q in range(P):
+        code = code * 169 + pair[assign[:, q]]
+    codes, group = np.unique(code, return_inverse=True)
+    G = len(codes)
+    if G * 52 * 52 * 2 * (k == 2) > MAX_GROUP_CELLS or G * 4 > len(assign):
+        return empty
+    rows = np.empty((G, P), np.int64)
+    rest = codes.copy()
+    for q in range(P - 1, -1, -1):
+        rows[:, q] = rest % 169
+        rest //= 169
+    n = np.zeros((G, 3))
+    card = np.zeros((G, 52, 2))
+    pairs = np.zeros((G, 52, 52, 2) if k == 2 else (0, 52, 52, 2))
+    _fill_groups(assign, combos, weights, group.ravel().astype(np.int64), n, card, pairs, k == 2)
+    distinct, slot = np.unique(rows, return_inverse=True)
+    pair_ranks = np.stack([distinct // 13, distinct % 13], axis=1).astype(np.int64)
+    return slot.reshape(G, P).astype(np.int64), n, card, pairs, pair_ranks
+
+
+@njit(cache=True, nogil=True)
+def _fill_groups(assign: np.ndarray, combos: np.ndarray, weights: np.ndarray, group: np.ndarray, n: np.ndarray,
+                 card: np.ndarray, pairs: np.ndarray, two: bool) -> None:
+    A, P = assign.shape
+    cards = np.empty(2 * P, np.int64)
+    for a in range(A):
+        g = group[a]
+        w = 1.0
+        for q in range(P):
+            i = assign[a, q]
+            w *= weights[i]
+            cards[2 * q] = combos[i, 0]
+            cards[2 * q + 1] = combos[i, 1]
+        n[g, 0] += 1.0
+        n[g, 1] += w
+        for x in range(2 * P):
+            card[g, cards[x], 0] += 1.0
+            card[g, cards[x], 1] += w
+            if two:
+                for y in range(2 * P):
+                    if x != y:
+                        pairs[g, cards[x], cards[y], 0] += 1.0
+                        pairs[g, cards[x], cards[y], 1] += w
+
+
+def _sweep_pays(n1: int, n2: int) -> bool:
+    """Whether the sort-and-sweep beats listing the n1 * n2 pairs (measured crossover, roughly)."""
+    return n1 * n2 > 24 * (n1 + n2)
+
+
+@njit(cache=True, nogil=True)
+def runout_counts(lo: int, hi: int, p: RunoutPlan, dead_mask: np.uint64, counts: np.ndarray, wcounts: np.ndarray,
+                  T: Tables) -> tuple:
+    """Score runouts ``lo .. hi-1`` of the plan: adds to ``counts`` (P, P) int64 and ``wcounts`` (P, P)
+    float64 by number of winners (:mod:`.scoring`), each runout weighted by its multiplicity; returns
+    ``(boards, weighted boards)`` — assignments times boards, as :func:`.exact.exact_counts` counts them."""
+    P = p.offsets.size - 1
+    N = p.combos.shape[0]
+    K = T.card_keys
+    rank_offsets, rank_values, flush_values = T.rank_offsets, T.rank_values, T.flush_values  # locals: registers
+    masks = p.masks
+    bkey, bsuited, _ = board_state(p.board, dead_mask, K)
+    values = np.empty(N, np.int32)
+    ckeys = np.empty(N, np.uint64)
+    csuited = np.empty(N, np.uint64)
+    for i in range(N):
+        c1, c2 = p.combos[i, 0], p.combos[i, 1]
+        ckeys[i] = K[c1] + K[c2]
+        csuited[i] = suited_bit(c1) | suited_bit(c2)
+    vals = np.empty(P, np.int32)
+    local = np.zeros((P, P), np.int64)
+    wlocal = np.zeros((P, P))
+    unit = True
+    for i in range(N):
+        if p.weights[i] != 1.0:
+            unit = False
+    start_counts = counts.copy()
+    start_w = wcounts.copy()
+    card_all = np.zeros((2, 2, 52))
+    card_below = np.zeros((2, 2, 52))
+    card_eq = np.zeros((2, 2, 52))
+    boards = 0
+    wboards = 0.0
+    k = p.runouts.shape[1]
+    board_suits = np.zeros(4, np.int64)
+    for c in p.board:
+        board_suits[c & 3] += 1
+    G = p.group_rp.shape[0]
+    U = p.pair_ranks.shape[0]
+    pair_values = np.empty(U, np.int32)
+    for r in range(lo, hi):
+        key = bkey
+        suited = bsuited
+        rmask = np.uint64(0)
+        most = 0
+        for j in range(k):
+            c = p.runouts[r, j]
+            key += K[c]
+            suited |= suited_bit(c)
+            rmask |= np.uint64(1) << np.uint64(c)
+        for s in range(4):
+            n_s = board_suits[s]
+            for j in range(k):
+                n_s += (p.runouts[r, j] & 3) == s
+            most = max(most, n_s)
+        m = p.mult[r]
+        if G > 0 and most < 3:                # nobody can make a flush: values by rank pair, assignments by group
+            rs0 = key & RANK_SUM_MASK
+            for u in range(U):
+                rs = rs0 + RANK_KEYS[p.pair_ranks[u, 0]] + RANK_KEYS[p.pair_ranks[u, 1]]
+                pair_values[u] = rank_values[rank_offsets[rs >> HS] + (rs & HM)]
+            a1 = p.runouts[r, 0]
+            a2 = p.runouts[r, k - 1]
+            nb, wb = _groups_on(p, pair_values, a1, a2, k, vals, local, wlocal)
+            boards += m * int(round(nb))
+            wboards += m * wb
+            for q in range(P):
+                for j in range(P):
+                    counts[q, j] += m * local[q, j]
+                    wcounts[q, j] += m * wlocal[q, j]
+                    local[q, j] = 0
+                    wlocal[q, j] = 0.0
+            continue
+        for i in range(N):
+            if masks[i] & rmask:
+                values[i] = -1
+            else:
+                hk = key + ckeys[i]
+                if hk & FLUSH_FLAGS:
+                    values[i] = flush_values[suit_ranks(suited | csuited[i], flush_suit(hk))]
+                else:
+                    rs = hk & RANK_SUM_MASK
+                    values[i] = rank_values[rank_offsets[rs >> HS] + (rs & HM)]
+        if p.assign.shape[0] == 0:
+            nb, wb = _sweep_two(values, p, m, counts, wcounts, card_all, card_below, card_eq)
+            boards += nb
+            wboards += wb
+            continue
+        if P == 2 and unit:
+            nb = _two_unit(values, p.assign, p.amask, rmask, local)
+        elif P == 3 and unit:
+            nb = _three_unit(values, p.assign, p.amask, rmask, local)
+        else:
+            nb, wb = _any(values, p.assign, p.amask, p.aweight, rmask, local, wlocal, vals)
+            wboards += m * wb
+        boards += m * nb
+        for q in range(P):
+            for j in range(P):
+                counts[q, j] += m * local[q, j]
+                if not unit:
+                    wcounts[q, j] += m * wlocal[q, j]
+                local[q, j] = 0
+                wlocal[q, j] = 0.0
+    if unit:                                     # every weight 1: the weighted sums are the counts
+        for q in range(P):
+            for j in range(P):
+                wcounts[q, j] = start_w[q, j] + (counts[q, j] - start_counts[q, j])
+        wboards = float(boards)
+    return boards, wboards
+
+
+@njit(cache=True, nogil=True)
+def _groups_on(p: RunoutPlan, pair_values: np.ndarray, a1: int, a2: int, k: int, vals: np.ndarray,
+               local: np.ndarray, wlocal: np.ndarray) -> tuple:
+    """Every group on one flush-free runout of cards ``a1``, ``a2`` (the same card on a turn): the assignments
+    that miss both cards (inclusion–exclusion), scored once per group; returns (assignments, weight)."""
+    P = p.group_rp.shape[1]
+    total = 0.0
+    wtotal = 0.0
+    for g in range(p.group_rp.shape[0]):
+        n = p.group_n[g, 0] - p.group_card[g, a1, 0]
+        w = p.group_n[g, 1] - p.group_card[g, a1, 1]
+        if k == 2:
+            n += p.group_pair[g, a1, a2, 0] - p.group_card[g, a2, 0]
+            w += p.group_pair[g, a1, a2, 1] - p.group_card[g, a2, 1]
+        if n < 0.5:
+            continue
+        best = -1
+        nbest = 0
+        for q in range(P):
+            v = pair_values[p.group_rp[g, q]]
+            vals[q] = v
+            if v > best:
+                best = v
+                nbest = 1
+            elif v == best:
+                nbest += 1
+        cnt = int(round(n))
+        for q in range(P):
+            if vals[q] == best:
+                local[q, nbest - 1] += cnt
+                wlocal[q, nbest - 1] += w
+        total += n
+        wtotal += w
+    return total, wtotal
+
+
+@njit(cache=True, nogil=True)
+def _two_unit(values: np.ndarray, assign: np.ndarray, amask: np.ndarray, rmask: np.uint64,
+              local: np.ndarray) -> int:
+    """Heads-up pairs of unit weight on one runout, into ``local`` (2, 2); returns the pairs scored."""
+    w0 = w1 = t = n = 0
+    for a in range(assign.shape[0]):
+        if amask[a] & rmask:
+            continue
+        v0 = values[assign[a, 0]]
+        v1 = values[assign[a, 1]]
+        w0 += v0 > v1
+        w1 += v1 > v0
+        t += v0 == v1
+        n += 1
+    local[0, 0] += w0
+    local[1, 0] += w1
+    local[0, 1] += t
+    local[1, 1] += t
+    return n
+
+
+@njit(cache=True, nogil=True)
+def _three_unit(values: np.ndarray, assign: np.ndarray, amask: np.ndarray, rmask: np.uint64,
+                local: np.ndarray) -> int:
+    """Three-way assignments of unit weight on one runout, into ``local`` (3, 3); returns how many."""
+    s0 = s1 = s2 = d01 = d02 = d12 = t = n = 0
+    for a in range(assign.shape[0]):
+        if amask[a] & rmask:
+            continue
+        v0 = values[assign[a, 0]]
+        v1 = values[assign[a, 1]]
+        v2 = values[assign[a, 2]]
+        best = max(v0, max(v1, v2))
+        b0 = v0 == best
+        b1 = v1 == best
+        b2 = v2 == best
+        k = b0 + b1 + b2
+        s0 += b0 & (k == 1)
+        s1 += b1 & (k == 1)
+        s2 += b2 & (k == 1)
+        d01 += b0 & b1 & (k == 2)
+        d02 += b0 & b2 & (k == 2)
+        d12 += b1 & b2 & (k == 2)
+        t += k == 3
+        n += 1
+    local[0, 0] += s0
+    local[1, 0] += s1
+    local[2, 0] += s2
+    local[0, 1] += d01 + d02
+    local[1, 1] += d01 + d12
+    local[2, 1] += d02 + d12
+    local[0, 2] += t
+    local[1, 2] += t
+    local[2, 2] += t
+    return n
+
+
+@njit(cache=True, nogil=True)
+def _any(values: np.ndarray, assign: np.ndarray, amask: np.ndarray, aweight: np.ndarray, rmask: np.uint64,
+         local: np.ndarray, wlocal: np.ndarray, vals: np.ndarray) -> tuple:
+    """Any number of players, any weights, on one runout; returns (assignments, their weight)."""
+    P = assign.shape[1]
+    n = 0
+    wn = 0.0
+    for a in range(assign.shape[0]):
+        if amask[a] & rmask:
+            continue
+        best = -1
+        nbest = 0
+        for q in range(P):
+            v = values[assign[a, q]]
+            vals[q] = v
+            if v > best:
+                best = v
+                nbest = 1
+            elif v == best:
+                nbest += 1
+        w = aweight[a]
+        for q in range(P):
+            if vals[q] == best:
+                local[q, nbest - 1] += 1
+                wlocal[q, nbest - 1] += w
+        n += 1
+        wn += w
+    return n, wn
+
+
+@njit(cache=True, nogil=True)
+def _sweep_two(values: np.ndarray, p: RunoutPlan, m: int, counts: np.ndarray, wcounts: np.ndarray,
+               card_all: np.ndarray, card_below: np.ndarray, card_eq: np.ndarray) -> tuple:
+    """Two players on one runout: every pair of live combos with no card shared, counted without listing
+    the pairs.  Walking both ranges' live combos in order of value, a combo of one player beats the other's
+    combos below it and ties those equal to it; the ones sharing a card with it are taken out by per-card
+    running totals, and the other player's identical combo (taken out twice: it shares both cards) is added
+    back once.  Returns the pairs and their weight, adding ``m`` times to the counts.
+
+    ``card_*`` are (2, 2, 52) work arrays (player, count | weight, card), zero on entry and on return.
+    """
+    o1, o2 = p.offsets[1], p.offsets[2]
+    live = np.empty(o2, np.int64)
+    n = 0
+    total = np.zeros((2, 2))                    # player, count | weight: live combos
+    for i in range(o2):
+        if values[i] >= 0:
+            live[n] = i
+            n += 1
+            q = 0 if i < o1 else 1
+            w = p.weights[i]
+            total[q, 0] += 1.0
+            total[q, 1] += w
+            card_all[q, 0, p.combos[i, 0]] += 1.0
+            card_all[q, 1, p.combos[i, 0]] += w
+            card_all[q, 0, p.combos[i, 1]] += 1.0
+            card_all[q, 1, p.combos[i, 1]] += w
+    order = live[:n][np.argsort(values[live[:n]], kind="mergesort")]
+    below = np.zeros((2, 2))
+    eq = np.zeros((2, 2))
+    got = np.zeros((2, 3, 2))                   # player, win | tie | all pairs, count | weight
+    start = 0
+    while start < n:
+        v = values[order[start]]
+        end = start
+        while end < n and values[order[end]] == v:
+            i = order[end]
+            q = 0 if i < o1 else 1
+            w = p.weights[i]
+            eq[q, 0] += 1.0
+            eq[q, 1] += w
+            card_eq[q, 0, p.combos[i, 0]] += 1.0
+            card_eq[q, 1, p.combos[i, 0]] += w
+            card_eq[q, 0, p.combos[i, 1]] += 1.0
+            card_eq[q, 1, p.combos[i, 1]] += w
+            end += 1
+        for t in range(start, end):
+            i = order[t]
+            q = 0 if i < o1 else 1
+            o = 1 - q
+            c1, c2 = p.combos[i, 0], p.combos[i, 1]
+            w = p.weights[i]
+            j = p.twin[i]                       # the other player's combo of the same two cards
+            for u in range(2):
+                s = 0.0
+                if j >= 0 and values[j] >= 0:
+                    s = 1.0 if u == 0 else p.weights[j]
+                scale = 1.0 if u == 0 else w
+                got[q, 0, u] += scale * (below[o, u] - card_below[o, u, c1] - card_below[o, u, c2])
+                got[q, 1, u] += scale * (eq[o, u] - card_eq[o, u, c1] - card_eq[o, u, c2] + s)
+                if q == 0:
+                    got[q, 2, u] += scale * (total[o, u] - card_all[o, u, c1] - card_all[o, u, c2] + s)
+        for t in range(start, end):             # the group joins the totals below; its card totals are cleared
+            i = order[t]
+            q = 0 if i < o1 else 1
+            for u in range(2):
+                for c in (p.combos[i, 0], p.combos[i, 1]):
+                    card_below[q, u, c] += card_eq[q, u, c]
+                    card_eq[q, u, c] = 0.0
+        for q in range(2):
+            for u in range(2):
+                below[q, u] += eq[q, u]
+                eq[q, u] = 0.0
+        start = end
+    for q in range(2):
+        counts[q, 0] += m * int(round(got[q, 0, 0]))
+        counts[q, 1] += m * int(round(got[q, 1, 0]))
+        wcounts[q, 0] += m * got[q, 0, 1]
+        wcounts[q, 1] += m * got[q, 1, 1]
+    for i in range(n):                          # the work arrays back to zero
+        c = live[i]
+        q = 0 if c < o1 else 1
+        for u in range(2):
+            card_all[q, u, p.combos[c, 0]] = 0.0
+            card_all[q, u, p.combos[c, 1]] = 0.0
+            card_below[q, u, p.combos[c, 0]] = 0.0
+            card_below[q, u, p.combos[c, 1]] = 0.0
+    return m * int(round(got[0, 2, 0])), m * got[0, 2, 1]
