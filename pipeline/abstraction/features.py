@@ -45,11 +45,6 @@ RIVER_PAIRS = 47 * 46 // 2           # live pairs on a complete board
 DEFAULT_BINS = 50
 
 
-def bin_of(win2: int, bins: int) -> int:
-    """The equity bin of a river count ``2·wins + ties`` of 1,980: ``min(bins - 1, ⌊win2·bins / 1,980⌋)``."""
-    return min(bins - 1, win2 * bins // FULL)
-
-
 def board_orbit(board: Sequence[int]) -> int:
     """How many boards a permutation of suits maps ``board`` onto: 24 over its suit symmetries."""
     masks = [0, 0, 0, 0]
