@@ -29,7 +29,7 @@ from numba import njit
 
 from .emd import cumulative, potential_embedding
 from .features import FULL
-from .streets import QUANTILES
+from .streets import QUANTILES, percentile_labels
 
 COUNTER_BUDGET = 64_000_000          # k·d·values counters of one median (else that figure is left out)
 METRICS = {"river": ("ochs",), "turn": ("emd",), "flop": ("potential", "emd")}
@@ -128,8 +128,7 @@ def street_report(street: str, parts: Callable[[], Iterable[pa.Table]], k: int, 
         labels["kmeans"].append(t.column("bucket").to_numpy().astype(np.int32))
         weights.append(w.astype(np.uint8))                  # a situation stands for at most 24
         labels["percentile"].append(w2)
-    below = np.cumsum(mass) - mass
-    cut = np.minimum(k - 1, (below * k / mass.sum()).astype(np.int64))
+    cut = percentile_labels(mass, k)                        # mass by win2: by equity, in ascending order
     labels["percentile"] = [cut[w2].astype(np.int32) for w2 in labels["percentile"]]
     rows: dict[str, list] = {"street": [], "method": [], "metric": [], "bucket": [], "situations": [],
                              "weight": [], "distance": []}

@@ -87,6 +87,11 @@ def percentile_buckets(equity: np.ndarray, weight: np.ndarray, k: int) -> np.nda
     equity always in one bucket (``int32`` labels)."""
     values, inverse = np.unique(equity, return_inverse=True)
     mass = np.bincount(inverse, weights=weight.astype(np.float64), minlength=len(values))
-    below = np.cumsum(mass) - mass                     # weight strictly below each distinct equity
-    label = np.minimum(k - 1, (below * k / mass.sum()).astype(np.int64))
-    return label[inverse].astype(np.int32)
+    return percentile_labels(mass, k)[inverse].astype(np.int32)
+
+
+def percentile_labels(mass: np.ndarray, k: int) -> np.ndarray:
+    """:func:`percentile_buckets` from weights already binned: ``mass[v]`` the weight of the situations of the
+    ``v``-th equity in ascending order (zero for an equity none has); the bucket of each equity (``int64``)."""
+    below = np.cumsum(mass) - mass                     # weight strictly below each equity
+    return np.minimum(k - 1, (below * k / mass.sum()).astype(np.int64))
