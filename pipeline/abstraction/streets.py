@@ -22,7 +22,6 @@ import numpy as np
 
 from .emd import cumulative, potential_embedding
 from .features import DEFAULT_BINS, river_features, runout_features
-from .kmeans import assign
 
 STREETS = {"flop": 3, "turn": 4, "river": 5}
 METRIC = {"river": "l2", "turn": "l1", "flop": "l1"}
@@ -71,6 +70,9 @@ def street_rows(street: str, boards: np.ndarray, *, bins: int = DEFAULT_BINS,
                           {"histogram": tf.histogram})
     if turn_centroids is None:
         raise ValueError("the flop's potential-aware points need the turn centroids")
+    # imported here, not at the top: a lookup imports this module and needs no k-means
+    from .kmeans import assign
+
     ff = runout_features(boards, bins, turns=True)
     assert ff.turns is not None
     n = len(ff.index)
