@@ -46,7 +46,7 @@ def bucket(hole: str = typer.Argument(..., help="two hole cards, e.g. AsKd"),
         value: int | None = None
         built = os.path.exists(os.path.join(out, "abstraction", street, "_manifest.json"))
         if built:
-            value = load(out, k, bins, seed, streets=(street,)).bucket(hole, board)
+            value = load(out, k, bins, seed, streets=(street,)).bucket_of_index(street, s.index)
             if value is None:
                 print(f"bucket: the {street} abstraction in {out} is a limited build that did not reach this "
                       "situation", file=sys.stderr)

@@ -17,8 +17,27 @@ distance in imperfect-information games", AAAI 2014), from exact features.
 :mod:`.report`   within-bucket distances beside equity-percentile buckets
 ================  ==========================================================================
 """
-from .kmeans import Clustering, assign, fit, plusplus
-from .lookup import Abstraction, AbstractionError, Situation, load, situation
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .kmeans import Clustering, assign, fit, plusplus
+    from .lookup import Abstraction, AbstractionError, Situation, load, situation
 
 __all__ = ["Abstraction", "AbstractionError", "Clustering", "Situation", "assign", "fit", "load", "plusplus",
            "situation"]
+
+# Imported when first asked for: a lookup (``pokerpipe bucket``) loads neither k-means nor the report.
+_HOME = {"Clustering": "kmeans", "assign": "kmeans", "fit": "kmeans", "plusplus": "kmeans",
+         "Abstraction": "lookup", "AbstractionError": "lookup", "Situation": "lookup", "load": "lookup",
+         "situation": "lookup"}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOME:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f".{_HOME[name]}", __name__), name)
+    globals()[name] = value
+    return value

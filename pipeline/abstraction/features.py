@@ -45,11 +45,6 @@ RIVER_PAIRS = 47 * 46 // 2           # live pairs on a complete board
 DEFAULT_BINS = 50
 
 
-def bin_of(win2: int, bins: int) -> int:
-    """The equity bin of a river count ``2·wins + ties`` of 1,980: ``min(bins - 1, ⌊win2·bins / 1,980⌋)``."""
-    return min(bins - 1, win2 * bins // FULL)
-
-
 def board_orbit(board: Sequence[int]) -> int:
     """How many boards a permutation of suits maps ``board`` onto: 24 over its suit symmetries."""
     masks = [0, 0, 0, 0]
@@ -182,6 +177,37 @@ def cluster_counts(dv: np.ndarray, order: np.ndarray, pa: np.ndarray, pb: np.nda
 
 
 @njit(cache=True, nogil=True)
+def _board_work() -> tuple:
+    """The work arrays of one complete board's count: ``(dv, order, tmp, hist, win2, below, level)`` — per live
+    pair its dense value, the pairs in order, the sort's scratch, the radix counts, per pair ``2·ahead + tied``,
+    and the per-card counts of :func:`win_counts`."""
+    return (np.empty(RIVER_PAIRS, np.int64), np.empty(RIVER_PAIRS, np.int64), np.empty(RIVER_PAIRS, np.int64),
+            np.empty(129, np.int64), np.empty(RIVER_PAIRS, np.int64), np.empty(47, np.int64),
+            np.empty(47, np.int64))
+
+
+@njit(cache=True, nogil=True)
+def _board_order(rkey: np.uint64, rsuited: np.uint64, cards: np.ndarray, pa: np.ndarray, pb: np.ndarray,
+                 dense: np.ndarray, T: Tables, work: tuple) -> None:
+    """On the complete board ``(rkey, rsuited)``: ``work``'s ``dv`` the dense value of each pair of the 47
+    live ``cards`` (``pa``/``pb``: the pairs' positions in ``cards``), ``order`` the pairs by value."""
+    dv, order, tmp, hist = work[0], work[1], work[2], work[3]
+    river_values(rkey, rsuited, cards, pa, pb, dense, dv, T)
+    _radix_order(dv, RIVER_PAIRS, order, tmp, hist)
+
+
+@njit(cache=True, nogil=True)
+def _board_wins(rkey: np.uint64, rsuited: np.uint64, cards: np.ndarray, pa: np.ndarray, pb: np.ndarray,
+                dense: np.ndarray, T: Tables, work: tuple) -> np.ndarray:
+    """:func:`_board_order`, then each pair's ``2·ahead + tied`` against the 990 others (``work``'s ``win2``,
+    returned)."""
+    _board_order(rkey, rsuited, cards, pa, pb, dense, T, work)
+    win2 = work[4]
+    win_counts(work[0], work[1], pa, pb, 47, win2, work[5], work[6])
+    return win2
+
+
+@njit(cache=True, nogil=True)
 def _river_kernel(boards: np.ndarray, cluster_of_class: np.ndarray, groups: int, blocks: np.ndarray,
                   dense: np.ndarray, T: Tables) -> tuple:
     """Every live hole of each river board: situation index, ``2·ahead + tied`` of 1,980, and per opponent
@@ -194,10 +220,8 @@ def _river_kernel(boards: np.ndarray, cluster_of_class: np.ndarray, groups: int,
     out_c2 = np.empty((rows, groups), np.uint16)
     out_live = np.empty((rows, groups), np.uint16)
     live = np.empty(52, np.int64)
-    dv = np.empty(RIVER_PAIRS, np.int64)
-    order = np.empty(RIVER_PAIRS, np.int64)
-    tmp = np.empty(RIVER_PAIRS, np.int64)
-    hist = np.empty(129, np.int64)
+    work = _board_work()
+    dv, order = work[0], work[1]
     group = np.empty(RIVER_PAIRS, np.int64)
     c2 = np.empty((RIVER_PAIRS, groups), np.int64)
     nlive = np.empty((RIVER_PAIRS, groups), np.int64)
@@ -211,10 +235,9 @@ def _river_kernel(boards: np.ndarray, cluster_of_class: np.ndarray, groups: int,
         board[:] = boards[bi]
         key, suited, used = board_state(board, np.uint64(0), T.card_keys)
         live_cards(used, live)
-        river_values(key, suited, live, pa, pb, dense, dv, T)
+        _board_order(key, suited, live, pa, pb, dense, T, work)
         for p in range(RIVER_PAIRS):
             group[p] = cluster_of_class[class_of(live[pa[p]], live[pb[p]])]
-        _radix_order(dv, RIVER_PAIRS, order, tmp, hist)
         cluster_counts(dv, order, pa, pb, 47, group, groups, c2, nlive, below, level, done, size)
         for p in range(RIVER_PAIRS):
             out_idx[row] = situation_index_nb(live[pb[p]], live[pa[p]], board, 5, blocks)
@@ -237,21 +260,13 @@ def _class_histogram_kernel(boards: np.ndarray, orbits: np.ndarray, bins: int, d
     hist = np.zeros((169, bins), np.int64)
     total = np.zeros(169, np.int64)
     live = np.empty(52, np.int64)
-    dv = np.empty(RIVER_PAIRS, np.int64)
-    order = np.empty(RIVER_PAIRS, np.int64)
-    tmp = np.empty(RIVER_PAIRS, np.int64)
-    rhist = np.empty(129, np.int64)
-    win2 = np.empty(RIVER_PAIRS, np.int64)
-    below = np.empty(47, np.int64)
-    level = np.empty(47, np.int64)
+    work = _board_work()
     board = np.zeros(5, np.int64)
     for bi in range(boards.shape[0]):
         board[:] = boards[bi]
         key, suited, used = board_state(board, np.uint64(0), T.card_keys)
         live_cards(used, live)
-        river_values(key, suited, live, pa, pb, dense, dv, T)
-        _radix_order(dv, RIVER_PAIRS, order, tmp, rhist)
-        win_counts(dv, order, pa, pb, 47, win2, below, level)
+        win2 = _board_wins(key, suited, live, pa, pb, dense, T, work)
         for p in range(RIVER_PAIRS):
             b = min(bins - 1, win2[p] * bins // FULL)
             c = class_of(live[pa[p]], live[pb[p]])
@@ -279,13 +294,7 @@ def _runout_histograms(boards: np.ndarray, bins: int, blocks: np.ndarray, dense:
     rest = np.empty(47, np.int64)          # the 47 live cards of a complete board, as positions in ``live``
     cards = np.empty(47, np.int64)
     to_hole = np.empty(RIVER_PAIRS, np.int64)
-    dv = np.empty(RIVER_PAIRS, np.int64)
-    order = np.empty(RIVER_PAIRS, np.int64)
-    tmp = np.empty(RIVER_PAIRS, np.int64)
-    rhist = np.empty(129, np.int64)
-    win2 = np.empty(RIVER_PAIRS, np.int64)
-    below = np.empty(47, np.int64)
-    level = np.empty(47, np.int64)
+    work = _board_work()
     board = np.zeros(5, np.int64)
     for bi in range(nb):
         board[:m] = boards[bi]
@@ -308,9 +317,7 @@ def _runout_histograms(boards: np.ndarray, bins: int, blocks: np.ndarray, dense:
                         k += 1
                 for p in range(RIVER_PAIRS):
                     to_hole[p] = base + pid[rest[rpa[p]], rest[rpb[p]]]
-                river_values(rkey, rsuited, cards, rpa, rpb, dense, dv, T)
-                _radix_order(dv, RIVER_PAIRS, order, tmp, rhist)
-                win_counts(dv, order, rpa, rpb, 47, win2, below, level)
+                win2 = _board_wins(rkey, rsuited, cards, rpa, rpb, dense, T, work)
                 for p in range(RIVER_PAIRS):
                     h = to_hole[p]
                     b = min(bins - 1, win2[p] * bins // FULL)

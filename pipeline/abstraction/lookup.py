@@ -168,7 +168,8 @@ def _stamp(path: str, sha: str) -> None:
 
 
 class Abstraction:
-    """A built abstraction: ``bucket(hole, board)`` and vectorised ``buckets(indices, street)``."""
+    """A built abstraction: ``bucket(hole, board)``, ``bucket_of_index(street, index)`` and vectorised
+    ``buckets(indices, street)``."""
 
     def __init__(self, streets: dict[str, StreetBuckets], location: str) -> None:
         self.streets, self.location = streets, location
@@ -180,10 +181,14 @@ class Abstraction:
     def bucket(self, hole: Cards, board: Cards) -> Optional[int]:
         """The bucket of ``hole`` on ``board`` (None where a limited build did not reach the situation)."""
         h, b = _cards(hole, board)
-        street = street_of(b)
+        return self.bucket_of_index(street_of(b), situation_index(h, b))
+
+    def bucket_of_index(self, street: str, index: int) -> Optional[int]:
+        """The bucket of the situation ``index`` (its situation_index, e.g. :attr:`Situation.index`) of
+        ``street`` (None where a limited build did not reach it)."""
         if street not in self.streets:
             raise AbstractionError(f"the {street} abstraction is not built at {self.location}")
-        value = int(self.streets[street].array[situation_index(h, b)])
+        value = int(self.streets[street].array[index])
         return None if value == NO_BUCKET else value
 
     def buckets(self, indices: np.ndarray, street: str) -> np.ndarray:

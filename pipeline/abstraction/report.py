@@ -16,7 +16,10 @@ flop   ``emd``        EMD of the 1,081-runout equity histograms
 
 Three passes over the parts (one at a time, so the river's 123 M rows are never
 held at once): the equities' weights (the percentile cut points), the
-centroids' statistics, the distances.
+centroids' statistics, the distances.  The flop's potential-aware points are
+the exception: embedded once, in the second pass, and kept for the third
+(uint8, 392 a situation: 0.5 GB for the whole flop, less than the river's
+labels and weights; embedding them again cost 9 s).
 """
 from __future__ import annotations
 
@@ -29,7 +32,7 @@ from numba import njit
 
 from .emd import cumulative, potential_embedding
 from .features import FULL
-from .streets import QUANTILES
+from .streets import QUANTILES, percentile_labels
 
 COUNTER_BUDGET = 64_000_000          # k·d·values counters of one median (else that figure is left out)
 METRICS = {"river": ("ochs",), "turn": ("emd",), "flop": ("potential", "emd")}
@@ -128,8 +131,7 @@ def street_report(street: str, parts: Callable[[], Iterable[pa.Table]], k: int, 
         labels["kmeans"].append(t.column("bucket").to_numpy().astype(np.int32))
         weights.append(w.astype(np.uint8))                  # a situation stands for at most 24
         labels["percentile"].append(w2)
-    below = np.cumsum(mass) - mass
-    cut = np.minimum(k - 1, (below * k / mass.sum()).astype(np.int64))
+    cut = percentile_labels(mass, k)                        # mass by win2: by equity, in ascending order
     labels["percentile"] = [cut[w2].astype(np.int32) for w2 in labels["percentile"]]
     rows: dict[str, list] = {"street": [], "method": [], "metric": [], "bucket": [], "situations": [],
                              "weight": [], "distance": []}
@@ -137,8 +139,11 @@ def street_report(street: str, parts: Callable[[], Iterable[pa.Table]], k: int, 
         l1 = metric != "ochs"
         centroids: dict[str, Optional[np.ndarray]] = {}
         stats: dict[str, np.ndarray] = {}
+        kept: Optional[list[np.ndarray]] = [] if metric == "potential" else None
         for i, t in enumerate(parts()):                      # pass 2: the centroids' statistics
             x = points_of(street, metric, t, turn_centroids)
+            if kept is not None:
+                kept.append(x)
             for method in labels:
                 lab, w = labels[method][i], weights[i]
                 if l1:
@@ -160,12 +165,14 @@ def street_report(street: str, parts: Callable[[], Iterable[pa.Table]], k: int, 
                 centroids[method] = np.divide(stats[method], wsum[:, None], out=np.zeros_like(stats[method]),
                                               where=wsum[:, None] > 0)
         dist = {m: np.zeros(k) for m in labels}
-        for i, t in enumerate(parts()):                      # pass 3: distances to the centroids
-            x = points_of(street, metric, t, turn_centroids).astype(np.float64)
+        points = kept if kept is not None else (points_of(street, metric, t, turn_centroids) for t in parts())
+        for i, xi in enumerate(points):                      # pass 3: distances to the centroids
+            x = xi.astype(np.float64)
             for method in labels:
                 c = centroids[method]
                 if c is not None:
                     _distance_sums(x, labels[method][i], weights[i].astype(np.float64), c, l1, dist[method])
+        del points                                           # the kept points are not held into the next metric
         for method in labels:
             lab = np.concatenate(labels[method])
             w = np.concatenate(weights)

@@ -22,7 +22,6 @@ import numpy as np
 
 from .emd import cumulative, potential_embedding
 from .features import DEFAULT_BINS, river_features, runout_features
-from .kmeans import assign
 
 STREETS = {"flop": 3, "turn": 4, "river": 5}
 METRIC = {"river": "l2", "turn": "l1", "flop": "l1"}
@@ -71,6 +70,9 @@ def street_rows(street: str, boards: np.ndarray, *, bins: int = DEFAULT_BINS,
                           {"histogram": tf.histogram})
     if turn_centroids is None:
         raise ValueError("the flop's potential-aware points need the turn centroids")
+    # imported here, not at the top: a lookup imports this module and needs no k-means
+    from .kmeans import assign
+
     ff = runout_features(boards, bins, turns=True)
     assert ff.turns is not None
     n = len(ff.index)
@@ -87,6 +89,11 @@ def percentile_buckets(equity: np.ndarray, weight: np.ndarray, k: int) -> np.nda
     equity always in one bucket (``int32`` labels)."""
     values, inverse = np.unique(equity, return_inverse=True)
     mass = np.bincount(inverse, weights=weight.astype(np.float64), minlength=len(values))
-    below = np.cumsum(mass) - mass                     # weight strictly below each distinct equity
-    label = np.minimum(k - 1, (below * k / mass.sum()).astype(np.int64))
-    return label[inverse].astype(np.int32)
+    return percentile_labels(mass, k)[inverse].astype(np.int32)
+
+
+def percentile_labels(mass: np.ndarray, k: int) -> np.ndarray:
+    """:func:`percentile_buckets` from weights already binned: ``mass[v]`` the weight of the situations of the
+    ``v``-th equity in ascending order (zero for an equity none has); the bucket of each equity (``int64``)."""
+    below = np.cumsum(mass) - mass                     # weight strictly below each equity
+    return np.minimum(k - 1, (below * k / mass.sum()).astype(np.int64))

@@ -32,3 +32,19 @@ def test_points_do_not_depend_on_threads_and_the_sample_not_on_chunks() -> None:
     order = np.argsort(one[2])                                   # other chunks: the same situations, in index order
     assert np.array_equal(one[2][order], whole[2]) and np.array_equal(one[0][order], whole[0])
     assert 0.25 < len(one[0]) / len(street_points("turn", boards, bins=20, chunk=40)[0]) < 0.35
+
+
+def test_percentile_buckets_from_binned_weights() -> None:
+    """The report's cut (weights binned by ``win2``, empty bins included) is :func:`percentile_buckets`'."""
+    from pipeline.abstraction.features import FULL
+    from pipeline.abstraction.streets import percentile_buckets, percentile_labels
+
+    rng = np.random.default_rng(3)
+    win2 = rng.integers(0, 46 * FULL + 1, 5000)
+    weight = rng.integers(1, 25, 5000)
+    for k in (1, 7, 256, 10_000):
+        want = percentile_buckets(win2 / (46 * FULL), weight, k)
+        mass = np.bincount(win2, weights=weight.astype(np.float64), minlength=46 * FULL + 1)
+        got = percentile_labels(mass, k)[win2].astype(np.int32)
+        assert np.array_equal(got, want)
+        assert (np.diff(want[np.argsort(win2, kind="stable")]) >= 0).all() and want.max() < k

@@ -131,7 +131,7 @@ def test_lookups_equal_the_rows_and_ignore_suits_and_order(built: Path) -> None:
         assert (ab.buckets(idx, street) == bucket).all()
         for row in (0, len(idx) // 2, len(idx) - 1):
             hole, board = situation_cards(int(idx[row]), m)
-            assert ab.bucket(hole, board) == bucket[row]
+            assert ab.bucket(hole, board) == bucket[row] == ab.bucket_of_index(street, int(idx[row]))
             swap = [4 * (c >> 2) + (3 - (c & 3)) for c in hole]          # clubs <-> spades, diamonds <-> hearts
             swap_board = [4 * (c >> 2) + (3 - (c & 3)) for c in board][::-1]
             assert ab.bucket(swap[::-1], swap_board) == bucket[row]

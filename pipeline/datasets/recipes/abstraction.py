@@ -36,7 +36,7 @@ from ...batch.spec import Dataset, Inputs
 from ...core.errors import InputError
 from ...core.inputs import integer
 from ..registry import DatasetError
-from ..streets import MAX_LIMIT, STREETS, check_street
+from ..streets import MAX_LIMIT, STREETS, check_street, planned_parts
 
 ORDER = 70
 BOARDS_PER_PART = {"river": 2000, "turn": 200, "flop": 25}
@@ -59,13 +59,6 @@ def _boards(street: str, limit: Optional[int]) -> np.ndarray:
 
     boards = canonical_boards(STREETS[street])
     return boards if limit is None else boards[:limit]
-
-
-def _planned_boards(street: str, limit: Optional[int]) -> int:
-    from ...isomorphism.boards import CANONICAL_BOARDS
-
-    total = CANONICAL_BOARDS[STREETS[street]]
-    return total if limit is None else min(total, limit)
 
 
 def read_exact(inputs: Inputs, ds: Dataset, columns: Optional[list[str]] = None) -> pa.Table:
@@ -299,7 +292,7 @@ class Street(_StreetBase):
         return [(boards[i:i + size], centroids, context) for i in range(0, len(boards), size)]
 
     def planned_parts(self) -> int:
-        return -(-_planned_boards(self.street, self.limit) // BOARDS_PER_PART[self.street])
+        return planned_parts(self.street, self.limit, BOARDS_PER_PART[self.street])
 
     def compute(self, partition: Any) -> pa.Table:
         from ...abstraction.fitting import assigned_rows

@@ -34,10 +34,9 @@ from ...batch.spec import Dataset, Inputs
 from ...batch.storage import Storage, StorageError
 from ...holdem.weight_build import BOARDS_PER_TASK, STREETS, board_chunks, dense_street, street_weights
 from ...holdem.weights import MULTI, WeightTables, pack
-from ...isomorphism.boards import CANONICAL_BOARDS
 from ...isomorphism.situations import street_size
 from ..registry import DatasetError
-from ..streets import StreetDataset
+from ..streets import StreetDataset, planned_parts
 
 ORDER = 60
 ARRAYS = {"flop": ("win2", "multi"), "turn": ("win2", "multi"), "river": ("counts",)}
@@ -70,9 +69,7 @@ class HoldemWeights(StreetDataset):
     def planned_parts(self) -> int:
         """The count of :meth:`partitions` without enumerating the boards (1.5 s for the river): the engine
         checks a manifest's part list against it each time it loads the tables."""
-        m = STREETS[self.street]
-        boards = CANONICAL_BOARDS[m] if self.limit is None else min(CANONICAL_BOARDS[m], self.limit)
-        return -(-boards // BOARDS_PER_TASK[m])
+        return planned_parts(self.street, self.limit, BOARDS_PER_TASK[STREETS[self.street]])
 
     def compute(self, partition: Any) -> pa.Table:
         idx, *values = street_weights(partition)
