@@ -78,15 +78,31 @@ def deal_ranges_block(nb: int, s0: np.uint64, s1: np.uint64, plan: DealPlan, bke
     L = deck.size
     order = scratch[:R]             # the order the range players draw in (kept from block to block)
     held = scratch[R:3 * R]         # cards of the range players drawn so far in a trial
+    joint, joint_mask, joint_prob, joint_alias = plan.joint, plan.joint_mask, plan.joint_prob, plan.joint_alias
+    A = joint.shape[0]
     for b in range(nb):
         taken = base_used
         omega = 1.0
+        if A > 0:            # 2'. one assignment of all the range players, drawn by its weight
+            s0, s1, a = below(s0, s1, A)
+            if joint_prob.size > 0:
+                s0, s1, u = uniform(s0, s1)
+                if u >= joint_prob[a]:
+                    a = joint_alias[a]
+            taken |= joint_mask[a]
+            for k in range(R):
+                i = joint[a, k]
+                c1, c2 = rcombos[i, 0], rcombos[i, 1]
+                p = rplayers[k]
+                keys[p, b] = card_keys[c1] + card_keys[c2]
+                hole[p, b, 0] = c1
+                hole[p, b, 1] = c2
         # 2. range players, in random order when their draws can collide
-        if weighted:
+        if weighted and A == 0:
             for k in range(R - 1, 0, -1):
                 s0, s1, j = below(s0, s1, k + 1)
                 order[k], order[j] = order[j], order[k]
-        for q in range(R):
+        for q in range(R if A == 0 else 0):
             k = order[q]
             lo, hi = roffsets[k], roffsets[k + 1]
             avail = rtotal[k]

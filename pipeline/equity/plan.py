@@ -8,9 +8,11 @@ weight), dealt straight from the deck with the board.
 """
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 import numpy as np
+from numba import njit
 
 from ..ranges.syntax import Range
 from .suits import stabilizer
@@ -37,6 +39,11 @@ class DealPlan(NamedTuple):
     requal: np.ndarray           # (R,) bool: the range's combos all weigh the same (no alias draw)
     card_weight: np.ndarray      # (R, 52): weight of each range's combos holding a card
     pair_weight: np.ndarray      # (R, 52, 52): weight of each range's combo of two cards
+    joint: np.ndarray            # (A, R) int64: every assignment of the range players' combos with no card shared,
+    #                              drawn as one (rows into rcombos); (0, R) when they are drawn one by one
+    joint_mask: np.ndarray       # (A,) uint64: its cards
+    joint_prob: np.ndarray       # (A,) float64: Walker alias table over the assignments' weight products ...
+    joint_alias: np.ndarray      # (A,) int64   ... (empty when every product is the same: a uniform draw)
 
     def for_chunk(self) -> DealPlan:
         """The plan with its own copy of the deck, which a chunk shuffles in place (chunks run in threads)."""
@@ -97,6 +104,69 @@ def lone_range_classes(r: Range, perms: np.ndarray) -> Range:
     return Range(r.text, r.combos[first[order]], weights[order])
 
 
+MAX_JOINT = 1 << 20      # assignments of the range players listed at most for joint draws (~40 MB)
+
+
+def _joint(rest: dict, range_players: list[int], used: int, collide: bool) -> tuple:
+    """The range players' assignments with no card shared, their masks and an alias table over their
+    weight products — when the ranges can collide and the list is short enough.  Drawing one row by
+    its weight product is exactly the law the enumeration weighs (OMPEval draws from combined ranges
+    the same way), so a trial needs neither redraws nor an importance weight."""
+    from .exact import _walk
+
+    R = len(range_players)
+    empty = (np.zeros((0, R), np.int64), np.zeros(0, np.uint64), np.zeros(0, np.float64), np.zeros(0, np.int64))
+    sizes = [len(rest[p]) for p in range_players]
+    if not collide or R < 2 or math.prod(sizes) > MAX_JOINT:
+        return empty
+    masks = np.ascontiguousarray(np.concatenate([rest[p].masks for p in range_players]).astype(np.uint64))
+    weights = np.concatenate([rest[p].weights for p in range_players]).astype(np.float64)
+    offsets = np.cumsum([0] + sizes).astype(np.int64)
+    rows = np.empty((math.prod(sizes), R), np.int64)
+    n = _walk(masks, offsets, np.uint64(used), rows, True, -1)
+    if n == 0:
+        return empty
+    rows = np.ascontiguousarray(rows[:n])
+    mask = np.bitwise_or.reduce(masks[rows], axis=1).astype(np.uint64)
+    w = np.prod(weights[rows], axis=1)
+    if np.all(w == w[0]):
+        return rows, mask, np.zeros(0, np.float64), np.zeros(0, np.int64)
+    prob, alias = alias_arrays(w)
+    return rows, mask, prob, alias
+
+
+@njit(cache=True, nogil=True)
+def alias_arrays(weights: np.ndarray) -> tuple:
+    """:func:`alias_table` in numba, for long lists (Vose's method, the same stacks)."""
+    n = weights.size
+    scaled = weights * (n / weights.sum())
+    prob = np.ones(n, np.float64)
+    alias = np.arange(n)
+    small = np.empty(n, np.int64)
+    large = np.empty(n, np.int64)
+    ns = nl = 0
+    for i in range(n):
+        if scaled[i] < 1.0:
+            small[ns] = i
+            ns += 1
+        else:
+            large[nl] = i
+            nl += 1
+    while ns > 0 and nl > 0:
+        ns -= 1
+        nl -= 1
+        s, g = small[ns], large[nl]
+        prob[s], alias[s] = scaled[s], g
+        scaled[g] -= 1.0 - scaled[s]
+        if scaled[g] < 1.0:
+            small[ns] = g
+            ns += 1
+        else:
+            large[nl] = g
+            nl += 1
+    return prob, alias
+
+
 def plan_deal(ranges: list[Range], board: list[int], base_mask: int) -> DealPlan:
     """Group the players and build the arrays; ``ranges`` already exclude ``base_mask`` (board
     and dead cards) and the fixed players' cards are disjoint (the caller checks both)."""
@@ -138,6 +208,9 @@ def plan_deal(ranges: list[Range], board: list[int], base_mask: int) -> DealPlan
         totals.append(float(np.sum(r.weights)))
         unions.append(int(np.bitwise_or.reduce(r.masks)))
     weighted = any(unions[i] & unions[j] for i in range(len(unions)) for j in range(i))
+    joint, joint_mask, joint_prob, joint_alias = _joint(rest, range_players, used, weighted)
+    if len(joint):       # drawn as one from the assignments: no redraws, no importance weights
+        weighted = False
     R = len(range_players)
     card_weight = np.zeros((R, 52), np.float64)
     pair_weight = np.zeros((R, 52, 52) if weighted else (R, 0, 0), np.float64)
@@ -159,4 +232,5 @@ def plan_deal(ranges: list[Range], board: list[int], base_mask: int) -> DealPlan
                     np.array(totals, np.float64), cat(probs, np.float64), cat(aliases, np.int64),
                     weighted, np.array(deck_players, np.int64),
                     np.array([bool(np.all(rest[p].weights == rest[p].weights[0])) for p in range(P)
-                              if p in range_players], np.bool_), card_weight, pair_weight)
+                              if p in range_players], np.bool_), card_weight, pair_weight,
+                    joint, joint_mask, joint_prob, joint_alias)

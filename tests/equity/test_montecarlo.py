@@ -118,8 +118,26 @@ def test_deal_plan_groups_players():
     assert plan.dplayers.tolist() == [2] and plan.rplayers.tolist() == [1, 3]
     assert plan.weighted is False      # QQ and AK,KJ never share a card once AhKh is out
     assert plan.deck.size == 50
-    plan = plan_deal([parse_query(t) for t in ("AK", "KQ")], [], 0)
-    assert plan.weighted is True
+    plan = plan_deal([parse_query(t) for t in ("AK", "KQ")], [], 0)   # colliding ranges: drawn jointly
+    assert plan.weighted is False and len(plan.joint) == 16 * 16 - 16 * 4 and plan.joint_prob.size == 0
+    big = "22+,A2+,K2+,Q2+"                 # 3 x 570 combos: too many assignments to list, importance weights
+    plan = plan_deal([parse_query(big), parse_query(big), parse_query(big)], [], 0)
+    assert plan.weighted is True and len(plan.joint) == 0
+
+
+def test_joint_draws_follow_the_weights():
+    """AA:0.5,KK vs KK,QQ:0.3: drawn as one assignment by its weight product; the frequencies of the
+    first player's classes match the exact weighted counts of the assignments."""
+    from pipeline.equity.plan import alias_arrays
+
+    plan = plan_deal([parse_query("AA:0.5,KK"), parse_query("KK,QQ:0.3")], [], 0)
+    assert len(plan.joint) and plan.joint_prob.size == len(plan.joint)
+    w = np.prod(plan.rweights[plan.joint], axis=1)
+    prob, alias = alias_arrays(w)
+    p = prob.copy()                         # each row's chance under the alias table, times n
+    for j, a in enumerate(alias):
+        p[a] += 1.0 - prob[j]
+    assert np.allclose(p / len(w), w / w.sum())
 
 
 def test_alias_table_reproduces_the_weights():
