@@ -75,16 +75,22 @@ def _evaluate(holes: np.ndarray, boards: np.ndarray, low: bool, out: np.ndarray,
     high_pairs, flush_row, flush_pairs, low_pair = OT.high_pairs, OT.flush_row, OT.flush_pairs, OT.low_pair
     one = _U(1)
     for i in range(n):
+        total = _U(0)        # the cards' bits added equal them or-ed exactly when no card repeats
         seen = _U(0)
-        dup = _U(0)
-        bad = False
-        for j in range(k + 5):
-            c = holes[i, j] if j < k else boards[i, j - k]
-            bit = one << _U(c & 63)
-            dup |= seen & bit
+        top = _U(0)          # the largest id, unsigned: a negative one is huge
+        for j in range(k):
+            c = _U(holes[i, j])
+            bit = one << (c & _U(63))
+            total += bit
             seen |= bit
-            bad |= (c < 0) | (c > 51)
-        if bad or dup != 0:
+            top = max(top, c)
+        for j in range(5):
+            c = _U(boards[i, j])
+            bit = one << (c & _U(63))
+            total += bit
+            seen |= bit
+            top = max(top, c)
+        if top > _U(51) or total != seen:
             return i
         if low:
             low_set = 0
