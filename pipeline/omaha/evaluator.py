@@ -35,65 +35,98 @@ import numpy as np
 from numba import njit
 
 from ..core.cards import CardError
-from .kernels import LOW_COLUMN, board_classes
-from .tables import NO_LOW, OmahaTables, omaha_tables
+from .kernels import LOW_BIT, LOW_COLUMN
+from .tables import NO_LOW, PAIR_COLUMNS, OmahaTables, omaha_tables
 
 HOLE_SIZES = (4, 5, 6)
 
 
+_U = np.uint64
+_RANK_KEY = np.uint64(0xFFFFFFFF)
+_THREE = np.uint64(0x5555)     # + 5 on each 4-bit suit counter of a board key: its bit 3 is set from three cards up
+_FLAGS = np.uint64(0x8888)
+_RANKS = np.uint64(0x1FFF)
+_COLUMN = np.uint64(0x7F)
+_ROW = np.uint64(PAIR_COLUMNS)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _pair(ca: np.uint64, cb: np.uint64, pair_code: np.ndarray, high_pairs: np.ndarray, flush_pairs: np.ndarray,
+          hrow: np.uint64, frow: np.uint64, fsuit: np.uint64) -> int:
+    """High value of hole cards ``ca``, ``cb`` with three of a board whose rows start at ``hrow`` and
+    ``frow``: the flush row read only when the two are of the board's flush suit ``fsuit``, else the zero row."""
+    p = _U(pair_code[(ca << _U(6)) | cb])
+    col = p & _COLUMN
+    f = frow if p >> _U(7) == fsuit else _U(0)
+    return max(high_pairs[hrow + col], flush_pairs[f + col])
+
+
 @njit(cache=True, nogil=True)
-def _evaluate(holes: np.ndarray, boards: np.ndarray, low: bool, out: np.ndarray, OT: OmahaTables) -> None:
-    """Each row's value.  A board equal to the row before's is not classified again (an
-    enumeration that lists its hands board by board pays for its boards once); the hole
-    pairs are looked up straight from the cards, the flush entry read for every pair and
-    kept only for a pair of the flush suit (a multiply, not a branch the suits would defeat)."""
+def _evaluate(holes: np.ndarray, boards: np.ndarray, low: bool, out: np.ndarray, OT: OmahaTables) -> int:
+    """Each row's value into ``out``; returns the first row whose cards are not distinct ids 0..51
+    (its value and the later rows' unset), else -1.
+
+    Written for random boards, one a row (:mod:`.tables`' batch layout): each row's cards are
+    checked where they are read, the board's rank key and suit counters summed in one word and
+    its rows found with one lookup each, the flush suit found without a branch; indices are
+    unsigned (no negative-index fix-up per lookup) and a 4-card hand's six pairs written out."""
     n, k = holes.shape
-    pair_high, flush_pair, low_pair = OT.pair_high, OT.flush_pair, OT.low_pair
-    bclass = fsuit = fclass = low_set = -1
+    board_key, suit_bit, board_row, pair_code = OT.board_key, OT.suit_bit, OT.board_row, OT.pair_code
+    high_pairs, flush_row, flush_pairs, low_pair = OT.high_pairs, OT.flush_row, OT.flush_pairs, OT.low_pair
+    one = _U(1)
     for i in range(n):
-        same = i > 0
-        if same:
-            for q in range(5):
-                if boards[i, q] != boards[i - 1, q]:
-                    same = False
-        if not same:
-            bclass, fsuit, fclass, low_set = board_classes(boards[i], OT)
-        best = 0
-        f = max(fclass, 0)
-        for a in range(k):
-            ca = holes[i, a]
-            for b in range(a + 1, k):
-                cb = holes[i, b]
-                col = 13 * (ca >> 2) + (cb >> 2)
-                if low:
-                    c = LOW_COLUMN[col]
-                    v = low_pair[low_set, c] if c >= 0 else 0
-                else:
-                    v = max(pair_high[bclass, col],
-                            flush_pair[f, col] * ((ca & 3) == fsuit) * ((cb & 3) == fsuit))
-                best = max(best, v)
-        out[i] = best
-
-
-@njit(cache=True, nogil=True)
-def _bad_row(holes: np.ndarray, boards: np.ndarray) -> int:
-    """The first row whose cards are not distinct ids 0..51, else -1 (one pass, no copies)."""
-    one = np.uint64(1)
-    for i in range(holes.shape[0]):
-        seen = np.uint64(0)
-        count = 0
-        for j in range(holes.shape[1] + 5):
-            c = holes[i, j] if j < holes.shape[1] else boards[i, j - holes.shape[1]]
-            if c < 0 or c > 51:
-                return i
-            seen |= one << np.uint64(c)
-            count += 1
-        bits = 0
-        while seen:
-            seen &= seen - one
-            bits += 1
-        if bits != count:
+        total = _U(0)        # the cards' bits added equal them or-ed exactly when no card repeats
+        seen = _U(0)
+        top = _U(0)          # the largest id, unsigned: a negative one is huge
+        for j in range(k):
+            c = _U(holes[i, j])
+            bit = one << (c & _U(63))
+            total += bit
+            seen |= bit
+            top = max(top, c)
+        for j in range(5):
+            c = _U(boards[i, j])
+            bit = one << (c & _U(63))
+            total += bit
+            seen |= bit
+            top = max(top, c)
+        if top > _U(51) or total != seen:
             return i
+        if low:
+            low_set = 0
+            for q in range(5):
+                low_set |= LOW_BIT[boards[i, q] >> 2]
+            best = 0
+            for a in range(k):
+                ca = holes[i, a]
+                for b in range(a + 1, k):
+                    c = LOW_COLUMN[13 * (ca >> 2) + (holes[i, b] >> 2)]
+                    best = max(best, low_pair[low_set, c] if c >= 0 else 0)
+            out[i] = best
+            continue
+        b0, b1, b2, b3, b4 = _U(boards[i, 0]), _U(boards[i, 1]), _U(boards[i, 2]), _U(boards[i, 3]), _U(boards[i, 4])
+        key = board_key[b0] + board_key[b1] + board_key[b2] + board_key[b3] + board_key[b4]
+        suited = suit_bit[b0] | suit_bit[b1] | suit_bit[b2] | suit_bit[b3] | suit_bit[b4]
+        hrow = _U(board_row[key & _RANK_KEY]) * _ROW
+        flags = ((key >> _U(32)) + _THREE) & _FLAGS     # at most one suit holds three of five cards
+        fsuit = (flags >> _U(7) & one) + _U(2) * (flags >> _U(11) & one) + _U(3) * (flags >> _U(15) & one)
+        frow = _U(flush_row[suited >> (_U(16) * fsuit) & _RANKS]) * _ROW     # 0 (zeros) without three of a suit
+        if k == 4:
+            h0, h1, h2, h3 = _U(holes[i, 0]), _U(holes[i, 1]), _U(holes[i, 2]), _U(holes[i, 3])
+            best = max(max(_pair(h0, h1, pair_code, high_pairs, flush_pairs, hrow, frow, fsuit),
+                           _pair(h0, h2, pair_code, high_pairs, flush_pairs, hrow, frow, fsuit)),
+                       max(_pair(h0, h3, pair_code, high_pairs, flush_pairs, hrow, frow, fsuit),
+                           _pair(h1, h2, pair_code, high_pairs, flush_pairs, hrow, frow, fsuit)),
+                       max(_pair(h1, h3, pair_code, high_pairs, flush_pairs, hrow, frow, fsuit),
+                           _pair(h2, h3, pair_code, high_pairs, flush_pairs, hrow, frow, fsuit)))
+        else:
+            best = 0
+            for a in range(k):
+                ca = _U(holes[i, a])
+                for b in range(a + 1, k):
+                    best = max(best, _pair(ca, _U(holes[i, b]), pair_code, high_pairs, flush_pairs, hrow, frow,
+                                           fsuit))
+        out[i] = best
     return -1
 
 
@@ -107,11 +140,13 @@ def _checked(holes: Any, boards: Any) -> tuple[np.ndarray, np.ndarray]:
         raise CardError(f"Omaha needs (n, 4|5|6) hole cards and (n, 5) boards, got {holes.shape} and {boards.shape}")
     holes = np.ascontiguousarray(holes, np.int64)     # no copy when the caller's arrays already are
     boards = np.ascontiguousarray(boards, np.int64)
-    bad = _bad_row(holes, boards)
+    return holes, boards
+
+
+def _raise_bad(bad: int, holes: np.ndarray, boards: np.ndarray) -> None:
     if bad >= 0:
         raise CardError(f"row {bad}: hole cards {holes[bad].tolist()} and board {boards[bad].tolist()} are not "
                         "distinct card ids 0..51")
-    return holes, boards
 
 
 def evaluate_omaha(holes: Any, boards: Any) -> np.ndarray:
@@ -119,7 +154,7 @@ def evaluate_omaha(holes: Any, boards: Any) -> np.ndarray:
     (n, 4|5|6) with its board (n, 5): the best hand of exactly two hole and three board cards."""
     h, b = _checked(holes, boards)
     out = np.empty(len(h), np.int32)
-    _evaluate(h, b, False, out, omaha_tables())
+    _raise_bad(_evaluate(h, b, False, out, omaha_tables()), h, b)
     return out
 
 
@@ -127,7 +162,7 @@ def evaluate_omaha_low(holes: Any, boards: Any) -> np.ndarray:
     """8-or-better low values (int32, higher wins, :data:`NO_LOW` where none qualifies) of each row."""
     h, b = _checked(holes, boards)
     out = np.empty(len(h), np.int32)
-    _evaluate(h, b, True, out, omaha_tables())
+    _raise_bad(_evaluate(h, b, True, out, omaha_tables()), h, b)
     return out
 
 

@@ -79,3 +79,31 @@ def test_high_values_are_holdem_values():
 def test_bad_input(holes, boards, match):
     with pytest.raises(CardError, match=match):
         evaluate_omaha(holes, boards)
+
+
+@pytest.mark.parametrize("evaluate", [evaluate_omaha, evaluate_omaha_low])
+def test_the_error_names_the_first_bad_row(evaluate):
+    holes = [[51, 50, 49, 48], [47, 46, 45, 44], [43, 42, 41, 40]]
+    boards = [[0, 1, 2, 3, 4], [0, 1, 2, 3, 46], [0, 1, 2, 3, -1]]
+    with pytest.raises(CardError, match="row 1:"):
+        evaluate(holes, boards)
+
+
+def test_the_batch_layout_holds_the_pair_tables_entry_for_entry():
+    from pipeline.omaha.tables import BOARD_MULTIPLIERS, OFFSUIT, PAIR_COLUMNS, omaha_tables, pair_column
+
+    OT = omaha_tables()
+    r1, r2 = np.divmod(np.arange(169), 13)
+    col = np.array([pair_column(a, b) for a, b in zip(r1, r2)])
+    assert (OT.high_pairs.reshape(-1, PAIR_COLUMNS)[:, col] == OT.pair_high).all()
+    flush = OT.flush_pairs.reshape(-1, PAIR_COLUMNS)
+    assert (flush[0] == 0).all() and (flush[1:, col] == OT.flush_pair).all()
+    assert OT.high_pairs.ctypes.data % 64 == 0 and OT.flush_pairs.ctypes.data % 64 == 0   # a row: three lines
+    keys = np.array(BOARD_MULTIPLIERS)[OT.board_ranks].sum(axis=1)
+    assert (OT.board_row[keys] == np.arange(len(keys))).all()
+    has = OT.flush_index >= 0
+    assert (OT.flush_row[has] == OT.flush_index[has] + 1).all() and (OT.flush_row[~has] == 0).all()
+    a, b = np.divmod(np.arange(52 * 52), 52)
+    code = OT.pair_code[64 * a + b].astype(np.int64)
+    assert (code & 127 == col[13 * (a >> 2) + (b >> 2)]).all()
+    assert (code >> 7 == np.where(a & 3 == b & 3, a & 3, OFFSUIT)).all()
