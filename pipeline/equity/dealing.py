@@ -61,6 +61,51 @@ def deal_deck_block(nb: int, s0: np.uint64, s1: np.uint64, deck: np.ndarray, mis
 
 
 @njit(cache=True, nogil=True)
+def deal_joint_block(nb: int, s0: np.uint64, s1: np.uint64, joint: np.ndarray, joint_mask: np.ndarray,
+                     joint_prob: np.ndarray, joint_alias: np.ndarray, rplayers: np.ndarray, rcombos: np.ndarray,
+                     base_used: np.uint64, deck: np.ndarray, missing: int, dplayers: np.ndarray, bkey0: np.uint64,
+                     bkeys: np.ndarray, bcards: np.ndarray, keys: np.ndarray, hole: np.ndarray,
+                     card_keys: np.ndarray) -> tuple:
+    """Plans whose range players are drawn as one assignment (:func:`.plan._joint`): the assignment (Walker's
+    alias method over the list, or uniform), then the board and the deck players from the rest of the deck.
+    A loop of its own, like :func:`deal_deck_block`, so its state stays in registers."""
+    A = joint.shape[0]
+    R = joint.shape[1]
+    D = dplayers.size
+    L = deck.size
+    weighted = joint_prob.size > 0
+    for b in range(nb):
+        s0, s1, a = below(s0, s1, A)
+        if weighted:
+            s0, s1, u = uniform(s0, s1)
+            if u >= joint_prob[a]:
+                a = joint_alias[a]
+        taken = base_used | joint_mask[a]
+        for k in range(R):
+            i = joint[a, k]
+            c1, c2 = rcombos[i, 0], rcombos[i, 1]
+            p = rplayers[k]
+            keys[p, b] = card_keys[c1] + card_keys[c2]
+            hole[p, b, 0] = c1
+            hole[p, b, 1] = c2
+        pos = 0
+        bkey = bkey0
+        for _d in range(missing):
+            s0, s1, c, pos = next_live_card(s0, s1, deck, pos, L, taken)
+            bkey += card_keys[c]
+            bcards[b, 5 - missing + _d] = c
+        bkeys[b] = bkey
+        for q in range(D):
+            p = dplayers[q]
+            s0, s1, c, pos = next_live_card(s0, s1, deck, pos, L, taken)
+            s0, s1, c2, pos = next_live_card(s0, s1, deck, pos, L, taken)
+            keys[p, b] = card_keys[c] + card_keys[c2]
+            hole[p, b, 0] = c
+            hole[p, b, 1] = c2
+    return s0, s1
+
+
+@njit(cache=True, nogil=True)
 def deal_ranges_block(nb: int, s0: np.uint64, s1: np.uint64, plan: DealPlan, bkey0: np.uint64, bkeys: np.ndarray,
                       bcards: np.ndarray, keys: np.ndarray, hole: np.ndarray, omegas: np.ndarray,
                       scratch: np.ndarray, card_keys: np.ndarray) -> tuple:
@@ -78,31 +123,41 @@ def deal_ranges_block(nb: int, s0: np.uint64, s1: np.uint64, plan: DealPlan, bke
     L = deck.size
     order = scratch[:R]             # the order the range players draw in (kept from block to block)
     held = scratch[R:3 * R]         # cards of the range players drawn so far in a trial
-    joint, joint_mask, joint_prob, joint_alias = plan.joint, plan.joint_mask, plan.joint_prob, plan.joint_alias
-    A = joint.shape[0]
+    reject = plan.reject
     for b in range(nb):
         taken = base_used
         omega = 1.0
-        if A > 0:            # 2'. one assignment of all the range players, drawn by its weight
-            s0, s1, a = below(s0, s1, A)
-            if joint_prob.size > 0:
-                s0, s1, u = uniform(s0, s1)
-                if u >= joint_prob[a]:
-                    a = joint_alias[a]
-            taken |= joint_mask[a]
+        if reject:           # 2'. each range player from his own range, the whole draw again on a clash
+            chosen = scratch[3 * R:4 * R]
+            while True:
+                t = base_used
+                for k in range(R):
+                    lo = roffsets[k]
+                    s0, s1, i = below(s0, s1, roffsets[k + 1] - lo)
+                    if not requal[k]:
+                        s0, s1, u = uniform(s0, s1)
+                        if u >= alias_prob[lo + i]:
+                            i = alias_idx[lo + i]
+                    i += lo
+                    if rmasks[i] & t:
+                        break
+                    t |= rmasks[i]
+                    chosen[k] = i
+                else:
+                    break
+            taken = t
             for k in range(R):
-                i = joint[a, k]
-                c1, c2 = rcombos[i, 0], rcombos[i, 1]
+                c1, c2 = rcombos[chosen[k], 0], rcombos[chosen[k], 1]
                 p = rplayers[k]
                 keys[p, b] = card_keys[c1] + card_keys[c2]
                 hole[p, b, 0] = c1
                 hole[p, b, 1] = c2
         # 2. range players, in random order when their draws can collide
-        if weighted and A == 0:
+        if weighted:
             for k in range(R - 1, 0, -1):
                 s0, s1, j = below(s0, s1, k + 1)
                 order[k], order[j] = order[j], order[k]
-        for q in range(R if A == 0 else 0):
+        for q in range(0 if reject else R):
             k = order[q]
             lo, hi = roffsets[k], roffsets[k + 1]
             avail = rtotal[k]

@@ -44,6 +44,7 @@ class DealPlan(NamedTuple):
     joint_mask: np.ndarray       # (A,) uint64: its cards
     joint_prob: np.ndarray       # (A,) float64: Walker alias table over the assignments' weight products ...
     joint_alias: np.ndarray      # (A,) int64   ... (empty when every product is the same: a uniform draw)
+    reject: bool                 # colliding ranges drawn each from its own table, the whole draw redone on a clash
 
     def for_chunk(self) -> DealPlan:
         """The plan with its own copy of the deck, which a chunk shuffles in place (chunks run in threads)."""
@@ -105,17 +106,24 @@ def lone_range_classes(r: Range, perms: np.ndarray) -> Range:
 
 
 MAX_JOINT = 1 << 20      # assignments of the range players listed at most for joint draws (~40 MB)
+CACHED_JOINT = 1 << 14   # a list this short stays in the CPU's caches: always drawn from
+MIN_ACCEPTANCE = 0.25    # longer lists: whole-draw rejection instead when at least this share of draws is kept
 
 
 def _joint(rest: dict, range_players: list[int], used: int, collide: bool) -> tuple:
-    """The range players' assignments with no card shared, their masks and an alias table over their
-    weight products — when the ranges can collide and the list is short enough.  Drawing one row by
-    its weight product is exactly the law the enumeration weighs (OMPEval draws from combined ranges
-    the same way), so a trial needs neither redraws nor an importance weight."""
+    """How colliding range players are drawn without importance weights: ``(rows, masks, alias prob, alias,
+    reject)``.  Drawing one row of the list of assignments with no card shared, by its weight product, is
+    exactly the law the enumeration weighs (OMPEval draws from combined ranges the same way); so is drawing
+    each player from his own range and redrawing all of them when two clash (rejection keeps each
+    assignment in proportion to its weight product).  The list is used while it fits the CPU's caches or
+    when rejection would throw away most draws; rejection when it keeps at least :data:`MIN_ACCEPTANCE`
+    of them (its tables are small, the long list's rows are cache misses); neither (importance weights,
+    as before) when the assignments are too many to count."""
     from .exact import _walk
 
     R = len(range_players)
-    empty = (np.zeros((0, R), np.int64), np.zeros(0, np.uint64), np.zeros(0, np.float64), np.zeros(0, np.int64))
+    empty = (np.zeros((0, R), np.int64), np.zeros(0, np.uint64), np.zeros(0, np.float64), np.zeros(0, np.int64),
+             False)
     sizes = [len(rest[p]) for p in range_players]
     if not collide or R < 2 or math.prod(sizes) > MAX_JOINT:
         return empty
@@ -127,12 +135,15 @@ def _joint(rest: dict, range_players: list[int], used: int, collide: bool) -> tu
     if n == 0:
         return empty
     rows = np.ascontiguousarray(rows[:n])
-    mask = np.bitwise_or.reduce(masks[rows], axis=1).astype(np.uint64)
     w = np.prod(weights[rows], axis=1)
+    kept = float(w.sum()) / math.prod(float(rest[p].weights.sum()) for p in range_players)
+    if n > CACHED_JOINT and kept >= MIN_ACCEPTANCE:
+        return (*empty[:4], True)
+    mask = np.bitwise_or.reduce(masks[rows], axis=1).astype(np.uint64)
     if np.all(w == w[0]):
-        return rows, mask, np.zeros(0, np.float64), np.zeros(0, np.int64)
+        return rows, mask, np.zeros(0, np.float64), np.zeros(0, np.int64), False
     prob, alias = alias_arrays(w)
-    return rows, mask, prob, alias
+    return rows, mask, prob, alias, False
 
 
 @njit(cache=True, nogil=True)
@@ -208,8 +219,8 @@ def plan_deal(ranges: list[Range], board: list[int], base_mask: int) -> DealPlan
         totals.append(float(np.sum(r.weights)))
         unions.append(int(np.bitwise_or.reduce(r.masks)))
     weighted = any(unions[i] & unions[j] for i in range(len(unions)) for j in range(i))
-    joint, joint_mask, joint_prob, joint_alias = _joint(rest, range_players, used, weighted)
-    if len(joint):       # drawn as one from the assignments: no redraws, no importance weights
+    joint, joint_mask, joint_prob, joint_alias, reject = _joint(rest, range_players, used, weighted)
+    if len(joint) or reject:     # the exact law without importance weights: counts stay integers
         weighted = False
     R = len(range_players)
     card_weight = np.zeros((R, 52), np.float64)
@@ -233,4 +244,4 @@ def plan_deal(ranges: list[Range], board: list[int], base_mask: int) -> DealPlan
                     weighted, np.array(deck_players, np.int64),
                     np.array([bool(np.all(rest[p].weights == rest[p].weights[0])) for p in range(P)
                               if p in range_players], np.bool_), card_weight, pair_weight,
-                    joint, joint_mask, joint_prob, joint_alias)
+                    joint, joint_mask, joint_prob, joint_alias, reject)

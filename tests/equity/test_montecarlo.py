@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 from numba import njit
 
-from pipeline import CardError
+from pipeline import CardError, parse_cards
+from pipeline.core.cards import mask_of
 from pipeline.core.rng import below, chunk_state
 from pipeline.equity import equity
 from pipeline.equity.plan import alias_table, plan_deal
@@ -245,3 +246,19 @@ def test_a_weighted_lone_range_by_suit_classes_matches_exact():
     ex = equity(hands, board="2c7c9c", exact=True)
     mc = equity(hands, board="2c7c9c", trials=300_000, seed=8)
     assert_within(mc, ex)
+
+
+@pytest.mark.parametrize("ranges, mode", [
+    (["AK,AQ", "AK,KQ", "AQ,KQ"], "joint"),                       # 10,368 assignments: drawn from the list
+    (["TT+,AQ+", "99+,AJ+", "88+,AT+"], "reject"),                # ~130,000: each range, redrawn on a clash
+])
+def test_colliding_ranges_without_importance_weights_converge_to_exact(ranges, mode):
+    board = "2c5d9h"
+    b = parse_cards(board)
+    plan = plan_deal([parse_query(r).without(mask_of(b)) for r in ranges], b, mask_of(b))
+    assert plan.weighted is False and (len(plan.joint) > 0) == (mode == "joint") and plan.reject == (mode == "reject")
+    exact = equity(ranges, board=board, exact=True)
+    mc = equity(ranges, board=board, trials=200_000, seed=5)
+    assert all(isinstance(x, int) for p in mc.players for x in p.shares)
+    for e, m in zip(exact.players, mc.players):
+        assert abs(e.equity - m.equity) < 4 * m.stderr
