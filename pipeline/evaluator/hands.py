@@ -13,7 +13,7 @@ per hand.
 >>> keys, suited = add_cards(np.repeat(board[0], 3), np.repeat(board[1], 3), holes)
 >>> from pipeline import describe
 >>> [describe(int(v)) for v in evaluate_keys(keys, suited)]
-['high card, Ace', 'three of a kind, Sevens', 'a pair of Queens']
+['high card Ace', 'three of a kind, Sevens', 'a pair of Queens']
 
 Keys are only meaningful when they come from these functions with 5 to 7 distinct cards in all;
 :func:`hand_keys` checks its cards, :func:`evaluate_keys` trusts its keys (as OMPEval's evaluator does).
