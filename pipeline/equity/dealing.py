@@ -106,6 +106,65 @@ def deal_joint_block(nb: int, s0: np.uint64, s1: np.uint64, joint: np.ndarray, j
 
 
 @njit(cache=True, nogil=True)
+def deal_drawn_block(nb: int, s0: np.uint64, s1: np.uint64, rplayers: np.ndarray, roffsets: np.ndarray,
+                     rcombos: np.ndarray, rmasks: np.ndarray, alias_prob: np.ndarray, alias_idx: np.ndarray,
+                     requal: np.ndarray, base_used: np.uint64, deck: np.ndarray, missing: int, dplayers: np.ndarray,
+                     bkey0: np.uint64, bkeys: np.ndarray, bcards: np.ndarray, keys: np.ndarray, hole: np.ndarray,
+                     chosen: np.ndarray, card_keys: np.ndarray) -> tuple:
+    """Plans whose range players draw without importance weights: each from his own range by Walker's alias
+    method, all of them again when two clash (never, when their ranges share no card; whole-draw rejection,
+    :func:`.plan._joint`, when they can), then the board and the deck players from the rest of the deck.
+    A loop of its own, like :func:`deal_deck_block` (AA vs KK vs QQ vs three random hands: 12.6 -> 14.0 M
+    trials a second against the general :func:`deal_ranges_block`).  Where the ranges cannot clash it draws
+    exactly what that function drew, so seeded results are unchanged.  Measured costs per trial on that deal:
+    the three range draws 23 ns, the board 20 ns, the three random hands 24 ns (cards skipped when held)."""
+    R = rplayers.size
+    D = dplayers.size
+    L = deck.size
+    for b in range(nb):
+        while True:
+            taken = base_used
+            clash = False
+            for k in range(R):
+                lo = roffsets[k]
+                s0, s1, i = below(s0, s1, roffsets[k + 1] - lo)
+                if not requal[k]:
+                    s0, s1, u = uniform(s0, s1)
+                    if u >= alias_prob[lo + i]:
+                        i = alias_idx[lo + i]
+                i += lo
+                if rmasks[i] & taken:
+                    clash = True
+                    break
+                taken |= rmasks[i]
+                chosen[k] = i
+            if not clash:
+                break
+        for k in range(R):
+            i = chosen[k]
+            c1, c2 = rcombos[i, 0], rcombos[i, 1]
+            p = rplayers[k]
+            keys[p, b] = card_keys[c1] + card_keys[c2]
+            hole[p, b, 0] = c1
+            hole[p, b, 1] = c2
+        pos = 0
+        bkey = bkey0
+        for _d in range(missing):
+            s0, s1, c, pos = next_live_card(s0, s1, deck, pos, L, taken)
+            bkey += card_keys[c]
+            bcards[b, 5 - missing + _d] = c
+        bkeys[b] = bkey
+        for q in range(D):
+            p = dplayers[q]
+            s0, s1, c, pos = next_live_card(s0, s1, deck, pos, L, taken)
+            s0, s1, c2, pos = next_live_card(s0, s1, deck, pos, L, taken)
+            keys[p, b] = card_keys[c] + card_keys[c2]
+            hole[p, b, 0] = c
+            hole[p, b, 1] = c2
+    return s0, s1
+
+
+@njit(cache=True, nogil=True)
 def deal_ranges_block(nb: int, s0: np.uint64, s1: np.uint64, plan: DealPlan, bkey0: np.uint64, bkeys: np.ndarray,
                       bcards: np.ndarray, keys: np.ndarray, hole: np.ndarray, omegas: np.ndarray,
                       scratch: np.ndarray, card_keys: np.ndarray) -> tuple:
@@ -123,41 +182,15 @@ def deal_ranges_block(nb: int, s0: np.uint64, s1: np.uint64, plan: DealPlan, bke
     L = deck.size
     order = scratch[:R]             # the order the range players draw in (kept from block to block)
     held = scratch[R:3 * R]         # cards of the range players drawn so far in a trial
-    reject = plan.reject
     for b in range(nb):
         taken = base_used
         omega = 1.0
-        if reject:           # 2'. each range player from his own range, the whole draw again on a clash
-            chosen = scratch[3 * R:4 * R]
-            while True:
-                t = base_used
-                for k in range(R):
-                    lo = roffsets[k]
-                    s0, s1, i = below(s0, s1, roffsets[k + 1] - lo)
-                    if not requal[k]:
-                        s0, s1, u = uniform(s0, s1)
-                        if u >= alias_prob[lo + i]:
-                            i = alias_idx[lo + i]
-                    i += lo
-                    if rmasks[i] & t:
-                        break
-                    t |= rmasks[i]
-                    chosen[k] = i
-                else:
-                    break
-            taken = t
-            for k in range(R):
-                c1, c2 = rcombos[chosen[k], 0], rcombos[chosen[k], 1]
-                p = rplayers[k]
-                keys[p, b] = card_keys[c1] + card_keys[c2]
-                hole[p, b, 0] = c1
-                hole[p, b, 1] = c2
         # 2. range players, in random order when their draws can collide
         if weighted:
             for k in range(R - 1, 0, -1):
                 s0, s1, j = below(s0, s1, k + 1)
                 order[k], order[j] = order[j], order[k]
-        for q in range(0 if reject else R):
+        for q in range(R):
             k = order[q]
             lo, hi = roffsets[k], roffsets[k + 1]
             avail = rtotal[k]

@@ -41,7 +41,7 @@ from numba import njit
 
 from ..core.rng import chunk_state
 from ..evaluator.kernels import FLUSH_FLAGS, HASH_MASK, HASH_SHIFT, RANK_SUM_MASK, Tables, board_state, flush_suit
-from .dealing import deal_deck_block, deal_joint_block, deal_ranges_block
+from .dealing import deal_deck_block, deal_drawn_block, deal_joint_block, deal_ranges_block
 from .plan import DealPlan
 from .scoring import SHARE_UNIT, equity_fraction, wins_ties_units
 
@@ -78,7 +78,8 @@ def monte_carlo_chunk(trials: int, seed: int, chunk: int, plan: DealPlan, counts
         bcards[:, i] = board[i]
     omegas = np.ones(BLOCK, np.float64)
     values = np.empty((P, BLOCK), np.int32)
-    scratch = np.empty(4 * R + 1, np.int64)   # the range players' order, cards and combos in a trial
+    scratch = np.empty(3 * R + 1, np.int64)   # the range players' order and cards in a trial
+    chosen = np.empty(R, np.int64)            # their combos
     scratch[:R] = np.arange(R)
     done = 0
     while done < trials:
@@ -88,6 +89,11 @@ def monte_carlo_chunk(trials: int, seed: int, chunk: int, plan: DealPlan, counts
             s0, s1 = deal_joint_block(nb, s0, s1, plan.joint, plan.joint_mask, plan.joint_prob, plan.joint_alias,
                                       plan.rplayers, plan.rcombos, plan.base_used, plan.deck, 5 - board.size,
                                       plan.dplayers, bkey0, bkeys, bcards, keys, hole, T.card_keys)
+        elif R > 0 and not plan.weighted:
+            s0, s1 = deal_drawn_block(nb, s0, s1, plan.rplayers, plan.roffsets, plan.rcombos, plan.rmasks,
+                                      plan.alias_prob, plan.alias_idx, plan.requal, plan.base_used, plan.deck,
+                                      5 - board.size, plan.dplayers, bkey0, bkeys, bcards, keys, hole, chosen,
+                                      T.card_keys)
         elif R == 0:
             s0, s1 = deal_deck_block(nb, s0, s1, plan.deck, 5 - board.size, plan.dplayers, bkey0, bkeys, bcards,
                                      keys, hole, T.card_keys)
