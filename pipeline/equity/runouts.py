@@ -79,22 +79,38 @@ class RunoutPlan(NamedTuple):
 
 def range_symmetries(ranges: list[Range], board: list[int], dead: list[int]) -> np.ndarray:
     """(g, 4) the suit permutations fixing the board, the dead cards and each range with its weights."""
-    keep = []
-    for perm in stabilizer(board, dead):
-        ok = True
-        for r in ranges:
-            c = r.combos.astype(np.int64)
-            img = 4 * (c >> 2) + perm[c & 3]
-            code = 52 * c.max(axis=1) + c.min(axis=1)
-            icode = 52 * img.max(axis=1) + img.min(axis=1)
-            order, iorder = np.argsort(code), np.argsort(icode)
-            if not (np.array_equal(code[order], icode[iorder])
-                    and np.array_equal(r.weights[order], r.weights[iorder])):
-                ok = False
-                break
-        if ok:
-            keep.append(perm)
-    return np.array(keep, np.int64).reshape(-1, 4)
+    perms = stabilizer(board, dead)
+    if len(perms) == 1:
+        return perms
+    combos = np.ascontiguousarray(np.concatenate([r.combos for r in ranges]).astype(np.int64))
+    weights = np.ascontiguousarray(np.concatenate([r.weights for r in ranges]).astype(np.float64))
+    offsets = np.cumsum([0] + [len(r) for r in ranges]).astype(np.int64)
+    return perms[_keeps_ranges(perms, combos, weights, offsets)]
+
+
+@njit(cache=True, nogil=True)
+def _keeps_ranges(perms: np.ndarray, combos: np.ndarray, weights: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """Which permutations carry every player's range onto itself, weights included: each combo's image is a
+    combo of the same player with the same weight (the images are distinct, so the range maps onto itself)."""
+    P = offsets.size - 1
+    table = np.full((52, 52), -1.0)
+    keep = np.ones(perms.shape[0], np.bool_)
+    for q in range(P):
+        for i in range(offsets[q], offsets[q + 1]):
+            table[combos[i, 0], combos[i, 1]] = weights[i]
+            table[combos[i, 1], combos[i, 0]] = weights[i]
+        for g in range(perms.shape[0]):
+            if not keep[g]:
+                continue
+            for i in range(offsets[q], offsets[q + 1]):
+                a, b = combos[i, 0], combos[i, 1]
+                if table[4 * (a >> 2) + perms[g, a & 3], 4 * (b >> 2) + perms[g, b & 3]] != weights[i]:
+                    keep[g] = False
+                    break
+        for i in range(offsets[q], offsets[q + 1]):
+            table[combos[i, 0], combos[i, 1]] = -1.0
+            table[combos[i, 1], combos[i, 0]] = -1.0
+    return keep
 
 
 @njit(cache=True, nogil=True)
@@ -179,14 +195,7 @@ def plan(ranges: list[Range], board: list[int], dead: list[int], used: int) -> O
         assign = rows[:n].astype(np.int32)
     amask = np.bitwise_or.reduce(masks[assign], axis=1) if len(assign) else np.zeros(0, np.uint64)
     aweight = np.prod(weights[assign], axis=1) if len(assign) else np.zeros(0, np.float64)
-    twin = np.full(len(combos), -1, np.int64)
-    if P == 2:
-        code = 52 * combos.max(axis=1) + combos.min(axis=1)
-        first = {int(c): i for i, c in enumerate(code[:offsets[1]])}
-        second = {int(c): i for i, c in enumerate(code[offsets[1]:], int(offsets[1]))}
-        for c, i in first.items():
-            if c in second:
-                twin[i], twin[second[c]] = second[c], i
+    twin = _twins(combos, offsets) if P == 2 else np.full(len(combos), -1, np.int64)
     held = used                               # the cards of every combo of some player (a fixed hand's)
     for r in ranges:
         held |= int(np.bitwise_and.reduce(r.masks))
@@ -259,6 +268,21 @@ def _fill_groups(assign: np.ndarray, combos: np.ndarray, weights: np.ndarray, gr
                     if x != y:
                         pairs[g, cards[x], cards[y], 0] += 1.0
                         pairs[g, cards[x], cards[y], 1] += w
+
+
+@njit(cache=True, nogil=True)
+def _twins(combos: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """Heads-up: for each combo, the other player's combo of the same two cards, or -1."""
+    where = np.full((52, 52), -1, np.int64)
+    twin = np.full(combos.shape[0], -1, np.int64)
+    for i in range(offsets[1]):
+        where[combos[i, 0], combos[i, 1]] = i
+        where[combos[i, 1], combos[i, 0]] = i
+    for j in range(offsets[1], offsets[2]):
+        i = where[combos[j, 0], combos[j, 1]]
+        if i >= 0:
+            twin[i], twin[j] = j, i
+    return twin
 
 
 def _sweep_pays(n1: int, n2: int) -> bool:
