@@ -72,8 +72,9 @@ class RunoutPlan(NamedTuple):
     # assignments grouped by the players' rank pairs, for runouts on which nobody can make a flush:
     group_rp: np.ndarray    # (G, P) int64 each player's rank pair (slot in pair_ranks)
     group_n: np.ndarray     # (G, 3) float64: assignments, weight sum (col 2 unused)
-    group_card: np.ndarray  # (G, 52, 2) float64: of them, those holding a card (count, weight)
-    group_pair: np.ndarray  # (G, 52, 52, 2) float64: those holding two given cards (flop: two-card runouts)
+    group_card: np.ndarray  # (52, G, 2) float64: of them, those holding a card (count, weight)
+    group_pair: np.ndarray  # (52, 52, G, 2) float64: those holding two given cards (flop: two-card runouts);
+    #                         card-major, so one runout reads its groups' entries from consecutive memory
     pair_ranks: np.ndarray  # (U, 2) int64 the distinct rank pairs of the groups
 
 
@@ -218,7 +219,7 @@ def _groups(combos: np.ndarray, assign: np.ndarray, weights: np.ndarray, k: int)
     little, or when the pair counts would not fit.
     """
     P = assign.shape[1]
-    empty = (np.zeros((0, P), np.int64), np.zeros((0, 3)), np.zeros((0, 52, 2)), np.zeros((0, 52, 52, 2)),
+    empty = (np.zeros((0, P), np.int64), np.zeros((0, 3)), np.zeros((52, 0, 2)), np.zeros((52, 52, 0, 2)),
              np.zeros((0, 2), np.int64))
     if len(assign) == 0 or k == 0 or P > 8:
         return empty
@@ -237,8 +238,8 @@ def _groups(combos: np.ndarray, assign: np.ndarray, weights: np.ndarray, k: int)
         rows[:, q] = rest % 169
         rest //= 169
     n = np.zeros((G, 3))
-    card = np.zeros((G, 52, 2))
-    pairs = np.zeros((G, 52, 52, 2) if k == 2 else (0, 52, 52, 2))
+    card = np.zeros((52, G, 2))
+    pairs = np.zeros((52, 52, G, 2) if k == 2 else (52, 52, 0, 2))
     _fill_groups(assign, combos, weights, group.ravel().astype(np.int64), n, card, pairs, k == 2)
     distinct, slot = np.unique(rows, return_inverse=True)
     pair_ranks = np.stack([distinct // 13, distinct % 13], axis=1).astype(np.int64)
@@ -261,13 +262,13 @@ def _fill_groups(assign: np.ndarray, combos: np.ndarray, weights: np.ndarray, gr
         n[g, 0] += 1.0
         n[g, 1] += w
         for x in range(2 * P):
-            card[g, cards[x], 0] += 1.0
-            card[g, cards[x], 1] += w
+            card[cards[x], g, 0] += 1.0
+            card[cards[x], g, 1] += w
             if two:
                 for y in range(2 * P):
                     if x != y:
-                        pairs[g, cards[x], cards[y], 0] += 1.0
-                        pairs[g, cards[x], cards[y], 1] += w
+                        pairs[cards[x], cards[y], g, 0] += 1.0
+                        pairs[cards[x], cards[y], g, 1] += w
 
 
 @njit(cache=True, nogil=True)
@@ -410,11 +411,11 @@ def _groups_on(p: RunoutPlan, pair_values: np.ndarray, a1: int, a2: int, k: int,
     total = 0.0
     wtotal = 0.0
     for g in range(p.group_rp.shape[0]):
-        n = p.group_n[g, 0] - p.group_card[g, a1, 0]
-        w = p.group_n[g, 1] - p.group_card[g, a1, 1]
+        n = p.group_n[g, 0] - p.group_card[a1, g, 0]
+        w = p.group_n[g, 1] - p.group_card[a1, g, 1]
         if k == 2:
-            n += p.group_pair[g, a1, a2, 0] - p.group_card[g, a2, 0]
-            w += p.group_pair[g, a1, a2, 1] - p.group_card[g, a2, 1]
+            n += p.group_pair[a1, a2, g, 0] - p.group_card[a2, g, 0]
+            w += p.group_pair[a1, a2, g, 1] - p.group_card[a2, g, 1]
         if n < 0.5:
             continue
         best = -1
