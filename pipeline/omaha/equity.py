@@ -24,7 +24,7 @@ import math
 import time
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import Callable, Optional, Sequence, Union
+from typing import Callable, Optional, Sequence
 
 import numpy as np
 
@@ -333,8 +333,3 @@ def _stderr(tally: np.ndarray, squares: np.ndarray, p: int, n: int, unit: int) -
     mean = tally[p, 2 * P] / (unit * n)
     var = max(squares[p] / n - mean * mean, 0.0) * n / max(n - 1, 1)
     return float(np.sqrt(var / n))
-
-
-def is_omaha(name: Union[str, None]) -> bool:
-    """Whether ``name`` is one of the Omaha games (the equity command's ``--game``)."""
-    return name in GAMES
