@@ -30,7 +30,7 @@ from ..core.combinatorics import available_cores
 from ..evaluator.tables import tables
 from ..ranges.query import parse_query
 from ..ranges.syntax import Range
-from .chunks import run_chunks
+from .chunks import chunked_exact, run_chunks
 from .exact import Assignments, any_assignment, exact_chunk, exact_counts, first_assignments
 from .montecarlo import MonteCarloTotals, monte_carlo_chunk
 from .plan import plan_deal
@@ -267,33 +267,17 @@ def _exact(ranges: list[Range], masks: np.ndarray, offsets: np.ndarray, board: l
         * P // len(perms)
     n_chunks = min(pairs, max(n_threads * (1 if work < CHUNK_WORK else 4), min(4096, work // CHUNK_WORK)))
     bounds = np.linspace(0, pairs, n_chunks + 1).astype(np.int64)
-    counts = np.zeros((P, P), np.int64)
-    wcounts = np.zeros((P, P), np.float64)
-    totals = [0, 0.0]
     board_a = np.array(board, np.int64)
-    start = time.monotonic()
 
-    def task(i: int) -> tuple:
-        c = np.zeros((P, P), np.int64)
-        w = np.zeros((P, P), np.float64)
-        nb, wb, _ = exact_chunk(bounds[i], bounds[i + 1], assignments, board_a, np.uint64(used), np.uint64(used),
-                                c, w, t)
-        return c, w, nb, wb
+    def kernel(lo: int, hi: int, c: np.ndarray, w: np.ndarray) -> tuple[int, float]:
+        nb, wb, _ = exact_chunk(lo, hi, assignments, board_a, np.uint64(used), np.uint64(used), c, w, t)
+        return nb, wb
 
-    def merge(i: int, got: tuple) -> bool:
-        c, w, nb, wb = got
-        counts[:] += c
-        wcounts[:] += w
-        totals[0] += int(nb)
-        totals[1] += float(wb)
-        if progress is not None:
-            progress(int(bounds[i + 1]), pairs, time.monotonic() - start, "combo pairs of players 1 and 2")
-        return False
-
-    run_chunks(task, merge, n_chunks, executor, n_threads)
-    if totals[0] == 0:
+    counts, wcounts, boards, wboards = chunked_exact(bounds, kernel, (P, P), progress,
+                                                     "combo pairs of players 1 and 2", executor, n_threads)
+    if boards == 0:
         raise _no_assignment(ranges)
-    return _exact_result(ranges, counts, wcounts, int(totals[0]), float(totals[1]))
+    return _exact_result(ranges, counts, wcounts, boards, wboards)
 
 
 RUNOUT_CHUNK_WORK = 20_000_000     # combo values and assignment tests in one chunk of runouts (~0.05 s)

@@ -12,9 +12,12 @@ call (or, for one thread, the chunks run inline).
 """
 from __future__ import annotations
 
+import time
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Callable, Optional, TypeVar
+
+import numpy as np
 
 T = TypeVar("T")
 
@@ -73,3 +76,45 @@ def _run(task: Callable[[int], T], merge: Callable[[int, T], bool], count: Optio
     finally:
         for f in pending.values():
             f.cancel()
+
+
+ExactKernel = Callable[[int, int, np.ndarray, np.ndarray], tuple[int, float]]
+
+
+def chunked_exact(bounds: np.ndarray, kernel: ExactKernel, shape: tuple[int, ...],
+                  progress: Optional[Callable[[int, Optional[int], float, str], None]], unit: str,
+                  executor: Optional[Executor] = None, workers: int = 1) -> tuple[np.ndarray, np.ndarray, int, float]:
+    """An exact enumeration cut at ``bounds`` (chunk ``i`` is ``bounds[i]..bounds[i+1]``), run by
+    :func:`run_chunks` and summed in index order: ``kernel(start, stop, counts, wcounts)`` adds its
+    chunk's integer counts and weighted sums to the zeroed arrays of ``shape`` (int64, float64) and
+    returns ``(boards, weighted boards)``.  Chunks are merged in index order, so for given
+    ``bounds`` the result is the same whatever the threads or executor (the integer counts are
+    the same for any ``bounds``; the float sums' rounding follows the cut).  After each merged chunk
+    ``progress(bounds[i + 1], bounds[-1], seconds, unit)`` is called.
+
+    Returns ``(counts, wcounts, boards, weighted boards)``.
+    """
+    counts = np.zeros(shape, np.int64)
+    wcounts = np.zeros(shape, np.float64)
+    totals: list = [0, 0.0]
+    total = int(bounds[-1])
+    start = time.monotonic()
+
+    def task(i: int) -> tuple:
+        c = np.zeros(shape, np.int64)
+        w = np.zeros(shape, np.float64)
+        nb, wb = kernel(int(bounds[i]), int(bounds[i + 1]), c, w)
+        return c, w, nb, wb
+
+    def merge(i: int, got: tuple) -> bool:
+        c, w, nb, wb = got
+        counts[:] += c
+        wcounts[:] += w
+        totals[0] += int(nb)
+        totals[1] += float(wb)
+        if progress is not None:
+            progress(int(bounds[i + 1]), total, time.monotonic() - start, unit)
+        return False
+
+    run_chunks(task, merge, len(bounds) - 1, executor, workers)
+    return counts, wcounts, int(totals[0]), float(totals[1])

@@ -25,6 +25,7 @@ import numpy as np
 from numba import njit
 
 from ..core.combinatorics import BINOM
+from ..core.odometer import next_combination
 from ..evaluator.kernels import (
     HASH_MASK,
     HASH_SHIFT,
@@ -111,20 +112,6 @@ def _walk_multisets(avail: np.ndarray, missing: int, sums: np.ndarray, flush: np
         left[r], add[r], ways[r] = nl, na, nw
         take[r] = -1
     return boards
-
-
-@njit(cache=True, nogil=True)
-def _next_combo(idx: np.ndarray, k: int, n: int) -> bool:
-    """Advance ``idx[:k]`` to the next k-combination of range(n); False when done."""
-    i = k - 1
-    while i >= 0 and idx[i] == n - k + i:
-        i -= 1
-    if i < 0:
-        return False
-    idx[i] += 1
-    for q in range(i + 1, k):
-        idx[q] = idx[q - 1] + 1
-    return True
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -234,7 +221,6 @@ def _preflop_by_ranks(keys: np.ndarray, suited: np.ndarray, live: np.ndarray, co
     flush = np.empty(P, np.int32)
     tvalues = np.empty(P, np.int32)
     suit_cards = np.empty(13, np.int64)
-    idx = np.empty(5, np.int64)
     okeys = np.empty(91, np.uint64)
     oways = np.empty(91, np.int64)
     omask = np.empty(91, np.int64)
@@ -266,8 +252,7 @@ def _preflop_by_ranks(keys: np.ndarray, suited: np.ndarray, live: np.ndarray, co
                             okeys[no], oways[no] = RANK_KEYS[a] + RANK_KEYS[b], ba * bb
                             omask[no], opair[no] = (1 << a) | (1 << b), False
                             no += 1
-            for q in range(k):
-                idx[q] = q
+            idx = np.arange(k)              # the suited cards' indices into suit_cards
             while True:
                 sk = np.uint64(0)
                 smask = 0
@@ -296,7 +281,7 @@ def _preflop_by_ranks(keys: np.ndarray, suited: np.ndarray, live: np.ndarray, co
                         distinct += oways[q]
                 if distinct > 0:
                     score(flush, counts, distinct)
-                if not _next_combo(idx, k, ns):
+                if next_combination(idx, ns) < 0:
                     break
     return boards
 
@@ -339,8 +324,6 @@ def enumerate_by_ranks(keys: np.ndarray, suited: np.ndarray, live: np.ndarray, m
         need[s] = 5 - most
     suit_cards = np.empty(13, np.uint8)
     other_cards = np.empty(52, np.uint8)
-    i1 = np.empty(5, np.int64)
-    i2 = np.empty(5, np.int64)
     board = np.empty(5, np.uint8)
     tkeys = np.empty(P, np.uint64)
     tsuited = np.empty(P, np.uint64)
@@ -370,8 +353,7 @@ def enumerate_by_ranks(keys: np.ndarray, suited: np.ndarray, live: np.ndarray, m
             j = missing - k
             if j > no:
                 continue
-            for q in range(k):
-                i1[q] = q
+            i1 = np.arange(k)
             while True:                     # each set of k cards of suit s
                 if lone:                    # the j others by rank multiset, scored where a flush changes them
                     sk = np.uint64(0)
@@ -390,8 +372,7 @@ def enumerate_by_ranks(keys: np.ndarray, suited: np.ndarray, live: np.ndarray, m
                             tkeys[p] = sums[p] + sk
                         _walk_multisets(avail_o, j, tkeys, flush, True, counts, 1, values, tvalues, path, add, T)
                 else:                       # each set of j others, card by card
-                    for q in range(j):
-                        i2[q] = q
+                    i2 = np.arange(j)
                     while True:
                         for q in range(k):
                             board[q] = suit_cards[i1[q]]
@@ -419,8 +400,8 @@ def enumerate_by_ranks(keys: np.ndarray, suited: np.ndarray, live: np.ndarray, m
                                 values[p] = hand_value(tkeys[p], tsuited[p], T)
                             score(values, counts, 1)
                             _score_ranks(sums, bk & RANK_SUM_MASK, values, counts, -1, T)
-                        if j == 0 or not _next_combo(i2, j, no):
+                        if j == 0 or next_combination(i2, no) < 0:
                             break
-                if k == 0 or not _next_combo(i1, k, ns):
+                if k == 0 or next_combination(i1, ns) < 0:
                     break
     return boards

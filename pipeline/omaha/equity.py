@@ -24,7 +24,7 @@ import math
 import time
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import Callable, Optional, Sequence, Union
+from typing import Callable, Optional, Sequence
 
 import numpy as np
 
@@ -40,7 +40,7 @@ from ..equity.calculator import (
     check_budget,
     thread_count,
 )
-from ..equity.chunks import run_chunks
+from ..equity.chunks import chunked_exact, run_chunks
 from ..equity.exact import any_assignment
 from ..equity.plan import alias_table
 from ..equity.scoring import wins_ties_units
@@ -205,36 +205,20 @@ def _exact(ps: list[_Player], g: Game, board: list[int], used: int, executor: Op
     unit = pot_unit(P)
     OT = omaha_tables()
     known = np.array(board, np.int64)
-    tally = np.zeros((P, tally_width(P)), np.int64)
-    wtally = np.zeros((P, tally_width(P)), np.float64)
-    totals: list = [0, 0.0]
-    start = time.monotonic()
 
-    def task(i: int) -> tuple:
-        t = np.zeros_like(tally)
-        w = np.zeros_like(wtally)
-        nb, wb = assignments_tally(int(bounds[i]), int(bounds[i + 1]), hands, weights, masks, offsets,
-                                   np.uint64(used), known, g.hilo, unit, OT, t, w)
-        return t, w, nb, wb
+    def kernel(lo: int, hi: int, t: np.ndarray, w: np.ndarray) -> tuple[int, float]:
+        return assignments_tally(lo, hi, hands, weights, masks, offsets, np.uint64(used), known, g.hilo, unit,
+                                 OT, t, w)
 
-    def merge(i: int, got: tuple) -> bool:
-        t, w, nb, wb = got
-        tally[:] += t
-        wtally[:] += w
-        totals[0] += int(nb)
-        totals[1] += float(wb)
-        if progress is not None:
-            progress(int(bounds[i + 1]), total, time.monotonic() - start, "deals of the players' hands")
-        return False
-
-    run_chunks(task, merge, n_chunks, executor, n_threads)
-    if totals[0] == 0:
+    tally, wtally, boards, wboards = chunked_exact(bounds, kernel, (P, tally_width(P)), progress,
+                                                   "deals of the players' hands", executor, n_threads)
+    if boards == 0:
         raise _no_deal(ps)
     unweighted = all(r.unit_weights for r in ranges)
-    rows = tally if unweighted else wtally * (totals[0] / totals[1])
-    players: list[PlayerEquity] = [_player(ps[p].text, rows[p], totals[0], unit, g.hilo, unweighted)
+    rows = tally if unweighted else wtally * (boards / wboards)
+    players: list[PlayerEquity] = [_player(ps[p].text, rows[p], boards, unit, g.hilo, unweighted)
                                    for p in range(P)]
-    return OmahaResult(True, totals[0], players, game=g.name)
+    return OmahaResult(True, boards, players, game=g.name)
 
 
 def _player(text: str, row: np.ndarray, boards: int, unit: int, hilo: bool, integers: bool,
@@ -333,8 +317,3 @@ def _stderr(tally: np.ndarray, squares: np.ndarray, p: int, n: int, unit: int) -
     mean = tally[p, 2 * P] / (unit * n)
     var = max(squares[p] / n - mean * mean, 0.0) * n / max(n - 1, 1)
     return float(np.sqrt(var / n))
-
-
-def is_omaha(name: Union[str, None]) -> bool:
-    """Whether ``name`` is one of the Omaha games (the equity command's ``--game``)."""
-    return name in GAMES

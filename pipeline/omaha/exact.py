@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..core.odometer import next_combination
 from ..evaluator.kernels import HASH_MASK, HASH_SHIFT, RANK_SUM_MASK
 from .kernels import LOW_BIT, add_card, classify, flush_value, high_value, hole_pairs, low_value, nonflush_values
 from .showdown import score_board
@@ -65,6 +66,8 @@ def _walk(cols: np.ndarray, suits: np.ndarray, lows: np.ndarray, n: int, known: 
                 low[p] = low_value(lows, p, n, low_set, OT)
         score_board(high, low, hilo, unit, tally, 1)
         boards += 1
+        # the next board: core.odometer.next_combination's step, written out here because this loop
+        # takes it once a board and the call costs ~5% of a flop's walk (measured; inline="always" ~15%)
         j = m - 1
         while j >= 0 and idx[j] == L - m + j:
             j -= 1
@@ -172,14 +175,8 @@ def deal_tally(holes: np.ndarray, known: np.ndarray, deck: np.ndarray, hilo: boo
                     flushes[p] = flush_value(cols, suits, p, n, u, OT.flush_index[mask], OT)
                 boards += _suited_boards(du[idx], live_others, 5 - size, cols, lows, n, hilo, unit, OT, tally,
                                          nonflush, seen, flushes)
-                j = size - 1
-                while j >= 0 and idx[j] == du.size - size + j:
-                    j -= 1
-                if j < 0:
+                if next_combination(idx, du.size) < 0:
                     break
-                idx[j] += 1
-                for q in range(j + 1, size):
-                    idx[q] = idx[q - 1] + 1
     live = np.zeros(13, np.int64)
     for c in deck:
         live[c >> 2] += 1
