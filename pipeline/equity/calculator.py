@@ -299,33 +299,17 @@ def _exact_by_runouts(ranges: list[Range], board: list[int], dead: list[int], us
     per_runout = len(p.combos) + max(len(p.assign), 8 * len(p.combos)) * P
     n_chunks = max(1, min(R, R * per_runout // RUNOUT_CHUNK_WORK))
     bounds = np.linspace(0, R, n_chunks + 1).astype(np.int64)
-    counts = np.zeros((P, P), np.int64)
-    wcounts = np.zeros((P, P), np.float64)
-    totals = [0, 0.0]
     t = tables()
     dead_mask = np.uint64(mask_of(dead))
-    start = time.monotonic()
 
-    def task(i: int) -> tuple:
-        c = np.zeros((P, P), np.int64)
-        w = np.zeros((P, P), np.float64)
-        nb, wb = runout_counts(int(bounds[i]), int(bounds[i + 1]), p, dead_mask, c, w, t)
-        return c, w, nb, wb
+    def kernel(lo: int, hi: int, c: np.ndarray, w: np.ndarray) -> tuple:
+        return runout_counts(lo, hi, p, dead_mask, c, w, t)
 
-    def merge(i: int, got: tuple) -> bool:
-        c, w, nb, wb = got
-        counts[:] += c
-        wcounts[:] += w
-        totals[0] += int(nb)
-        totals[1] += float(wb)
-        if progress is not None:
-            progress(int(bounds[i + 1]), R, time.monotonic() - start, "runouts")
-        return False
-
-    run_chunks(task, merge, n_chunks, executor, n_threads)
-    if totals[0] == 0:
+    counts, wcounts, boards, wboards = chunked_exact(bounds, kernel, (P, P), progress, "runouts", executor,
+                                                     n_threads)
+    if boards == 0:
         raise _no_assignment(ranges)
-    return _exact_result(ranges, counts, wcounts, int(totals[0]), float(totals[1]))
+    return _exact_result(ranges, counts, wcounts, boards, wboards)
 
 
 def _exact_result(ranges: list[Range], counts: np.ndarray, wcounts: np.ndarray, boards: int,
