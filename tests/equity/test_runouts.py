@@ -67,3 +67,25 @@ def test_runout_orbits_cover_every_runout_once():
     # AhKh vs 22+ on Qh7h2c: diamonds and spades trade places, nothing else
     b = parse_cards("Qh7h2c")
     assert len(range_symmetries([parse_query("AhKh"), parse_query("22+").without(mask_of(b))], b, [])) == 2
+
+
+def test_threads_executor_and_progress_give_the_same_answer(monkeypatch):
+    """The runouts are cut into chunks that do not depend on the threads, so even the weighted sums are
+    the same floats on one thread, two, or an executor; progress counts the runouts up to all of them."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    monkeypatch.setattr(calculator, "RUNOUT_CHUNK_WORK", 20_000)      # many small chunks
+
+    players, board = ["AA:0.5,KK,QQ,AK:0.75", "22+,A2s+,KTo+:0.4"], "Kh7h2c"
+    calls: list = []
+    one = equity(players, board=board, exact=True, threads=1,
+                 progress=lambda done, total, s, unit: calls.append((done, total, unit)))
+    two = equity(players, board=board, exact=True, threads=2)
+    with ThreadPoolExecutor(3) as pool:
+        pooled = equity(players, board=board, exact=True, executor=pool)
+    for r in (two, pooled):
+        assert r.boards == one.boards
+        assert [p.shares for p in r.players] == [p.shares for p in one.players]
+        assert [p.equity for p in r.players] == [p.equity for p in one.players]
+    assert len(calls) > 10 and all(u == "runouts" for _, _, u in calls)
+    assert [d for d, _, _ in calls] == sorted(d for d, _, _ in calls) and calls[-1][0] == calls[-1][1]
