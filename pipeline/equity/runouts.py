@@ -443,15 +443,15 @@ def _two_unit(values: np.ndarray, assign: np.ndarray, amask: np.ndarray, rmask: 
               local: np.ndarray) -> int:
     """Heads-up pairs of unit weight on one runout, into ``local`` (2, 2); returns the pairs scored."""
     w0 = w1 = t = n = 0
-    zero = np.uint64(0)
-    for a in range(assign.shape[0]):          # branch-free: an assignment touching the runout adds zeros
-        ok = (amask[a] & rmask) == zero
+    for a in range(assign.shape[0]):
+        if amask[a] & rmask:
+            continue
         v0 = values[assign[a, 0]]
         v1 = values[assign[a, 1]]
-        w0 += ok & (v0 > v1)
-        w1 += ok & (v1 > v0)
-        t += ok & (v0 == v1)
-        n += ok
+        w0 += v0 > v1
+        w1 += v1 > v0
+        t += v0 == v1
+        n += 1
     local[0, 0] += w0
     local[1, 0] += w1
     local[0, 1] += t
@@ -464,27 +464,25 @@ def _three_unit(values: np.ndarray, assign: np.ndarray, amask: np.ndarray, rmask
                 local: np.ndarray) -> int:
     """Three-way assignments of unit weight on one runout, into ``local`` (3, 3); returns how many."""
     s0 = s1 = s2 = d01 = d02 = d12 = t = n = 0
-    zero = np.uint64(0)
-    for a in range(assign.shape[0]):          # branch-free: an assignment touching the runout adds zeros
-        ok = (amask[a] & rmask) == zero
+    for a in range(assign.shape[0]):
+        if amask[a] & rmask:                  # a branch: measured faster here than adding zeros (0.63 vs 0.87 ms)
+            continue
         v0 = values[assign[a, 0]]
         v1 = values[assign[a, 1]]
         v2 = values[assign[a, 2]]
         best = max(v0, max(v1, v2))
-        b0 = ok & (v0 == best)
-        b1 = ok & (v1 == best)
-        b2 = ok & (v2 == best)
+        b0 = v0 == best
+        b1 = v1 == best
+        b2 = v2 == best
         k = b0 + b1 + b2
-        one = k == 1
-        two = k == 2
-        s0 += b0 & one
-        s1 += b1 & one
-        s2 += b2 & one
-        d01 += b0 & b1 & two
-        d02 += b0 & b2 & two
-        d12 += b1 & b2 & two
+        s0 += b0 & (k == 1)
+        s1 += b1 & (k == 1)
+        s2 += b2 & (k == 1)
+        d01 += b0 & b1 & (k == 2)
+        d02 += b0 & b2 & (k == 2)
+        d12 += b1 & b2 & (k == 2)
         t += k == 3
-        n += ok
+        n += 1
     local[0, 0] += s0
     local[1, 0] += s1
     local[2, 0] += s2
