@@ -29,8 +29,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -40,6 +38,9 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import patched_ompeval  # noqa: E402
+
 from pipeline.equity.threeway import (  # noqa: E402
     BOARDS,
     THREE_WAY_CLASSES,
@@ -55,16 +56,7 @@ CORE_SCALING = 1.9          # two cores against one on this kernel
 
 def build_ompeval(src: Path, tmp: Path) -> Path:
     """Compile the driver against a patched copy of OMPEval's sources; the executable's path."""
-    copy = tmp / "ompeval"
-    for sub in ("omp", "libdivide"):
-        shutil.copytree(src / sub, copy / sub)
-    random_h = copy / "omp" / "Random.h"
-    random_h.write_text(re.sub(r"static uint64_t (min|max)\(\)", r"static constexpr uint64_t \1()",
-                               random_h.read_text()))
-    calc_h = copy / "omp" / "EquityCalculator.h"
-    text = calc_h.read_text()
-    if "#include <functional>" not in text:
-        calc_h.write_text(text.replace("#include <cstdint>", "#include <cstdint>\n#include <functional>", 1))
+    copy = patched_ompeval(src, tmp)
     exe = tmp / "ompeval_triples"
     subprocess.run(["g++", "-O3", "-march=native", "-std=c++11", "-pthread", "-I", str(copy), "-o", str(exe),
                     str(DRIVER), *map(str, sorted((copy / "omp").glob("*.cpp")))],

@@ -33,8 +33,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -46,7 +44,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import random_hands  # noqa: E402
+from common import patched_ompeval, random_hands  # noqa: E402
 
 from pipeline.equity.calculator import equity  # noqa: E402
 
@@ -69,16 +67,7 @@ QUESTIONS = [
 
 def build(src: Path, tmp: Path) -> Path:
     """The driver compiled against a patched copy of OMPEval's sources."""
-    copy = tmp / "ompeval"
-    for sub in ("omp", "libdivide"):
-        shutil.copytree(src / sub, copy / sub)
-    random_h = copy / "omp" / "Random.h"
-    random_h.write_text(re.sub(r"static uint64_t (min|max)\(\)", r"static constexpr uint64_t \1()",
-                               random_h.read_text()))
-    calc_h = copy / "omp" / "EquityCalculator.h"
-    text = calc_h.read_text()
-    if "#include <functional>" not in text:
-        calc_h.write_text(text.replace("#include <cstdint>", "#include <cstdint>\n#include <functional>", 1))
+    copy = patched_ompeval(src, tmp)
     exe = tmp / "ompeval_equity"
     subprocess.run(["g++", "-O3", "-march=native", "-std=c++11", "-pthread", "-I", str(copy), "-o", str(exe),
                     str(DRIVER), *map(str, sorted((copy / "omp").glob("*.cpp")))],

@@ -1,7 +1,10 @@
 """Helpers shared by the benchmark scripts: timing and random hands."""
 from __future__ import annotations
 
+import re
+import shutil
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -25,3 +28,20 @@ def random_hands(n: int, k: int = 7, seed: int = 1) -> np.ndarray:
         m = min(step, n - i)
         out[i:i + m] = np.argsort(rng.random((m, 52), dtype=np.float32), axis=1)[:, :k]
     return out
+
+
+def patched_ompeval(src: Path, tmp: Path) -> Path:
+    """A copy of OMPEval's sources (``omp/``, ``libdivide/``) under ``tmp`` with the two fixes current compilers
+    need: ``constexpr`` ``min()``/``max()`` in ``omp/Random.h``, ``#include <functional>`` in
+    ``omp/EquityCalculator.h``.  Returns the copy's folder (the ``-I`` of a driver's build)."""
+    copy = tmp / "ompeval"
+    for sub in ("omp", "libdivide"):
+        shutil.copytree(src / sub, copy / sub)
+    random_h = copy / "omp" / "Random.h"
+    random_h.write_text(re.sub(r"static uint64_t (min|max)\(\)", r"static constexpr uint64_t \1()",
+                               random_h.read_text()))
+    calc_h = copy / "omp" / "EquityCalculator.h"
+    text = calc_h.read_text()
+    if "#include <functional>" not in text:
+        calc_h.write_text(text.replace("#include <cstdint>", "#include <cstdint>\n#include <functional>", 1))
+    return copy

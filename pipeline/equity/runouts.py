@@ -525,6 +525,18 @@ def _any(values: np.ndarray, assign: np.ndarray, amask: np.ndarray, aweight: np.
     return n, wn
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _tally(total: np.ndarray, cards: np.ndarray, q: int, c1: int, c2: int, w: float) -> None:
+    """Count one combo of player ``q`` (cards ``c1``, ``c2``, weight ``w``) into ``total[q]`` and its cards'
+    entries of ``cards[q]``: count in column 0, weight in column 1."""
+    total[q, 0] += 1.0
+    total[q, 1] += w
+    cards[q, 0, c1] += 1.0
+    cards[q, 1, c1] += w
+    cards[q, 0, c2] += 1.0
+    cards[q, 1, c2] += w
+
+
 @njit(cache=True, nogil=True)
 def _sweep_two(values: np.ndarray, p: RunoutPlan, m: int, counts: np.ndarray, wcounts: np.ndarray,
                card_all: np.ndarray, card_below: np.ndarray, card_eq: np.ndarray) -> tuple:
@@ -544,14 +556,7 @@ def _sweep_two(values: np.ndarray, p: RunoutPlan, m: int, counts: np.ndarray, wc
         if values[i] >= 0:
             live[n] = i
             n += 1
-            q = 0 if i < o1 else 1
-            w = p.weights[i]
-            total[q, 0] += 1.0
-            total[q, 1] += w
-            card_all[q, 0, p.combos[i, 0]] += 1.0
-            card_all[q, 1, p.combos[i, 0]] += w
-            card_all[q, 0, p.combos[i, 1]] += 1.0
-            card_all[q, 1, p.combos[i, 1]] += w
+            _tally(total, card_all, 0 if i < o1 else 1, p.combos[i, 0], p.combos[i, 1], p.weights[i])
     order = live[:n][np.argsort(values[live[:n]], kind="mergesort")]
     below = np.zeros((2, 2))
     eq = np.zeros((2, 2))
@@ -562,14 +567,7 @@ def _sweep_two(values: np.ndarray, p: RunoutPlan, m: int, counts: np.ndarray, wc
         end = start
         while end < n and values[order[end]] == v:
             i = order[end]
-            q = 0 if i < o1 else 1
-            w = p.weights[i]
-            eq[q, 0] += 1.0
-            eq[q, 1] += w
-            card_eq[q, 0, p.combos[i, 0]] += 1.0
-            card_eq[q, 1, p.combos[i, 0]] += w
-            card_eq[q, 0, p.combos[i, 1]] += 1.0
-            card_eq[q, 1, p.combos[i, 1]] += w
+            _tally(eq, card_eq, 0 if i < o1 else 1, p.combos[i, 0], p.combos[i, 1], p.weights[i])
             end += 1
         for t in range(start, end):
             i = order[t]

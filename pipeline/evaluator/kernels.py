@@ -80,6 +80,17 @@ def suited_bit(card: int) -> np.uint64:
     return np.uint64(1) << np.uint64(16 * (card & 3) + (card >> 2))
 
 
+@njit(cache=True, nogil=True, inline="always")
+def flush_ranks(cards: np.ndarray, i: int, suit: int) -> int:
+    """13-bit rank mask of the cards of ``suit`` in row ``i`` of ``cards`` (the rare flush's ranks)."""
+    ranks = 0
+    for j in range(cards.shape[1]):
+        c = cards[i, j]
+        if c & 3 == suit:
+            ranks |= 1 << (c >> 2)
+    return ranks
+
+
 @njit(cache=True, nogil=True)
 def evaluate_into(cards: np.ndarray, out: np.ndarray, T: Tables) -> None:
     """Write the value of each row of ``cards`` (n, 5|6|7 card ids) to ``out`` (n,).
@@ -98,13 +109,7 @@ def evaluate_into(cards: np.ndarray, out: np.ndarray, T: Tables) -> None:
             for j in range(m):
                 key += K[cards[i, j]]
         if key & FLUSH_FLAGS:
-            s = flush_suit(key)
-            ranks = 0
-            for j in range(m):
-                c = cards[i, j]
-                if c & 3 == s:
-                    ranks |= 1 << (c >> 2)
-            out[i] = flush_values[ranks]
+            out[i] = flush_values[flush_ranks(cards, i, flush_suit(key))]
         else:
             out[i] = rank_value(key, T)
 
@@ -149,13 +154,7 @@ def evaluate_checked(cards: np.ndarray, out: np.ndarray, T: Tables) -> int:
             if total != union:
                 return i
         if key & FLUSH_FLAGS:
-            s = flush_suit(key)
-            ranks = 0
-            for j in range(m):
-                c = cards[i, j]
-                if c & 3 == s:
-                    ranks |= 1 << (c >> 2)
-            out[i] = flush_values[ranks]
+            out[i] = flush_values[flush_ranks(cards, i, flush_suit(key))]
         else:
             out[i] = rank_value(key, T)
     return -1
