@@ -35,6 +35,14 @@ def next_live_card(s0: np.uint64, s1: np.uint64, deck: np.ndarray, pos: int, L: 
 
 
 @njit(cache=True, nogil=True, inline="always")
+def seat(keys: np.ndarray, hole: np.ndarray, p: int, b: int, c1: int, c2: int, card_keys: np.ndarray) -> None:
+    """Give player ``p`` the cards ``c1``, ``c2`` in trial ``b``: their key and the cards themselves."""
+    keys[p, b] = card_keys[c1] + card_keys[c2]
+    hole[p, b, 0] = c1
+    hole[p, b, 1] = c2
+
+
+@njit(cache=True, nogil=True, inline="always")
 def deal_the_rest(s0: np.uint64, s1: np.uint64, b: int, deck: np.ndarray, taken: np.uint64, missing: int,
                   dplayers: np.ndarray, bkey0: np.uint64, bkeys: np.ndarray, bcards: np.ndarray, keys: np.ndarray,
                   hole: np.ndarray, card_keys: np.ndarray) -> tuple:
@@ -49,12 +57,9 @@ def deal_the_rest(s0: np.uint64, s1: np.uint64, b: int, deck: np.ndarray, taken:
         bcards[b, 5 - missing + _d] = c
     bkeys[b] = bkey
     for q in range(dplayers.size):
-        p = dplayers[q]
         s0, s1, c, pos = next_live_card(s0, s1, deck, pos, L, taken)
         s0, s1, c2, pos = next_live_card(s0, s1, deck, pos, L, taken)
-        keys[p, b] = card_keys[c] + card_keys[c2]
-        hole[p, b, 0] = c
-        hole[p, b, 1] = c2
+        seat(keys, hole, dplayers[q], b, c, c2, card_keys)
     return s0, s1
 
 
@@ -104,12 +109,7 @@ def deal_joint_block(nb: int, s0: np.uint64, s1: np.uint64, joint: np.ndarray, j
                 a = joint_alias[a]
         taken = base_used | joint_mask[a]
         for k in range(R):
-            i = joint[a, k]
-            c1, c2 = rcombos[i, 0], rcombos[i, 1]
-            p = rplayers[k]
-            keys[p, b] = card_keys[c1] + card_keys[c2]
-            hole[p, b, 0] = c1
-            hole[p, b, 1] = c2
+            seat(keys, hole, rplayers[k], b, rcombos[joint[a, k], 0], rcombos[joint[a, k], 1], card_keys)
         s0, s1 = deal_the_rest(s0, s1, b, deck, taken, missing, dplayers, bkey0, bkeys, bcards, keys, hole,
                                card_keys)
     return s0, s1
@@ -149,12 +149,7 @@ def deal_drawn_block(nb: int, s0: np.uint64, s1: np.uint64, rplayers: np.ndarray
             if not clash:
                 break
         for k in range(R):
-            i = chosen[k]
-            c1, c2 = rcombos[i, 0], rcombos[i, 1]
-            p = rplayers[k]
-            keys[p, b] = card_keys[c1] + card_keys[c2]
-            hole[p, b, 0] = c1
-            hole[p, b, 1] = c2
+            seat(keys, hole, rplayers[k], b, rcombos[chosen[k], 0], rcombos[chosen[k], 1], card_keys)
         s0, s1 = deal_the_rest(s0, s1, b, deck, taken, missing, dplayers, bkey0, bkeys, bcards, keys, hole,
                                card_keys)
     return s0, s1

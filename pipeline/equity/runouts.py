@@ -402,6 +402,24 @@ def runout_counts(lo: int, hi: int, p: RunoutPlan, dead_mask: np.uint64, counts:
     return boards, wboards
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _credit(vals: np.ndarray, local: np.ndarray, wlocal: np.ndarray, count: int, w: float) -> None:
+    """One showdown of ``vals`` (P,) standing for ``count`` deals of weight ``w``: each holder of the best value
+    gains them in the column of the number of holders less one (:mod:`.scoring`)."""
+    best = vals[0]
+    nbest = 1
+    for q in range(1, vals.size):
+        if vals[q] > best:
+            best = vals[q]
+            nbest = 1
+        elif vals[q] == best:
+            nbest += 1
+    for q in range(vals.size):
+        if vals[q] == best:
+            local[q, nbest - 1] += count
+            wlocal[q, nbest - 1] += w
+
+
 @njit(cache=True, nogil=True)
 def _groups_on(p: RunoutPlan, pair_values: np.ndarray, a1: int, a2: int, k: int, vals: np.ndarray,
                local: np.ndarray, wlocal: np.ndarray) -> tuple:
@@ -418,21 +436,9 @@ def _groups_on(p: RunoutPlan, pair_values: np.ndarray, a1: int, a2: int, k: int,
             w += p.group_pair[a1, a2, g, 1] - p.group_card[a2, g, 1]
         if n < 0.5:
             continue
-        best = -1
-        nbest = 0
         for q in range(P):
-            v = pair_values[p.group_rp[g, q]]
-            vals[q] = v
-            if v > best:
-                best = v
-                nbest = 1
-            elif v == best:
-                nbest += 1
-        cnt = int(round(n))
-        for q in range(P):
-            if vals[q] == best:
-                local[q, nbest - 1] += cnt
-                wlocal[q, nbest - 1] += w
+            vals[q] = pair_values[p.group_rp[g, q]]
+        _credit(vals, local, wlocal, int(round(n)), w)
         total += n
         wtotal += w
     return total, wtotal
@@ -505,21 +511,10 @@ def _any(values: np.ndarray, assign: np.ndarray, amask: np.ndarray, aweight: np.
     for a in range(assign.shape[0]):
         if amask[a] & rmask:
             continue
-        best = -1
-        nbest = 0
         for q in range(P):
-            v = values[assign[a, q]]
-            vals[q] = v
-            if v > best:
-                best = v
-                nbest = 1
-            elif v == best:
-                nbest += 1
+            vals[q] = values[assign[a, q]]
         w = aweight[a]
-        for q in range(P):
-            if vals[q] == best:
-                local[q, nbest - 1] += 1
-                wlocal[q, nbest - 1] += w
+        _credit(vals, local, wlocal, 1, w)
         n += 1
         wn += w
     return n, wn
