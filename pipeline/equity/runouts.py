@@ -73,7 +73,8 @@ class RunoutPlan(NamedTuple):
     group_rp: np.ndarray    # (G, P) int64 each player's rank pair (slot in pair_ranks)
     group_n: np.ndarray     # (G, 3) float64: assignments, weight sum (col 2 unused)
     group_card: np.ndarray  # (52, G, 2) float64: of them, those holding a card (count, weight)
-    group_pair: np.ndarray  # (52, 52, G, 2) float64: those holding two given cards (flop: two-card runouts);
+    group_pair: np.ndarray  # (52, 52, G, 1 | 2) float64: those holding two given cards, the lower id first
+    #                         (flop: two-card runouts); count, and weight unless every weight is 1;
     #                         card-major, so one runout reads its groups' entries from consecutive memory
     pair_ranks: np.ndarray  # (U, 2) int64 the distinct rank pairs of the groups
 
@@ -239,7 +240,8 @@ def _groups(combos: np.ndarray, assign: np.ndarray, weights: np.ndarray, k: int)
         rest //= 169
     n = np.zeros((G, 3))
     card = np.zeros((52, G, 2))
-    pairs = np.zeros((52, 52, G, 2) if k == 2 else (52, 52, 0, 2))
+    unit = bool(np.all(weights[assign] == 1.0))       # then the pairs' weights are their counts: one channel
+    pairs = np.zeros((52, 52, G, 1 if unit else 2) if k == 2 else (52, 52, 0, 2))
     _fill_groups(assign, combos, weights, group.ravel().astype(np.int64), n, card, pairs, k == 2)
     distinct, slot = np.unique(rows, return_inverse=True)
     pair_ranks = np.stack([distinct // 13, distinct % 13], axis=1).astype(np.int64)
@@ -264,11 +266,12 @@ def _fill_groups(assign: np.ndarray, combos: np.ndarray, weights: np.ndarray, gr
         for x in range(2 * P):
             card[cards[x], g, 0] += 1.0
             card[cards[x], g, 1] += w
-            if two:
+            if two:                          # the runout's two cards come in ascending order: one order kept
                 for y in range(2 * P):
-                    if x != y:
+                    if cards[x] < cards[y]:
                         pairs[cards[x], cards[y], g, 0] += 1.0
-                        pairs[cards[x], cards[y], g, 1] += w
+                        if pairs.shape[3] > 1:
+                            pairs[cards[x], cards[y], g, 1] += w
 
 
 @njit(cache=True, nogil=True)
@@ -432,8 +435,9 @@ def _groups_on(p: RunoutPlan, pair_values: np.ndarray, a1: int, a2: int, k: int,
         n = p.group_n[g, 0] - p.group_card[a1, g, 0]
         w = p.group_n[g, 1] - p.group_card[a1, g, 1]
         if k == 2:
-            n += p.group_pair[a1, a2, g, 0] - p.group_card[a2, g, 0]
-            w += p.group_pair[a1, a2, g, 1] - p.group_card[a2, g, 1]
+            both = p.group_pair[a1, a2, g, 0]          # a1 < a2: runouts are ascending
+            n += both - p.group_card[a2, g, 0]
+            w += (both if p.group_pair.shape[3] == 1 else p.group_pair[a1, a2, g, 1]) - p.group_card[a2, g, 1]
         if n < 0.5:
             continue
         for q in range(P):
