@@ -39,7 +39,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import patched_ompeval  # noqa: E402
+from common import build_ompeval_driver  # noqa: E402
 
 from pipeline.equity.threeway import (  # noqa: E402
     BOARDS,
@@ -56,12 +56,7 @@ CORE_SCALING = 1.9          # two cores against one on this kernel
 
 def build_ompeval(src: Path, tmp: Path) -> Path:
     """Compile the driver against a patched copy of OMPEval's sources; the executable's path."""
-    copy = patched_ompeval(src, tmp)
-    exe = tmp / "ompeval_triples"
-    subprocess.run(["g++", "-O3", "-march=native", "-std=c++11", "-pthread", "-I", str(copy), "-o", str(exe),
-                    str(DRIVER), *map(str, sorted((copy / "omp").glob("*.cpp")))],
-                   check=True, capture_output=True, text=True)
-    return exe
+    return build_ompeval_driver(src, tmp, DRIVER, "ompeval_triples")
 
 
 def run_ompeval(exe: Path, deals: list[tuple[str, str, str]]) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:

@@ -44,7 +44,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import patched_ompeval, random_hands  # noqa: E402
+from common import build_ompeval_driver, random_hands  # noqa: E402
 
 from pipeline.equity.calculator import equity  # noqa: E402
 
@@ -67,12 +67,7 @@ QUESTIONS = [
 
 def build(src: Path, tmp: Path) -> Path:
     """The driver compiled against a patched copy of OMPEval's sources."""
-    copy = patched_ompeval(src, tmp)
-    exe = tmp / "ompeval_equity"
-    subprocess.run(["g++", "-O3", "-march=native", "-std=c++11", "-pthread", "-I", str(copy), "-o", str(exe),
-                    str(DRIVER), *map(str, sorted((copy / "omp").glob("*.cpp")))],
-                   check=True, capture_output=True, text=True)
-    return exe
+    return build_ompeval_driver(src, tmp, DRIVER, "ompeval_equity")
 
 
 class Peer:

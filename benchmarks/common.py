@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import subprocess
 import time
 from pathlib import Path
 
@@ -45,3 +46,14 @@ def patched_ompeval(src: Path, tmp: Path) -> Path:
     if "#include <functional>" not in text:
         calc_h.write_text(text.replace("#include <cstdint>", "#include <cstdint>\n#include <functional>", 1))
     return copy
+
+
+def build_ompeval_driver(src: Path, tmp: Path, driver: Path, name: str) -> Path:
+    """``driver`` (a C++ file of ``benchmarks/``) compiled with ``g++ -O3 -march=native`` against a patched
+    copy of OMPEval's sources (:func:`patched_ompeval`); the executable's path, ``tmp / name``."""
+    copy = patched_ompeval(src, tmp)
+    exe = tmp / name
+    subprocess.run(["g++", "-O3", "-march=native", "-std=c++11", "-pthread", "-I", str(copy), "-o", str(exe),
+                    str(driver), *map(str, sorted((copy / "omp").glob("*.cpp")))],
+                   check=True, capture_output=True, text=True)
+    return exe

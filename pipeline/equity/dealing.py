@@ -35,6 +35,20 @@ def next_live_card(s0: np.uint64, s1: np.uint64, deck: np.ndarray, pos: int, L: 
 
 
 @njit(cache=True, nogil=True, inline="always")
+def alias_draw(s0: np.uint64, s1: np.uint64, lo: int, n: int, uniform_weights: bool, prob: np.ndarray,
+               alias: np.ndarray) -> tuple:
+    """``(s0, s1, i)``: one draw from rows ``lo .. lo+n-1`` by Walker's alias method (``prob``/``alias``
+    indexed from ``lo``, aliases relative to it), or uniform when ``uniform_weights`` (no second number
+    drawn).  Inlined into every dealing loop that draws a combo or an assignment."""
+    s0, s1, i = below(s0, s1, n)
+    if not uniform_weights:
+        s0, s1, u = uniform(s0, s1)
+        if u >= prob[lo + i]:
+            i = alias[lo + i]
+    return s0, s1, lo + i
+
+
+@njit(cache=True, nogil=True, inline="always")
 def seat(keys: np.ndarray, hole: np.ndarray, p: int, b: int, c1: int, c2: int, card_keys: np.ndarray) -> None:
     """Give player ``p`` the cards ``c1``, ``c2`` in trial ``b``: their key and the cards themselves."""
     keys[p, b] = card_keys[c1] + card_keys[c2]
@@ -102,11 +116,7 @@ def deal_joint_block(nb: int, s0: np.uint64, s1: np.uint64, joint: np.ndarray, j
     R = joint.shape[1]
     weighted = joint_prob.size > 0
     for b in range(nb):
-        s0, s1, a = below(s0, s1, A)
-        if weighted:
-            s0, s1, u = uniform(s0, s1)
-            if u >= joint_prob[a]:
-                a = joint_alias[a]
+        s0, s1, a = alias_draw(s0, s1, 0, A, not weighted, joint_prob, joint_alias)
         taken = base_used | joint_mask[a]
         for k in range(R):
             seat(keys, hole, rplayers[k], b, rcombos[joint[a, k], 0], rcombos[joint[a, k], 1], card_keys)
@@ -135,12 +145,7 @@ def deal_drawn_block(nb: int, s0: np.uint64, s1: np.uint64, rplayers: np.ndarray
             clash = False
             for k in range(R):
                 lo = roffsets[k]
-                s0, s1, i = below(s0, s1, roffsets[k + 1] - lo)
-                if not requal[k]:
-                    s0, s1, u = uniform(s0, s1)
-                    if u >= alias_prob[lo + i]:
-                        i = alias_idx[lo + i]
-                i += lo
+                s0, s1, i = alias_draw(s0, s1, lo, roffsets[k + 1] - lo, requal[k], alias_prob, alias_idx)
                 if rmasks[i] & taken:
                     clash = True
                     break
@@ -202,12 +207,7 @@ def deal_ranges_block(nb: int, s0: np.uint64, s1: np.uint64, plan: DealPlan, bke
             n = hi - lo
             got = -1
             for _try in range(64):
-                s0, s1, i = below(s0, s1, n)
-                if not requal[k]:
-                    s0, s1, u = uniform(s0, s1)
-                    if u >= alias_prob[lo + i]:
-                        i = alias_idx[lo + i]
-                i += lo
+                s0, s1, i = alias_draw(s0, s1, lo, n, requal[k], alias_prob, alias_idx)
                 if not rmasks[i] & taken:
                     got = i
                     break
