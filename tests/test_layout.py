@@ -8,7 +8,7 @@ The rules (the README's layout picture):
 * ``core`` <- ``evaluator`` <- ``isomorphism`` <- ``ranges`` <- ``equity`` <-
   ``strength`` <- ``holdem`` <- ``ga``: each package imports only packages to
   its left; ``videopoker`` sits on ``core``, ``evaluator`` and ``isomorphism``;
-  ``plots`` and ``batch`` on ``core`` alone; ``ga`` also draws with ``plots``;
+  ``exploit`` on ``holdem`` and the packages below it; ``plots`` and ``batch`` on ``core`` alone; ``ga`` also draws with ``plots``;
 * only ``datasets`` joins the domain and ``batch``; no package of the engine
   imports ``jobs``, and only ``batch`` imports ``dask`` or ``distributed``;
 * no cycle between packages, and none between modules;
@@ -28,9 +28,10 @@ ALLOWED.update({
     "videopoker": {"core", "evaluator", "isomorphism"},
     "omaha": {"core", "evaluator", "ranges", "equity"},
     "abstraction": {"core", "evaluator", "isomorphism", "equity", "strength", "plots"},
+    "exploit": {"core", "evaluator", "isomorphism", "ranges", "equity", "strength", "holdem"},
     "plots": {"core"},
     "batch": {"core"},
-    "datasets": set(DOMAIN_ORDER) | {"videopoker", "omaha", "abstraction", "plots", "batch"},
+    "datasets": set(DOMAIN_ORDER) | {"videopoker", "omaha", "abstraction", "exploit", "plots", "batch"},
 })
 CLUSTER = {"dask", "distributed"}
 

@@ -20,7 +20,7 @@ HISTORIES_OUT = "outputs/play"
 def play(seats: int = typer.Option(..., "--seats", "-s", help="players at the table (2..10)"),
          policies: str = typer.Option(..., "--policies", "-p",
                                       help="comma list, one per seat: random, station, maniac, tag, thesis-preflop, "
-                                           "or a player .json written by `pokerpipe evolve`"),
+                                           "fold, or a player .json written by `pokerpipe evolve`"),
          hands_text: str = typer.Option(str(HANDS), "--hands", "-n", metavar="N",
                                         help="hands to play (whole duplicate deals); 1e6 is a million"),
          seed: int = typer.Option(0, "--seed", help="seed of the deals and the bots' random choices"),

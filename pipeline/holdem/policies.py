@@ -21,6 +21,8 @@ Built-in kinds:
 ``evolved``  a genetic-algorithm player (:mod:`pipeline.ga`): the ``thesis-preflop``
              table preflop, then its gene table (:mod:`.genes`); loaded from a
              player file, so it has no short name
+``fold``     folds to every bet, checks when checking is free: the baseline of
+             exploitability (it loses 750 mbb a hand heads-up to a best response)
 ``script``   (not a player: for tests and replays) the answers in its parameter row, in order
 
 The preflop table (``thesis-preflop``) follows the fold/call/raise charts of the
@@ -52,9 +54,10 @@ from ..core.rng import stream_below
 from ..ranges.query import GROUPS, parse_query
 
 FOLD, CALL, RAISE = 0, 1, 2
-RANDOM, STATION, MANIAC, TAG, THESIS_PREFLOP, SCRIPT, EVOLVED = range(7)
-KINDS = {"random": RANDOM, "station": STATION, "maniac": MANIAC, "tag": TAG, "thesis-preflop": THESIS_PREFLOP}
-NEEDS_WEIGHT = (False, False, False, True, True, False, True)
+RANDOM, STATION, MANIAC, TAG, THESIS_PREFLOP, SCRIPT, EVOLVED, FOLDER = range(8)
+KINDS = {"random": RANDOM, "station": STATION, "maniac": MANIAC, "tag": TAG, "thesis-preflop": THESIS_PREFLOP,
+         "fold": FOLDER}
+NEEDS_WEIGHT = (False, False, False, True, True, False, True, False)
 
 # observation fields (indices into the float array the kernel fills before each decision)
 OBS_FIELDS = ("street", "seat", "position", "raises", "raises_before", "players_in", "pot", "to_call",
@@ -137,6 +140,8 @@ def decide(kind: int, params: np.ndarray, obs: np.ndarray, group: int, rng: np.n
         return int(params[i]) if i < params.size else CALL
     if kind == MANIAC:
         return RAISE
+    if kind == FOLDER:
+        return FOLD
     if kind == RANDOM:
         facing = obs[O_TO_CALL] > 0.0
         can_raise = obs[O_CAN_RAISE] > 0.0

@@ -118,6 +118,17 @@ def multiway_share(a: float, t: float, k: int) -> float:
     return ((a + t) ** (k + 1) - a ** (k + 1)) / ((k + 1) * t)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def heads_up_weight(n_board: int, ahead: float, tied: float) -> float:
+    """Hand weight against one opponent on ``n_board`` (3..5) cards from the exact counts the tables hold:
+    on the flop and turn ``ahead`` is ``2·ahead + tied`` over all (runout, opponent hand) cases (``tied``
+    unused), on the river the opponent hands ahead of and tied with the hand, of 990."""
+    if n_board == 5:
+        return multiway_share(ahead / OPPONENT_HANDS, tied / OPPONENT_HANDS, 1)
+    runouts = FLOP_RUNOUTS if n_board == 3 else TURN_RUNOUTS
+    return ahead / (2.0 * runouts * OPPONENT_HANDS)
+
+
 @njit(cache=True, nogil=True)
 def table_weight(hole: np.ndarray, board: np.ndarray, n_board: int, opponents: int, wt: WeightTables) -> float:
     """Hand weight of ``hole`` on ``board[:n_board]`` (3..5 cards) against ``opponents`` (1..9), from the tables."""
@@ -127,11 +138,11 @@ def table_weight(hole: np.ndarray, board: np.ndarray, n_board: int, opponents: i
     if n_board == 3:
         i = situation_index_nb(hole[0], hole[1], board, 3, wt.blocks3)
         if opponents == 1:
-            return wt.flop1[i] / (2.0 * FLOP_RUNOUTS * OPPONENT_HANDS)
+            return heads_up_weight(3, wt.flop1[i], 0.0)
         return wt.flop_multi[i, opponents - 2] / SCALE
     i = situation_index_nb(hole[0], hole[1], board, 4, wt.blocks4)
     if opponents == 1:
-        return wt.turn1[i] / (2.0 * TURN_RUNOUTS * OPPONENT_HANDS)
+        return heads_up_weight(4, wt.turn1[i], 0.0)
     return wt.turn_multi[i, opponents - 2] / SCALE
 
 
