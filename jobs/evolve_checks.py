@@ -70,9 +70,9 @@ def report_opponents(cfg: Any, rlcard_hands: int) -> list[str]:
     """The opponents the evolution's report plays, one match each: every engine yardstick and the trainers,
     the yardstick again for up to four re-measured generations, and the rlcard opponents unless
     ``rlcard_hands`` is 0."""
-    from pipeline.ga.assessment.yardsticks import RLCARD, YARDSTICKS
+    from pipeline.ga.assessment.yardsticks import REPORTED, RLCARD
 
-    return [y for y in YARDSTICKS if rlcard_hands or y not in RLCARD] + [cfg.yardstick] * 4
+    return [y for y in REPORTED if rlcard_hands or y not in RLCARD] + [cfg.yardstick] * 4
 
 
 def report_seconds(cfg: Any, report_hands: int, rlcard_hands: int) -> float:

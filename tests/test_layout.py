@@ -8,7 +8,7 @@ The rules (the README's layout picture):
 * ``core`` <- ``evaluator`` <- ``isomorphism`` <- ``ranges`` <- ``equity`` <-
   ``strength`` <- ``holdem`` <- ``ga``: each package imports only packages to
   its left; ``videopoker`` sits on ``core``, ``evaluator`` and ``isomorphism``;
-  ``exploit`` on ``holdem`` and the packages below it; ``plots`` and ``batch`` on ``core`` alone; ``ga`` also draws with ``plots``;
+  ``exploit`` on ``holdem`` and the packages below it; ``plots`` and ``batch`` on ``core`` alone; ``ga`` also draws with ``plots`` and measures with ``exploit``;
 * only ``datasets`` joins the domain and ``batch``; no package of the engine
   imports ``jobs``, and only ``batch`` imports ``dask`` or ``distributed``;
 * no cycle between packages, and none between modules;
@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = "pipeline"
 DOMAIN_ORDER = ("core", "evaluator", "isomorphism", "ranges", "equity", "strength", "holdem", "ga")
 ALLOWED = {name: set(DOMAIN_ORDER[:i]) for i, name in enumerate(DOMAIN_ORDER)}
-ALLOWED["ga"] |= {"plots"}
+ALLOWED["ga"] |= {"plots", "exploit"}
 ALLOWED.update({
     "videopoker": {"core", "evaluator", "isomorphism"},
     "omaha": {"core", "evaluator", "ranges", "equity"},

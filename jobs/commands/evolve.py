@@ -17,7 +17,7 @@ from jobs.evolve_checks import (
     resolve_weights,
 )
 from jobs.options import DEFAULT_OUT, QUIET, SCHEDULER, TABLES, WORKERS
-from pipeline.ga.assessment.report import REPORT_HANDS
+from pipeline.ga.assessment.report import LBR_HANDS, REPORT_HANDS
 from pipeline.ga.assessment.yardsticks import DEFAULT_RLCARD_HANDS
 from pipeline.ga.config import Config
 
@@ -66,6 +66,9 @@ def evolve(population: int = typer.Option(DEFAULTS.population, "--population", p
                                             help="hands per engine yardstick in the report (0: no report)"),
            rlcard_hands: int = typer.Option(DEFAULT_RLCARD_HANDS, "--rlcard-hands", parser=COUNT,
                                             help="hands per rlcard opponent in the report (0: skip them)"),
+           lbr_hands: int = typer.Option(LBR_HANDS, "--lbr-hands", parser=COUNT,
+                                         help="heads-up hands of local best response against the final player in "
+                                              "the report (0: skip it)"),
            workers: int | None = WORKERS, scheduler: str | None = SCHEDULER, quiet: bool = QUIET,
            force: bool = typer.Option(False, "--force", help="start over: the new run replaces <out>/evolve as it "
                                       "goes, and removes the old run's other files once its first generation is "
@@ -91,8 +94,8 @@ def evolve(population: int = typer.Option(DEFAULTS.population, "--population", p
                       crossover_percent=crossover, mutation_percent=mutation, mutation_share=mutation_share,
                       variance=variance, tournament=tournament, patience=patience, samples=samples,
                       weights=mode, yardstick=yardstick, layout=read_layout(layout))
-    if report_hands < 0 or rlcard_hands < 0:
-        raise fail("--report-hands and --rlcard-hands must be 0 or more")
+    if report_hands < 0 or rlcard_hands < 0 or lbr_hands < 0:
+        raise fail("--report-hands, --rlcard-hands and --lbr-hands must be 0 or more")
     try:
         refuse_too_long(cfg, local_workers(workers, scheduler), report_seconds(cfg, report_hands, rlcard_hands))
     except TooMuchWork as e:
@@ -121,7 +124,7 @@ def evolve(population: int = typer.Option(DEFAULTS.population, "--population", p
                     from pipeline.ga.assessment.report import build_report
 
                     report_path = build_report(files, report_hands, rlcard_hands, executor=executor,
-                                               samples=samples, seed=seed, weights=source)
+                                               samples=samples, seed=seed, weights=source, lbr_hands=lbr_hands)
     except (CheckpointError, EvolveError, PlayerFileError, RunnerError, StorageError, TooMuchWork) as e:
         raise fail(f"{e}") from None
     if report_path is not None:

@@ -9,7 +9,7 @@ from pipeline.ga.operators import random_genes
 from pipeline.holdem.player import Layout, Player
 
 QUICK = ["evolve", "--population", "20", "--generations", "10", "--hands-per-match", "400", "--seed", "3",
-         "--workers", "2", "--report-hands", "2000", "--rlcard-hands", "200", "--quiet"]
+         "--workers", "2", "--report-hands", "2000", "--rlcard-hands", "200", "--lbr-hands", "100", "--quiet"]
 
 
 @pytest.fixture(scope="module")
@@ -30,6 +30,7 @@ def test_quick_run_writes_player_trainers_report(quick, capsys):
         assert f"| {opponent} |" in report
     # each phase's first and last best re-measured at the report's length (generations 0, 4 | 5, 9)
     assert "re-measured over 2,000 hands" in report
+    assert "## How exploitable: local best response" in report and "| 100 | " in report
     for phase, g in ((1, 0), (1, 4), (2, 5), (2, 9)):
         assert f"| {phase} | {g} | " in report
     # a finished run started again computes nothing and says where the player is

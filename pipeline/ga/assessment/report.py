@@ -31,6 +31,7 @@ from .yardsticks import YardstickResult, trainers_in
 STREETS = ("preflop", "flop", "turn", "river")
 STYLE_HANDS = 4_000
 REPORT_HANDS = 200_000       # hands per engine yardstick in the report of `pokerpipe evolve`
+LBR_HANDS = 20_000           # heads-up hands of local best response against the final player: about ±30 mbb
 
 
 def style(player: Player, trainers: Sequence[Player], hands: int = STYLE_HANDS, seed: int = 11,
@@ -82,7 +83,8 @@ def _fmt(x: float) -> str:
 
 
 def write_report(files: Files, results: Sequence[YardstickResult], samples: int = DEFAULT_SAMPLES,
-                 weights: Optional[WeightSource] = None, curve: Sequence[tuple[int, int, YardstickResult]] = ()) -> str:
+                 weights: Optional[WeightSource] = None, curve: Sequence[tuple[int, int, YardstickResult]] = (),
+                 lbr: Optional[Any] = None) -> str:
     """Write ``report.md`` and its PNGs beside the evolution under ``files`` (from its ``evolve/`` folder);
     return the report's location.
 
@@ -168,6 +170,12 @@ def write_report(files: Files, results: Sequence[YardstickResult], samples: int 
     for y in results:
         lo, hi = y.ci95
         lines.append(f"| {y.opponent} | {y.seats} | {y.hands:,} | {_fmt(y.bb_per_100)} | [{_fmt(lo)}, {_fmt(hi)}] |")
+    if lbr is not None:
+        lines += ["", "## How exploitable: local best response", "",
+                  "Local best response (Lisý & Bowling 2017; `pokerpipe exploit`, docs/exploit.md) against the final "
+                  "player heads-up: a lower bound on its exploitability (the `fold` baseline gives 750).", "",
+                  "| hands | LBR wins, mbb/hand | 95% interval |", "|---|---|---|",
+                  f"| {lbr.hands:,} | {lbr.mbb_per_hand:.1f} | [{lbr.ci95[0]:.1f}, {lbr.ci95[1]:.1f}] |"]
     _put(files, ("\n".join(lines) + "\n").encode(), "report.md")
     return files.url("report.md")
 
@@ -182,19 +190,22 @@ def _put(files: Files, data: bytes, name: str) -> None:
 
 
 def build_report(files: Files, hands: int, rlcard_hands: int, *, executor: Optional[Executor] = None,
-                 samples: int = DEFAULT_SAMPLES, seed: int = 0, weights: Optional[WeightSource] = None) -> str:
+                 samples: int = DEFAULT_SAMPLES, seed: int = 0, weights: Optional[WeightSource] = None,
+                 lbr_hands: int = 0) -> str:
     """Measure the final player under ``files`` against every yardstick, then :func:`write_report`.
 
     The rlcard opponents are skipped (and the report says so) when rlcard is
-    not installed or ``rlcard_hands`` is 0.
+    not installed or ``rlcard_hands`` is 0.  With ``lbr_hands`` the report also
+    gives the final player's local best response figure (:mod:`pipeline.exploit`)
+    over that many heads-up hands.
     """
-    from .yardsticks import YARDSTICKS, against
+    from .yardsticks import REPORTED, against
 
     digests = checkpoint.load_state(files).get("digests") or {}
     player = load_player(files, FINAL_PLAYER, digests=digests)
     trainers = trainers_in(files, FOLDER, digests=digests)
     results = []
-    for name in YARDSTICKS:
+    for name in REPORTED:
         if name.startswith("rlcard"):
             if not rlcard_hands or not rlcard_available():
                 continue
@@ -202,8 +213,13 @@ def build_report(files: Files, hands: int, rlcard_hands: int, *, executor: Optio
         else:
             results.append(against(player, name, hands, seed, executor=executor, samples=samples, trainers=trainers,
                                    weights=weights))
+    lbr = None
+    if lbr_hands:
+        from ...exploit import local_best_response
+
+        lbr = local_best_response(player, lbr_hands, seed, executor=executor, weights=weights)
     return write_report(files, results, samples, weights, remeasure(files, hands, executor=executor, samples=samples,
-                                                                     seed=seed, weights=weights))
+                                                                     seed=seed, weights=weights), lbr)
 
 
 def remeasure(files: Files, hands: int, *, executor: Optional[Executor] = None, samples: int = DEFAULT_SAMPLES,
