@@ -35,6 +35,7 @@ import numpy as np
 from numba import njit
 
 from ..core.hand_classes import class_of
+from ..core.sorting import DIGITS, radix_order
 from ..evaluator.kernels import Tables, board_state, hand_value, live_cards, suited_bit
 from ..isomorphism.situations import block_table, situation_index_nb
 from ..strength.street import dense_values, pair_numbering
@@ -54,30 +55,6 @@ def board_orbit(board: Sequence[int]) -> int:
     for m in set(masks):
         stabiliser *= factorial(masks.count(m))
     return 24 // stabiliser
-
-
-@njit(cache=True, nogil=True)
-def _radix_order(dv: np.ndarray, count: int, order: np.ndarray, tmp: np.ndarray, hist: np.ndarray) -> None:
-    """``order[:count]``: positions of ``dv[:count]`` (dense values below 2**13) by value, stable; two passes."""
-    hist[:] = 0
-    for p in range(count):
-        hist[(dv[p] & 127) + 1] += 1
-    for i in range(1, 129):
-        hist[i] += hist[i - 1]
-    for p in range(count):
-        d = dv[p] & 127
-        tmp[hist[d]] = p
-        hist[d] += 1
-    hist[:] = 0
-    for p in range(count):
-        hist[(dv[p] >> 7) + 1] += 1
-    for i in range(1, 129):
-        hist[i] += hist[i - 1]
-    for i in range(count):
-        p = tmp[i]
-        d = dv[p] >> 7
-        order[hist[d]] = p
-        hist[d] += 1
 
 
 @njit(cache=True, nogil=True)
@@ -182,7 +159,7 @@ def _board_work() -> tuple:
     pair its dense value, the pairs in order, the sort's scratch, the radix counts, per pair ``2·ahead + tied``,
     and the per-card counts of :func:`win_counts`."""
     return (np.empty(RIVER_PAIRS, np.int64), np.empty(RIVER_PAIRS, np.int64), np.empty(RIVER_PAIRS, np.int64),
-            np.empty(129, np.int64), np.empty(RIVER_PAIRS, np.int64), np.empty(47, np.int64),
+            np.empty(DIGITS, np.int64), np.empty(RIVER_PAIRS, np.int64), np.empty(47, np.int64),
             np.empty(47, np.int64))
 
 
@@ -193,7 +170,7 @@ def _board_order(rkey: np.uint64, rsuited: np.uint64, cards: np.ndarray, pa: np.
     live ``cards`` (``pa``/``pb``: the pairs' positions in ``cards``), ``order`` the pairs by value."""
     dv, order, tmp, hist = work[0], work[1], work[2], work[3]
     river_values(rkey, rsuited, cards, pa, pb, dense, dv, T)
-    _radix_order(dv, RIVER_PAIRS, order, tmp, hist)
+    radix_order(dv, RIVER_PAIRS, order, tmp, hist)
 
 
 @njit(cache=True, nogil=True)
