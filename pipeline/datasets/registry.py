@@ -5,7 +5,7 @@ says what it registers (``registered()``: name -> factory) and where it stands
 in the build order (``ORDER``); adding a dataset is adding one such file.
 
 >>> sorted(n for n in names() if not n.startswith(("videopoker/", "abstraction")))[:4]
-['ehs-table/flop', 'ehs-table/river', 'ehs-table/turn', 'holdem-weights/flop']
+['ehs-table/flop', 'ehs-table/river', 'ehs-table/turn', 'exploitability']
 >>> dataset("preflop-grid").depends_on
 ['matchups']
 """
