@@ -19,8 +19,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..core.rng import chunk_state
-from ..equity.dealing import alias_draw, next_live_card
+from ..core.rng import below, chunk_state
+from ..equity.dealing import alias_step, next_live_card
 from .kernels import board_classes, high_value, hole_pairs, low_value
 from .showdown import score_board
 from .tables import OmahaTables
@@ -60,7 +60,10 @@ def monte_carlo_tally(trials: int, seed: int, chunk: int, range_of: np.ndarray, 
             if r < 0:
                 continue
             lo = offsets[r]
-            s0, s1, i = alias_draw(s0, s1, lo, offsets[r + 1] - lo, equal[r], prob, alias)
+            s0, s1, i = below(s0, s1, offsets[r + 1] - lo)
+            if not equal[r]:
+                s0, s1, i = alias_step(s0, s1, i, prob[lo + i], alias[lo + i])
+            i += lo
             if masks[i] & taken:
                 clash = True
                 break
