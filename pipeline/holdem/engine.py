@@ -49,9 +49,11 @@ from .policies import (
     O_WEIGHT,
     P_SAMPLES,
     RAISE,
+    RLCARD_V1,
     decide,
     position_class,
 )
+from .rlcard_v1 import rlcard_v1
 from .seating import Seats
 from .settle import BB, award, return_uncalled, showdown_values
 from .weights import HandWeights, sampled_weight, table_weight
@@ -287,6 +289,8 @@ def play_hand(button: int, holes: np.ndarray, board: np.ndarray, seats: Seats, w
                                     work, wcache, T) if needs_w[j] else 0.0
             if kinds[j] == EVOLVED and street > 0:
                 a = gene_decision(genes[j], used[j], layout, obs)
+            elif kinds[j] == RLCARD_V1:
+                a = rlcard_v1(h0, h1, board, BOARD_SEEN[street], to_call > 0, can_raise)
             else:
                 a = decide(kinds[j], params[j], obs, group_tab[class_of(h0, h1)], rng)
             if a == FOLD and to_call <= 0:

@@ -23,6 +23,8 @@ Built-in kinds:
              player file, so it has no short name
 ``fold``     folds to every bet, checks when checking is free: the baseline of
              exploitability (it loses 750 mbb a hand heads-up to a best response)
+``rlcard-v1`` rlcard's ``LimitholdemRuleAgentV1``, ported rule for rule (:mod:`.rlcard_v1`); it reads
+             its cards and the board, so the kernels ask :func:`.rlcard_v1.rlcard_v1`, not :func:`decide`
 ``script``   (not a player: for tests and replays) the answers in its parameter row, in order
 
 The preflop table (``thesis-preflop``) follows the fold/call/raise charts of the
@@ -54,10 +56,10 @@ from ..core.rng import stream_below
 from ..ranges.query import GROUPS, parse_query
 
 FOLD, CALL, RAISE = 0, 1, 2
-RANDOM, STATION, MANIAC, TAG, THESIS_PREFLOP, SCRIPT, EVOLVED, FOLDER = range(8)
+RANDOM, STATION, MANIAC, TAG, THESIS_PREFLOP, SCRIPT, EVOLVED, FOLDER, RLCARD_V1 = range(9)
 KINDS = {"random": RANDOM, "station": STATION, "maniac": MANIAC, "tag": TAG, "thesis-preflop": THESIS_PREFLOP,
-         "fold": FOLDER}
-NEEDS_WEIGHT = (False, False, False, True, True, False, True, False)
+         "fold": FOLDER, "rlcard-v1": RLCARD_V1}
+NEEDS_WEIGHT = (False, False, False, True, True, False, True, False, False)
 
 # observation fields (indices into the float array the kernel fills before each decision)
 OBS_FIELDS = ("street", "seat", "position", "raises", "raises_before", "players_in", "pot", "to_call",
