@@ -43,8 +43,25 @@ def cache_dir() -> Path:
 
 
 def numba_cache_dir() -> Path:
-    """Where this version's compiled numba kernels are cached: ``<cache_dir()>/numba``."""
-    return cache_dir() / "numba"
+    """Where this copy's compiled numba kernels are cached: ``<cache_dir()>/numba/<sources digest>``.
+
+    Numba checks a cached kernel against its own file's time stamp only, not against the kernels it calls
+    from other files: after an edit to ``evaluator/kernels.py`` a cached caller in ``equity/`` would still
+    run the old callee, compiled in.  Keying the folder by every source file of the package (its path,
+    size and modification time: a stat each, no reads) gives an edited checkout a fresh folder, so no
+    kernel outlives a change to anything it calls.  An installed copy never changes, so it keeps one.
+    """
+    return cache_dir() / "numba" / sources_digest()
+
+
+def sources_digest() -> str:
+    """12 hex digits over the package's ``.py`` files: relative path, size and modification time of each."""
+    root = Path(__file__).resolve().parent.parent
+    h = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        st = path.stat()
+        h.update(f"{path.relative_to(root).as_posix()}|{st.st_size}|{st.st_mtime_ns}\n".encode())
+    return h.hexdigest()[:12]
 
 
 def arrays_digest(arrays: dict[str, np.ndarray]) -> str:

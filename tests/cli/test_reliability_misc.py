@@ -92,7 +92,8 @@ def test_cache_files_holding_objects_are_rebuilt_once(tmp_path):
     assert poisoned
     for name in poisoned:
         np.savez(cache / __version__ / name, x=np.array([{"a": 1}], dtype=object))
-    env = dict(os.environ, POKERPIPE_CACHE=str(cache), NUMBA_CACHE_DIR=os.path.join(src, __version__, "numba"))
+    from pipeline.core.cache import numba_cache_dir
+    env = dict(os.environ, POKERPIPE_CACHE=str(cache), NUMBA_CACHE_DIR=str(numba_cache_dir()))
     p = cli("equity", "AhKh", "QsQd", "--no-table", "--json", env=env)
     assert p.returncode == 0, p.stderr
     assert [line for line in p.stderr.splitlines() if line] == \
