@@ -362,3 +362,39 @@ def test_input_errors() -> None:
     with pytest.raises(InputError, match="seed"):
         km.plusplus(x, 2, metric="l1", seed=-1)
     assert issubclass(InputError, ValueError)
+
+
+# ---------------------------------------------------------------------------
+# the scans: k-d tree and integer costs give the float64 full scan's result, bit for bit
+
+
+def test_kd_tree_finds_the_full_scans_two_best_ties_included() -> None:
+    rng = np.random.default_rng(21)
+    x = float_points(rng, 3000, 6)                                # a dyadic grid: many exact ties
+    c = (rng.integers(0, 4096, (300, 6)) / 256.0)
+    c[150:200] = c[100:150]                                      # duplicate centroids: equal costs, lowest index
+    c[200:230] = x[:30]                                          # centroids on points: cost 0
+    tree = km._scan_of(x, c, km._L2, -1)
+    plain = km._Scan(np.ascontiguousarray(c.T), np.empty(0, np.float64), *km._scan_of(x, c, km._L1, -1)[2:])
+    assert tree.order.shape[0] == 300 and plain.order.shape[0] == 0
+    acc, stack, bounds = np.empty(300), np.empty(128, np.int64), np.empty(128)
+    cost = ref_costs(x, c, "l2")
+    for i in range(x.shape[0]):
+        got = km._nearest_two(x, i, tree, km._L2, acc, stack, bounds)
+        assert got == km._nearest_two(x, i, plain, km._L2, acc, stack, bounds)
+        row = np.sort(cost[i])
+        assert (got[0], got[1], got[2]) == (int(cost[i].argmin()), row[0], row[1])
+
+
+def test_integer_costs_in_32_bits_when_16_could_overflow(small_chunks: None) -> None:
+    rng = np.random.default_rng(8)
+    x = rng.integers(0, 256, (1500, 300)).astype(np.uint8)      # up to 300 * 255 > 65,535
+    c = x[rng.choice(1500, 20, replace=False)].astype(np.float64)
+    assert km._scan_of(x, c, km._L1, km._top(x)).proto.dtype == np.uint32
+    labels, dist = km.assign(x, c, metric="l1")
+    cost = ref_costs(x, c, "l1")
+    np.testing.assert_array_equal(labels, cost.argmin(axis=1))
+    np.testing.assert_array_equal(dist, cost.min(axis=1))
+    half = c + 0.5                                               # centroids off the integers: float64 costs
+    assert km._scan_of(x, half, km._L1, km._top(x)).proto.dtype == np.float64
+    np.testing.assert_array_equal(km.assign(x, half, metric="l1")[0], ref_costs(x, half, "l1").argmin(axis=1))
