@@ -371,7 +371,8 @@ def class_histograms(boards: np.ndarray, bins: int = DEFAULT_BINS) -> tuple[np.n
 class RunoutFeatures:
     """Flop or turn situations of some boards, each once: ``index``, ``weight``, ``histogram`` (river counts
     per equity bin over the runouts: 46 on the turn, 1,081 on the flop), ``win2`` (their sum) and, on the flop,
-    ``turns`` (n, 47, bins): each live turn card's turn histogram, turn cards in ascending id."""
+    ``turns`` (n, 47, bins): each live turn card's turn histogram, and ``turn_index`` (n, 47): each live turn
+    card's turn situation index, turn cards in ascending id."""
 
     index: np.ndarray
     weight: np.ndarray
@@ -379,6 +380,7 @@ class RunoutFeatures:
     win2: np.ndarray
     runouts: int
     turns: np.ndarray | None = None
+    turn_index: np.ndarray | None = None
 
     @property
     def equity(self) -> np.ndarray:
@@ -386,8 +388,10 @@ class RunoutFeatures:
         return self.win2 / (FULL * self.runouts)
 
 
-def runout_features(boards: np.ndarray, bins: int = DEFAULT_BINS, turns: bool = False) -> RunoutFeatures:
-    """The features of every hole on ``boards`` (rows of 3 or 4 ids); ``turns``: the flop's turn histograms too."""
+def runout_features(boards: np.ndarray, bins: int = DEFAULT_BINS, turns: bool = False,
+                    turn_index: bool = False) -> RunoutFeatures:
+    """The features of every hole on ``boards`` (rows of 3 or 4 ids); ``turns``: the flop's turn histograms too;
+    ``turn_index``: the flop's turn situation indexes (whose buckets a built turn abstraction holds)."""
     boards = np.ascontiguousarray(boards, np.int64)
     m = boards.shape[1]
     if m not in (3, 4):
@@ -401,7 +405,37 @@ def runout_features(boards: np.ndarray, bins: int = DEFAULT_BINS, turns: bool = 
     out_turns = None
     if with_turns:
         out_turns = _turns_of_holes(boards, turn, first)
-    return RunoutFeatures(idx, weight, hist[first], total[first], runouts, out_turns)
+    out_index = _turn_situations(boards, first, block_table(4)) if turn_index and m == 3 else None
+    return RunoutFeatures(idx, weight, hist[first], total[first], runouts, out_turns, out_index)
+
+
+@njit(cache=True, nogil=True)
+def _turn_situations(boards: np.ndarray, rows: np.ndarray, blocks: np.ndarray) -> np.ndarray:
+    """For each flop row (``board * 1,176 + hole pair``, as :func:`_runout_histograms` numbers them) the turn
+    situation index of the hole on the flop and each live turn card, turn cards in ascending id (n, 47)."""
+    n = 49
+    holes = n * (n - 1) // 2
+    _, pa, pb = pair_numbering(n)
+    out = np.empty((rows.shape[0], n - 2), np.int64)
+    live = np.empty(52, np.int64)
+    board = np.zeros(4, np.int64)
+    for q in range(rows.shape[0]):
+        bi = rows[q] // holes
+        p = rows[q] % holes
+        used = np.uint64(0)
+        for j in range(3):
+            board[j] = boards[bi, j]
+            used |= np.uint64(1) << np.uint64(boards[bi, j])
+        live_cards(used, live)
+        h0 = live[pb[p]]
+        h1 = live[pa[p]]
+        k = 0
+        for t in range(n):
+            if t != pa[p] and t != pb[p]:
+                board[3] = live[t]
+                out[q, k] = situation_index_nb(h0, h1, board, 4, blocks)
+                k += 1
+    return out
 
 
 def _turns_of_holes(boards: np.ndarray, turn: np.ndarray, first: np.ndarray) -> np.ndarray:

@@ -29,10 +29,9 @@ from ..core.cards import CardError, check_disjoint, parse_cards
 from ..core.errors import InputError
 from ..isomorphism.situations import situation_index, street_size
 from .features import DEFAULT_BINS, FULL, river_features, runout_features
-from .streets import DEFAULT_K, STREETS
+from .streets import DEFAULT_K, NO_BUCKET, STREETS
 
 Cards = Union[str, Sequence[int]]
-NO_BUCKET = 65535
 MANIFEST = "_manifest.json"
 STREET_OF = {3: "flop", 4: "turn", 5: "river"}
 

@@ -15,13 +15,14 @@ the mass and by the number of bins.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Optional
 
 import numpy as np
 
 from .emd import cumulative, potential_embedding
-from .features import DEFAULT_BINS, river_features, runout_features
+from .features import DEFAULT_BINS, RunoutFeatures, river_features, runout_features
 
 STREETS = {"flop": 3, "turn": 4, "river": 5}
 METRIC = {"river": "l2", "turn": "l1", "flop": "l1"}
@@ -30,6 +31,7 @@ MAX_K = 50_000
 OCHS_CLUSTERS = 8                # Johanson et al.'s opponent clusters
 TURN_CARDS = 47
 QUANTILES = 8                    # order statistics per coordinate of the flop's potential-aware points
+NO_BUCKET = 65535                # a dense bucket array (uint16) where a limited build did not reach
 
 
 def scale(street: str, bins: int) -> float:
@@ -55,9 +57,17 @@ class StreetRows:
 
 
 def street_rows(street: str, boards: np.ndarray, *, bins: int = DEFAULT_BINS,
-                clusters: Optional[np.ndarray] = None, turn_centroids: Optional[np.ndarray] = None) -> StreetRows:
+                clusters: Optional[np.ndarray] = None, turn_centroids: Optional[np.ndarray] = None,
+                turn_buckets: Optional[Callable[[], np.ndarray]] = None) -> StreetRows:
     """Features and points of every situation of ``boards`` (canonical boards of ``street``): the river needs
-    the 169 classes' opponent ``clusters``, the flop the turn's ``turn_centroids`` (cumulative, integers)."""
+    the 169 classes' opponent ``clusters``, the flop the turn's ``turn_centroids`` (cumulative, integers).
+
+    The flop's turn cards are bucketed by ``turn_buckets``, when given: a callable returning the built turn
+    abstraction's dense bucket array (uint16 per turn situation index, :data:`NO_BUCKET` where it is not
+    built) — a lookup per turn card instead of the turn situation's histogram assigned to the nearest of the
+    turn centroids again, with the same result, since that is how the turn table was made.  Turn situations
+    the array does not hold are assigned.
+    """
     if street == "river":
         if clusters is None:
             raise ValueError("the river's OCHS needs the opponent clusters")
@@ -70,18 +80,33 @@ def street_rows(street: str, boards: np.ndarray, *, bins: int = DEFAULT_BINS,
                           {"histogram": tf.histogram})
     if turn_centroids is None:
         raise ValueError("the flop's potential-aware points need the turn centroids")
+    ff = runout_features(boards, bins, turns=turn_buckets is None, turn_index=turn_buckets is not None)
+    n = len(ff.index)
+    if turn_buckets is None:
+        labels = _assigned_turns(ff, turn_centroids)
+    else:
+        assert ff.turn_index is not None
+        labels = turn_buckets()[ff.turn_index]
+        missing = labels == NO_BUCKET
+        if missing.any():
+            labels[missing] = _assigned_turns(runout_features(boards, bins, turns=True), turn_centroids)[missing]
+    turn_buckets_of = np.sort(labels.reshape(n, TURN_CARDS), axis=1).astype(np.uint16)
+    points = potential_embedding(turn_buckets_of, turn_centroids, QUANTILES)
+    return StreetRows(street, ff.index, ff.weight, ff.win2, ff.equity, points,
+                      {"histogram": ff.histogram, "turn_buckets": turn_buckets_of})
+
+
+def _assigned_turns(ff: RunoutFeatures, turn_centroids: np.ndarray) -> np.ndarray:
+    """(n, 47) the nearest turn centroid of each flop situation's turn histograms (``ff.turns``), turn cards
+    ascending."""
     # imported here, not at the top: a lookup imports this module and needs no k-means
     from .kmeans import assign
 
-    ff = runout_features(boards, bins, turns=True)
     assert ff.turns is not None
     n = len(ff.index)
-    turn_points = cumulative(ff.turns.reshape(n * TURN_CARDS, bins))
-    labels, _ = assign(turn_points, turn_centroids.astype(np.float64), metric="l1")
-    turn_buckets = np.sort(labels.reshape(n, TURN_CARDS), axis=1).astype(np.uint16)
-    points = potential_embedding(turn_buckets, turn_centroids, QUANTILES)
-    return StreetRows(street, ff.index, ff.weight, ff.win2, ff.equity, points,
-                      {"histogram": ff.histogram, "turn_buckets": turn_buckets})
+    labels, _ = assign(cumulative(ff.turns.reshape(n * TURN_CARDS, ff.turns.shape[2])),
+                       turn_centroids.astype(np.float64), metric="l1")
+    return labels.reshape(n, TURN_CARDS)
 
 
 def percentile_buckets(equity: np.ndarray, weight: np.ndarray, k: int) -> np.ndarray:

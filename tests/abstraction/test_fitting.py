@@ -48,3 +48,27 @@ def test_percentile_buckets_from_binned_weights() -> None:
         got = percentile_labels(mass, k)[win2].astype(np.int32)
         assert np.array_equal(got, want)
         assert (np.diff(want[np.argsort(win2, kind="stable")]) >= 0).all() and want.max() < k
+
+
+def test_flop_turn_buckets_looked_up_equal_those_assigned() -> None:
+    """The flop's turn cards bucketed from a built turn table (a dense array by turn situation index) equal
+    their histograms assigned to the turn centroids; turn situations the table lacks are assigned."""
+    from pipeline.abstraction.features import runout_features
+    from pipeline.abstraction.kmeans import fit
+    from pipeline.abstraction.streets import NO_BUCKET, _assigned_turns, street_rows
+    from pipeline.isomorphism.situations import street_size
+
+    flops = canonical_boards(3)[[3, 40, 1000]]
+    turn = street_points("turn", canonical_boards(4)[::800], bins=20, chunk=10)[0]
+    centroids = fit(turn, 12, metric="l1", seed=2, max_iterations=5).centroids
+    assigned = street_rows("flop", flops, bins=20, turn_centroids=centroids)
+    ff = runout_features(flops, 20, turns=True, turn_index=True)
+    table = np.full(street_size(4), NO_BUCKET, np.uint16)
+    labels = _assigned_turns(ff, centroids)
+    table[ff.turn_index] = labels                        # every turn situation once: one bucket per index
+    assert np.array_equal(table[ff.turn_index], labels)
+    table[ff.turn_index[::2, ::3]] = NO_BUCKET           # a limited build: some turn situations missing
+    looked = street_rows("flop", flops, bins=20, turn_centroids=centroids, turn_buckets=lambda: table)
+    for name in ("turn_buckets", "histogram"):
+        assert np.array_equal(looked.features[name], assigned.features[name])
+    assert np.array_equal(looked.points, assigned.points) and np.array_equal(looked.index, assigned.index)

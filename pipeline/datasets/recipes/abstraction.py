@@ -43,7 +43,6 @@ BOARDS_PER_PART = {"river": 2000, "turn": 200, "flop": 25}
 SEED_MAX = 2**63 - 1
 MAX_BINS = 1980                      # a river count's resolution: finer bins stay empty
 MATRIX_MAX = 10_000                  # buckets up to which the inter-bucket distances are stored
-NO_BUCKET = 65535                    # _buckets.npy at a situation a limited build did not reach
 
 
 def _check(k: object, bins: object, seed: object, limit: object, what: str) -> tuple[int, int, int, Optional[int]]:
@@ -155,7 +154,9 @@ class _StreetBase(_Rebuilt):
         if street != "river":
             self.params["bins"] = bins
         if street == "flop":
-            self.turn_k = k if turn_k is None else integer(turn_k, f"{what}.turn_k", lo=1, hi=NO_BUCKET)
+            from ...abstraction.streets import MAX_K
+
+            self.turn_k = k if turn_k is None else integer(turn_k, f"{what}.turn_k", lo=1, hi=MAX_K)
             self.params["turn_k"] = self.turn_k
         elif turn_k is not None:
             raise InputError(f"{what}.turn_k is for the flop only")
@@ -163,11 +164,13 @@ class _StreetBase(_Rebuilt):
             self.params["limit"] = limit
 
     def reads(self) -> list[Dataset]:
-        """What the street's points need: the river the preflop clusters, the flop the turn's centroids."""
+        """What the street's points need: the river the preflop clusters, the flop the turn's centroids and the
+        turn table (its turn cards' buckets are looked up there, not assigned again)."""
         if self.street == "river":
             return [Preflop(seed=self.seed)]
         if self.street == "flop":
-            return [Centroids("turn", self.turn_k or self.k, self.bins, self.seed, self.limit)]
+            turn = (self.turn_k or self.k, self.bins, self.seed, self.limit)
+            return [Centroids("turn", *turn), Street("turn", *turn)]
         return []
 
     def context(self, inputs: Inputs) -> dict[str, Any]:
@@ -175,8 +178,48 @@ class _StreetBase(_Rebuilt):
         if self.street == "river":
             return {"clusters": clusters_of(inputs, self.seed)}
         if self.street == "flop":
-            return {"turn_centroids": centroid_array(read_exact(inputs, self.reads()[0]))}
+            centroids, table = self.reads()
+            return {"turn_centroids": centroid_array(read_exact(inputs, centroids)),
+                    "turn_buckets": TurnBuckets(partial(read_exact, inputs, table, ["index", "bucket"]),
+                                                canonical(table))}
         return {}
+
+
+class TurnBuckets:
+    """The built turn table's buckets as a dense array (uint16 per turn situation index, ``NO_BUCKET`` where a
+    limited build did not reach), read on a worker the first time a flop part asks, then kept for the
+    process: one array of 28 MB, not one per part.  Picklable (``read`` reads the planned table); ``key``
+    names the table's parameters, the same content whatever folder holds it."""
+
+    _kept: dict[str, np.ndarray] = {}
+
+    def __init__(self, read: Callable[[], pa.Table], key: str) -> None:
+        self.read, self.key = read, key
+
+    def __call__(self) -> np.ndarray:
+        if self.key not in self._kept:
+            dense = dense_buckets(self.read(), "turn")
+            self._kept.clear()
+            self._kept[self.key] = dense
+        return self._kept[self.key]
+
+
+def dense_buckets(table: pa.Table, street: str) -> np.ndarray:
+    """A street table's ``index`` and ``bucket`` columns as one uint16 per situation index of the street,
+    ``NO_BUCKET`` where the table holds none (a limited build)."""
+    from ...abstraction.streets import NO_BUCKET
+    from ...isomorphism.situations import street_size
+
+    dense = np.full(street_size(STREETS[street]), NO_BUCKET, np.uint16)
+    dense[table.column("index").to_numpy()] = table.column("bucket").to_numpy()
+    return dense
+
+
+def canonical(ds: Dataset) -> str:
+    """``ds``'s name and parameters as one string."""
+    from ...batch.parquet import canonical_json
+
+    return f"{ds.name} {canonical_json(ds.params)}"
 
 
 def centroid_array(table: pa.Table) -> np.ndarray:
@@ -314,12 +357,8 @@ class Street(_StreetBase):
     def side_outputs(self, table: Callable[..., pa.Table], inputs: Inputs) -> dict[str, bytes]:
         from ...abstraction.fitting import centroid_distances
         from ...abstraction.streets import METRIC
-        from ...isomorphism.situations import street_size
 
-        t = table(["index", "bucket"])
-        dense = np.full(street_size(STREETS[self.street]), NO_BUCKET, np.uint16)
-        dense[t.column("index").to_numpy()] = t.column("bucket").to_numpy()
-        del t
+        dense = dense_buckets(table(["index", "bucket"]), self.street)
         centroids = centroid_array(read_exact(inputs, self.fit(), ["centroid"]))
         matrix = (centroid_distances(centroids, METRIC[self.street]) if self.k <= MATRIX_MAX
                   else np.zeros((0, 0), np.float32))
