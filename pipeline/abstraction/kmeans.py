@@ -58,10 +58,10 @@ Fixed rules, so that every result is reproducible:
   box only when even its nearest point is strictly farther than the second
   best found, so index, cost and second cost are the full scan's, ties
   included, at a fraction of the work for thousands of centroids.
-* **Medians**: integer points are counted (a histogram of the values per
-  coordinate, one cluster at a time) when ``k * d * (value range)`` fits
-  :data:`MEDIAN_COUNTERS`, otherwise sorted per cluster and coordinate;
-  float points are sorted.  Both give the same lower median.
+* **Medians**: integer points are counted (one cluster at a time, per
+  coordinate a histogram of the values between its members' smallest and
+  largest); float points are sorted per cluster and coordinate.  Both give
+  the same lower median (:func:`lower_medians`).
 * **Chunks**: every kernel works on fixed chunks of :data:`CHUNK_ROWS` rows
   (or on ranges of whole clusters for the update), whether mapped over an
   ``executor`` (the kernels release the GIL: a ``ThreadPoolExecutor`` runs
@@ -95,7 +95,6 @@ from pipeline.core.errors import InputError
 from pipeline.core.rng import chunk_state, uniform
 
 CHUNK_ROWS = 1 << 16          # rows per chunk of work: fixed, so reductions do not depend on the executor
-MEDIAN_COUNTERS = 50_000_000  # l1 update of integer points by counting when k * d * (value range) fits in this
 SLACK = 1e-9                  # relative safety margin of Hamerly's bounds against rounding
 _L2 = 0
 _L1 = 1
@@ -628,30 +627,46 @@ def _median_sort_range(points: np.ndarray, w: np.ndarray, order: np.ndarray, sta
 
 @njit(cache=True, nogil=True)
 def _median_count_range(points: np.ndarray, w: np.ndarray, order: np.ndarray, starts: np.ndarray, c0: int,
-                        c1: int, lo: int, span: int, out: np.ndarray, wsum: np.ndarray) -> None:
-    """Weighted lower medians of clusters ``c0:c1`` of integer points by counting: a histogram of the values
-    ``lo .. lo+span-1`` per coordinate (the members added in index order)."""
+                        c1: int, span: int, out: np.ndarray, wsum: np.ndarray) -> None:
+    """Weighted lower medians of clusters ``c0:c1`` of integer points by counting: per coordinate a histogram
+    of the values between the members' smallest and largest (the members added in index order), so a
+    cluster costs its members' values and their ranges, however wide the points' values (``span``: the
+    widest range there can be)."""
     d = points.shape[1]
-    hist = np.zeros((d, span))
+    hist = np.zeros(d * span)
+    low = np.empty(d, np.int64)
+    offset = np.empty(d + 1, np.int64)
     for c in range(c0, c1):
-        hist[:, :] = 0.0
         total = 0.0
+        for j in range(d):
+            low[j] = np.iinfo(np.int64).max
+            offset[j + 1] = np.iinfo(np.int64).min
         for t in range(starts[c], starts[c + 1]):
             i = order[t]
-            wi = _weight(w, i)
-            total += wi
+            total += _weight(w, i)
             for j in range(d):
-                hist[j, np.int64(points[i, j]) - lo] += wi
+                x = np.int64(points[i, j])
+                low[j] = min(low[j], x)
+                offset[j + 1] = max(offset[j + 1], x)
         wsum[c] = total
         if total <= 0.0:
             continue
+        offset[0] = 0
+        for j in range(d):                    # the largest value becomes the end of coordinate j's counts
+            offset[j + 1] = offset[j] + offset[j + 1] - low[j] + 1
+        hist[:offset[d]] = 0.0
+        for t in range(starts[c], starts[c + 1]):
+            i = order[t]
+            wi = _weight(w, i)
+            for j in range(d):
+                hist[offset[j] + np.int64(points[i, j]) - low[j]] += wi
         half = 0.5 * total
         for j in range(d):
             cum = 0.0
-            for v in range(span):
-                cum += hist[j, v]
+            for v in range(offset[j], offset[j + 1]):
+                cum += hist[v]
                 if cum >= half:
-                    out[c, j] = lo + v
+                    out[c, j] = low[j] + v - offset[j]
                     break
 
 
@@ -827,6 +842,23 @@ def objective(points: np.ndarray, centroids: np.ndarray, labels: np.ndarray, *, 
     return total
 
 
+def lower_medians(points: np.ndarray, labels: np.ndarray, k: int, *, weights: Optional[np.ndarray] = None,
+                  executor: Optional[Executor] = None) -> tuple[np.ndarray, np.ndarray]:
+    """``(medians, weight)``: each of the ``k`` clusters' coordinate-wise weighted lower median (the l1
+    centroid, 0 where a cluster has no weight), float64 (k, d), and its total weight."""
+    pts = _points(points)
+    n = pts.shape[0]
+    w = _weights(weights, n)
+    lab = np.ascontiguousarray(labels, np.int32)
+    if lab.shape != (n,) or (n and (lab.min() < 0 or lab.max() >= k)):
+        raise InputError(f"labels must be {n} integers in 0 .. {k - 1}.")
+    out = np.zeros((k, pts.shape[1]))
+    wsum = np.zeros(k)
+    _medians_into(pts, w, lab, _median_span(pts), np.empty(n, np.int32 if n < 2**31 else np.int64), out, wsum,
+                  executor)
+    return out, wsum
+
+
 def fit(points: np.ndarray, k: int, *, metric: str = "l2", weights: Optional[np.ndarray] = None, seed: int = 0,
         max_iterations: int = 100, tolerance: float = 0.0, executor: Optional[Executor] = None,
         accelerate: bool = True, init: Optional[np.ndarray] = None) -> Clustering:
@@ -860,7 +892,7 @@ def fit(points: np.ndarray, k: int, *, metric: str = "l2", weights: Optional[np.
     obj, _ = _full_pass(pts, cen, code, w, labels, dist, lower, hamerly, executor, top)
     history = [obj]
     gaps = hamerly and k * k <= 64 * n
-    span = _median_span(pts, k) if code == _L1 else None
+    span = _median_span(pts) if code == _L1 else None
     order = np.empty(n, np.int32 if n < 2**31 else np.int64)
     iterations = 0
     converged = False
@@ -989,24 +1021,33 @@ def _hamerly_pass(pts: np.ndarray, old: np.ndarray, cen: np.ndarray, code: int, 
     return obj, changed, scans
 
 
-def _median_span(pts: np.ndarray, k: int) -> Optional[tuple[int, int]]:
-    """``(lo, span)`` of integer points when the counting median fits :data:`MEDIAN_COUNTERS`, else None."""
+def _median_span(pts: np.ndarray) -> Optional[int]:
+    """The width of integer points' values, the counting median's widest histogram; None for floats (sorted)."""
     if pts.dtype.kind == "f":
         return None
-    lo, hi = int(pts.min()), int(pts.max())
-    span = hi - lo + 1
-    if k * pts.shape[1] * span > MEDIAN_COUNTERS:
-        return None
-    return lo, span
+    return int(pts.max()) - int(pts.min()) + 1
 
 
 def _update(pts: np.ndarray, w: np.ndarray, labels: np.ndarray, dist: np.ndarray, cen: np.ndarray, code: int,
-            span: Optional[tuple[int, int]], order: np.ndarray, executor: Optional[Executor]) -> np.ndarray:
+            span: Optional[int], order: np.ndarray, executor: Optional[Executor]) -> np.ndarray:
     """The new centroids: weighted means (l2) or lower medians (l1) of the clusters, empty ones relocated."""
-    k = cen.shape[0]
-    starts = _group(labels, k, order)
     new = cen.copy()
-    wsum = np.zeros(k)
+    wsum = np.zeros(cen.shape[0])
+    if code == _L2:
+        _means_into(pts, w, labels, order, new, wsum, executor)
+    else:
+        _medians_into(pts, w, labels, span, order, new, wsum, executor)
+    empty = np.flatnonzero(wsum <= 0.0)
+    if empty.size:
+        for c, i in zip(empty, _farthest(w, dist, empty.size)):
+            new[c] = pts[i]
+    return new
+
+
+def _cluster_tasks(labels: np.ndarray, k: int, order: np.ndarray) -> tuple[np.ndarray, list[tuple[int, int]]]:
+    """The points grouped by cluster (``order``, :func:`_group`) and ranges of whole clusters of about
+    :data:`CHUNK_ROWS` members: each cluster is computed alone, whatever the executor."""
+    starts = _group(labels, k, order)
     tasks: list[tuple[int, int]] = []
     c0 = 0
     while c0 < k:     # ranges of whole clusters of about CHUNK_ROWS members: each cluster is computed alone
@@ -1014,18 +1055,25 @@ def _update(pts: np.ndarray, w: np.ndarray, labels: np.ndarray, dist: np.ndarray
         c1 = min(k, max(c1, c0 + 1))
         tasks.append((c0, c1))
         c0 = c1
-    if code == _L2:
-        _map(lambda a, b: _mean_range(pts, w, order, starts, a, b, new, wsum), tasks, executor)
-    elif span is not None:
-        lo, width = span
-        _map(lambda a, b: _median_count_range(pts, w, order, starts, a, b, lo, width, new, wsum), tasks, executor)
+    return starts, tasks
+
+
+def _means_into(pts: np.ndarray, w: np.ndarray, labels: np.ndarray, order: np.ndarray, out: np.ndarray,
+                wsum: np.ndarray, executor: Optional[Executor]) -> None:
+    """The clusters' weighted means into ``out`` (where they have weight) and their weights into ``wsum``."""
+    starts, tasks = _cluster_tasks(labels, out.shape[0], order)
+    _map(lambda a, b: _mean_range(pts, w, order, starts, a, b, out, wsum), tasks, executor)
+
+
+def _medians_into(pts: np.ndarray, w: np.ndarray, labels: np.ndarray, span: Optional[int], order: np.ndarray,
+                  out: np.ndarray, wsum: np.ndarray, executor: Optional[Executor]) -> None:
+    """The clusters' weighted lower medians into ``out`` (where they have weight), their weights into
+    ``wsum``: counted for integer points (``span``: :func:`_median_span`), sorted for floats."""
+    starts, tasks = _cluster_tasks(labels, out.shape[0], order)
+    if span is not None:
+        _map(lambda a, b: _median_count_range(pts, w, order, starts, a, b, span, out, wsum), tasks, executor)
     else:
-        _map(lambda a, b: _median_sort_range(pts, w, order, starts, a, b, new, wsum), tasks, executor)
-    empty = np.flatnonzero(wsum <= 0.0)
-    if empty.size:
-        for c, i in zip(empty, _farthest(w, dist, empty.size)):
-            new[c] = pts[i]
-    return new
+        _map(lambda a, b: _median_sort_range(pts, w, order, starts, a, b, out, wsum), tasks, executor)
 
 
 def _farthest(w: np.ndarray, dist: np.ndarray, e: int) -> np.ndarray:

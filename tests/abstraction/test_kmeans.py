@@ -219,8 +219,8 @@ def test_weighted_lower_median_by_hand(monkeypatch: pytest.MonkeyPatch) -> None:
     counted = km.fit(x, 1, metric="l1", weights=w, max_iterations=1)
     assert counted.centroids.tolist() == [want]
     assert km.fit(x.astype(np.float32), 1, metric="l1", weights=w, max_iterations=1).centroids.tolist() == [want]
-    monkeypatch.setattr(km, "MEDIAN_COUNTERS", 0)       # integer points by sorting
-    assert km.fit(x, 1, metric="l1", weights=w, max_iterations=1).centroids.tolist() == [want]
+    medians, weight = km.lower_medians(x, np.zeros(4, np.int32), 2, weights=w)
+    assert medians.tolist() == [want, [0.0, 0.0, 0.0]] and weight.tolist() == [6.0, 0.0]
     # equal weights 1, 1 on 2 and 8: the lower median 2, not 5 nor 8
     pair = np.array([[2], [8]], dtype=np.int32)
     assert km.fit(pair, 1, metric="l1", max_iterations=1).centroids.tolist() == [[2.0]]
@@ -398,3 +398,19 @@ def test_integer_costs_in_32_bits_when_16_could_overflow(small_chunks: None) -> 
     half = c + 0.5                                               # centroids off the integers: float64 costs
     assert km._scan_of(x, half, km._L1, km._top(x)).proto.dtype == np.float64
     np.testing.assert_array_equal(km.assign(x, half, metric="l1")[0], ref_costs(x, half, "l1").argmin(axis=1))
+
+
+def test_lower_medians_of_wide_integers_and_floats_equal_the_reference() -> None:
+    rng = np.random.default_rng(4)
+    x = np.sort(rng.integers(0, 1082, (3000, 40)), axis=1).astype(np.uint16)   # the flop's 1,081-runout range
+    x[:, 5] = 7                                                                 # a constant coordinate
+    labels = rng.integers(0, 37, 3000).astype(np.int32)
+    labels[labels == 36] = 35                                                   # cluster 36 empty
+    w = rng.integers(0, 25, 3000)
+    for pts in (x, x.astype(np.float32)):
+        got, weight = km.lower_medians(pts, labels, 37, weights=w)
+        for q in range(37):
+            m = labels == q
+            assert weight[q] == w[m].sum()
+            want = [ref_lower_median(x[m, j].astype(np.float64), w[m]) for j in range(40)] if w[m].sum() else 0
+            np.testing.assert_array_equal(got[q], want)
