@@ -14,12 +14,13 @@ flop   ``potential``  the potential-aware EMD bound (:mod:`.emd`)
 flop   ``emd``        EMD of the 1,081-runout equity histograms
 =====  =============  =====================================================
 
-Three passes over the parts (one at a time, so the river's 123 M rows are never
-held at once): the equities' weights (the percentile cut points), the
-centroids' statistics, the distances.  The flop's potential-aware points are
-the exception: embedded once, in the second pass, and kept for the third
-(uint8, 392 a situation: 0.5 GB for the whole flop, less than the river's
-labels and weights; embedding them again cost 9 s).
+Three passes over the parts: the equities' weights (the percentile cut
+points), the centroids, the distances.  Under EMD the centroids are weighted
+lower medians (:func:`~.kmeans.lower_medians`), which need each bucket's
+points together: the street's points are held for the second and third pass
+(uint8 or uint16: at most 2.8 GB, the flop's 1,081-runout histograms); the
+river's OCHS means are summed part by part, so its 123 M rows are never held
+at once.
 """
 from __future__ import annotations
 
@@ -32,9 +33,9 @@ from numba import njit
 
 from .emd import cumulative, potential_embedding
 from .features import FULL
+from .kmeans import lower_medians
 from .streets import QUANTILES, percentile_labels
 
-COUNTER_BUDGET = 64_000_000          # k·d·values counters of one median (else that figure is left out)
 METRICS = {"river": ("ochs",), "turn": ("emd",), "flop": ("potential", "emd")}
 
 
@@ -70,34 +71,6 @@ def _unit(street: str, metric: str, bins: int) -> float:
 
 
 @njit(cache=True, nogil=True)
-def _count_values(x: np.ndarray, labels: np.ndarray, w: np.ndarray, counts: np.ndarray) -> None:
-    for r in range(x.shape[0]):
-        lab = labels[r]
-        for i in range(x.shape[1]):
-            counts[lab, i, x[r, i]] += w[r]
-
-
-@njit(cache=True, nogil=True)
-def _medians(counts: np.ndarray) -> np.ndarray:
-    k, d, v = counts.shape
-    out = np.zeros((k, d), np.float64)
-    for c in range(k):
-        total = 0
-        for t in range(v):
-            total += counts[c, 0, t]
-        if total == 0:
-            continue
-        for i in range(d):
-            run = 0
-            for t in range(v):
-                run += counts[c, i, t]
-                if 2 * run >= total:          # the lower weighted median
-                    out[c, i] = t
-                    break
-    return out
-
-
-@njit(cache=True, nogil=True)
 def _sums(x: np.ndarray, labels: np.ndarray, w: np.ndarray, s: np.ndarray) -> None:
     for r in range(x.shape[0]):
         for i in range(x.shape[1]):
@@ -114,6 +87,18 @@ def _distance_sums(x: np.ndarray, labels: np.ndarray, w: np.ndarray, c: np.ndarr
             t = x[r, i] - c[lab, i]
             s += abs(t) if l1 else t * t
         out[lab] += w[r] * (s if l1 else np.sqrt(s))
+
+
+def _held(parts: Iterable[np.ndarray], rows: int) -> np.ndarray:
+    """The parts' points (``rows`` in all) in one array, filled part by part (never two copies at once)."""
+    out = np.empty((0, 0))
+    start = 0
+    for c in parts:
+        if start == 0:
+            out = np.empty((rows, c.shape[1]), c.dtype)
+        out[start:start + len(c)] = c
+        start += len(c)
+    return out
 
 
 def street_report(street: str, parts: Callable[[], Iterable[pa.Table]], k: int, bins: int,
@@ -135,50 +120,41 @@ def street_report(street: str, parts: Callable[[], Iterable[pa.Table]], k: int, 
     labels["percentile"] = [cut[w2].astype(np.int32) for w2 in labels["percentile"]]
     rows: dict[str, list] = {"street": [], "method": [], "metric": [], "bucket": [], "situations": [],
                              "weight": [], "distance": []}
+    sizes = [len(w) for w in weights]
     for metric in METRICS[street]:
         l1 = metric != "ochs"
-        centroids: dict[str, Optional[np.ndarray]] = {}
-        stats: dict[str, np.ndarray] = {}
-        kept: Optional[list[np.ndarray]] = [] if metric == "potential" else None
-        for i, t in enumerate(parts()):                      # pass 2: the centroids' statistics
-            x = points_of(street, metric, t, turn_centroids)
-            if kept is not None:
-                kept.append(x)
+        centroids: dict[str, np.ndarray] = {}
+        if l1:                                               # pass 2: the points, held for the medians
+            x_all = _held((points_of(street, metric, t, turn_centroids) for t in parts()), sum(sizes))
+            w_all = np.concatenate(weights)
             for method in labels:
-                lab, w = labels[method][i], weights[i]
-                if l1:
-                    top = 47 if metric != "emd" or street == "turn" else 1082
-                    if k * x.shape[1] * top > COUNTER_BUDGET:
-                        continue
-                    stats.setdefault(method, np.zeros((k, x.shape[1], top), np.int64))
-                    _count_values(x, lab, w.astype(np.int64), stats[method])
-                else:
-                    stats.setdefault(method, np.zeros((k, x.shape[1]), np.float64))
-                    _sums(x.astype(np.float64), lab, w.astype(np.float64), stats[method])
-        for method in labels:
-            wsum = np.bincount(np.concatenate(labels[method]), weights=np.concatenate(weights), minlength=k)
-            if method not in stats:
-                centroids[method] = None
-            elif l1:
-                centroids[method] = _medians(stats[method])
-            else:
+                centroids[method] = lower_medians(x_all, np.concatenate(labels[method]), k, weights=w_all)[0]
+            points: Iterable[np.ndarray] = np.split(x_all, np.cumsum(sizes)[:-1])
+        else:                                                # pass 2: the means' sums, part by part
+            stats = {m: np.zeros((k, 8)) for m in labels}
+            for i, t in enumerate(parts()):
+                x = points_of(street, metric, t, turn_centroids).astype(np.float64)
+                for method in labels:
+                    _sums(x, labels[method][i], weights[i].astype(np.float64), stats[method])
+            for method in labels:
+                wsum = np.bincount(np.concatenate(labels[method]), weights=np.concatenate(weights), minlength=k)
                 centroids[method] = np.divide(stats[method], wsum[:, None], out=np.zeros_like(stats[method]),
                                               where=wsum[:, None] > 0)
+            points = (points_of(street, metric, t, turn_centroids) for t in parts())
         dist = {m: np.zeros(k) for m in labels}
-        points = kept if kept is not None else (points_of(street, metric, t, turn_centroids) for t in parts())
         for i, xi in enumerate(points):                      # pass 3: distances to the centroids
             x = xi.astype(np.float64)
             for method in labels:
-                c = centroids[method]
-                if c is not None:
-                    _distance_sums(x, labels[method][i], weights[i].astype(np.float64), c, l1, dist[method])
-        del points                                           # the kept points are not held into the next metric
+                _distance_sums(x, labels[method][i], weights[i].astype(np.float64), centroids[method], l1,
+                               dist[method])
+        del points                                           # the held points are not kept into the next metric
+        if l1:
+            del x_all
         for method in labels:
             lab = np.concatenate(labels[method])
             w = np.concatenate(weights)
             wsum = np.bincount(lab, weights=w, minlength=k)
-            mean = (np.divide(dist[method], wsum, out=np.zeros(k), where=wsum > 0) * _unit(street, metric, bins)
-                    if centroids[method] is not None else np.full(k, np.nan))
+            mean = np.divide(dist[method], wsum, out=np.zeros(k), where=wsum > 0) * _unit(street, metric, bins)
             rows["street"] += [street] * k
             rows["method"] += [method] * k
             rows["metric"] += [metric] * k
