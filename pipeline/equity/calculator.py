@@ -20,7 +20,7 @@ import time
 from concurrent.futures import Executor
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
-from typing import Callable, Optional, Sequence, Union
+from typing import Callable, NamedTuple, Optional, Sequence, Union
 
 import numpy as np
 
@@ -33,6 +33,7 @@ from ..ranges.syntax import Range
 from .chunks import chunked_exact, run_chunks
 from .exact import Assignments, any_assignment, exact_chunk, exact_counts, first_assignments
 from .montecarlo import MonteCarloTotals, monte_carlo_chunk
+from .one_range import one_range_counts
 from .plan import plan_deal
 from .scoring import equity_fraction, wins_ties_units
 from .suits import combo_index, stabilizer
@@ -105,6 +106,39 @@ def _parse_player(text: str) -> Range:
     return parse_query(text)
 
 
+class _Player(NamedTuple):
+    """What the one-range path needs of a player, computed once per range: its parsed range, its combos and
+    weights as the kernel takes them, its cards' mask when it is one hand (else 0), whether every weight is
+    1, and whether the weights are fit as they are (none negative, not all tiny: :meth:`Range.rescaled`)."""
+
+    rng: Range
+    combos: np.ndarray
+    weights: np.ndarray
+    hand_mask: int
+    unit: bool
+    plain: bool
+
+
+def _player_of(rng: Range) -> _Player:
+    combos = np.ascontiguousarray(rng.combos, np.int64)
+    weights = np.ascontiguousarray(rng.weights, np.float64)
+    hand = int(rng.masks[0]) if len(rng) == 1 else 0
+    plain = len(rng) > 0 and bool(weights.min() >= 0.0) and rng.rescaled() is rng
+    return _Player(rng, combos, weights, hand, bool(np.all(weights == 1.0)), plain)
+
+
+@lru_cache(maxsize=512)
+def _player_text(text: str) -> _Player:
+    return _player_of(_parse_player(text))
+
+
+@lru_cache(maxsize=256)
+def _cards_text(text: str) -> tuple[tuple[int, ...], int, str]:
+    """``(card ids, mask, canonical text)`` of a board or dead-card text; CardError as :func:`parse_cards`."""
+    cards = parse_cards(text)
+    return tuple(cards), mask_of(cards), format_cards(cards)
+
+
 def check_budget(trials: Optional[int], seed: int, stderr: Optional[float], seconds: Optional[float]) -> None:
     """One :class:`CardError` line on a Monte Carlo budget out of bounds (shared by every game)."""
     if trials is not None and trials <= 0:
@@ -142,6 +176,11 @@ def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = ""
     after each merged chunk: Monte Carlo ``"trials"`` (``total`` None when
     adaptive) or exact ``"combo pairs of players 1 and 2"`` enumerated.
     """
+    if (board and exact is not False and trials is None and stderr is None and seconds is None
+            and 2 <= len(players) <= MAX_PLAYERS):
+        result = _exact_one_range(players, board, dead, threads, progress)
+        if result is not None:
+            return result
     if not 2 <= len(players) <= MAX_PLAYERS:
         raise CardError(f"{len(players)} players given; equity needs 2 to {MAX_PLAYERS}")
     adaptive = stderr is not None or seconds is not None
@@ -227,6 +266,54 @@ def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = ""
         result = _monte_carlo(ranges, board_cards, used, trials, seed, stderr, seconds,
                               executor, n_threads, progress)
     result.board, result.dead = format_cards(board_cards), format_cards(dead_cards)
+    return result
+
+
+def _exact_one_range(players: Sequence[Union[str, Range]], board: str, dead: str, threads: Optional[int],
+                     progress: Optional[Progress]) -> Optional[EquityResult]:
+    """Exact equity after the flop of one range against specific hands (:mod:`.one_range`), with a front
+    of its own: parsed texts and each range's arrays are kept between calls, so a call costs little more
+    than its kernel.  None whenever anything is out of the ordinary (a bad card, a clash, weights to
+    rescale, no live combo...): the general path then answers, or says what is wrong, as it always did."""
+    if threads is not None and threads < 1:
+        return None
+    start = time.perf_counter()
+    try:
+        board_cards, board_mask, board_text = _cards_text(board)
+        dead_cards, dead_mask, dead_text = _cards_text(dead) if dead else ((), 0, "")
+        infos = [_player_of(p) if isinstance(p, Range) else _player_text(p) for p in players]
+    except CardError:
+        return None
+    used = board_mask | dead_mask
+    if len(board_cards) not in (3, 4, 5) or bin(used).count("1") != len(board_cards) + len(dead_cards):
+        return None
+    seat = -1
+    fixed, seats = [], []
+    for i, info in enumerate(infos):
+        if info.hand_mask:
+            if info.hand_mask & used or not info.unit:
+                return None
+            used |= info.hand_mask
+            fixed.append(info.combos[0])
+            seats.append(i)
+        elif seat >= 0 or not info.plain:
+            return None
+        else:
+            seat = i
+    if seat < 0 or 52 - len(board_cards) - len(dead_cards) < 2 * len(players) + 5 - len(board_cards):
+        return None
+    rp = infos[seat]
+    t = tables()
+    counts, wcounts, boards, wboards, live, wlive, unit, runouts = one_range_counts(
+        np.array(board_cards, np.int64), np.uint64(dead_mask), np.array(fixed, np.int64), np.array(seats, np.int64),
+        seat, rp.combos, rp.weights, *t)
+    if live == 0 or not (wlive > 0.0 and math.isfinite(wlive)):
+        return None
+    if progress is not None:
+        progress(runouts, runouts, time.perf_counter() - start, "runouts")
+    texts = [info.rng.text for info in infos]
+    result = _result(texts, unit, counts, wcounts, boards, wboards)
+    result.board, result.dead = board_text, dead_text
     return result
 
 
@@ -316,20 +403,27 @@ def _exact_result(ranges: list[Range], counts: np.ndarray, wcounts: np.ndarray, 
                   wboards: float) -> EquityResult:
     """Players' results from counts by number of winners (:mod:`.scoring`): integers where every
     range is unweighted, else the weighted sums scaled to ``boards``."""
-    unit = all(r.unit_weights for r in ranges)
+    return _result([r.text for r in ranges], all(r.unit_weights for r in ranges), counts, wcounts, boards,
+                   wboards)
+
+
+def _result(texts: list[str], unit: bool, counts: np.ndarray, wcounts: np.ndarray, boards: int,
+            wboards: float) -> EquityResult:
+    """:func:`_exact_result` from the players' texts and whether every weight is 1."""
+    boards = int(boards)
     players = []
-    for p, r in enumerate(ranges):
+    for p, text in enumerate(texts):
         if unit:   # exact rationals from integers
             row = [int(x) for x in counts[p]]
             wins, ties, units = wins_ties_units(row)
             eq = equity_fraction(wins, units, boards)
-            players.append(PlayerEquity(r.text, wins / boards, ties / boards, float(eq), wins, ties,
+            players.append(PlayerEquity(text, wins / boards, ties / boards, float(eq), wins, ties,
                                         boards - wins - ties, shares=row))
         else:
             wrow = [float(x) for x in wcounts[p]]
             wins_w, ties_w, units_w = wins_ties_units(wrow)
             eq = equity_fraction(wins_w, units_w, wboards)
-            players.append(PlayerEquity(r.text, wins_w / wboards, ties_w / wboards, float(eq),
+            players.append(PlayerEquity(text, wins_w / wboards, ties_w / wboards, float(eq),
                                         shares=[x * boards / wboards for x in wrow]))
     return EquityResult(True, boards, players)
 
