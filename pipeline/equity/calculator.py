@@ -32,6 +32,7 @@ from ..ranges.query import parse_query
 from ..ranges.syntax import Range
 from .chunks import chunked_exact, run_chunks
 from .exact import Assignments, any_assignment, exact_chunk, exact_counts, first_assignments
+from .grouped import FIT, MAX_PRODUCT, grouped_counts, grouped_kernel
 from .montecarlo import MonteCarloTotals, monte_carlo_chunk
 from .one_range import one_range_counts
 from .plan import plan_deal
@@ -107,12 +108,14 @@ def _parse_player(text: str) -> Range:
 
 
 class _Player(NamedTuple):
-    """What the one-range path needs of a player, computed once per range: its parsed range, its combos and
-    weights as the kernel takes them, its cards' mask when it is one hand (else 0), whether every weight is
-    1, and whether the weights are fit as they are (none negative, not all tiny: :meth:`Range.rescaled`)."""
+    """What :func:`_exact_fast` needs of a player, computed once per range: its parsed range, its combos,
+    masks and weights as the kernels take them, its cards' mask when it is one hand (else 0), whether every
+    weight is 1, and whether the range is fit as it is (hold'em combos, no negative weight, not all weights
+    tiny: :meth:`Range.rescaled`)."""
 
     rng: Range
     combos: np.ndarray
+    masks: np.ndarray
     weights: np.ndarray
     hand_mask: int
     unit: bool
@@ -123,8 +126,9 @@ def _player_of(rng: Range) -> _Player:
     combos = np.ascontiguousarray(rng.combos, np.int64)
     weights = np.ascontiguousarray(rng.weights, np.float64)
     hand = int(rng.masks[0]) if len(rng) == 1 else 0
-    plain = len(rng) > 0 and bool(weights.min() >= 0.0) and rng.rescaled() is rng
-    return _Player(rng, combos, weights, hand, bool(np.all(weights == 1.0)), plain)
+    plain = len(rng) > 0 and combos.shape[1] == 2 and bool(weights.min() >= 0.0) and rng.rescaled() is rng
+    return _Player(rng, combos, np.ascontiguousarray(rng.masks, np.uint64), weights, hand,
+                   bool(np.all(weights == 1.0)), plain)
 
 
 @lru_cache(maxsize=512)
@@ -178,7 +182,7 @@ def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = ""
     """
     if (board and exact is not False and trials is None and stderr is None and seconds is None
             and 2 <= len(players) <= MAX_PLAYERS):
-        result = _exact_one_range(players, board, dead, threads, progress)
+        result = _exact_fast(players, board, dead, threads, progress)
         if result is not None:
             return result
     if not 2 <= len(players) <= MAX_PLAYERS:
@@ -269,12 +273,14 @@ def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = ""
     return result
 
 
-def _exact_one_range(players: Sequence[Union[str, Range]], board: str, dead: str, threads: Optional[int],
-                     progress: Optional[Progress]) -> Optional[EquityResult]:
-    """Exact equity after the flop of one range against specific hands (:mod:`.one_range`), with a front
-    of its own: parsed texts and each range's arrays are kept between calls, so a call costs little more
-    than its kernel.  None whenever anything is out of the ordinary (a bad card, a clash, weights to
-    rescale, no live combo...): the general path then answers, or says what is wrong, as it always did."""
+def _exact_fast(players: Sequence[Union[str, Range]], board: str, dead: str, threads: Optional[int],
+                progress: Optional[Progress]) -> Optional[EquityResult]:
+    """Exact equity after the flop, with a front of its own, for one range against specific hands
+    (:mod:`.one_range`) and for ranges whose combo assignments can be listed (:mod:`.grouped`): parsed texts
+    and each range's arrays are kept between calls, so a call costs little more than its kernel.  None
+    whenever anything is out of the ordinary (a bad card, a clash, weights to rescale, no live combo, no
+    deal, specific hands only, too many assignments...): the general path then answers, or says what is
+    wrong, as it always did."""
     if threads is not None and threads < 1:
         return None
     start = time.perf_counter()
@@ -285,36 +291,57 @@ def _exact_one_range(players: Sequence[Union[str, Range]], board: str, dead: str
     except CardError:
         return None
     used = board_mask | dead_mask
-    if len(board_cards) not in (3, 4, 5) or bin(used).count("1") != len(board_cards) + len(dead_cards):
+    if (len(board_cards) not in (3, 4, 5) or bin(used).count("1") != len(board_cards) + len(dead_cards)
+            or 52 - len(board_cards) - len(dead_cards) < 2 * len(players) + 5 - len(board_cards)):
         return None
-    seat = -1
-    fixed, seats = [], []
-    for i, info in enumerate(infos):
-        if info.hand_mask:
-            if info.hand_mask & used or not info.unit:
-                return None
-            used |= info.hand_mask
-            fixed.append(info.combos[0])
-            seats.append(i)
-        elif seat >= 0 or not info.plain:
+    seats = [i for i, info in enumerate(infos) if not info.hand_mask]
+    hands = used
+    for info in infos:
+        if not info.plain or info.hand_mask & hands:
             return None
-        else:
-            seat = i
-    if seat < 0 or 52 - len(board_cards) - len(dead_cards) < 2 * len(players) + 5 - len(board_cards):
+        hands |= info.hand_mask
+    if not seats:
+        return None                       # hand against hand: the rank-multiset walk of .exact
+    if len(seats) == 1 and all(info.unit for info in infos if info.hand_mask):
+        got = _one_range(infos, seats[0], board_cards, dead_mask)
+    elif math.prod(len(info.rng) for info in infos) <= MAX_PRODUCT:
+        got = _grouped(infos, board_cards, dead_cards, dead_mask)
+    else:
         return None
-    rp = infos[seat]
-    t = tables()
-    counts, wcounts, boards, wboards, live, wlive, unit, runouts = one_range_counts(
-        np.array(board_cards, np.int64), np.uint64(dead_mask), np.array(fixed, np.int64), np.array(seats, np.int64),
-        seat, rp.combos, rp.weights, *t)
-    if live == 0 or not (wlive > 0.0 and math.isfinite(wlive)):
+    if got is None:
         return None
+    counts, wcounts, boards, wboards, unit, runouts = got
     if progress is not None:
         progress(runouts, runouts, time.perf_counter() - start, "runouts")
-    texts = [info.rng.text for info in infos]
-    result = _result(texts, unit, counts, wcounts, boards, wboards)
+    result = _result([info.rng.text for info in infos], unit, counts, wcounts, boards, wboards)
     result.board, result.dead = board_text, dead_text
     return result
+
+
+def _one_range(infos: list[_Player], seat: int, board: tuple[int, ...], dead_mask: int) -> Optional[tuple]:
+    """``(counts, wcounts, boards, weighted boards, unit, runouts)`` of the range of player ``seat`` against
+    the others' hands (:func:`.one_range.one_range_counts`), or None when it has no live combo."""
+    fixed = np.array([info.combos[0] for info in infos if info.hand_mask], np.int64)
+    seats = np.array([i for i, info in enumerate(infos) if info.hand_mask], np.int64)
+    counts, wcounts, boards, wboards, live, wlive, unit, runouts = one_range_counts(
+        np.array(board, np.int64), np.uint64(dead_mask), fixed, seats, seat, infos[seat].combos,
+        infos[seat].weights, *tables())
+    if live == 0 or not (wlive > 0.0 and math.isfinite(wlive)):
+        return None
+    return counts, wcounts, boards, wboards, unit, runouts
+
+
+def _grouped(infos: list[_Player], board: tuple[int, ...], dead: tuple[int, ...], dead_mask: int) -> Optional[tuple]:
+    """The same by :func:`.grouped.grouped_kernel`, or None unless its status is FIT."""
+    status, counts, wcounts, boards, wboards, unit, runouts = grouped_kernel(
+        np.concatenate([info.combos for info in infos]), np.concatenate([info.masks for info in infos]),
+        np.concatenate([info.weights for info in infos]),
+        np.cumsum([0] + [len(info.rng) for info in infos]).astype(np.int64), np.array(board, np.int64),
+        np.uint64(dead_mask), np.ascontiguousarray(stabilizer(list(board), list(dead)), np.int64),
+        math.prod(len(info.rng) for info in infos), *tables())
+    if status != FIT:
+        return None
+    return counts, wcounts, boards, wboards, unit, runouts
 
 
 def _exact_seconds(ranges: list[Range], masks: np.ndarray, offsets: np.ndarray, board: list[int],
@@ -378,10 +405,19 @@ def _exact_by_runouts(ranges: list[Range], board: list[int], dead: list[int], us
     many to list (:func:`.runouts.plan`)."""
     from .runouts import plan, runout_counts
 
+    P = len(ranges)
+    start = time.monotonic()
+    got = grouped_counts(ranges, board, dead)        # few enough assignments to list: by groups, in one call
+    if got is not None:
+        counts, wcounts, boards, wboards, runouts = got
+        if progress is not None:
+            progress(runouts, runouts, time.monotonic() - start, "runouts")
+        if boards == 0:
+            raise _no_assignment(ranges)
+        return _exact_result(ranges, counts, wcounts, boards, wboards)
     p = plan(ranges, board, dead, used)
     if p is None:
         return None
-    P = len(ranges)
     R = len(p.runouts)
     per_runout = len(p.combos) + max(len(p.assign), 8 * len(p.combos)) * P
     n_chunks = max(1, min(R, R * per_runout // RUNOUT_CHUNK_WORK))

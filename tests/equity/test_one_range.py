@@ -16,17 +16,17 @@ def _combos(text: str) -> list[tuple[int, int]]:
     return [tuple(c) for c in parse_query(text).combos.tolist()]
 
 
-def _spy(monkeypatch) -> list:
-    """Calls of the one-range path that answered."""
+def _spy(monkeypatch, name: str = "_one_range") -> list:
+    """Calls of the one-range kernel's path (or ``name``'s): whether each answered."""
     answered: list = []
-    real = calculator._exact_one_range
+    real = getattr(calculator, name)
 
     def spy(*a, **k):
         r = real(*a, **k)
         answered.append(r is not None)
         return r
 
-    monkeypatch.setattr(calculator, "_exact_one_range", spy)
+    monkeypatch.setattr(calculator, name, spy)
     return answered
 
 
@@ -62,11 +62,13 @@ def test_counts_equal_the_brute_force(monkeypatch, players, board, dead):
     (["AhKh", "AA:0.5,KK,QQ:0.25"], "Ks7h2c5d9h"),
 ])
 def test_weighted_ranges_equal_the_combo_enumeration(monkeypatch, players, board):
+    answered = _spy(monkeypatch)
     new = equity(players, board=board, exact=True, threads=1)
     with monkeypatch.context() as m:
-        m.setattr(calculator, "_exact_one_range", lambda *a, **k: None)
+        m.setattr(calculator, "_exact_fast", lambda *a, **k: None)
         m.setattr(calculator, "_exact_by_runouts", lambda *a, **k: None)
         old = equity(players, board=board, exact=True, threads=1)
+    assert answered == [True]
     assert new.boards == old.boards
     for a, b in zip(new.players, old.players):
         assert a.wins is None and b.wins is None
@@ -79,7 +81,7 @@ def test_blocked_weights_leave_integers(monkeypatch):
     players, board = ["AdAs", "AA:0.5,KK,QQ"], "Ac7d2c"      # every AA combo blocked: unit weights left
     new = equity(players, board=board, exact=True, threads=1)
     with monkeypatch.context() as m:
-        m.setattr(calculator, "_exact_one_range", lambda *a, **k: None)
+        m.setattr(calculator, "_exact_fast", lambda *a, **k: None)
         old = equity(players, board=board, exact=True, threads=1)
     assert new.players[0].wins is not None
     assert [p.shares for p in new.players] == [p.shares for p in old.players]
@@ -100,14 +102,16 @@ def test_bad_questions_keep_the_general_paths_messages(players, board, dead, mes
     assert re.search(message, str(e.value))
 
 
-def test_falls_back_where_it_does_not_apply(monkeypatch):
-    answered = _spy(monkeypatch)
-    equity(["AhKh", "22+", "AK"], "Qh7h2c", exact=True, threads=1)          # two ranges
-    equity(["AhKh", "QsQd"], "Qh7h2c", exact=True, threads=1)               # two hands
-    equity(["AhKh:0.5", "22+"], "Qh7h2c", exact=True, threads=1)            # a weighted hand
-    assert answered == [False, False, False]
+def test_other_questions_go_elsewhere(monkeypatch):
+    one = _spy(monkeypatch)
+    grouped = _spy(monkeypatch, "_grouped")
+    fast = _spy(monkeypatch, "_exact_fast")
+    equity(["AhKh", "22+", "AK"], "Qh7h2c", exact=True, threads=1)          # two ranges: grouped
+    equity(["AhKh:0.5", "22+"], "Qh7h2c", exact=True, threads=1)            # a weighted hand: grouped
+    equity(["AhKh", "QsQd"], "Qh7h2c", exact=True, threads=1)               # two hands: the general path
+    assert one == [] and grouped == [True, True] and fast == [True, True, False]
     r = equity(["AhKh", "22+"], "Qh7h2c", trials=1000, threads=1)           # Monte Carlo: not asked
-    assert not r.exact and answered == [False, False, False]
+    assert not r.exact and fast == [True, True, False]
 
 
 def test_progress_is_told_once():
