@@ -38,7 +38,7 @@ from ..core.cards import mask_of
 from ..evaluator.kernels import KEY_BASE, RANK_KEYS, RANK_SUM_MASK, suited_bit
 from ..evaluator.tables import tables
 from ..ranges.syntax import Range
-from .one_range import _rank_value
+from .one_range import rank_sum_value
 from .runouts import _keeps_ranges, canonical_runouts
 from .suits import stabilizer
 
@@ -214,6 +214,137 @@ def _live(combos: np.ndarray, masks: np.ndarray, weights: np.ndarray, offsets: n
     return lc, lm, lw, loff, fit
 
 
+@njit(cache=True, nogil=True)
+def _runouts(held: np.uint64, k: int, perms: np.ndarray) -> tuple:
+    """``(runouts (R, k), mult (R,))``: every set of ``k`` cards outside ``held``, or with suit symmetries one
+    of each orbit (:func:`.runouts.canonical_runouts`), with the orbit's size."""
+    deck = np.empty(52, np.int64)
+    D = 0
+    for c in range(52):
+        if not (held >> np.uint64(c)) & np.uint64(1):
+            deck[D] = c
+            D += 1
+    if perms.shape[0] > 1:
+        return canonical_runouts(deck[:D], k, perms)
+    R = D * (D - 1) // 2 if k == 2 else (D if k == 1 else 1)
+    runouts = np.empty((R, k), np.int64)
+    r = 0
+    if k == 2:
+        for x in range(D):
+            for y in range(x + 1, D):
+                runouts[r, 0] = deck[x]
+                runouts[r, 1] = deck[y]
+                r += 1
+    elif k == 1:
+        for x in range(D):
+            runouts[x, 0] = deck[x]
+    return runouts, np.ones(R, np.int64)
+
+
+@njit(cache=True, nogil=True)
+def _groupings(assign: np.ndarray, combos: np.ndarray, offsets: np.ndarray, need: np.ndarray, aweight: np.ndarray,
+               weighted: bool) -> tuple:
+    """The groupings of the kinds ``need`` (0: flush-free; 1 + 2 * suit + (fewer than two of the suit needed)),
+    stacked, row ``gi[kind]``: ``(ok, gi, Gs, group, loc, lu, lbits, nloc, gn, gw, gcard, gwcard)`` — each
+    one's groups, :func:`_grouping`'s arrays, and :func:`_group_cards`' counts; ``ok`` False when one would
+    have more groups than half the assignments (plus 64) or :data:`MAX_GROUPS`."""
+    A, P = assign.shape
+    gi = np.full(9, -1, np.int64)
+    ny = 0
+    for y in range(9):
+        if need[y]:
+            gi[y] = ny
+            ny += 1
+    limit = min(MAX_GROUPS, A // 2 + 64)
+    Gs = np.zeros(ny, np.int64)
+    group = np.empty((ny, A), np.int64)
+    loc = np.empty((ny, limit, P), np.int64)
+    lu = np.empty((ny, P, KEYS), np.int64)
+    lbits = np.empty((ny, P, KEYS), np.int64)
+    nloc = np.empty((ny, P), np.int64)
+    ok = True
+    for y in range(9):
+        if need[y] and ok:
+            i = gi[y]
+            G, grp, lc, u_, b_, nl = _grouping(assign, combos, offsets, (y - 1) >> 1, y > 0 and (y - 1) & 1 == 0,
+                                               limit)
+            ok = G > 0
+            Gs[i] = G
+            group[i, :grp.size] = grp
+            loc[i, :G] = lc
+            lu[i] = u_
+            lbits[i] = b_
+            nloc[i] = nl
+    gmax = max(1, Gs.max())
+    gn = np.empty((ny, gmax), np.int64)
+    gw = np.empty((ny, gmax))
+    gcard = np.empty((ny, 52, gmax), np.int64)
+    gwcard = np.empty((ny, 52 if weighted else 0, gmax))
+    for i in range(ny if ok else 0):
+        G = Gs[i]
+        n, w, card, wcard = _group_cards(assign, combos, aweight, group[i], G, weighted)
+        gn[i, :G] = n
+        gw[i, :G] = w
+        gcard[i, :, :G] = card
+        if weighted:
+            gwcard[i, :, :G] = wcard
+    return ok, gi, Gs, group, loc, lu, lbits, nloc, gn, gw, gcard, gwcard
+
+
+@njit(cache=True, nogil=True)
+def _add_pairs(assign: np.ndarray, combos: np.ndarray, held: np.uint64, kind: np.ndarray, gi: np.ndarray,
+               group: np.ndarray, cid_of: np.ndarray, fid_of: np.ndarray, aweight: np.ndarray, weighted: bool,
+               CNT: np.ndarray, WCNT: np.ndarray, CNTF: np.ndarray, WCNTF: np.ndarray) -> None:
+    """Each assignment once more for each pair of its cards that is a runout (both outside ``held``): the
+    per-card counts took it out twice there.  A flush-free pair adds to its class of ranks (``cid_of``), which
+    sums every runout of the class; a flush pair only to its own listed runout (``fid_of``), if listed: a
+    listed runout stands for its orbit (every class has a listed runout: the orbits keep ranks)."""
+    A, P = assign.shape
+    cards = np.empty(2 * P, np.int64)
+    for a in range(A):
+        n = 0
+        for q in range(P):
+            for c in (combos[assign[a, q], 0], combos[assign[a, q], 1]):
+                if not (held >> np.uint64(c)) & np.uint64(1):
+                    cards[n] = c
+                    n += 1
+        for i in range(n):
+            for j in range(i + 1, n):
+                x, z = min(cards[i], cards[j]), max(cards[i], cards[j])
+                y = gi[kind[x & 3, z & 3]]
+                if y == 0:
+                    cid = cid_of[13 * (x >> 2) + (z >> 2)]
+                    CNT[cid, group[0, a]] += 1
+                    if weighted:
+                        WCNT[cid, group[0, a]] += aweight[a]
+                else:
+                    fi = fid_of[x, z]
+                    if fi >= 0:
+                        CNTF[fi, group[y, a]] += 1
+                        if weighted:
+                            WCNTF[fi, group[y, a]] += aweight[a]
+
+
+@njit(cache=True, nogil=True)
+def _by_winners(tally: np.ndarray, wtally: np.ndarray, counts: np.ndarray, wcounts: np.ndarray) -> tuple:
+    """Deals by set of winners (``tally``, indexed by the set's bit mask) into counts by number of winners
+    (:mod:`.scoring`); returns (deals, their weight)."""
+    P = counts.shape[0]
+    boards = 0
+    wboards = 0.0
+    for winners in range(1, 1 << P):
+        nb = 0
+        for q in range(P):
+            nb += (winners >> q) & 1
+        for q in range(P):
+            if (winners >> q) & 1:
+                counts[q, nb - 1] += tally[winners]
+                wcounts[q, nb - 1] += wtally[winners]
+        boards += tally[winners]
+        wboards += wtally[winners]
+    return boards, wboards
+
+
 FIT, TOO_MANY_GROUPS, UNFIT, NO_DEAL = 0, 1, 2, 3     # grouped_kernel's status
 
 
@@ -264,37 +395,14 @@ def grouped_kernel(all_combos: np.ndarray, all_masks: np.ndarray, all_weights: n
             for q in range(P):
                 aweight[a] *= weights[assign[a, q]]
 
-    # the runouts: every set of the missing cards from the deck (less the cards every combo of some player
-    # holds), or one of each orbit under the symmetries, with its size
-    held = used
+    held = used                     # and the cards every combo of some player holds: no runout has them
     for q in range(P):
         common = ~np.uint64(0)
         for i in range(offsets[q], offsets[q + 1]):
             common &= masks[i]
         held |= common
-    deck = np.empty(52, np.int64)
-    D = 0
-    for c in range(52):
-        if not (held >> np.uint64(c)) & one:
-            deck[D] = c
-            D += 1
     k = 5 - board.size
-    if perms.shape[0] > 1:
-        runouts, mult = canonical_runouts(deck[:D], k, perms)
-    else:
-        R = D * (D - 1) // 2 if k == 2 else (D if k == 1 else 1)
-        runouts = np.empty((R, k), np.int64)
-        mult = np.ones(R, np.int64)
-        r = 0
-        if k == 2:
-            for x in range(D):
-                for y in range(x + 1, D):
-                    runouts[r, 0] = deck[x]
-                    runouts[r, 1] = deck[y]
-                    r += 1
-        elif k == 1:
-            for x in range(D):
-                runouts[x, 0] = deck[x]
+    runouts, mult = _runouts(held, k, perms)
     R = runouts.shape[0]
     # the grouping of each runout: 0 no flush; 1 + 2 * suit + (fewer than two of the suit needed)
     kind = np.zeros((5, 5), np.int64)        # by the suits of the runout's cards (4: no card)
@@ -310,49 +418,13 @@ def grouped_kernel(all_combos: np.ndarray, all_masks: np.ndarray, all_weights: n
     for r in range(R):
         rkind[r] = kind[runouts[r, 0] & 3 if k >= 1 else 4, runouts[r, 1] & 3 if k == 2 else 4]
         need[rkind[r]] = True
-    # (pairs of cards in the pass below: every kind is a runout's)
 
-    # the groupings needed, stacked (``gi``: grouping kind -> row): each assignment's group, each group's
-    # players' keys, each key's rank pair and suited ranks, and per group its assignments overall and per card
-    gi = np.full(9, -1, np.int64)
-    ny = 0
-    for y in range(9):
-        if need[y]:
-            gi[y] = ny
-            ny += 1
-    limit = min(MAX_GROUPS, A // 2 + 64)
-    Gs = np.zeros(ny, np.int64)
-    group = np.empty((ny, A), np.int64)
-    loc = np.empty((ny, limit, P), np.int64)
-    lu = np.empty((ny, P, KEYS), np.int64)
-    lbits = np.empty((ny, P, KEYS), np.int64)
-    nloc = np.empty((ny, P), np.int64)
-    for y in range(9):
-        if need[y]:
-            i = gi[y]
-            G, grp, lc, u_, b_, nl = _grouping(assign, combos, offsets, (y - 1) >> 1, y > 0 and (y - 1) & 1 == 0,
-                                               limit)
-            if G == 0:
-                return TOO_MANY_GROUPS, counts, wcounts, 0, 0.0, unit, R
-            Gs[i] = G
-            group[i] = grp
-            loc[i, :G] = lc
-            lu[i] = u_
-            lbits[i] = b_
-            nloc[i] = nl
+    ok, gi, Gs, group, loc, lu, lbits, nloc, gn, gw, gcard, gwcard = _groupings(assign, combos, offsets, need,
+                                                                               aweight, weighted)
+    if not ok:
+        return TOO_MANY_GROUPS, counts, wcounts, 0, 0.0, unit, R
+    ny = Gs.size
     gmax = Gs.max()
-    gn = np.empty((ny, gmax), np.int64)
-    gw = np.empty((ny, gmax))
-    gcard = np.empty((ny, 52, gmax), np.int64)
-    gwcard = np.empty((ny, 52 if weighted else 0, gmax))
-    for i in range(ny):
-        G = Gs[i]
-        n, w, card, wcard = _group_cards(assign, combos, aweight, group[i], G, weighted)
-        gn[i, :G] = n
-        gw[i, :G] = w
-        gcard[i, :, :G] = card
-        if weighted:
-            gwcard[i, :, :G] = wcard
     # the rank pairs of every key, slots of the per-class value table
     uslot = np.full(169, -1, np.int64)
     pair_rs = np.empty(169, np.uint64)
@@ -426,30 +498,8 @@ def grouped_kernel(all_combos: np.ndarray, all_masks: np.ndarray, all_weights: n
                     wx -= gwcard[y, v, g]
                 wrow[g] += mult_r * wx
     if k == 2:                                    # the assignments holding both cards of a runout, added back
-        deck_mask = ~held
-        cards = np.empty(2 * P, np.int64)
-        for a in range(A):
-            n = 0
-            for q in range(P):
-                for c in (combos[assign[a, q], 0], combos[assign[a, q], 1]):
-                    if (deck_mask >> np.uint64(c)) & one:
-                        cards[n] = c
-                        n += 1
-            for i in range(n):
-                for j in range(i + 1, n):
-                    x, z = min(cards[i], cards[j]), max(cards[i], cards[j])
-                    y = gi[kind[x & 3, z & 3]]
-                    if y == 0:                    # every runout of the class counts: no orbit to mind
-                        cid = cid_of[13 * (x >> 2) + (z >> 2)]
-                        CNT[cid, group[0, a]] += 1
-                        if weighted:
-                            WCNT[cid, group[0, a]] += aweight[a]
-                    else:                         # only the listed runout of the orbit
-                        fi = fid_of[x, z]
-                        if fi >= 0:
-                            CNTF[fi, group[y, a]] += 1
-                            if weighted:
-                                WCNTF[fi, group[y, a]] += aweight[a]
+        _add_pairs(assign, combos, held, kind, gi, group, cid_of, fid_of, aweight, weighted, CNT, WCNT, CNTF,
+                   WCNTF)
 
     # score: flush runouts one by one, then each class of flush-free runouts
     brs = bkey & RANK_SUM_MASK
@@ -471,7 +521,7 @@ def grouped_kernel(all_combos: np.ndarray, all_masks: np.ndarray, all_weights: n
             cls = 13 * cls + (runouts[r, j] >> 2)
         if not have_v[cls]:
             for u in range(U):
-                V[cls, u] = _rank_value(rrs + pair_rs[u], rank_offsets, rank_values)
+                V[cls, u] = rank_sum_value(rrs + pair_rs[u], rank_offsets, rank_values)
             have_v[cls] = True
         n_s = bsuits[s]
         for j in range(k):
@@ -497,29 +547,15 @@ def grouped_kernel(all_combos: np.ndarray, all_masks: np.ndarray, all_weights: n
             elif k == 1:
                 rrs += RANK_KEYS[cls]
             for u in range(U):
-                V[cls, u] = _rank_value(rrs + pair_rs[u], rank_offsets, rank_values)
+                V[cls, u] = rank_sum_value(rrs + pair_rs[u], rank_offsets, rank_values)
             have_v[cls] = True
         for q in range(P):
             for e in range(nloc[0, q]):
                 val[q, e] = V[cls, uslot[lu[0, q, e]]]
         _tally(CNT[cid], WCNT[cid] if weighted else gw[0], loc[0, :G0], val, 1, weighted, tally, wtally)
-    boards = 0
-    wboards = 0.0
-    for winners in range(1, 1 << P):
-        c = tally[winners]
-        nb = 0
-        for q in range(P):
-            nb += (winners >> q) & 1
-        for q in range(P):
-            if (winners >> q) & 1:
-                counts[q, nb - 1] += c
-                wcounts[q, nb - 1] += wtally[winners]
-        boards += c
-        wboards += wtally[winners]
+    boards, wboards = _by_winners(tally, wtally, counts, wcounts)
     if not weighted:
-        for p in range(P):
-            for q in range(P):
-                wcounts[p, q] = counts[p, q]
+        wcounts[:] = counts
         wboards = float(boards)
     return FIT, counts, wcounts, boards, wboards, unit, R
 

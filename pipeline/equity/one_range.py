@@ -33,16 +33,18 @@ from .ranksets import HM, HS
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _rank_value(rs: np.uint64, rank_offsets: np.ndarray, rank_values: np.ndarray) -> int:
+def rank_sum_value(rs: np.uint64, rank_offsets: np.ndarray, rank_values: np.ndarray) -> int:
+    """Value of a flush-free hand from its rank-key sum (the evaluator's lookup, on the bare arrays)."""
     return rank_values[rank_offsets[rs >> HS] + (rs & HM)]
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _value(key: np.uint64, suited: np.uint64, rank_offsets: np.ndarray, rank_values: np.ndarray,
-           flush_values: np.ndarray) -> int:
+def key_value(key: np.uint64, suited: np.uint64, rank_offsets: np.ndarray, rank_values: np.ndarray,
+              flush_values: np.ndarray) -> int:
+    """Value of a 7-card hand from its key and suited mask (:func:`..evaluator.kernels.hand_value`)."""
     if key & FLUSH_FLAGS:
         return flush_values[suit_ranks(suited, flush_suit(key))]
-    return _rank_value(key & RANK_SUM_MASK, rank_offsets, rank_values)
+    return rank_sum_value(key & RANK_SUM_MASK, rank_offsets, rank_values)
 
 
 @njit(cache=True, nogil=True)
@@ -302,15 +304,15 @@ def one_range_counts(board: np.ndarray, dead_mask: np.uint64, fixed: np.ndarray,
                 flush_n = n_s
         if not have_v[cls]:
             for u in range(U):
-                V[cls, u] = _rank_value(rrs + pair_rs[u], rank_offsets, rank_values)
+                V[cls, u] = rank_sum_value(rrs + pair_rs[u], rank_offsets, rank_values)
             have_v[cls] = True
         best = -1
         holders = 0
         for f in range(F):
             if flush_n == 0:
-                x = _rank_value(rrs + frs[f], rank_offsets, rank_values)
+                x = rank_sum_value(rrs + frs[f], rank_offsets, rank_values)
             else:
-                x = _value(key + fkey[f], suited | fsuited[f], rank_offsets, rank_values, flush_values)
+                x = key_value(key + fkey[f], suited | fsuited[f], rank_offsets, rank_values, flush_values)
             if x > best:
                 best = x
                 holders = 1 << f
