@@ -106,6 +106,31 @@ def below(s0: np.uint64, s1: np.uint64, n: int) -> tuple:
     return s0, s1, np.int64(m >> np.uint64(32))
 
 
+_LOW16 = np.uint64(0xFFFF)
+_TWO16 = np.uint64(1 << 16)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def below16(s0: np.uint64, s1: np.uint64, word: np.uint64, left: int, n: int) -> tuple:
+    """``(s0, s1, word, left, k)`` with ``k`` uniform in ``0 .. n-1`` (``1 <= n <= 2**16``), from the next 16 bits
+    of ``word``, which holds ``left`` unused 16-bit draws (a new output of the generator when it holds none).
+
+    Four draws from one output instead of one: Lemire's multiply-shift on 16 bits with the same rejection as
+    :func:`below`, so still exactly uniform; the rejection's modulo is reached only when the low 16 bits of
+    the product fall below ``n`` (``n`` in 65,536 draws: one in 1,260 for the deck's 52)."""
+    un = np.uint64(n)
+    while True:
+        if left == 0:
+            s0, s1, word = next_u64(s0, s1)
+            left = 4
+        m = (word & _LOW16) * un
+        word >>= np.uint64(16)
+        left -= 1
+        low = m & _LOW16
+        if not (low < un and low < (_TWO16 - un) % un):
+            return s0, s1, word, left, np.int64(m >> np.uint64(16))
+
+
 @njit(cache=True, nogil=True, inline="always")
 def uniform(s0: np.uint64, s1: np.uint64) -> tuple:
     """``(s0, s1, u)`` with ``u`` uniform in [0, 1) on a 2**-53 grid."""
