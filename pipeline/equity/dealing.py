@@ -1,10 +1,10 @@
 """Numba kernels that deal one block of Monte Carlo trials (see :mod:`.montecarlo` for the law).
 
 Each writes, for trials ``0 .. nb-1`` of the block, the board's key and the
-cards dealt to it (``bkeys``, ``bcards[b, first:5]``) and the dealt players'
-two-card keys and cards (``keys[p, b]``, ``hole[p, b]``), and returns the
-generator state.  Cards are kept beside the keys for the rare flush, whose
-value needs the flush suit's ranks.
+dealt players' two-card keys (``bkeys[b]``, ``keys[p, b]``) and, for the rare
+flush, the cards themselves: :func:`deal_bits_block` as bits of the
+evaluator's suited mask (``bsuited``, ``suited``), the others as card ids
+(``bcards[b, first:5]``, ``hole[p, b]``).  Each returns the generator state.
 They are functions of their own, called once a block, rather than loops in
 the chunk kernel: a loop that sees only the arrays it needs keeps its
 generator state and indexes in registers (11% more heads-up trials a second
@@ -15,7 +15,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..core.rng import below, deal_card, uniform
+from ..core.bits import lowest_bit_index, nth_set_bit, popcount
+from ..core.rng import below, below16, deal_card, uniform
 from .plan import DealPlan
 
 
@@ -102,65 +103,90 @@ def deal_deck_block(nb: int, s0: np.uint64, s1: np.uint64, deck: np.ndarray, mis
     return s0, s1
 
 
-@njit(cache=True, nogil=True)
-def deal_joint_block(nb: int, s0: np.uint64, s1: np.uint64, joint: np.ndarray, joint_mask: np.ndarray,
-                     joint_prob: np.ndarray, joint_alias: np.ndarray, rplayers: np.ndarray, rcombos: np.ndarray,
-                     base_used: np.uint64, deck: np.ndarray, missing: int, dplayers: np.ndarray, bkey0: np.uint64,
-                     bkeys: np.ndarray, bcards: np.ndarray, keys: np.ndarray, hole: np.ndarray,
-                     card_keys: np.ndarray) -> tuple:
-    """Plans whose range players are drawn as one assignment (:func:`.plan._joint`): the assignment (Walker's
-    alias method over the list, or uniform), then the board and the deck players from the rest of the deck.
-    A loop of its own, like :func:`deal_deck_block`, so its state stays in registers."""
-    A = joint.shape[0]
-    R = joint.shape[1]
-    weighted = joint_prob.size > 0
-    for b in range(nb):
-        s0, s1, a = below(s0, s1, A)
-        if weighted:
-            s0, s1, a = alias_step(s0, s1, a, joint_prob[a], joint_alias[a])
-        taken = base_used | joint_mask[a]
-        for k in range(R):
-            seat(keys, hole, rplayers[k], b, rcombos[joint[a, k], 0], rcombos[joint[a, k], 1], card_keys)
-        s0, s1 = deal_the_rest(s0, s1, b, deck, taken, missing, dplayers, bkey0, bkeys, bcards, keys, hole,
-                               card_keys)
-    return s0, s1
+@njit(cache=True, nogil=True, inline="always")
+def deal_bit(s0: np.uint64, s1: np.uint64, word: np.uint64, left: int, live: np.uint64, n: int) -> tuple:
+    """``(s0, s1, word, left, bit)``: a card uniform among the ``n`` live cards of the mask ``live``, as its
+    bit: the ``j``-th set bit for ``j`` uniform (:func:`~pipeline.core.rng.below16`, then one ``pdep``).
+    No deck to shuffle and no held card to skip: what is held is simply not in ``live``."""
+    s0, s1, word, left, j = below16(s0, s1, word, left, n)
+    return s0, s1, word, left, nth_set_bit(live, j)
 
 
 @njit(cache=True, nogil=True)
-def deal_drawn_block(nb: int, s0: np.uint64, s1: np.uint64, rplayers: np.ndarray, roffsets: np.ndarray,
-                     rcombos: np.ndarray, rmasks: np.ndarray, alias_prob: np.ndarray, alias_idx: np.ndarray,
-                     requal: np.ndarray, base_used: np.uint64, deck: np.ndarray, missing: int, dplayers: np.ndarray,
-                     bkey0: np.uint64, bkeys: np.ndarray, bcards: np.ndarray, keys: np.ndarray, hole: np.ndarray,
-                     chosen: np.ndarray, card_keys: np.ndarray) -> tuple:
-    """Plans whose range players draw without importance weights: each from his own range by Walker's alias
-    method, all of them again when two clash (never, when their ranges share no card; whole-draw rejection,
-    :func:`.plan._joint`, when they can), then the board and the deck players from the rest of the deck.
-    A loop of its own, like :func:`deal_deck_block` (AA vs KK vs QQ vs three random hands: 12.6 -> 14.0 M
-    trials a second against the general :func:`deal_ranges_block`).  Where the ranges cannot clash it draws
-    exactly what that function drew, so seeded results are unchanged.  Measured costs per trial on that deal:
-    the three range draws 23 ns, the board 20 ns, the three random hands 24 ns (cards skipped when held)."""
-    R = rplayers.size
+def deal_bits_block(nb: int, s0: np.uint64, s1: np.uint64, rplayers: np.ndarray, roffsets: np.ndarray,
+                    alias_prob: np.ndarray, alias_idx: np.ndarray, requal: np.ndarray, ckeys: np.ndarray,
+                    csuited: np.ndarray, listed: np.ndarray, rows: np.ndarray, row_mask: np.ndarray,
+                    row_prob: np.ndarray, row_alias: np.ndarray, alone: np.ndarray, restart: bool, live0: np.uint64,
+                    missing: int,
+                    dplayers: np.ndarray, bkey0: np.uint64, bsuit0: np.uint64, bkeys: np.ndarray, bsuited: np.ndarray,
+                    keys: np.ndarray, suited: np.ndarray, bit_keys: np.ndarray) -> tuple:
+    """Plans with range players drawn by their law (:func:`.plan._lists`), cards kept as bits of the suited
+    layout (bit ``16*suit + rank``).  The listed range players come as one row of ``rows`` (Walker's alias
+    method over the rows' weights, or uniform), the others each from his own table, redrawn while he clashes
+    with the cards taken (all of them again, with ``restart``: whole-draw rejection).  Then the missing board
+    cards and two cards for each deck player, each the ``j``-th live card (:func:`deal_bit`).  Writes each
+    trial's board key and suited mask and each dealt player's two-card key and suited mask, which is all
+    :func:`.montecarlo.evaluate_bits_block` reads."""
+    A = rows.shape[0]
+    L = listed.size
+    Q = alone.size
+    D = dplayers.size
+    weighted_rows = row_prob.size > 0
+    n0 = int(popcount(live0)) - 2 * (L + Q)    # live cards once the range players hold theirs
+    word = np.uint64(0)
+    left = 0
     for b in range(nb):
-        while True:
-            taken = base_used
-            clash = False
-            for k in range(R):
-                lo = roffsets[k]
-                s0, s1, i = below(s0, s1, roffsets[k + 1] - lo)
-                if not requal[k]:
-                    s0, s1, i = alias_step(s0, s1, i, alias_prob[lo + i], alias_idx[lo + i])
-                i += lo
-                if rmasks[i] & taken:
-                    clash = True
-                    break
-                taken |= rmasks[i]
-                chosen[k] = i
-            if not clash:
-                break
-        for k in range(R):
-            seat(keys, hole, rplayers[k], b, rcombos[chosen[k], 0], rcombos[chosen[k], 1], card_keys)
-        s0, s1 = deal_the_rest(s0, s1, b, deck, taken, missing, dplayers, bkey0, bkeys, bcards, keys, hole,
-                               card_keys)
+        taken = np.uint64(0)
+        if A > 0:
+            s0, s1, a = below(s0, s1, A)
+            if weighted_rows:
+                s0, s1, a = alias_step(s0, s1, a, row_prob[a], row_alias[a])
+            taken = row_mask[a]
+            for k in range(L):
+                i = rows[a, k]
+                p = rplayers[listed[k]]
+                keys[p, b] = ckeys[i]
+                suited[p, b] = csuited[i]
+        held = taken
+        q = 0
+        while q < Q:
+            k = alone[q]
+            lo = roffsets[k]
+            s0, s1, word, left, i = below16(s0, s1, word, left, roffsets[k + 1] - lo)
+            if not requal[k]:
+                s0, s1, i = alias_step(s0, s1, i, alias_prob[lo + i], alias_idx[lo + i])
+            i += lo
+            if csuited[i] & taken:      # a clash: this player again, or (whole-draw rejection) all of them
+                if restart:
+                    taken = held
+                    q = 0
+                continue
+            taken |= csuited[i]
+            p = rplayers[k]
+            keys[p, b] = ckeys[i]
+            suited[p, b] = csuited[i]
+            q += 1
+        live = live0 & ~taken
+        n = n0
+        bkey = bkey0
+        bs = bsuit0
+        for _d in range(missing):
+            s0, s1, word, left, bit = deal_bit(s0, s1, word, left, live, n)
+            live ^= bit
+            n -= 1
+            bs |= bit
+            bkey += bit_keys[lowest_bit_index(bit)]
+        bkeys[b] = bkey
+        bsuited[b] = bs
+        for q in range(D):
+            s0, s1, word, left, bit = deal_bit(s0, s1, word, left, live, n)
+            live ^= bit
+            s0, s1, word, left, bit2 = deal_bit(s0, s1, word, left, live, n - 1)
+            live ^= bit2
+            n -= 2
+            p = dplayers[q]
+            keys[p, b] = bit_keys[lowest_bit_index(bit)] + bit_keys[lowest_bit_index(bit2)]
+            suited[p, b] = bit | bit2
     return s0, s1
 
 

@@ -3,26 +3,32 @@
 A trial deals, in this order (the plan is built by :mod:`.plan`):
 
 1. *fixed* players (one combo left) hold their cards in every trial;
-2. *range* players draw a combo each, in a random order, from their weighted
-   range (Walker's alias method, O(1) a draw); a combo that shares a card
-   with one drawn earlier in the trial is redrawn for that player alone;
+2. *range* players draw a combo each from their weighted ranges (Walker's
+   alias method, O(1) a draw), by the exact law of the enumeration whenever a
+   list short enough allows it (:func:`.plan._lists`): ranges that share no
+   card with another independently; colliding ranges as one row of the list of
+   their assignments with no card shared, or as a row of all but the largest
+   followed by the largest redrawn while he clashes with it (the rows weighing
+   his choices), or all redrawn on a clash.  The counts then stay integers;
 3. *deck* players (``random`` or any range holding every live combo at equal
    weight) and the missing board cards are dealt straight from the remaining
-   deck by a partial Fisher–Yates shuffle.
+   cards, each a uniform live card (:func:`.dealing.deal_bit`; a partial
+   Fisher–Yates shuffle of the deck when no range player is dealt).
 
 Step 3 is exact as it stands: whatever the range players hold, every deck
 player's completion count is the same, so dealing from the rest of the deck
-is the conditional law the exact enumeration weighs.  Step 2 is not: redrawing
-player ``k`` samples from his range restricted to the combos still available,
-so a trial with order ``o`` and combos ``c`` has probability
-``prod_k w_k(c_k) / A_k`` where ``A_k`` is the weight still available to ``k``
-at his turn.  The exact enumeration weighs the assignment ``prod_k w_k(c_k)``,
-so the trial carries the importance weight ``omega = prod_k A_k / W_k``
-(``W_k`` his whole range's weight; sequential importance sampling, as in
-Rosenbluth and Rosenbluth, J. Chem. Phys. 23, 1955) and the estimate is the
-self-normalised ratio ``sum omega x / sum omega``, whose standard error comes
-from the delta method.  When no two range players can share a card, ``omega``
-is always 1 and the counts stay integers.
+is the conditional law the exact enumeration weighs.  When colliding ranges
+have too many assignments to list, step 2 falls back on drawing the range
+players in a random order, a player whose combo clashes with one drawn
+earlier redrawing alone.  That samples player ``k`` from his range restricted
+to the combos still available, so a trial with order ``o`` and combos ``c`` has
+probability ``prod_k w_k(c_k) / A_k`` where ``A_k`` is the weight still available
+to ``k`` at his turn.  The exact enumeration weighs the assignment
+``prod_k w_k(c_k)``, so the trial carries the importance weight
+``omega = prod_k A_k / W_k`` (``W_k`` his whole range's weight; sequential
+importance sampling, as in Rosenbluth and Rosenbluth, J. Chem. Phys. 23, 1955)
+and the estimate is the self-normalised ratio ``sum omega x / sum omega``,
+whose standard error comes from the delta method.
 
 Trials are dealt a block at a time and then evaluated player by player over
 the block, so that the table lookups of different trials overlap in the CPU;
@@ -40,8 +46,17 @@ import numpy as np
 from numba import njit
 
 from ..core.rng import chunk_state
-from ..evaluator.kernels import FLUSH_FLAGS, HASH_MASK, HASH_SHIFT, RANK_SUM_MASK, Tables, board_state, flush_suit
-from .dealing import deal_deck_block, deal_drawn_block, deal_joint_block, deal_ranges_block
+from ..evaluator.kernels import (
+    FLUSH_FLAGS,
+    HASH_MASK,
+    HASH_SHIFT,
+    RANK_SUM_MASK,
+    Tables,
+    board_state,
+    flush_suit,
+    suit_ranks,
+)
+from .dealing import deal_bits_block, deal_deck_block, deal_ranges_block
 from .plan import DealPlan
 from .scoring import SHARE_UNIT, equity_fraction, wins_ties_units
 
@@ -65,36 +80,47 @@ def monte_carlo_chunk(trials: int, seed: int, chunk: int, plan: DealPlan, counts
     hole_keys, hole_cards, board = plan.hole_keys, plan.hole_cards, plan.board
     P = hole_keys.size
     R = plan.rplayers.size
-    bkey0, _, _ = board_state(board, np.uint64(0), T.card_keys)
+    bkey0, bsuit0, _ = board_state(board, np.uint64(0), T.card_keys)
     keys = np.empty((P, BLOCK), np.uint64)
-    hole = np.empty((P, BLOCK, 2), np.uint8)
     for p in range(P):
         keys[p, :] = hole_keys[p]
+    bkeys = np.empty(BLOCK, np.uint64)
+    omegas = np.ones(BLOCK, np.float64)
+    values = np.empty((P, BLOCK), np.int32)
+    if plan.bits:       # cards as bits of the suited layout: keys and suited masks only
+        suited = np.empty((P, BLOCK), np.uint64)
+        for p in range(P):
+            suited[p, :] = plan.hole_suited[p]
+        bsuited = np.empty(BLOCK, np.uint64)
+        bit_keys = np.zeros(64, np.uint64)      # the key of the card at each bit of the suited layout
+        for c in range(52):
+            bit_keys[16 * (c & 3) + (c >> 2)] = T.card_keys[c]
+        done = 0
+        while done < trials:
+            nb = min(BLOCK, trials - done)
+            done += nb
+            s0, s1 = deal_bits_block(nb, s0, s1, plan.rplayers, plan.roffsets, plan.alias_prob, plan.alias_idx,
+                                     plan.requal, plan.ckeys, plan.csuited, plan.listed, plan.rows, plan.row_mask,
+                                     plan.row_prob, plan.row_alias, plan.alone, plan.reject, plan.live,
+                                     5 - board.size, plan.dplayers, bkey0, bsuit0, bkeys, bsuited, keys, suited,
+                                     bit_keys)
+            evaluate_bits_block(nb, bkeys, bsuited, keys, suited, values, T)
+            showdown_block(nb, values, omegas, False, counts, wsums, wtot)
+        return
+    hole = np.empty((P, BLOCK, 2), np.uint8)
+    for p in range(P):
         hole[p, :, 0] = hole_cards[p, 0]
         hole[p, :, 1] = hole_cards[p, 1]
-    bkeys = np.empty(BLOCK, np.uint64)
     bcards = np.empty((BLOCK, 5), np.uint8)
     for i in range(board.size):
         bcards[:, i] = board[i]
-    omegas = np.ones(BLOCK, np.float64)
-    values = np.empty((P, BLOCK), np.int32)
     scratch = np.empty(3 * R + 1, np.int64)   # the range players' order and cards in a trial
-    chosen = np.empty(R, np.int64)            # their combos
     scratch[:R] = np.arange(R)
     done = 0
     while done < trials:
         nb = min(BLOCK, trials - done)
         done += nb
-        if plan.joint.shape[0] > 0:
-            s0, s1 = deal_joint_block(nb, s0, s1, plan.joint, plan.joint_mask, plan.joint_prob, plan.joint_alias,
-                                      plan.rplayers, plan.rcombos, plan.base_used, plan.deck, 5 - board.size,
-                                      plan.dplayers, bkey0, bkeys, bcards, keys, hole, T.card_keys)
-        elif R > 0 and not plan.weighted:
-            s0, s1 = deal_drawn_block(nb, s0, s1, plan.rplayers, plan.roffsets, plan.rcombos, plan.rmasks,
-                                      plan.alias_prob, plan.alias_idx, plan.requal, plan.base_used, plan.deck,
-                                      5 - board.size, plan.dplayers, bkey0, bkeys, bcards, keys, hole, chosen,
-                                      T.card_keys)
-        elif R == 0:
+        if R == 0:
             s0, s1 = deal_deck_block(nb, s0, s1, plan.deck, 5 - board.size, plan.dplayers, bkey0, bkeys, bcards,
                                      keys, hole, T.card_keys)
         else:
@@ -102,6 +128,22 @@ def monte_carlo_chunk(trials: int, seed: int, chunk: int, plan: DealPlan, counts
                                        T.card_keys)
         evaluate_block(nb, bkeys, bcards, keys, hole, values, T)
         showdown_block(nb, values, omegas, plan.weighted, counts, wsums, wtot)
+
+
+@njit(cache=True, nogil=True)
+def evaluate_bits_block(nb: int, bkeys: np.ndarray, bsuited: np.ndarray, keys: np.ndarray, suited: np.ndarray,
+                        values: np.ndarray, T: Tables) -> None:
+    """:func:`evaluate_block` for cards kept as suited masks: a flush's ranks are its suit's 13 bits of the
+    board's mask OR the player's."""
+    rank_offsets, rank_values, flush_values = T.rank_offsets, T.rank_values, T.flush_values   # locals: registers
+    for p in range(keys.shape[0]):
+        for b in range(nb):
+            key = bkeys[b] + keys[p, b]
+            if key & FLUSH_FLAGS:
+                values[p, b] = flush_values[suit_ranks(bsuited[b] | suited[p, b], flush_suit(key))]
+            else:
+                rs = key & RANK_SUM_MASK
+                values[p, b] = rank_values[rank_offsets[rs >> HS] + (rs & HM)]
 
 
 @njit(cache=True, nogil=True)

@@ -39,12 +39,19 @@ class DealPlan(NamedTuple):
     requal: np.ndarray           # (R,) bool: the range's combos all weigh the same (no alias draw)
     card_weight: np.ndarray      # (R, 52): weight of each range's combos holding a card
     pair_weight: np.ndarray      # (R, 52, 52): weight of each range's combo of two cards
-    joint: np.ndarray            # (A, R) int64: every assignment of the range players' combos with no card shared,
-    #                              drawn as one (rows into rcombos); (0, R) when they are drawn one by one
-    joint_mask: np.ndarray       # (A,) uint64: its cards
-    joint_prob: np.ndarray       # (A,) float64: Walker alias table over the assignments' weight products ...
-    joint_alias: np.ndarray      # (A,) int64   ... (empty when every product is the same: a uniform draw)
-    reject: bool                 # colliding ranges drawn each from its own table, the whole draw redone on a clash
+    bits: bool                   # dealt from the mask of live cards (:func:`.dealing.deal_bits_block`) ...
+    hole_suited: np.ndarray      # (P,) uint64: fixed players' cards in the suited layout (bit 16*suit + rank)
+    live: np.uint64              # the cards not in base_used, in the suited layout
+    ckeys: np.ndarray            # (N,) uint64: each range combo's two-card key ...
+    csuited: np.ndarray          # (N,) uint64  ... and its cards in the suited layout
+    listed: np.ndarray           # (L,) int64: range slots drawn together as one row of ``rows`` ...
+    rows: np.ndarray             # (A, L) int64: every assignment of their combos with no card shared (into rcombos)
+    row_mask: np.ndarray         # (A,) uint64: its cards, suited layout
+    row_prob: np.ndarray         # (A,) float64: Walker alias table over the rows' weights ...
+    row_alias: np.ndarray        # (A,) int64   ... (empty when every row weighs the same: a uniform draw)
+    alone: np.ndarray            # (R-L,) int64: the other range slots, each drawn from his own table after the
+    #                              rows, redrawn while he clashes with them (the rows' weights count his choices)
+    reject: bool                 # a clash of the ``alone`` players redraws all of them (whole-draw rejection)
 
     def for_chunk(self) -> DealPlan:
         """The plan with its own copy of the deck, which a chunk shuffles in place (chunks run in threads)."""
@@ -107,43 +114,117 @@ def lone_range_classes(r: Range, perms: np.ndarray) -> Range:
 
 MAX_JOINT = 1 << 20      # assignments of the range players listed at most for joint draws (~40 MB)
 CACHED_JOINT = 1 << 14   # a list this short stays in the CPU's caches: always drawn from
+MAX_TRIES = 3.0          # a range drawn alone after a list: at most this many draws a trial on average
+MAX_CHAIN = 1 << 24      # ... and the list's rows times his combos at most this (the plan's cost: ~10 ms)
 MIN_ACCEPTANCE = 0.25    # longer lists: whole-draw rejection instead when at least this share of draws is kept
 
 
-def _joint(rest: dict, range_players: list[int], used: int, collide: bool) -> tuple:
-    """How colliding range players are drawn without importance weights: ``(rows, masks, alias prob, alias,
-    reject)``.  Drawing one row of the list of assignments with no card shared, by its weight product, is
-    exactly the law the enumeration weighs (OMPEval draws from combined ranges the same way); so is drawing
-    each player from his own range and redrawing all of them when two clash (rejection keeps each
-    assignment in proportion to its weight product).  The list is used while it fits the CPU's caches or
-    when rejection would throw away most draws; rejection when it keeps at least :data:`MIN_ACCEPTANCE`
-    of them (its tables are small, the long list's rows are cache misses); neither (importance weights,
-    as before) when the assignments are too many to count."""
+def suited_bits(cards: np.ndarray) -> np.ndarray:
+    """Each card's bit in the suited layout (bit ``16*suit + rank``, the evaluator's suited mask), as uint64;
+    for an (n, 2) array of combos, the OR of each row's two."""
+    c = np.asarray(cards, np.int64)
+    b = np.left_shift(np.uint64(1), (16 * (c & 3) + (c >> 2)).astype(np.uint64))
+    return b if b.ndim == 1 else np.bitwise_or.reduce(b, axis=1)
+
+
+class Lists(NamedTuple):
+    """How the range players of a plan are drawn (:func:`_lists`)."""
+
+    listed: list[int]         # range slots drawn as one row of ``rows``
+    rows: np.ndarray          # (A, L) int64: rows into the plan's combo arrays
+    weights: np.ndarray       # (A,) float64: each row's weight
+    alone: list[int]          # the other range slots, each drawn from his own table, redrawn on a clash
+    bits: bool                # the law without importance weights: dealt by :func:`.dealing.deal_bits_block` ...
+    reject: bool              # ... a clash redrawing every range player (whole-draw rejection)
+    weighted: bool            # else importance weights (:func:`.dealing.deal_ranges_block`)
+
+
+@njit(cache=True, nogil=True)
+def _available(row_masks: np.ndarray, masks: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """The weight of the combos (``masks``, ``weights``) that share no card with each row's cards."""
+    out = np.zeros(row_masks.size, np.float64)
+    for a in range(row_masks.size):
+        m = row_masks[a]
+        total = 0.0
+        for i in range(masks.size):
+            if not masks[i] & m:
+                total += weights[i]
+        out[a] = total
+    return out
+
+
+def _walk_rows(rest: dict, range_players: list[int], slots: list[int], offsets: list[int], used: int) -> np.ndarray:
+    """Every assignment of the combos of ``slots`` with no card shared: rows into the plan's combo arrays."""
     from .exact import _walk
 
+    masks = np.ascontiguousarray(np.concatenate([rest[range_players[k]].masks for k in slots]).astype(np.uint64))
+    sub = np.cumsum([0] + [len(rest[range_players[k]]) for k in slots]).astype(np.int64)
+    rows = np.empty((math.prod(len(rest[range_players[k]]) for k in slots), len(slots)), np.int64)
+    n = _walk(masks, sub, np.uint64(used), rows, True, -1)
+    return rows[:n] - sub[:-1] + np.array([offsets[k] for k in slots], np.int64)
+
+
+def _lists(rest: dict, range_players: list[int], offsets: list[int], masks: np.ndarray, weights: np.ndarray,
+           used: int) -> Lists:
+    """How the range players are drawn without importance weights, whenever a list short enough allows it.
+
+    Ranges that share no card with any other are drawn each from his own table.  The others (they collide):
+
+    * while the assignments of their combos with no card shared are at most :data:`CACHED_JOINT`, one is
+      drawn from that list by its weight product: exactly the law the enumeration weighs (OMPEval draws from
+      combined ranges the same way);
+    * else all but the largest of them are listed, each row weighing its weight product times the weight the
+      largest range keeps beside its cards, and the largest is drawn after the row from his own table,
+      redrawn while he clashes with it: a row and his combo come with probability proportional to the
+      product of all their weights, again the enumeration's law.  This is used while the list's rows times
+      the largest range's combos are at most :data:`MAX_CHAIN` and the redraws average at most
+      :data:`MAX_TRIES` a trial (the six-way QQ+,AK vs TT+,AQ+ vs 77+,AT+,KQ vs three random hands: 1,554
+      rows and 1.6 draws of the third range a trial, instead of 124,000 rows or whole-draw rejection that
+      keeps 46% of its draws);
+    * else the whole list while it is at most :data:`MAX_JOINT` (whole-draw rejection, each range from his
+      table and all again on a clash, when it keeps at least :data:`MIN_ACCEPTANCE` of its draws), and beyond
+      that the sequential importance sampling of :func:`.dealing.deal_ranges_block`.
+    """
     R = len(range_players)
-    empty = (np.zeros((0, R), np.int64), np.zeros(0, np.uint64), np.zeros(0, np.float64), np.zeros(0, np.int64),
-             False)
-    sizes = [len(rest[p]) for p in range_players]
-    if not collide or R < 2 or math.prod(sizes) > MAX_JOINT:
-        return empty
-    masks = np.ascontiguousarray(np.concatenate([rest[p].masks for p in range_players]).astype(np.uint64))
-    weights = np.concatenate([rest[p].weights for p in range_players]).astype(np.float64)
-    offsets = np.cumsum([0] + sizes).astype(np.int64)
-    rows = np.empty((math.prod(sizes), R), np.int64)
-    n = _walk(masks, offsets, np.uint64(used), rows, True, -1)
-    if n == 0:
-        return empty
-    rows = np.ascontiguousarray(rows[:n])
+    unions = [int(np.bitwise_or.reduce(rest[p].masks)) for p in range_players]
+    collide = [k for k in range(R) if any(unions[k] & unions[j] for j in range(R) if j != k)]
+    free = [k for k in range(R) if k not in collide]
+    sizes = {k: len(rest[range_players[k]]) for k in range(R)}
+
+    none = np.zeros((0, 0), np.int64)
+
+    def drawn(slots: list[int], rows: np.ndarray, w: np.ndarray, alone: list[int]) -> Lists:
+        return Lists(slots, np.ascontiguousarray(rows), np.ascontiguousarray(w, np.float64), alone, True, False,
+                     False)
+
+    if not collide:
+        return drawn([], none, np.zeros(0), free)
+    full = math.prod(sizes[k] for k in collide)
+    if full <= 4 * CACHED_JOINT:
+        rows = _walk_rows(rest, range_players, collide, offsets, used)
+        if len(rows) <= CACHED_JOINT:
+            return drawn(collide, rows, np.prod(weights[rows], axis=1), free)
+    big = max(collide, key=lambda k: (sizes[k], -k))
+    pre = [k for k in collide if k != big]
+    if full <= MAX_CHAIN:
+        rows = _walk_rows(rest, range_players, pre, offsets, used)
+        lo, hi = offsets[big], offsets[big + 1]
+        avail = _available(np.bitwise_or.reduce(masks[rows], axis=1).astype(np.uint64) if len(rows) else
+                           np.zeros(0, np.uint64), masks[lo:hi], weights[lo:hi])
+        keep = avail > 0
+        rows, avail = rows[keep], avail[keep]
+        w = np.prod(weights[rows], axis=1)
+        z = float(np.sum(w * avail))
+        if len(rows) and float(np.sum(weights[lo:hi])) * float(np.sum(w)) <= MAX_TRIES * z:
+            return drawn(pre, rows, w * avail, [big] + free)
+    if full > MAX_JOINT:
+        return Lists([], none, np.zeros(0), list(range(R)), False, False, True)
+    rows = _walk_rows(rest, range_players, collide, offsets, used)
     w = np.prod(weights[rows], axis=1)
-    kept = float(w.sum()) / math.prod(float(rest[p].weights.sum()) for p in range_players)
-    if n > CACHED_JOINT and kept >= MIN_ACCEPTANCE:
-        return (*empty[:4], True)
-    mask = np.bitwise_or.reduce(masks[rows], axis=1).astype(np.uint64)
-    if np.all(w == w[0]):
-        return rows, mask, np.zeros(0, np.float64), np.zeros(0, np.int64), False
-    prob, alias = alias_arrays(w)
-    return rows, mask, prob, alias, False
+    kept = float(w.sum()) / math.prod(float(np.sum(weights[offsets[k]:offsets[k + 1]])) for k in collide)
+    if kept >= MIN_ACCEPTANCE:
+        return Lists([], none, np.zeros(0), list(range(R)), True, True, False)
+    return drawn(collide, rows, w, free)
 
 
 @njit(cache=True, nogil=True)
@@ -206,7 +287,7 @@ def plan_deal(ranges: list[Range], board: list[int], base_mask: int) -> DealPlan
             hole_cards[p] = c1, c2
             used |= (1 << c1) | (1 << c2)
             range_players = []
-    combos, masks, weights, offsets, probs, aliases, totals, unions = [], [], [], [0], [], [], [], []
+    combos, masks, weights, offsets, probs, aliases, totals = [], [], [], [0], [], [], []
     for p in range_players:
         r = rest[p]
         combos.append(r.combos.astype(np.int64))
@@ -217,11 +298,13 @@ def plan_deal(ranges: list[Range], board: list[int], base_mask: int) -> DealPlan
         probs.append(prob)
         aliases.append(alias)
         totals.append(float(np.sum(r.weights)))
-        unions.append(int(np.bitwise_or.reduce(r.masks)))
-    weighted = any(unions[i] & unions[j] for i in range(len(unions)) for j in range(i))
-    joint, joint_mask, joint_prob, joint_alias, reject = _joint(rest, range_players, used, weighted)
-    if len(joint) or reject:     # the exact law without importance weights: counts stay integers
-        weighted = False
+
+    def cat(parts: list, dtype: type, shape: tuple = (0,)) -> np.ndarray:
+        return np.ascontiguousarray(np.concatenate(parts).astype(dtype)) if parts else np.zeros(shape, dtype)
+
+    rcombos, rmasks, rweights = cat(combos, np.int64, (0, 2)), cat(masks, np.uint64), cat(weights, np.float64)
+    how = _lists(rest, range_players, offsets, rmasks, rweights, used)
+    weighted = how.weighted
     R = len(range_players)
     card_weight = np.zeros((R, 52), np.float64)
     pair_weight = np.zeros((R, 52, 52) if weighted else (R, 0, 0), np.float64)
@@ -232,16 +315,25 @@ def plan_deal(ranges: list[Range], board: list[int], base_mask: int) -> DealPlan
         if weighted:
             pair_weight[k, c[:, 0], c[:, 1]] = w
             pair_weight[k, c[:, 1], c[:, 0]] = w
-
-    def cat(parts: list, dtype: type, shape: tuple = (0,)) -> np.ndarray:
-        return np.ascontiguousarray(np.concatenate(parts).astype(dtype)) if parts else np.zeros(shape, dtype)
-
+    csuited = suited_bits(rcombos) if len(rcombos) else np.zeros(0, np.uint64)
+    ckeys = (card_keys[rcombos[:, 0]] + card_keys[rcombos[:, 1]]) if len(rcombos) else np.zeros(0, np.uint64)
+    rows = how.rows
+    row_mask = np.bitwise_or.reduce(csuited[rows], axis=1).astype(np.uint64) if rows.size else np.zeros(0, np.uint64)
+    w = how.weights
+    if len(w) == 0 or np.all(w == w[0]):
+        row_prob, row_alias = np.zeros(0, np.float64), np.zeros(0, np.int64)
+    else:
+        row_prob, row_alias = alias_arrays(w)
+    hole_suited = np.array([np.bitwise_or.reduce(suited_bits(hole_cards[p])) if p in fixed else 0 for p in range(P)],
+                           np.uint64)
     deck = np.array([c for c in range(52) if not used >> c & 1], np.uint8)
+    live = np.bitwise_or.reduce(suited_bits(deck))
     return DealPlan(hole_keys, hole_cards, np.uint64(used), np.asarray(board, np.int64), deck,
-                    np.array(range_players, np.int64), np.array(offsets, np.int64),
-                    cat(combos, np.int64, (0, 2)), cat(masks, np.uint64), cat(weights, np.float64),
+                    np.array(range_players, np.int64), np.array(offsets, np.int64), rcombos, rmasks, rweights,
                     np.array(totals, np.float64), cat(probs, np.float64), cat(aliases, np.int64),
                     weighted, np.array(deck_players, np.int64),
                     np.array([bool(np.all(rest[p].weights == rest[p].weights[0])) for p in range(P)
                               if p in range_players], np.bool_), card_weight, pair_weight,
-                    joint, joint_mask, joint_prob, joint_alias, reject)
+                    how.bits and R > 0, hole_suited, np.uint64(live), ckeys.astype(np.uint64), csuited,
+                    np.array(how.listed, np.int64), rows.astype(np.int64), row_mask, row_prob, row_alias,
+                    np.array(how.alone, np.int64), how.reject)

@@ -9,7 +9,7 @@ from numba import njit
 
 from pipeline import CardError, parse_cards
 from pipeline.core.cards import mask_of
-from pipeline.core.rng import below, chunk_state
+from pipeline.core.rng import below, below16, chunk_state
 from pipeline.equity import equity
 from pipeline.equity.plan import alias_table, plan_deal
 from pipeline.ranges.query import parse_query
@@ -119,11 +119,12 @@ def test_deal_plan_groups_players():
     assert plan.dplayers.tolist() == [2] and plan.rplayers.tolist() == [1, 3]
     assert plan.weighted is False      # QQ and AK,KJ never share a card once AhKh is out
     assert plan.deck.size == 50
+    assert plan.bits and plan.rows.shape[0] == 0 and plan.alone.tolist() == [0, 1]   # each from his own table
     plan = plan_deal([parse_query(t) for t in ("AK", "KQ")], [], 0)   # colliding ranges: drawn jointly
-    assert plan.weighted is False and len(plan.joint) == 16 * 16 - 16 * 4 and plan.joint_prob.size == 0
+    assert plan.weighted is False and len(plan.rows) == 16 * 16 - 16 * 4 and plan.row_prob.size == 0
     big = "22+,A2+,K2+,Q2+"                 # 3 x 570 combos: too many assignments to list, importance weights
     plan = plan_deal([parse_query(big), parse_query(big), parse_query(big)], [], 0)
-    assert plan.weighted is True and len(plan.joint) == 0
+    assert plan.weighted is True and not plan.bits and len(plan.rows) == 0
 
 
 def test_joint_draws_follow_the_weights():
@@ -132,8 +133,8 @@ def test_joint_draws_follow_the_weights():
     from pipeline.equity.plan import alias_arrays
 
     plan = plan_deal([parse_query("AA:0.5,KK"), parse_query("KK,QQ:0.3")], [], 0)
-    assert len(plan.joint) and plan.joint_prob.size == len(plan.joint)
-    w = np.prod(plan.rweights[plan.joint], axis=1)
+    assert len(plan.rows) and plan.row_prob.size == len(plan.rows)
+    w = np.prod(plan.rweights[plan.rows], axis=1)
     prob, alias = alias_arrays(w)
     p = prob.copy()                         # each row's chance under the alias table, times n
     for j, a in enumerate(alias):
@@ -249,16 +250,58 @@ def test_a_weighted_lone_range_by_suit_classes_matches_exact():
 
 
 @pytest.mark.parametrize("ranges, mode", [
-    (["AK,AQ", "AK,KQ", "AQ,KQ"], "joint"),                       # 10,368 assignments: drawn from the list
-    (["TT+,AQ+", "99+,AJ+", "88+,AT+"], "reject"),                # ~130,000: each range, redrawn on a clash
+    (["AK,AQ", "AK,KQ", "AQ,KQ"], "list"),            # 10,368 assignments: drawn from the list
+    (["TT+,AQ+", "99+,AJ+", "88+,AT+"], "chain"),     # ~130,000: the first two listed (3,912), the third alone
+    (["TT+,AQ+", "99+,AJ+", "88+,AT+"], "reject"),    # the same, made to redraw all three on a clash
 ])
-def test_colliding_ranges_without_importance_weights_converge_to_exact(ranges, mode):
+def test_colliding_ranges_without_importance_weights_converge_to_exact(ranges, mode, monkeypatch):
+    from pipeline.equity import plan as plans
+    if mode == "reject":
+        monkeypatch.setattr(plans, "MAX_TRIES", 0.0)
     board = "2c5d9h"
     b = parse_cards(board)
     plan = plan_deal([parse_query(r).without(mask_of(b)) for r in ranges], b, mask_of(b))
-    assert plan.weighted is False and (len(plan.joint) > 0) == (mode == "joint") and plan.reject == (mode == "reject")
+    assert plan.bits and not plan.weighted and plan.reject == (mode == "reject")
+    assert (plan.listed.size, plan.alone.size) == {"list": (3, 0), "chain": (2, 1), "reject": (0, 3)}[mode]
     exact = equity(ranges, board=board, exact=True)
     mc = equity(ranges, board=board, trials=200_000, seed=5)
     assert all(isinstance(x, int) for p in mc.players for x in p.shares)
     for e, m in zip(exact.players, mc.players):
         assert abs(e.equity - m.equity) < 4 * m.stderr
+
+
+def test_a_chained_draw_weighs_each_row_by_the_last_ranges_choices():
+    """The six-way of issue 24: QQ+,AK and TT+,AQ+ are listed, each row weighing the combos of 77+,AT+,KQ that
+    share no card with it (counted here by brute force over the combos), and 77+,AT+,KQ is drawn after it."""
+    ranges = [parse_query(t) for t in ("QQ+,AK", "TT+,AQ+", "77+,AT+,KQ", "random", "random", "random")]
+    plan = plan_deal(ranges, [], 0)
+    assert plan.bits and plan.listed.tolist() == [0, 1] and plan.alone.tolist() == [2]
+    assert plan.dplayers.tolist() == [3, 4, 5]
+    third = ranges[2].masks.tolist()
+    held = [int(np.bitwise_or.reduce(plan.rmasks[row])) for row in plan.rows]
+    w = np.array([sum(1 for m in third if not m & h) for h in held], np.float64)
+    assert len(plan.rows) == sum(1 for a in ranges[0].masks.tolist() for b in ranges[1].masks.tolist()
+                                 if not a & b and any(not (a | b) & m for m in third))
+    p = plan.row_prob.copy()
+    for j, a in enumerate(plan.row_alias):      # each row's chance under the alias table, times the rows
+        p[a] += 1.0 - plan.row_prob[j]
+    assert np.allclose(p / len(w), w / w.sum())
+
+
+@njit
+def _histogram16(n, draws):
+    s0, s1 = chunk_state(3, 0)
+    word, left = np.uint64(0), 0
+    h = np.zeros(n, np.int64)
+    for _ in range(draws):
+        s0, s1, word, left, k = below16(s0, s1, word, left, n)
+        h[k] += 1
+    return h
+
+
+@pytest.mark.parametrize("n", [52, 46, 1326])
+def test_four_draws_a_word_are_uniform(n):
+    draws = 100 * n * 10
+    h = _histogram16(n, draws)
+    chi2 = float(((h - draws / n) ** 2 / (draws / n)).sum())
+    assert chi2 < (n - 1) + 6 * math.sqrt(2 * (n - 1))     # six standard deviations of chi-square
