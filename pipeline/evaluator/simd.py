@@ -1,0 +1,188 @@
+"""The public evaluator's fast path: eight seven-card hands a step in AVX-512, their checks included.
+
+:func:`pipeline.evaluate` must refuse a hand holding an id outside the deck or a repeated card.  Checked card
+by card, that costs as much as the evaluation (a bound test and a bit per card: half the kernel's rate, issue
+24).  Here the checks ride on the vector work that computes the keys, eight rows of a C-ordered uint8
+``(n, 7)`` array at a time (56 bytes, one masked load):
+
+* each row is moved into its own 64-bit lane, its seventh byte followed by a pad byte;
+* an id above 51 is one byte compare over the 56 bytes;
+* a repeated card is an equal pair of bytes within a lane: the lane rotated by one to four bytes, compared
+  bytewise with itself, covers all 21 pairs of the seven cards;
+* the key (:mod:`.tables`) is the rank multipliers' sum, each looked up in registers (a two-table permute
+  of the 13 multipliers indexed by ``id >> 2``), plus the suit counters, counted for the whole row at
+  once (a byte table of ``16**suit`` split over two bytes, summed by ``psadbw``);
+* the two lookups of the rank hash are gathers, skipped for flushes (3% of hands, valued one by one
+  afterwards) and for every lane of a block that failed its checks.
+
+A block that fails is re-read by :func:`~.kernels.check_cards` to name its first bad row.  The values are
+the kernel's, bit for bit (tests/evaluator).  The x86 intrinsics need AVX-512 F and BW (:data:`FAST_SIMD`);
+elsewhere :func:`pipeline.evaluate` keeps the scalar :func:`~.kernels.evaluate_checked`.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Callable, cast
+
+import llvmlite.binding as llvm
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+from .kernels import (
+    FLUSH_FLAGS,
+    HASH_MASK,
+    HASH_SHIFT,
+    KEY_BASE,
+    RANK_MULTIPLIERS,
+    Tables,
+    check_cards,
+    evaluate_checked,
+    flush_ranks,
+    flush_suit,
+)
+from .tables import tables
+
+
+def _has_avx512() -> bool:
+    try:
+        features = llvm.get_host_cpu_features()
+    except RuntimeError:
+        return False
+    return bool(features.get("avx512f", False) and features.get("avx512bw", False))
+
+
+FAST_SIMD = _has_avx512()
+
+_I1, _I8, _I32, _I64 = ir.IntType(1), ir.IntType(8), ir.IntType(32), ir.IntType(64)
+_B64, _Q8, _D8, _M8, _M64 = (ir.VectorType(_I8, 64), ir.VectorType(_I64, 8), ir.VectorType(_I32, 8),
+                             ir.VectorType(_I1, 8), ir.VectorType(_I1, 64))
+
+
+def _const(t: ir.VectorType, values: list) -> ir.Constant:
+    return ir.Constant(t, values if len(values) == t.count else values * (t.count // len(values)))
+
+
+def _declare(builder: Any, name: str, ret: ir.Type, args: list) -> Any:
+    return cgutils.get_or_insert_function(builder.module, ir.FunctionType(ret, args), name)
+
+
+def _pointers(builder: Any, base: Any, index: Any, size: int, element: ir.Type) -> Any:
+    """Eight pointers ``base + size * index`` (llvmlite's gep takes no vector index)."""
+    start = builder.insert_element(ir.Constant(_Q8, ir.Undefined), builder.ptrtoint(base, _I64), ir.Constant(_I32, 0))
+    start = builder.shuffle_vector(start, ir.Constant(_Q8, ir.Undefined), _const(_D8, [0]))
+    return builder.inttoptr(builder.add(start, builder.mul(index, _const(_Q8, [size]))),
+                            ir.VectorType(element.as_pointer(), 8))
+
+
+def _look_up(builder: Any, key: Any, wanted: Any, offsets_at: Any, values_at: Any, out_at: Any) -> None:
+    """The rank hash's two lookups for the ``wanted`` lanes of eight keys, as gathers; their values (0 in the
+    other lanes) stored as eight int32 at ``out_at``."""
+    rank_sum = builder.and_(key, _const(_Q8, [0xFFFFFFFF]))
+    gather64 = _declare(builder, "llvm.masked.gather.v8i64.v8p0", _Q8,
+                        [ir.VectorType(_I64.as_pointer(), 8), _I32, _M8, _Q8])
+    row_offset = builder.call(gather64, [_pointers(builder, offsets_at, builder.lshr(rank_sum, _const(
+        _Q8, [HASH_SHIFT])), 8, _I64), ir.Constant(_I32, 8), wanted, _const(_Q8, [0])])
+    slot = builder.add(row_offset, builder.and_(rank_sum, _const(_Q8, [HASH_MASK])))
+    gather32 = _declare(builder, "llvm.masked.gather.v8i32.v8p0", _D8,
+                        [ir.VectorType(_I32.as_pointer(), 8), _I32, _M8, _D8])
+    value = builder.call(gather32, [_pointers(builder, values_at, slot, 2, _I32), ir.Constant(_I32, 2), wanted,
+                                    _const(_D8, [0])])      # 4 bytes at a uint16 slot: the table is padded
+    store = builder.store(builder.and_(value, _const(_D8, [0xFFFF])), builder.bitcast(out_at, _D8.as_pointer()))
+    store.align = 4
+
+
+def _hands7_block(typingctx: Any, cards: Any, row: Any, out: Any, offsets: Any, values: Any) -> tuple:
+    """Rows ``row .. row+7`` of ``cards``: their values to ``out[row:row+8]``; returns the flush lanes (bits
+    0..7, values left to the caller) and bit 8 when a row of the block holds a bad id or a repeated card."""
+    sig = types.uint64(cards, types.int64, out, offsets, values)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        data = [context.make_array(signature.args[i])(context, builder, args[i]).data for i in (0, 2, 3, 4)]
+        cards_at, out_at, offsets_at, values_at = data
+        row = args[1]
+        first = builder.bitcast(builder.gep(cards_at, [builder.mul(row, ir.Constant(_I64, 7))]), _B64.as_pointer())
+        load = _declare(builder, "llvm.masked.load.v64i8.p0", _B64, [_B64.as_pointer(), _I32, _M64, _B64])
+        raw = builder.call(load, [first, ir.Constant(_I32, 1), _const(_M64, [1] * 56 + [0] * 8), _const(_B64, [0])])
+        lanes = []           # lane k: bytes 7k .. 7k+6 of the block, then a pad byte (0xFF)
+        for k in range(8):
+            lanes += [7 * k + b for b in range(7)] + [64]
+        lane_bytes = builder.shuffle_vector(raw, _const(_B64, [0xFF]), ir.Constant(ir.VectorType(_I32, 64), lanes))
+        lane = builder.bitcast(lane_bytes, _Q8)
+        any_of = _declare(builder, "llvm.vector.reduce.or.v64i1", _I1, [_M64])
+        card_bytes = _const(_M64, [1] * 7 + [0])
+        bad = builder.call(any_of, [builder.and_(builder.icmp_unsigned(">", lane_bytes, _const(_B64, [51])),
+                                                 card_bytes)])
+        rotate = _declare(builder, "llvm.fshl.v8i64", _Q8, [_Q8, _Q8, _Q8])
+        for shift in range(1, 5):      # byte b against byte b - shift (mod 8): every pair of the seven cards
+            turned = builder.bitcast(builder.call(rotate, [lane, lane, _const(_Q8, [8 * shift])]), _B64)
+            pairs = _const(_M64, [int(b != 7 and (b - shift) % 8 != 7) for b in range(8)])
+            same = builder.and_(builder.icmp_unsigned("==", lane_bytes, turned), pairs)
+            bad = builder.or_(bad, builder.call(any_of, [same]))
+        permute2 = _declare(builder, "llvm.x86.avx512.vpermi2var.q.512", _Q8, [_Q8, _Q8, _Q8])
+        low = _const(_Q8, list(RANK_MULTIPLIERS[:8]))
+        high = _const(_Q8, list(RANK_MULTIPLIERS[8:]) + [0, 0, 0])
+        key = _const(_Q8, [int(KEY_BASE)])
+        for j in range(7):             # the permute reads bits 0..3 of its index: the rank bits of byte j
+            rank = builder.lshr(lane, _const(_Q8, [8 * j + 2]))
+            key = builder.add(key, builder.call(permute2, [low, rank, high]))
+        suit = builder.or_(builder.and_(lane_bytes, _const(_B64, [3])), _const(_B64, [0] * 7 + [4]))
+        shuffle = _declare(builder, "llvm.x86.avx512.pshuf.b.512", _B64, [_B64, _B64])
+        byte_sum = _declare(builder, "llvm.x86.avx512.psad.bw.512", _Q8, [_B64, _B64])
+        clubs_diamonds = builder.call(byte_sum, [builder.call(shuffle, [_const(_B64, [1, 16] + [0] * 14), suit]),
+                                                 _const(_B64, [0])])
+        hearts_spades = builder.call(byte_sum, [builder.call(shuffle, [_const(_B64, [0, 0, 1, 16] + [0] * 12), suit]),
+                                                _const(_B64, [0])])
+        counters = builder.or_(clubs_diamonds, builder.shl(hearts_spades, _const(_Q8, [8])))
+        key = builder.add(key, builder.shl(counters, _const(_Q8, [32])))
+        flush = builder.icmp_unsigned("!=", builder.and_(key, _const(_Q8, [int(FLUSH_FLAGS)])), _const(_Q8, [0]))
+        wanted = builder.select(bad, _const(_M8, [0]), builder.not_(flush))
+        _look_up(builder, key, wanted, offsets_at, values_at, builder.gep(out_at, [row]))
+        flags = builder.zext(builder.bitcast(flush, ir.IntType(8)), _I64)
+        return builder.or_(flags, builder.shl(builder.zext(bad, _I64), ir.Constant(_I64, 8)))
+
+    return sig, codegen
+
+
+# typed for mypy as the call the kernel makes (an intrinsic's own signature starts with numba's typing context)
+hands7_block = cast(Callable[[Any, Any, Any, Any, Any], np.uint64], intrinsic(_hands7_block))
+
+
+
+@lru_cache(maxsize=1)
+def padded_values() -> np.ndarray:
+    """The evaluator's rank table with two zero entries after it: a gather reads four bytes at each two-byte
+    slot (built once per process from :func:`~.tables.tables`)."""
+    return np.concatenate([tables().rank_values, np.zeros(2, np.uint16)])
+
+
+@njit(cache=True, nogil=True)
+def evaluate_hands7(cards: np.ndarray, out: np.ndarray, T: Tables, values: np.ndarray) -> int:
+    """:func:`~.kernels.evaluate_checked` for a C-ordered uint8 ``(n, 7)`` array, eight rows a step
+    (:func:`hands7_block`; ``values`` is the padded rank table, :func:`padded_values`): the index of the first
+    row holding an id outside 0..51 or a repeated card, else -1."""
+    n = cards.shape[0]
+    keys, flush_values = T.card_keys, T.flush_values
+    one = np.uint64(1)
+    r = 0
+    while r + 8 <= n:
+        flags = hands7_block(cards, r, out, T.rank_offsets, values)
+        if flags:
+            if flags >> np.uint64(8):
+                return r + check_cards(cards[r:r + 8])
+            for lane in range(8):             # the flushes: their suit's ranks from the cards
+                if flags >> np.uint64(lane) & one:
+                    i = r + lane
+                    key = KEY_BASE
+                    for j in range(7):
+                        key += keys[cards[i, j]]
+                    out[i] = flush_values[flush_ranks(cards, i, flush_suit(key))]
+        r += 8
+    if r < n:
+        bad = evaluate_checked(cards[r:], out[r:], T)
+        if bad >= 0:
+            return r + bad
+    return -1
+
