@@ -8,12 +8,13 @@
 //     m HANDS BOARD DEAD RANGE ...      Monte Carlo, stopped by setHandLimit(HANDS) (stdevTarget 0)
 //     v FILE N                          the evaluator on the N seven-card hands in FILE (N*7 bytes of card ids,
 //                                       pokerpipe's ids 4*rank + suit with suits c d h s)
+//     t FILE N                          the same, timings only (no values printed)
 // BOARD and DEAD are card text such as Qh7h2c, or "-" for none; ranges are OMPEval's syntax (AK,AQ 22+ random).
 // stdout, one line per question:
 //     e/m: seconds hands m1 .. m(2^P-1) eq1 .. eqP   (winsByPlayerMask[k]: boards won by exactly the players in
 //          bit mask k, bit 0 = first range; seconds: the wall time of start() + wait())
 //     v:   seconds_card_arrays seconds_prebuilt_hands checksum, then N lines of OMPEval's value of each hand
-//          (so the caller can check that both evaluators order the hands the same way)
+//          (so the caller can check that both evaluators order the hands the same way); t: the first line only
 // A fresh EquityCalculator per question, so no answer comes from a lookup table an earlier one filled.
 #include "omp/EquityCalculator.h"
 #include "omp/HandEvaluator.h"
@@ -38,7 +39,7 @@ static unsigned to_omp(unsigned card)
     return 4 * (card >> 2) + suit[card & 3];
 }
 
-static int evaluator(const std::string& file, size_t n)
+static int evaluator(const std::string& file, size_t n, bool print_values)
 {
     std::vector<unsigned char> cards(7 * n);
     std::ifstream in(file, std::ios::binary);
@@ -71,7 +72,7 @@ static int evaluator(const std::string& file, size_t n)
         sum += eval.evaluate(hands[i]);
     double prebuilt = now() - t0;
     std::printf("%.9f %.9f %u\n", arrays, prebuilt, sum);
-    for (size_t i = 0; i < n; ++i)
+    for (size_t i = 0; print_values && i < n; ++i)
         std::printf("%u\n", (unsigned)values[i]);
     return 0;
 }
@@ -84,10 +85,10 @@ int main()
         std::string mode, limit, board, dead, text;
         if (!(in >> mode))
             continue;
-        if (mode == "v") {
+        if (mode == "v" || mode == "t") {
             size_t n;
             in >> text >> n;
-            if (evaluator(text, n))
+            if (evaluator(text, n, mode == "v"))
                 return 1;
             std::fflush(stdout);
             continue;
