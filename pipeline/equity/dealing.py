@@ -116,29 +116,35 @@ def deal_bit(s0: np.uint64, s1: np.uint64, word: np.uint64, left: int, live: np.
 def deal_bits_block(nb: int, s0: np.uint64, s1: np.uint64, rplayers: np.ndarray, roffsets: np.ndarray,
                     alias_prob: np.ndarray, alias_idx: np.ndarray, requal: np.ndarray, ckeys: np.ndarray,
                     csuited: np.ndarray, listed: np.ndarray, rows: np.ndarray, row_mask: np.ndarray,
-                    row_prob: np.ndarray, row_alias: np.ndarray, alone: np.ndarray, restart: bool, live0: np.uint64,
-                    missing: int,
+                    row_prob: np.ndarray, row_alias: np.ndarray, alone: np.ndarray, restart: bool, choices: np.ndarray,
+                    choice_count: np.ndarray, live0: np.uint64, missing: int,
                     dplayers: np.ndarray, bkey0: np.uint64, bsuit0: np.uint64, bkeys: np.ndarray, bsuited: np.ndarray,
                     keys: np.ndarray, suited: np.ndarray, bit_keys: np.ndarray) -> tuple:
     """Plans with range players drawn by their law (:func:`.plan._lists`), cards kept as bits of the suited
     layout (bit ``16*suit + rank``).  The listed range players come as one row of ``rows`` (Walker's alias
     method over the rows' weights, or uniform), the others each from his own table, redrawn while he clashes
-    with the cards taken (all of them again, with ``restart``: whole-draw rejection).  Then the missing board
-    cards and two cards for each deck player, each the ``j``-th live card (:func:`deal_bit`).  Writes each
-    trial's board key and suited mask and each dealt player's two-card key and suited mask, which is all
-    :func:`.montecarlo.evaluate_bits_block` reads."""
+    with the cards taken (all of them again, with ``restart``: whole-draw rejection); but the first of them
+    uniformly among his ``choices`` beside the row when the plan lists them (no redraw).  Then the missing
+    board cards and two cards for each deck player, each the ``j``-th live card (:func:`deal_bit`).  Writes
+    each trial's board key and suited mask and each dealt player's two-card key and suited mask, which is
+    all :func:`.montecarlo.evaluate_bits_block` reads."""
     A = rows.shape[0]
     L = listed.size
     Q = alone.size
     D = dplayers.size
     weighted_rows = row_prob.size > 0
+    chosen = choice_count.size > 0
+    short_list = A <= 1 << 16               # a row drawn from 16 bits
     n0 = int(popcount(live0)) - 2 * (L + Q)    # live cards once the range players hold theirs
     word = np.uint64(0)
     left = 0
     for b in range(nb):
         taken = np.uint64(0)
         if A > 0:
-            s0, s1, a = below(s0, s1, A)
+            if short_list:
+                s0, s1, word, left, a = below16(s0, s1, word, left, A)
+            else:
+                s0, s1, a = below(s0, s1, A)
             if weighted_rows:
                 s0, s1, a = alias_step(s0, s1, a, row_prob[a], row_alias[a])
             taken = row_mask[a]
@@ -147,8 +153,17 @@ def deal_bits_block(nb: int, s0: np.uint64, s1: np.uint64, rplayers: np.ndarray,
                 p = rplayers[listed[k]]
                 keys[p, b] = ckeys[i]
                 suited[p, b] = csuited[i]
-        held = taken
         q = 0
+        if chosen:          # the first alone player, uniform among his combos beside the row
+            s0, s1, word, left, j = below16(s0, s1, word, left, choice_count[a])
+            i = np.int64(choices[a, j])
+            taken |= csuited[i]
+            p = rplayers[alone[0]]
+            keys[p, b] = ckeys[i]
+            suited[p, b] = csuited[i]
+            q = 1
+        held = taken
+        first = q
         while q < Q:
             k = alone[q]
             lo = roffsets[k]
@@ -159,7 +174,7 @@ def deal_bits_block(nb: int, s0: np.uint64, s1: np.uint64, rplayers: np.ndarray,
             if csuited[i] & taken:      # a clash: this player again, or (whole-draw rejection) all of them
                 if restart:
                     taken = held
-                    q = 0
+                    q = first
                 continue
             taken |= csuited[i]
             p = rplayers[k]

@@ -101,7 +101,8 @@ def monte_carlo_chunk(trials: int, seed: int, chunk: int, plan: DealPlan, counts
             done += nb
             s0, s1 = deal_bits_block(nb, s0, s1, plan.rplayers, plan.roffsets, plan.alias_prob, plan.alias_idx,
                                      plan.requal, plan.ckeys, plan.csuited, plan.listed, plan.rows, plan.row_mask,
-                                     plan.row_prob, plan.row_alias, plan.alone, plan.reject, plan.live,
+                                     plan.row_prob, plan.row_alias, plan.alone, plan.reject, plan.choices,
+                                     plan.choice_count, plan.live,
                                      5 - board.size, plan.dplayers, bkey0, bsuit0, bkeys, bsuited, keys, suited,
                                      bit_keys)
             evaluate_bits_block(nb, bkeys, bsuited, keys, suited, values, T)
@@ -201,13 +202,14 @@ def showdown_block(nb: int, values: np.ndarray, omegas: np.ndarray, weighted: bo
         for p in range(P):
             for b in range(nb):
                 holders[b] += values[p, b] == top[b]
-        for p in range(P):
-            sole = 0
-            for b in range(nb):
-                sole += (values[p, b] == top[b]) & (holders[b] == 1)
-            counts[p, 0] += sole
-        for b in range(nb):             # the trials whose best hand is shared: who shares the pot
-            if holders[b] > 1:
+        for j in (1, 2):    # won alone or split two ways: a pass each, no branch (AK vs AK chops 1 in 3)
+            for p in range(P):
+                shared = 0
+                for b in range(nb):
+                    shared += (values[p, b] == top[b]) & (holders[b] == j)
+                counts[p, j - 1] += shared
+        for b in range(nb):             # the rarer pots shared three ways or more
+            if holders[b] > 2:
                 for p in range(P):
                     if values[p, b] == top[b]:
                         counts[p, holders[b] - 1] += 1

@@ -52,6 +52,9 @@ class DealPlan(NamedTuple):
     alone: np.ndarray            # (R-L,) int64: the other range slots, each drawn from his own table after the
     #                              rows, redrawn while he clashes with them (the rows' weights count his choices)
     reject: bool                 # a clash of the ``alone`` players redraws all of them (whole-draw rejection)
+    choices: np.ndarray          # (A, C) uint16: when the first ``alone`` player is chained to the rows and his
+    #                              combos weigh the same, the combos he may hold beside each row (into rcombos) ...
+    choice_count: np.ndarray     # (A,) int64   ... and how many: drawn uniformly, no redraw ((0, 0) and (0,) if not)
 
     def for_chunk(self) -> DealPlan:
         """The plan with its own copy of the deck, which a chunk shuffles in place (chunks run in threads)."""
@@ -116,6 +119,7 @@ MAX_JOINT = 1 << 20      # assignments of the range players listed at most for j
 CACHED_JOINT = 1 << 14   # a list this short stays in the CPU's caches: always drawn from
 MAX_TRIES = 3.0          # a range drawn alone after a list: at most this many draws a trial on average
 MAX_CHAIN = 1 << 24      # ... and the list's rows times his combos at most this (the plan's cost: ~10 ms)
+MAX_CHOICES = 1 << 21    # his combos beside each row listed when they weigh the same, up to this many (4 MB)
 MIN_ACCEPTANCE = 0.25    # longer lists: whole-draw rejection instead when at least this share of draws is kept
 
 
@@ -137,6 +141,7 @@ class Lists(NamedTuple):
     bits: bool                # the law without importance weights: dealt by :func:`.dealing.deal_bits_block` ...
     reject: bool              # ... a clash redrawing every range player (whole-draw rejection)
     weighted: bool            # else importance weights (:func:`.dealing.deal_ranges_block`)
+    chained: bool = False     # the first of ``alone`` collides with the rows, which weigh his choices
 
 
 @njit(cache=True, nogil=True)
@@ -216,7 +221,7 @@ def _lists(rest: dict, range_players: list[int], offsets: list[int], masks: np.n
         w = np.prod(weights[rows], axis=1)
         z = float(np.sum(w * avail))
         if len(rows) and float(np.sum(weights[lo:hi])) * float(np.sum(w)) <= MAX_TRIES * z:
-            return drawn(pre, rows, w * avail, [big] + free)
+            return drawn(pre, rows, w * avail, [big] + free)._replace(chained=True)
     if full > MAX_JOINT:
         return Lists([], none, np.zeros(0), list(range(R)), False, False, True)
     rows = _walk_rows(rest, range_players, collide, offsets, used)
@@ -324,6 +329,16 @@ def plan_deal(ranges: list[Range], board: list[int], base_mask: int) -> DealPlan
         row_prob, row_alias = np.zeros(0, np.float64), np.zeros(0, np.int64)
     else:
         row_prob, row_alias = alias_arrays(w)
+    choices, choice_count = np.zeros((0, 0), np.uint16), np.zeros(0, np.int64)
+    if how.chained:
+        big = how.alone[0]
+        lo, hi = offsets[big], offsets[big + 1]
+        if np.all(rweights[lo:hi] == rweights[lo]) and len(rows) * (hi - lo) <= MAX_CHOICES:
+            held = np.bitwise_or.reduce(rmasks[rows], axis=1).astype(np.uint64)
+            free = (held[:, None] & rmasks[None, lo:hi]) == 0
+            choice_count = free.sum(axis=1).astype(np.int64)
+            order = np.argsort(~free, axis=1, kind="stable")[:, :int(choice_count.max())]
+            choices = np.ascontiguousarray(order + lo, dtype=np.uint16)
     hole_suited = np.array([np.bitwise_or.reduce(suited_bits(hole_cards[p])) if p in fixed else 0 for p in range(P)],
                            np.uint64)
     deck = np.array([c for c in range(52) if not used >> c & 1], np.uint8)
@@ -336,4 +351,4 @@ def plan_deal(ranges: list[Range], board: list[int], base_mask: int) -> DealPlan
                               if p in range_players], np.bool_), card_weight, pair_weight,
                     how.bits and R > 0, hole_suited, np.uint64(live), ckeys.astype(np.uint64), csuited,
                     np.array(how.listed, np.int64), rows.astype(np.int64), row_mask, row_prob, row_alias,
-                    np.array(how.alone, np.int64), how.reject)
+                    np.array(how.alone, np.int64), how.reject, choices, choice_count)

@@ -35,12 +35,14 @@ def test_range_dealing_loops_hold_no_increfs():
     listed = plan_deal([parse_query(t) for t in ("AK:0.5,AQ", "AK,KQ", "AQ,KQ")], [], 0)
     assert alone.bits and alone.alone.size == 3 and not alone.requal[0]     # a weighted range: the alias step
     assert listed.bits and listed.rows.shape[0] > 0 and listed.row_prob.size > 0
+    chained = plan_deal([parse_query(t) for t in ("QQ+,AK", "TT+,AQ+", "77+,AT+,KQ", "random")], [], 0)
+    assert chained.choice_count.size > 0                                   # the third chosen beside each row
     s0, s1 = np.uint64(1), np.uint64(2)
-    for plan, P in ((alone, 4), (listed, 3)):
+    for plan, P in ((alone, 4), (listed, 3), (chained, 4)):
         f = _fresh(dealing.deal_bits_block)
         bkeys, bsuited, keys, suited, B = _buffers(P)
         f(B, s0, s1, plan.rplayers, plan.roffsets, plan.alias_prob, plan.alias_idx, plan.requal, plan.ckeys,
           plan.csuited, plan.listed, plan.rows, plan.row_mask, plan.row_prob, plan.row_alias, plan.alone,
-          plan.reject, plan.live, 5, plan.dplayers, np.uint64(0), np.uint64(0), bkeys, bsuited, keys, suited,
-          bit_keys)
+          plan.reject, plan.choices, plan.choice_count, plan.live, 5, plan.dplayers, np.uint64(0), np.uint64(0),
+          bkeys, bsuited, keys, suited, bit_keys)
         assert _increfs(f) == 0

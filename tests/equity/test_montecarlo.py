@@ -252,6 +252,7 @@ def test_a_weighted_lone_range_by_suit_classes_matches_exact():
 @pytest.mark.parametrize("ranges, mode", [
     (["AK,AQ", "AK,KQ", "AQ,KQ"], "list"),            # 10,368 assignments: drawn from the list
     (["TT+,AQ+", "99+,AJ+", "88+,AT+"], "chain"),     # ~130,000: the first two listed (3,912), the third alone
+    (["TT+,AQ+", "99+,AJ+", "88+:0.5,AT+"], "chain"),  # the third weighted: redrawn on a clash, not chosen
     (["TT+,AQ+", "99+,AJ+", "88+,AT+"], "reject"),    # the same, made to redraw all three on a clash
 ])
 def test_colliding_ranges_without_importance_weights_converge_to_exact(ranges, mode, monkeypatch):
@@ -263,6 +264,7 @@ def test_colliding_ranges_without_importance_weights_converge_to_exact(ranges, m
     plan = plan_deal([parse_query(r).without(mask_of(b)) for r in ranges], b, mask_of(b))
     assert plan.bits and not plan.weighted and plan.reject == (mode == "reject")
     assert (plan.listed.size, plan.alone.size) == {"list": (3, 0), "chain": (2, 1), "reject": (0, 3)}[mode]
+    assert (plan.choice_count.size > 0) == (mode == "chain" and ":" not in ranges[2])
     exact = equity(ranges, board=board, exact=True)
     mc = equity(ranges, board=board, trials=200_000, seed=5)
     assert all(isinstance(x, int) for p in mc.players for x in p.shares)
@@ -286,6 +288,10 @@ def test_a_chained_draw_weighs_each_row_by_the_last_ranges_choices():
     for j, a in enumerate(plan.row_alias):      # each row's chance under the alias table, times the rows
         p[a] += 1.0 - plan.row_prob[j]
     assert np.allclose(p / len(w), w / w.sum())
+    assert plan.choice_count.tolist() == w.astype(int).tolist()      # his combos beside each row, listed
+    for a in range(0, len(plan.rows), 101):
+        chosen = plan.choices[a, :plan.choice_count[a]].astype(np.int64)
+        assert not (plan.rmasks[chosen] & held[a]).any() and len(set(chosen.tolist())) == len(chosen)
 
 
 @njit
