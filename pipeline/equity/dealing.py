@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit
 
 from ..core.bits import lowest_bit_index, nth_set_bit, popcount
-from ..core.rng import below, below16, deal_card, uniform
+from ..core.rng import below, below16, deal_card, next_u64, uniform
 from .plan import DealPlan
 
 
@@ -103,13 +103,19 @@ def deal_deck_block(nb: int, s0: np.uint64, s1: np.uint64, deck: np.ndarray, mis
     return s0, s1
 
 
+_LOW16 = np.uint64(0xFFFF)
+
+
 @njit(cache=True, nogil=True, inline="always")
-def deal_bit(s0: np.uint64, s1: np.uint64, word: np.uint64, left: int, live: np.uint64, n: int) -> tuple:
-    """``(s0, s1, word, left, bit)``: a card uniform among the ``n`` live cards of the mask ``live``, as its
-    bit: the ``j``-th set bit for ``j`` uniform (:func:`~pipeline.core.rng.below16`, then one ``pdep``).
-    No deck to shuffle and no held card to skip: what is held is simply not in ``live``."""
-    s0, s1, word, left, j = below16(s0, s1, word, left, n)
-    return s0, s1, word, left, nth_set_bit(live, j)
+def card_index(s0: np.uint64, s1: np.uint64, word: np.uint64, n: int) -> tuple:
+    """``(s0, s1, j)``: ``j`` uniform below ``n`` from the low 16 bits of ``word`` (Lemire's multiply-shift),
+    redrawn from fresh outputs in the rare case its rejection test refuses them."""
+    un = np.uint64(n)
+    m = (word & _LOW16) * un
+    while (m & _LOW16) < un and (m & _LOW16) < (np.uint64(1 << 16) - un) % un:
+        s0, s1, word = next_u64(s0, s1)
+        m = (word & _LOW16) * un
+    return s0, s1, np.int64(m >> np.uint64(16))
 
 
 @njit(cache=True, nogil=True)
@@ -125,9 +131,11 @@ def deal_bits_block(nb: int, s0: np.uint64, s1: np.uint64, rplayers: np.ndarray,
     method over the rows' weights, or uniform), the others each from his own table, redrawn while he clashes
     with the cards taken (all of them again, with ``restart``: whole-draw rejection); but the first of them
     uniformly among his ``choices`` beside the row when the plan lists them (no redraw).  Then the missing
-    board cards and two cards for each deck player, each the ``j``-th live card (:func:`deal_bit`).  Writes
-    each trial's board key and suited mask and each dealt player's two-card key and suited mask, which is
-    all :func:`.montecarlo.evaluate_bits_block` reads."""
+    board cards and two cards for each deck player, each the ``j``-th live card for ``j`` uniform
+    (:func:`card_index` on 16 bits, four cards to a generator output; one ``pdep``,
+    :func:`~pipeline.core.bits.nth_set_bit`): no deck to shuffle and no held card to skip, what is held is
+    simply not in the mask of live cards.  Writes each trial's board key and suited mask and each dealt
+    player's two-card key and suited mask, which is all :func:`.montecarlo.evaluate_bits_block` reads."""
     A = rows.shape[0]
     L = listed.size
     Q = alone.size
@@ -138,6 +146,7 @@ def deal_bits_block(nb: int, s0: np.uint64, s1: np.uint64, rplayers: np.ndarray,
     n0 = int(popcount(live0)) - 2 * (L + Q)    # live cards once the range players hold theirs
     word = np.uint64(0)
     left = 0
+    cw = np.uint64(0)
     for b in range(nb):
         taken = np.uint64(0)
         if A > 0:
@@ -185,8 +194,14 @@ def deal_bits_block(nb: int, s0: np.uint64, s1: np.uint64, rplayers: np.ndarray,
         n = n0
         bkey = bkey0
         bs = bsuit0
+        c = 0           # cards dealt this trial: a new generator output every fourth
         for _d in range(missing):
-            s0, s1, word, left, bit = deal_bit(s0, s1, word, left, live, n)
+            if c & 3 == 0:
+                s0, s1, cw = next_u64(s0, s1)
+            s0, s1, j = card_index(s0, s1, cw, n)
+            cw >>= np.uint64(16)
+            c += 1
+            bit = nth_set_bit(live, j)
             live ^= bit
             n -= 1
             bs |= bit
@@ -194,9 +209,19 @@ def deal_bits_block(nb: int, s0: np.uint64, s1: np.uint64, rplayers: np.ndarray,
         bkeys[b] = bkey
         bsuited[b] = bs
         for q in range(D):
-            s0, s1, word, left, bit = deal_bit(s0, s1, word, left, live, n)
+            if c & 3 == 0:
+                s0, s1, cw = next_u64(s0, s1)
+            s0, s1, j = card_index(s0, s1, cw, n)
+            cw >>= np.uint64(16)
+            c += 1
+            bit = nth_set_bit(live, j)
             live ^= bit
-            s0, s1, word, left, bit2 = deal_bit(s0, s1, word, left, live, n - 1)
+            if c & 3 == 0:
+                s0, s1, cw = next_u64(s0, s1)
+            s0, s1, j = card_index(s0, s1, cw, n - 1)
+            cw >>= np.uint64(16)
+            c += 1
+            bit2 = nth_set_bit(live, j)
             live ^= bit2
             n -= 2
             p = dplayers[q]

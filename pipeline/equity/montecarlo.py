@@ -12,8 +12,8 @@ A trial deals, in this order (the plan is built by :mod:`.plan`):
    his choices), or all redrawn on a clash.  The counts then stay integers;
 3. *deck* players (``random`` or any range holding every live combo at equal
    weight) and the missing board cards are dealt straight from the remaining
-   cards, each a uniform live card (:func:`.dealing.deal_bit`; a partial
-   Fisher–Yates shuffle of the deck when no range player is dealt).
+   cards, each a uniform live card (:func:`.dealing.deal_bits_block`; a
+   partial Fisher–Yates shuffle of the deck when no range player is dealt).
 
 Step 3 is exact as it stands: whatever the range players hold, every deck
 player's completion count is the same, so dealing from the rest of the deck
