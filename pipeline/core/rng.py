@@ -106,6 +106,20 @@ def below(s0: np.uint64, s1: np.uint64, n: int) -> tuple:
     return s0, s1, np.int64(m >> np.uint64(32))
 
 
+@njit(cache=True, nogil=True, inline="always")
+def below_pair(s0: np.uint64, s1: np.uint64, n: int, n2: int) -> tuple:
+    """``(s0, s1, k, k2)``: ``k`` uniform below ``n`` and ``k2`` below ``n2`` (both ``< 2**32``), independent, from
+    the two 32-bit halves of one output (Lemire's multiply-shift on each; both drawn again if either half is
+    rejected, so the pair stays uniform on the product)."""
+    un, un2 = np.uint64(n), np.uint64(n2)
+    while True:
+        s0, s1, x = next_u64(s0, s1)
+        m = (x >> np.uint64(32)) * un
+        m2 = (x & _LOW32) * un2
+        if not (_rejected(m, un) or _rejected(m2, un2)):
+            return s0, s1, np.int64(m >> np.uint64(32)), np.int64(m2 >> np.uint64(32))
+
+
 _LOW16 = np.uint64(0xFFFF)
 _TWO16 = np.uint64(1 << 16)
 

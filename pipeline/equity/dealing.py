@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit
 
 from ..core.bits import lowest_bit_index, nth_set_bit, popcount
-from ..core.rng import below, below16, deal_card, next_u64, uniform
+from ..core.rng import below, below16, below_pair, deal_card, next_u64, uniform
 from .plan import DealPlan
 
 
@@ -122,25 +122,28 @@ def card_index(s0: np.uint64, s1: np.uint64, word: np.uint64, n: int) -> tuple:
 def deal_bits_block(nb: int, s0: np.uint64, s1: np.uint64, rplayers: np.ndarray, roffsets: np.ndarray,
                     alias_prob: np.ndarray, alias_idx: np.ndarray, requal: np.ndarray, ckeys: np.ndarray,
                     csuited: np.ndarray, listed: np.ndarray, rows: np.ndarray, row_mask: np.ndarray,
-                    row_prob: np.ndarray, row_alias: np.ndarray, alone: np.ndarray, restart: bool, choices: np.ndarray,
+                    row_prob: np.ndarray, row_alias: np.ndarray, row_cut: np.ndarray, row_total: int,
+                    alone: np.ndarray, restart: bool, choices: np.ndarray,
                     choice_count: np.ndarray, live0: np.uint64, missing: int,
                     dplayers: np.ndarray, bkey0: np.uint64, bsuit0: np.uint64, bkeys: np.ndarray, bsuited: np.ndarray,
                     keys: np.ndarray, suited: np.ndarray, bit_keys: np.ndarray) -> tuple:
     """Plans with range players drawn by their law (:func:`.plan._lists`), cards kept as bits of the suited
     layout (bit ``16*suit + rank``).  The listed range players come as one row of ``rows`` (Walker's alias
-    method over the rows' weights, or uniform), the others each from his own table, redrawn while he clashes
-    with the cards taken (all of them again, with ``restart``: whole-draw rejection); but the first of them
-    uniformly among his ``choices`` beside the row when the plan lists them (no redraw).  Then the missing
-    board cards and two cards for each deck player, each the ``j``-th live card for ``j`` uniform
-    (:func:`card_index` on 16 bits, four cards to a generator output; one ``pdep``,
-    :func:`~pipeline.core.bits.nth_set_bit`): no deck to shuffle and no held card to skip, what is held is
-    simply not in the mask of live cards.  Writes each trial's board key and suited mask and each dealt
-    player's two-card key and suited mask, which is all :func:`.montecarlo.evaluate_bits_block` reads."""
+    method over the rows' weights, in integers when they are counts, or uniform), the others each from his
+    own table, redrawn while he clashes with the cards taken (all of them again, with ``restart``:
+    whole-draw rejection); but the first of them uniformly among his ``choices`` beside the row when the
+    plan lists them (no redraw).  Then the missing board cards and two cards for each deck player, each the
+    ``j``-th live card for ``j`` uniform (:func:`card_index` on 16 bits, four cards to a generator output;
+    one ``pdep``, :func:`~pipeline.core.bits.nth_set_bit`): no deck to shuffle and no held card to skip, what
+    is held is simply not in the mask of live cards.  Writes each trial's board key and suited mask and each
+    dealt player's two-card key and suited mask, which is all :func:`.montecarlo.evaluate_bits_block`
+    reads."""
     A = rows.shape[0]
     L = listed.size
     Q = alone.size
     D = dplayers.size
     weighted_rows = row_prob.size > 0
+    counted_rows = row_cut.size > 0
     chosen = choice_count.size > 0
     short_list = A <= 1 << 16               # a row drawn from 16 bits
     n0 = int(popcount(live0)) - 2 * (L + Q)    # live cards once the range players hold theirs
@@ -150,7 +153,11 @@ def deal_bits_block(nb: int, s0: np.uint64, s1: np.uint64, rplayers: np.ndarray,
     for b in range(nb):
         taken = np.uint64(0)
         if A > 0:
-            if short_list:
+            if counted_rows:        # the integer alias table: row and cut from the two halves of one output
+                s0, s1, a, u = below_pair(s0, s1, A, row_total)
+                if u >= row_cut[a]:
+                    a = row_alias[a]
+            elif short_list:
                 s0, s1, word, left, a = below16(s0, s1, word, left, A)
             else:
                 s0, s1, a = below(s0, s1, A)

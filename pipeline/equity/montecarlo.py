@@ -101,8 +101,8 @@ def monte_carlo_chunk(trials: int, seed: int, chunk: int, plan: DealPlan, counts
             done += nb
             s0, s1 = deal_bits_block(nb, s0, s1, plan.rplayers, plan.roffsets, plan.alias_prob, plan.alias_idx,
                                      plan.requal, plan.ckeys, plan.csuited, plan.listed, plan.rows, plan.row_mask,
-                                     plan.row_prob, plan.row_alias, plan.alone, plan.reject, plan.choices,
-                                     plan.choice_count, plan.live,
+                                     plan.row_prob, plan.row_alias, plan.row_cut, plan.row_total, plan.alone,
+                                     plan.reject, plan.choices, plan.choice_count, plan.live,
                                      5 - board.size, plan.dplayers, bkey0, bsuit0, bkeys, bsuited, keys, suited,
                                      bit_keys)
             evaluate_bits_block(nb, bkeys, bsuited, keys, suited, values, T)

@@ -49,6 +49,8 @@ class DealPlan(NamedTuple):
     row_mask: np.ndarray         # (A,) uint64: its cards, suited layout
     row_prob: np.ndarray         # (A,) float64: Walker alias table over the rows' weights ...
     row_alias: np.ndarray        # (A,) int64   ... (empty when every row weighs the same: a uniform draw)
+    row_cut: np.ndarray          # (A,) int64: when the rows' weights are integers, the alias table in integers:
+    row_total: int               #   keep row a when a draw below row_total falls under row_cut[a] (exact)
     alone: np.ndarray            # (R-L,) int64: the other range slots, each drawn from his own table after the
     #                              rows, redrawn while he clashes with them (the rows' weights count his choices)
     reject: bool                 # a clash of the ``alone`` players redraws all of them (whole-draw rejection)
@@ -264,6 +266,42 @@ def alias_arrays(weights: np.ndarray) -> tuple:
     return prob, alias
 
 
+@njit(cache=True, nogil=True)
+def alias_integers(weights: np.ndarray) -> tuple:
+    """Walker's alias table of integer weights in integers (Vose's method, as :func:`alias_arrays`):
+    ``(cut, alias)`` such that drawing ``a`` uniformly below ``n`` and ``u`` below ``sum(weights)``, then keeping
+    ``a`` when ``u < cut[a]`` and else taking ``alias[a]``, picks ``a`` with probability exactly
+    ``weights[a] / sum(weights)``: each column holds ``sum(weights)`` units, ``cut[a]`` of its own."""
+    n = weights.size
+    total = weights.sum()
+    scaled = weights * n
+    cut = np.full(n, total, np.int64)
+    alias = np.arange(n)
+    small = np.empty(n, np.int64)
+    large = np.empty(n, np.int64)
+    ns = nl = 0
+    for i in range(n):
+        if scaled[i] < total:
+            small[ns] = i
+            ns += 1
+        else:
+            large[nl] = i
+            nl += 1
+    while ns > 0 and nl > 0:
+        ns -= 1
+        nl -= 1
+        s, g = small[ns], large[nl]
+        cut[s], alias[s] = scaled[s], g
+        scaled[g] -= total - scaled[s]
+        if scaled[g] < total:
+            small[ns] = g
+            ns += 1
+        else:
+            large[nl] = g
+            nl += 1
+    return cut, alias
+
+
 def plan_deal(ranges: list[Range], board: list[int], base_mask: int) -> DealPlan:
     """Group the players and build the arrays; ``ranges`` already exclude ``base_mask`` (board
     and dead cards) and the fixed players' cards are disjoint (the caller checks both)."""
@@ -325,8 +363,13 @@ def plan_deal(ranges: list[Range], board: list[int], base_mask: int) -> DealPlan
     rows = how.rows
     row_mask = np.bitwise_or.reduce(csuited[rows], axis=1).astype(np.uint64) if rows.size else np.zeros(0, np.uint64)
     w = how.weights
+    row_cut, row_total = np.zeros(0, np.int64), 0
     if len(w) == 0 or np.all(w == w[0]):
         row_prob, row_alias = np.zeros(0, np.float64), np.zeros(0, np.int64)
+    elif np.all(w == np.round(w)) and 0 < float(np.sum(w)) < 2.0**32:    # counts (ranges at one weight each)
+        row_prob = np.zeros(0, np.float64)
+        row_cut, row_alias = alias_integers(w.astype(np.int64))
+        row_total = int(np.sum(w.astype(np.int64)))
     else:
         row_prob, row_alias = alias_arrays(w)
     choices, choice_count = np.zeros((0, 0), np.uint16), np.zeros(0, np.int64)
@@ -350,5 +393,6 @@ def plan_deal(ranges: list[Range], board: list[int], base_mask: int) -> DealPlan
                     np.array([bool(np.all(rest[p].weights == rest[p].weights[0])) for p in range(P)
                               if p in range_players], np.bool_), card_weight, pair_weight,
                     how.bits and R > 0, hole_suited, np.uint64(live), ckeys.astype(np.uint64), csuited,
-                    np.array(how.listed, np.int64), rows.astype(np.int64), row_mask, row_prob, row_alias,
+                    np.array(how.listed, np.int64), rows.astype(np.int64), row_mask, row_prob, row_alias, row_cut,
+                    row_total,
                     np.array(how.alone, np.int64), how.reject, choices, choice_count)

@@ -9,7 +9,7 @@ from numba import njit
 
 from pipeline import CardError, parse_cards
 from pipeline.core.cards import mask_of
-from pipeline.core.rng import below, below16, chunk_state
+from pipeline.core.rng import below, below16, below_pair, chunk_state
 from pipeline.equity import equity
 from pipeline.equity.plan import alias_table, plan_deal
 from pipeline.ranges.query import parse_query
@@ -284,14 +284,44 @@ def test_a_chained_draw_weighs_each_row_by_the_last_ranges_choices():
     w = np.array([sum(1 for m in third if not m & h) for h in held], np.float64)
     assert len(plan.rows) == sum(1 for a in ranges[0].masks.tolist() for b in ranges[1].masks.tolist()
                                  if not a & b and any(not (a | b) & m for m in third))
-    p = plan.row_prob.copy()
-    for j, a in enumerate(plan.row_alias):      # each row's chance under the alias table, times the rows
-        p[a] += 1.0 - plan.row_prob[j]
-    assert np.allclose(p / len(w), w / w.sum())
+    # the rows' weights are counts: an integer alias table, each row's share exactly its count's
+    assert plan.row_prob.size == 0 and plan.row_total == int(w.sum())
+    units = plan.row_cut.copy()                 # each row's units in the table: its own column's cut ...
+    np.add.at(units, plan.row_alias, plan.row_total - plan.row_cut)      # ... and what other columns send it
+    assert units.tolist() == (w.astype(np.int64) * len(w)).tolist()
     assert plan.choice_count.tolist() == w.astype(int).tolist()      # his combos beside each row, listed
     for a in range(0, len(plan.rows), 101):
         chosen = plan.choices[a, :plan.choice_count[a]].astype(np.int64)
         assert not (plan.rmasks[chosen] & held[a]).any() and len(set(chosen.tolist())) == len(chosen)
+
+
+def test_integer_alias_tables_are_exact():
+    from pipeline.equity.plan import alias_integers
+    rng = np.random.default_rng(4)
+    for n in (1, 2, 7, 500):
+        w = rng.integers(0, 1000, n).astype(np.int64)
+        w[0] = max(w[0], 1)
+        cut, alias = alias_integers(w)
+        assert ((0 <= cut) & (cut <= w.sum())).all()
+        units = cut.copy()
+        np.add.at(units, alias, w.sum() - cut)
+        assert units.tolist() == (w * n).tolist()
+
+
+@njit
+def _pairs(n, n2, draws):
+    s0, s1 = chunk_state(5, 0)
+    h = np.zeros((n, n2), np.int64)
+    for _ in range(draws):
+        s0, s1, k, k2 = below_pair(s0, s1, n, n2)
+        h[k, k2] += 1
+    return h
+
+
+def test_two_draws_from_one_output_are_uniform_and_independent():
+    h = _pairs(7, 11, 77 * 2000).ravel()
+    chi2 = float(((h - 2000) ** 2 / 2000).sum())
+    assert chi2 < 76 + 6 * math.sqrt(2 * 76)
 
 
 @njit
