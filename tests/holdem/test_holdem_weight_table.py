@@ -263,7 +263,7 @@ def test_k_opponent_weight_averages_the_rivers(partial):
 
 
 def test_flop_table_holds_the_per_situation_enumeration(partial):
-    """The flop builder (a Fenwick-tree count per runout) against enumerating one situation's runouts."""
+    """The flop builder (a sorted count per runout) against enumerating one situation's runouts."""
     for hole, board in situations(3, 3, 11):
         expected = weight_table.enumerated_weights(hole[0], hole[1], board, 3, tables())[1:]
         got = [weights.table_weight(hole, board, 3, k, partial) for k in range(1, 10)]
@@ -290,3 +290,37 @@ def test_k_opponent_weight_is_close_to_simulation(partial):
             for hole, board in situations(m, 2, 10 * m + k):
                 sim = sampled_weight(hole[0], hole[1], board, m, k, 20_000, rng, deck, tables())
                 assert abs(weights.table_weight(hole, board, m, k, partial) - sim) < 0.05
+
+
+def _kinds_of_boards(m):
+    """The first canonical board of ``m`` cards that is monotone, one of four suits or fewer unpaired and
+    off-suit as far as it can be, and one that is paired."""
+    boards = canonical_boards(m).astype(np.int64)
+    suits = np.array([len(set(b % 4)) for b in boards[:20000]])
+    ranks = np.array([len(set(b // 4)) for b in boards[:20000]])
+    return [int(np.argmax(suits == 1)), int(np.argmax((suits == min(m, 4)) & (ranks == m))),
+            int(np.argmax(ranks < m))]
+
+
+@pytest.mark.parametrize("m", [3, 4, 5])
+def test_builder_gives_the_first_builders_numbers_exactly(m):
+    """The builder counts each runout by a radix sort with rank-pair values; the first builder counted it by
+    the EHS potential's Fenwick tree (tests/oracles/weight_runouts.py), the river by the EHS street kernel.
+    Same situations, the same integers, and multiway shares equal to the last bit (so the stored uint16
+    values cannot differ), on a rainbow, a monotone and a paired board of each street."""
+    from pipeline.isomorphism.situations import block_table
+    from pipeline.strength.street import dense_values, scratch, street_counts
+    from tests.oracles.weight_runouts import fenwick_weights
+
+    boards = np.ascontiguousarray(canonical_boards(m)[_kinds_of_boards(m)], np.uint8)
+    dense = dense_values()
+    idx, win2, multi, counts = weight_table.board_weights(boards, block_table(m), dense, tables())
+    if m < 5:
+        want = fenwick_weights(boards, block_table(m), dense, scratch(52 - m, int(dense.max())), tables())
+        assert np.array_equal(idx, want[0]) and np.array_equal(win2, want[1])
+        assert np.array_equal(multi, want[2])                   # bit for bit
+    else:
+        want_idx, _hole, _b, now, _hp = street_counts(boards, block_table(5), dense, scratch(47, int(dense.max())),
+                                                      tables())
+        assert np.array_equal(idx, want_idx) and np.array_equal(counts, now[:, :2])
+        assert np.array_equal(win2, 2 * now[:, 0] + now[:, 1])
