@@ -22,12 +22,12 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from ..core.hand_classes import class_of
 from ..core.rng import DEAL_STREAM, seed_stream, stream_deal
 from ..evaluator.kernels import KEY_BASE, Tables, hand_value, suited_bit
 from .genes import gene_decision
+from .jit import hand_kernel
 from .policies import (
     CALL,
     EVOLVED,
@@ -71,7 +71,7 @@ WS_DECK = 10
 MAX_SEATS = 10
 
 
-@njit(cache=True, nogil=True)
+@hand_kernel
 def _log(log: np.ndarray, n_log: int, street: int, seat: int, action: int, amount: int, level: int) -> int:
     log[n_log, 0] = street
     log[n_log, 1] = seat
@@ -81,7 +81,7 @@ def _log(log: np.ndarray, n_log: int, street: int, seat: int, action: int, amoun
     return n_log + 1
 
 
-@njit(cache=True, nogil=True)
+@hand_kernel
 def _put(seat: int, units: int, stack: np.ndarray, street_in: np.ndarray, contrib: np.ndarray) -> int:
     """Move up to ``units`` from a stack into the pot; return what moved."""
     x = min(units, stack[seat])
@@ -131,7 +131,7 @@ def new_outcome(n: int) -> Outcome:
                    np.zeros(n, np.int64), np.zeros((n, n), np.int64), np.zeros((MAX_LOG, 5), np.int64))
 
 
-@njit(cache=True, nogil=True)
+@hand_kernel
 def _weight(seat: int, position: int, street: int, opponents: int, holes: np.ndarray, board: np.ndarray,
             weights: HandWeights, samples: int, work: Work, wcache: np.ndarray, T: Tables) -> float:
     """Hand weight of ``seat`` now, reusing the value computed this street for as many opponents.
@@ -163,7 +163,7 @@ def _weight(seat: int, position: int, street: int, opponents: int, holes: np.nda
     return w
 
 
-@njit(cache=True, nogil=True)
+@hand_kernel
 def play_hand(button: int, holes: np.ndarray, board: np.ndarray, seats: Seats, weights: HandWeights, T: Tables,
               work: Work, tally: Tally, out: Outcome) -> tuple:
     """Play one hand to the end; return ``(log rows, rake, last street dealt, pots, showdown)``.
@@ -182,10 +182,11 @@ def play_hand(button: int, holes: np.ndarray, board: np.ndarray, seats: Seats, w
     ws, fws, rng = work.ws, work.fws, work.rng
     stats, used = tally
     net, won, returned, values, pots, pot_share, log = out
-    ws[:WS_DECK, :] = 0
+    ws[:WS_DECK, :n] = 0
     stack, contrib, street_in, folded = ws[0, :n], ws[1, :n], ws[2, :n], ws[3, :n]
     need, vpip, pfr, saw_flop, nth, acted = ws[4, :n], ws[5, :n], ws[6, :n], ws[7, :n], ws[8, :n], ws[9, :n]
-    stack[:] = stacks0
+    for k in range(n):
+        stack[k] = stacks0[k]
     obs = fws[0]
     wcache = fws[1:n + 1, :3]
     wcache[:, :] = -1.0
@@ -282,7 +283,7 @@ def play_hand(button: int, holes: np.ndarray, board: np.ndarray, seats: Seats, w
             h0, h1 = holes[j, 0], holes[j, 1]
             if street == 0:
                 obs[O_CATEGORY] = 1.0 if (h0 >> 2) == (h1 >> 2) else 0.0
-            else:
+            elif kinds[j] == EVOLVED:          # only the gene tables read the hand's category after the flop
                 obs[O_CATEGORY] = hand_value(bkey + T.card_keys[h0] + T.card_keys[h1],
                                              bsuited | suited_bit(h0) | suited_bit(h1), T) >> 12
             obs[O_WEIGHT] = _weight(j, position, street, n_in - 1, holes, board, weights, int(params[j, P_SAMPLES]),
@@ -364,7 +365,7 @@ def play_hand(button: int, holes: np.ndarray, board: np.ndarray, seats: Seats, w
     return n_log, rake, last_street, n_pots, showdown
 
 
-@njit(cache=True, nogil=True)
+@hand_kernel
 def deal_hand(seed: int, h: int, n: int, duplicate: bool, cards: np.ndarray, holes: np.ndarray,
               board: np.ndarray, rng: np.ndarray, deck: np.ndarray) -> int:
     """Deal hand number ``h`` of a run: write the seats' hole cards and the board; return the button.

@@ -38,6 +38,7 @@ from ..core.rng import seed_stream, stream_deal
 from ..evaluator.kernels import KEY_BASE, Tables, hand_value, suited_bit
 from ..evaluator.tables import tables
 from ..isomorphism.situations import block_table, situation_index_nb
+from .jit import hand_kernel, hand_kernel_inline
 
 PREFLOP_TRIALS = 20_000
 MAX_OPPONENTS = 9
@@ -106,7 +107,7 @@ def mode_of(source: Optional[WeightSource]) -> str:
     return "sampled" if source is None else "tables"
 
 
-@njit(cache=True, nogil=True)
+@hand_kernel
 def multiway_share(a: float, t: float, k: int) -> float:
     """Win share against ``k`` independent opponents, each beaten with chance ``a`` and tied with ``t``.
 
@@ -118,7 +119,7 @@ def multiway_share(a: float, t: float, k: int) -> float:
     return ((a + t) ** (k + 1) - a ** (k + 1)) / ((k + 1) * t)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@hand_kernel_inline
 def heads_up_weight(n_board: int, ahead: float, tied: float) -> float:
     """Hand weight against one opponent on ``n_board`` (3..5) cards from the exact counts the tables hold:
     on the flop and turn ``ahead`` is ``2·ahead + tied`` over all (runout, opponent hand) cases (``tied``
@@ -129,7 +130,7 @@ def heads_up_weight(n_board: int, ahead: float, tied: float) -> float:
     return ahead / (2.0 * runouts * OPPONENT_HANDS)
 
 
-@njit(cache=True, nogil=True)
+@hand_kernel
 def table_weight(hole: np.ndarray, board: np.ndarray, n_board: int, opponents: int, wt: WeightTables) -> float:
     """Hand weight of ``hole`` on ``board[:n_board]`` (3..5 cards) against ``opponents`` (1..9), from the tables."""
     if n_board == 5:
@@ -146,7 +147,7 @@ def table_weight(hole: np.ndarray, board: np.ndarray, n_board: int, opponents: i
     return wt.turn_multi[i, opponents - 2] / SCALE
 
 
-@njit(cache=True, nogil=True)
+@hand_kernel
 def sampled_weight(h0: int, h1: int, board: np.ndarray, n_board: int, opponents: int, samples: int,
                    rng: np.ndarray, deck: np.ndarray, T: Tables) -> float:
     """Win share of hole cards ``h0 h1`` on ``board[:n_board]`` against ``opponents`` random hands.
