@@ -22,7 +22,9 @@ def test_the_hand_loop_holds_no_increfs():
     n = table.seats
     sums = DealSums(np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(2, np.int64))
     tally = Tally(np.zeros((n, N_STATS), np.int64), np.zeros(table.genes.shape[:2], np.uint8))
-    fresh = njit(**run_deals.targetoptions)(run_deals.py_func)
+    options = {k: v for k, v in run_deals.targetoptions.items() if k not in ("cache", "nopython")}
+    fresh = njit(**options)(run_deals.py_func)                    # the kernel's own options, not cached
+    assert options["_nrt"] is False
     fresh(1, 0, 3, True, table.arrays(), HandWeights(preflop_table(), absent()), tables(), sums, tally, deal_work(n))
     ir = "".join(fresh.inspect_llvm().values())
     assert "play_hand" in ir and "table_weight" in ir            # the callees' code is in the module searched
