@@ -39,6 +39,7 @@ from .engine import (
     Tally,
     Work,
     deal_hand,
+    new_deal,
     new_outcome,
     new_work,
     play_hand,
@@ -94,13 +95,13 @@ def run_deals(seed: int, first: int, count: int, duplicate: bool, seats: Seats, 
     n = seats.kinds.size
     totals, sumsq, audit = sums
     cards, holes, board, deal_rng, block, work, out = dw
-    stacks, net, dcache, rng = seats.stacks, out.net, work.dcache, work.rng
+    stacks, net, rng = seats.stacks, out.net, work.rng
     deck = work.ws[WS_ROWS - 1]
     block[:] = 0
     per = n if duplicate else 1
     for h in range(first * per, (first + count) * per):
         if h % per == 0:
-            dcache[:] = -1.0
+            new_deal(work)
         button = deal_hand(seed, h, n, duplicate, cards, holes, board, deal_rng, deck)
         seed_stream(rng, seed, h, ACTION_STREAM)
         rake = play_hand(button, holes, board, seats, weights, T, work, tally, out)[1]

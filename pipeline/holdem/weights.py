@@ -38,7 +38,7 @@ from ..core.rng import seed_stream, stream_deal
 from ..evaluator.kernels import KEY_BASE, Tables, hand_value, suited_bit
 from ..evaluator.tables import tables
 from ..isomorphism.situations import block_table, situation_index_nb
-from .jit import hand_kernel, hand_kernel_inline
+from .jit import hand_kernel, hand_kernel_inline, prefetch
 
 PREFLOP_TRIALS = 20_000
 MAX_OPPONENTS = 9
@@ -133,18 +133,47 @@ def heads_up_weight(n_board: int, ahead: float, tied: float) -> float:
 @hand_kernel
 def table_weight(hole: np.ndarray, board: np.ndarray, n_board: int, opponents: int, wt: WeightTables) -> float:
     """Hand weight of ``hole`` on ``board[:n_board]`` (3..5 cards) against ``opponents`` (1..9), from the tables."""
+    return weight_at(situation_at(hole[0], hole[1], board, n_board, wt), n_board, opponents, wt)
+
+
+@hand_kernel
+def situation_at(h0: int, h1: int, board: np.ndarray, n_board: int, wt: WeightTables) -> int:
+    """The row of the tables of hole ``h0 h1`` on ``board[:n_board]`` (3..5 cards): its situation index."""
+    if n_board == 3:
+        return situation_index_nb(h0, h1, board, 3, wt.blocks3)
+    if n_board == 4:
+        return situation_index_nb(h0, h1, board, 4, wt.blocks4)
+    return situation_index_nb(h0, h1, board, 5, wt.blocks5)
+
+
+@hand_kernel
+def weight_at(i: int, n_board: int, opponents: int, wt: WeightTables) -> float:
+    """Hand weight at row ``i`` (:func:`situation_at`) of the ``n_board``-card tables against ``opponents``."""
     if n_board == 5:
-        i = situation_index_nb(hole[0], hole[1], board, 5, wt.blocks5)
         return multiway_share(wt.river[i, 0] / OPPONENT_HANDS, wt.river[i, 1] / OPPONENT_HANDS, opponents)
     if n_board == 3:
-        i = situation_index_nb(hole[0], hole[1], board, 3, wt.blocks3)
         if opponents == 1:
             return heads_up_weight(3, wt.flop1[i], 0.0)
         return wt.flop_multi[i, opponents - 2] / SCALE
-    i = situation_index_nb(hole[0], hole[1], board, 4, wt.blocks4)
     if opponents == 1:
         return heads_up_weight(4, wt.turn1[i], 0.0)
     return wt.turn_multi[i, opponents - 2] / SCALE
+
+
+@hand_kernel
+def prefetch_row(i: int, n_board: int, opponents: int, wt: WeightTables) -> None:
+    """Start bringing the row :func:`weight_at` will read into the cache (:func:`.jit.prefetch`)."""
+    if n_board == 5:
+        prefetch(wt.river, i)
+    elif n_board == 3:
+        if opponents == 1:
+            prefetch(wt.flop1, i)
+        else:
+            prefetch(wt.flop_multi, i)
+    elif opponents == 1:
+        prefetch(wt.turn1, i)
+    else:
+        prefetch(wt.turn_multi, i)
 
 
 @hand_kernel

@@ -27,5 +27,5 @@ def test_the_hand_loop_holds_no_increfs():
     assert options["_nrt"] is False
     fresh(1, 0, 3, True, table.arrays(), HandWeights(preflop_table(), absent()), tables(), sums, tally, deal_work(n))
     ir = "".join(fresh.inspect_llvm().values())
-    assert "play_hand" in ir and "table_weight" in ir            # the callees' code is in the module searched
+    assert "play_hand" in ir and "weight_at" in ir               # the callees' code is in the module searched
     assert ir.count("@NRT_incref(") == 0 and ir.count("@NRT_decref(") == 0

@@ -324,3 +324,31 @@ def test_builder_gives_the_first_builders_numbers_exactly(m):
                                                       tables())
         assert np.array_equal(idx, want_idx) and np.array_equal(counts, now[:, :2])
         assert np.array_equal(win2, 2 * now[:, 0] + now[:, 1])
+
+
+@pytest.mark.parametrize("m", [3, 4, 5])
+def test_the_engine_reads_the_row_it_prefetched(partial, m):
+    """At the flop the engine finds the rows of every weight-reading seat's hole on the flop, turn and river
+    once a deal, asks for them ahead, and reads the hand weight there: the situation's index, and the exact
+    one-opponent weight of the per-situation enumeration."""
+    from pipeline.holdem import engine
+    from pipeline.isomorphism.situations import situation_index
+
+    for hole, board in situations(m, 4, 20 + m):
+        rest = [c for c in range(52) if c not in hole and c not in board[:m]]
+        board[m:] = rest[:5 - m]                    # the rest of the runout: any cards
+        holes = np.array([hole, rest[-2:]], np.int64)
+        work = engine.new_work(2)
+        engine.new_deal(work)
+        engine._prefetch_weights(0, 2, holes, board, np.array([True, False]), np.zeros(2, np.int64), work.rows,
+                                 partial)
+        assert [int(work.rows[0, s]) for s in (1, 2, 3)] == [situation_index(hole.tolist(), board[:k].tolist())
+                                                             for k in (3, 4, 5)]
+        assert (work.rows[1] == -1).all()           # the seat that reads no weight: nothing found or asked
+        hw = weights.HandWeights(np.zeros((169, 10)), partial)
+        wc = np.full((2, 3), -1.0)
+        got = engine._weight(0, 0, m - 2, 1, holes, board, hw, 48, work, wc, tables())
+        now, hp = np.zeros(3, np.int64), np.zeros((3, 3), np.int64)
+        potential_counts(hole, board[:m], 5 - m, now, hp, tables())
+        exact = (hp[:, 0].sum() + hp[:, 1].sum() / 2) / hp.sum() if m < 5 else (now[0] + now[1] / 2) / now.sum()
+        assert got == pytest.approx(exact, abs=1e-12)
