@@ -45,10 +45,10 @@ from ..evaluator.kernels import (
     rank_value,
     suited_bit,
 )
-from ..isomorphism.situations import block_table, situation_index_nb, street_size
+from ..isomorphism.situations import block_table, situation_index_nb
 from ..strength.runouts import runout_key, runout_positions
 from ..strength.street import RUNOUT_CARDS, RUNOUT_PAIRS, dense_values, pair_numbering
-from .weights import MULTI, OPPONENT_HANDS, SCALE, multiway_share
+from .weights import MULTI, OPPONENT_HANDS, SCALE, SITUATIONS, multiway_share
 
 STREETS = {"flop": 3, "turn": 4, "river": 5}
 BOARDS_PER_TASK = {3: 25, 4: 400, 5: 4000}
@@ -249,7 +249,7 @@ def dense_street(street: str, parts: Iterable[tuple[np.ndarray, ...]]) -> dict[s
     stay 0): flop/turn ``win2`` (uint32) and ``multi`` (uint16, 2..9 opponents × 65,535); river ``counts``
     (uint16 ahead, tied of 990)."""
     m = STREETS[street]
-    n = street_size(m)
+    n = SITUATIONS[m]
     if m == 5:
         counts = np.zeros((n, 2), np.uint16)
         for idx, ahead, tied in parts:

@@ -46,6 +46,10 @@ OPPONENT_HANDS = 990          # C(45, 2): opponent hands on a complete board
 FLOP_RUNOUTS, TURN_RUNOUTS = 1081, 46
 MULTI = 8                     # stored columns for 2..9 opponents
 SCALE = 65535.0               # the k-opponent shares are stored as uint16 of SCALE
+# the tables' rows: the situations of each street (pipeline.isomorphism.situations.street_size), written out
+# because computing them takes a second or two of Python, and every process that loads the tables checks
+# their shapes against them (tests/holdem check the numbers)
+SITUATIONS = {3: 1_286_792, 4: 13_960_050, 5: 123_156_254}
 _VERSION = 1
 
 

@@ -352,3 +352,9 @@ def test_the_engine_reads_the_row_it_prefetched(partial, m):
         potential_counts(hole, board[:m], 5 - m, now, hp, tables())
         exact = (hp[:, 0].sum() + hp[:, 1].sum() / 2) / hp.sum() if m < 5 else (now[0] + now[1] / 2) / now.sum()
         assert got == pytest.approx(exact, abs=1e-12)
+
+
+def test_the_situation_counts_written_out_are_the_streets_sizes():
+    from pipeline.isomorphism.situations import street_size
+
+    assert weights.SITUATIONS == {m: street_size(m) for m in (3, 4, 5)}
