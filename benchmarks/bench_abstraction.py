@@ -179,6 +179,9 @@ if __name__ == "__main__":
     p.add_argument("--build", action="store_true")
     p.add_argument("--emd", action="store_true")
     p.add_argument("--lloyd", action="store_true")
+    p.add_argument("--lloyd-k", type=int, default=256, help="buckets of the --lloyd comparison")
+    p.add_argument("--lloyd-streets", default="river:8000000,turn:4000000,flop:1286792",
+                   help="STREET:POPULATION pairs of the --lloyd comparison")
     p.add_argument("--lookup", action="store_true")
     ARGS = p.parse_args()
     if ARGS.build:
@@ -186,7 +189,8 @@ if __name__ == "__main__":
     if ARGS.emd:
         emd_error(ARGS.out)
     if ARGS.lloyd:
-        for street, population in (("river", 8_000_000), ("turn", 4_000_000), ("flop", 1_286_792)):
-            lloyd(street, population)
+        for item in ARGS.lloyd_streets.split(","):
+            street, population = item.split(":")
+            lloyd(street, int(population), ARGS.lloyd_k)
     if ARGS.lookup:
         lookups(ARGS.out)

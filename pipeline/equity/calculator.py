@@ -20,7 +20,7 @@ import time
 from concurrent.futures import Executor
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
-from typing import Callable, Optional, Sequence, Union
+from typing import Callable, NamedTuple, Optional, Sequence, Union
 
 import numpy as np
 
@@ -32,7 +32,9 @@ from ..ranges.query import parse_query
 from ..ranges.syntax import Range
 from .chunks import chunked_exact, run_chunks
 from .exact import Assignments, any_assignment, exact_chunk, exact_counts, first_assignments
+from .grouped import FIT, MAX_PRODUCT, grouped_counts, grouped_kernel
 from .montecarlo import MonteCarloTotals, monte_carlo_chunk
+from .one_range import one_range_counts
 from .plan import plan_deal
 from .scoring import equity_fraction, wins_ties_units
 from .suits import combo_index, stabilizer
@@ -105,6 +107,42 @@ def _parse_player(text: str) -> Range:
     return parse_query(text)
 
 
+class _Player(NamedTuple):
+    """What :func:`_exact_fast` needs of a player, computed once per range: its parsed range, its combos,
+    masks and weights as the kernels take them, its cards' mask when it is one hand (else 0), whether every
+    weight is 1, and whether the range is fit as it is (hold'em combos, no negative weight, not all weights
+    tiny: :meth:`Range.rescaled`)."""
+
+    rng: Range
+    combos: np.ndarray
+    masks: np.ndarray
+    weights: np.ndarray
+    hand_mask: int
+    unit: bool
+    plain: bool
+
+
+def _player_of(rng: Range) -> _Player:
+    combos = np.ascontiguousarray(rng.combos, np.int64)
+    weights = np.ascontiguousarray(rng.weights, np.float64)
+    hand = int(rng.masks[0]) if len(rng) == 1 else 0
+    plain = len(rng) > 0 and combos.shape[1] == 2 and bool(weights.min() >= 0.0) and rng.rescaled() is rng
+    return _Player(rng, combos, np.ascontiguousarray(rng.masks, np.uint64), weights, hand,
+                   bool(np.all(weights == 1.0)), plain)
+
+
+@lru_cache(maxsize=512)
+def _player_text(text: str) -> _Player:
+    return _player_of(_parse_player(text))
+
+
+@lru_cache(maxsize=256)
+def _cards_text(text: str) -> tuple[tuple[int, ...], int, str]:
+    """``(card ids, mask, canonical text)`` of a board or dead-card text; CardError as :func:`parse_cards`."""
+    cards = parse_cards(text)
+    return tuple(cards), mask_of(cards), format_cards(cards)
+
+
 def check_budget(trials: Optional[int], seed: int, stderr: Optional[float], seconds: Optional[float]) -> None:
     """One :class:`CardError` line on a Monte Carlo budget out of bounds (shared by every game)."""
     if trials is not None and trials <= 0:
@@ -142,6 +180,11 @@ def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = ""
     after each merged chunk: Monte Carlo ``"trials"`` (``total`` None when
     adaptive) or exact ``"combo pairs of players 1 and 2"`` enumerated.
     """
+    if (board and exact is not False and trials is None and stderr is None and seconds is None
+            and 2 <= len(players) <= MAX_PLAYERS):
+        result = _exact_fast(players, board, dead, threads, progress)
+        if result is not None:
+            return result
     if not 2 <= len(players) <= MAX_PLAYERS:
         raise CardError(f"{len(players)} players given; equity needs 2 to {MAX_PLAYERS}")
     adaptive = stderr is not None or seconds is not None
@@ -230,6 +273,77 @@ def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = ""
     return result
 
 
+def _exact_fast(players: Sequence[Union[str, Range]], board: str, dead: str, threads: Optional[int],
+                progress: Optional[Progress]) -> Optional[EquityResult]:
+    """Exact equity after the flop, with a front of its own, for one range against specific hands
+    (:mod:`.one_range`) and for ranges whose combo assignments can be listed (:mod:`.grouped`): parsed texts
+    and each range's arrays are kept between calls, so a call costs little more than its kernel.  None
+    whenever anything is out of the ordinary (a bad card, a clash, weights to rescale, no live combo, no
+    deal, specific hands only, too many assignments...): the general path then answers, or says what is
+    wrong, as it always did."""
+    if threads is not None and threads < 1:
+        return None
+    start = time.perf_counter()
+    try:
+        board_cards, board_mask, board_text = _cards_text(board)
+        dead_cards, dead_mask, dead_text = _cards_text(dead) if dead else ((), 0, "")
+        infos = [_player_of(p) if isinstance(p, Range) else _player_text(p) for p in players]
+    except CardError:
+        return None
+    used = board_mask | dead_mask
+    if (len(board_cards) not in (3, 4, 5) or bin(used).count("1") != len(board_cards) + len(dead_cards)
+            or 52 - len(board_cards) - len(dead_cards) < 2 * len(players) + 5 - len(board_cards)):
+        return None
+    seats = [i for i, info in enumerate(infos) if not info.hand_mask]
+    hands = used
+    for info in infos:
+        if not info.plain or info.hand_mask & hands:
+            return None
+        hands |= info.hand_mask
+    if not seats:
+        return None                       # hand against hand: the rank-multiset walk of .exact
+    if len(seats) == 1 and all(info.unit for info in infos if info.hand_mask):
+        got = _one_range(infos, seats[0], board_cards, dead_mask)
+    elif math.prod(len(info.rng) for info in infos) <= MAX_PRODUCT:
+        got = _grouped(infos, board_cards, dead_cards, dead_mask)
+    else:
+        return None
+    if got is None:
+        return None
+    counts, wcounts, boards, wboards, unit, runouts = got
+    if progress is not None:
+        progress(runouts, runouts, time.perf_counter() - start, "runouts")
+    result = _result([info.rng.text for info in infos], unit, counts, wcounts, boards, wboards)
+    result.board, result.dead = board_text, dead_text
+    return result
+
+
+def _one_range(infos: list[_Player], seat: int, board: tuple[int, ...], dead_mask: int) -> Optional[tuple]:
+    """``(counts, wcounts, boards, weighted boards, unit, runouts)`` of the range of player ``seat`` against
+    the others' hands (:func:`.one_range.one_range_counts`), or None when it has no live combo."""
+    fixed = np.array([info.combos[0] for info in infos if info.hand_mask], np.int64)
+    seats = np.array([i for i, info in enumerate(infos) if info.hand_mask], np.int64)
+    counts, wcounts, boards, wboards, live, wlive, unit, runouts = one_range_counts(
+        np.array(board, np.int64), np.uint64(dead_mask), fixed, seats, seat, infos[seat].combos,
+        infos[seat].weights, *tables())
+    if live == 0 or not (wlive > 0.0 and math.isfinite(wlive)):
+        return None
+    return counts, wcounts, boards, wboards, unit, runouts
+
+
+def _grouped(infos: list[_Player], board: tuple[int, ...], dead: tuple[int, ...], dead_mask: int) -> Optional[tuple]:
+    """The same by :func:`.grouped.grouped_kernel`, or None unless its status is FIT."""
+    status, counts, wcounts, boards, wboards, unit, runouts = grouped_kernel(
+        np.concatenate([info.combos for info in infos]), np.concatenate([info.masks for info in infos]),
+        np.concatenate([info.weights for info in infos]),
+        np.cumsum([0] + [len(info.rng) for info in infos]).astype(np.int64), np.array(board, np.int64),
+        np.uint64(dead_mask), np.ascontiguousarray(stabilizer(list(board), list(dead)), np.int64),
+        math.prod(len(info.rng) for info in infos), *tables())
+    if status != FIT:
+        return None
+    return counts, wcounts, boards, wboards, unit, runouts
+
+
 def _exact_seconds(ranges: list[Range], masks: np.ndarray, offsets: np.ndarray, board: list[int],
                    dead: list[int], used: int, bound: int) -> float:
     """Rough time of an exact run of up to ``bound`` assignments: a timed sample, with the
@@ -291,10 +405,19 @@ def _exact_by_runouts(ranges: list[Range], board: list[int], dead: list[int], us
     many to list (:func:`.runouts.plan`)."""
     from .runouts import plan, runout_counts
 
+    P = len(ranges)
+    start = time.monotonic()
+    got = grouped_counts(ranges, board, dead)        # few enough assignments to list: by groups, in one call
+    if got is not None:
+        counts, wcounts, boards, wboards, runouts = got
+        if progress is not None:
+            progress(runouts, runouts, time.monotonic() - start, "runouts")
+        if boards == 0:
+            raise _no_assignment(ranges)
+        return _exact_result(ranges, counts, wcounts, boards, wboards)
     p = plan(ranges, board, dead, used)
     if p is None:
         return None
-    P = len(ranges)
     R = len(p.runouts)
     per_runout = len(p.combos) + max(len(p.assign), 8 * len(p.combos)) * P
     n_chunks = max(1, min(R, R * per_runout // RUNOUT_CHUNK_WORK))
@@ -316,20 +439,27 @@ def _exact_result(ranges: list[Range], counts: np.ndarray, wcounts: np.ndarray, 
                   wboards: float) -> EquityResult:
     """Players' results from counts by number of winners (:mod:`.scoring`): integers where every
     range is unweighted, else the weighted sums scaled to ``boards``."""
-    unit = all(r.unit_weights for r in ranges)
+    return _result([r.text for r in ranges], all(r.unit_weights for r in ranges), counts, wcounts, boards,
+                   wboards)
+
+
+def _result(texts: list[str], unit: bool, counts: np.ndarray, wcounts: np.ndarray, boards: int,
+            wboards: float) -> EquityResult:
+    """:func:`_exact_result` from the players' texts and whether every weight is 1."""
+    boards = int(boards)
     players = []
-    for p, r in enumerate(ranges):
+    for p, text in enumerate(texts):
         if unit:   # exact rationals from integers
             row = [int(x) for x in counts[p]]
             wins, ties, units = wins_ties_units(row)
             eq = equity_fraction(wins, units, boards)
-            players.append(PlayerEquity(r.text, wins / boards, ties / boards, float(eq), wins, ties,
+            players.append(PlayerEquity(text, wins / boards, ties / boards, float(eq), wins, ties,
                                         boards - wins - ties, shares=row))
         else:
             wrow = [float(x) for x in wcounts[p]]
             wins_w, ties_w, units_w = wins_ties_units(wrow)
             eq = equity_fraction(wins_w, units_w, wboards)
-            players.append(PlayerEquity(r.text, wins_w / wboards, ties_w / wboards, float(eq),
+            players.append(PlayerEquity(text, wins_w / wboards, ties_w / wboards, float(eq),
                                         shares=[x * boards / wboards for x in wrow]))
     return EquityResult(True, boards, players)
 

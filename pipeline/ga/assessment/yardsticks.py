@@ -32,7 +32,9 @@ from ..fitness import fastest_seconds
 from .rlcard_agent import OPPONENTS as RLCARD
 
 YARDSTICKS = (*KINDS, "trainers", *RLCARD)
-REPORTED = tuple(y for y in YARDSTICKS if y != "fold")    # the report's: folding to every bet proves nothing there
+# the report's: folding to every bet proves nothing there, and rlcard's rule agent is played in rlcard's own
+# environment (rlcard-rule); its port into the kernels (rlcard-v1) is for LBR and `evaluate --against`
+REPORTED = tuple(y for y in YARDSTICKS if y not in ("fold", "rlcard-v1"))
 DEFAULT_HANDS = 1_000_000        # hands per engine yardstick (pokerpipe evaluate)
 DEFAULT_RLCARD_HANDS = 100_000   # hands per rlcard opponent
 RLCARD_HANDS_PER_SECOND = 20_000  # rlcard hands per second at most (measured 1,000-2,200 here, in Python)
