@@ -18,10 +18,12 @@ from jobs.counts import parse_count
 MAX_HANDS = 10**12   # beyond any day's work: the estimate below refuses far fewer on most tables
 MAX_HISTORY_BYTES = 10 * 10**9
 MAX_PHH_FILES = 1_000_000
-# microseconds per seat and hand on one core, about half the fastest measured (2026, tables of 2 and 10
-# seats): the rule bot and evolved players weigh their hands after the flop, the others barely think
-SEAT_MICROSECONDS = {"random": 0.45, "station": 0.45, "maniac": 0.45, "thesis-preflop": 1.5, "tag": 3.0}
-EVOLVED_MICROSECONDS = 3.0
+# microseconds per seat and hand on one core, about half the fastest measured (issue 24's engine, weights
+# from the tables, tables of 2 and 10 seats: random 0.20-0.31, station 0.18-0.24, maniac 0.39-0.40,
+# thesis-preflop 0.22-0.31, tag 0.38-0.45 per CPU second on the loaded 2-core machine, which runs about
+# twice that quiet): the rule bot and evolved players weigh their hands after the flop, the others barely think
+SEAT_MICROSECONDS = {"random": 0.05, "station": 0.05, "maniac": 0.1, "thesis-preflop": 0.06, "tag": 0.1}
+EVOLVED_MICROSECONDS = 0.1
 HISTORY_HANDS_PER_SECOND = 5_000      # hand histories are written by one process; measured 300-2,200
 # bytes per seat and hand of each history format, below the smallest measured (2 to 10 seats)
 HISTORY_SEAT_BYTES = {"pokerstars": 150, "phh": 80, "ohh": 350}

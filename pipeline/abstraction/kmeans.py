@@ -284,6 +284,7 @@ class _Scan(NamedTuple):
 TREE_LEAF = 8                 # centroids per leaf of the k-d tree
 TREE_DIMENSIONS = 16          # l2 points of at most this many coordinates search a k-d tree (from TREE_MIN_K on)
 TREE_MIN_K = 64
+MOVED_SHARE = 0.5             # a Hamerly pass scans only the centroids that moved while at most this share did
 
 
 @njit(cache=True, nogil=True)
@@ -397,15 +398,20 @@ def _assign_chunk(points: np.ndarray, start: int, stop: int, scan: _Scan, metric
 @njit(cache=True, nogil=True)
 def _hamerly_chunk(points: np.ndarray, start: int, stop: int, cen: np.ndarray, scan: _Scan, metric: int,
                    w: np.ndarray, labels: np.ndarray, dist: np.ndarray, lower: np.ndarray, s: np.ndarray,
-                   drift: np.ndarray, r1: int, r2: int) -> tuple:
+                   drift: np.ndarray, r1: int, r2: int, moved: np.ndarray, moved_scan: _Scan) -> tuple:
     """Hamerly's assignment of rows ``start:stop`` after the centroids moved by ``drift``.
 
     ``r1``/``r2`` are the centroids of largest and second largest drift.  A point keeps its label without a
-    full scan only when its exact distance to its centroid is strictly below ``max(s[a], lower bound)`` (with
-    slack); otherwise all centroids are scanned as in :func:`_assign_chunk`.  Returns the chunk's objective,
-    the number of changed labels and the number of full scans.
+    scan when its exact distance to its centroid is strictly below ``max(s[a], lower bound)`` (with slack).
+    Otherwise, when ``moved`` lists the centroids that moved at all (ascending; ``moved_scan`` their layout)
+    and the point's bound from before the move is still above its distance — no centroid that stayed can be
+    as near — only the moved ones are scanned: the nearest of them and its own centroid is its label, and its
+    new bound the least of the old one and the distances just computed.  Otherwise all centroids are
+    scanned as in :func:`_assign_chunk`.  Returns the chunk's objective, the number of changed labels and the
+    number of scans of every centroid.
     """
     acc = np.empty(scan.ct.shape[1], scan.proto.dtype)
+    part = np.empty(moved_scan.ct.shape[1], moved_scan.proto.dtype)
     stack = np.empty(128, np.int64)
     bounds = np.empty(128)
     obj = 0.0
@@ -415,7 +421,8 @@ def _hamerly_chunk(points: np.ndarray, start: int, stop: int, cen: np.ndarray, s
         a = labels[i]
         va = _row_cost(points, i, cen[a], metric)
         da = np.sqrt(va) if metric == _L2 else va
-        low = lower[i]
+        before = lower[i]
+        low = before
         if low < np.inf:
             m = drift[r2] if a == r1 else drift[r1]
             low = low - m - SLACK * (low + m)
@@ -424,6 +431,30 @@ def _hamerly_chunk(points: np.ndarray, start: int, stop: int, cen: np.ndarray, s
             dist[i] = da
             lower[i] = low
             obj += _weight(w, i) * va
+            continue
+        if moved.shape[0] > 0 and da * (1.0 + SLACK) < before:
+            _all_costs(points, i, moved_scan.ct, metric, part)
+            best = a
+            bv = va
+            near = before                     # the others' bound: those that stayed, then each one computed
+            for t in range(moved.shape[0]):
+                c = moved[t]
+                if c == a:
+                    continue
+                v = np.float64(part[t])
+                if v < bv or (v == bv and c < best):
+                    loser = bv
+                    best = c
+                    bv = v
+                else:
+                    loser = v
+                near = min(near, np.sqrt(loser) if metric == _L2 else loser)
+            if best != a:
+                changed += 1
+                labels[i] = best
+            obj += _weight(w, i) * bv
+            dist[i] = np.sqrt(bv) if metric == _L2 else bv
+            lower[i] = near * (1.0 - SLACK)
             continue
         scans += 1
         best, bv, sv = _nearest_two(points, i, scan, metric, acc, stack, bounds)
@@ -917,24 +948,25 @@ def fit(points: np.ndarray, k: int, *, metric: str = "l2", weights: Optional[np.
 # ---------------------------------------------------------------------------
 # the passes
 
-def _scan_of(pts: np.ndarray, cen: np.ndarray, code: int, top: int) -> _Scan:
+def _scan_of(pts: np.ndarray, cen: np.ndarray, code: int, top: int, tree: bool = True) -> _Scan:
     """The :class:`_Scan` of a pass over ``pts`` with centroids ``cen`` (``top``: :func:`_top` of the points).
 
     l1 on uint8 points with centroids that are integers 0..255 (lower medians of integer points always are)
     scans bytes with integer costs — uint16 when ``d`` times the largest value fits, else uint32 — exact, so
     the same labels, distances and ties as float64; l2 in at most :data:`TREE_DIMENSIONS` coordinates with at
-    least :data:`TREE_MIN_K` centroids searches a k-d tree (the same result); anything else scans float64.
+    least :data:`TREE_MIN_K` centroids searches a k-d tree (the same result, unless ``tree`` is False);
+    anything else scans float64.
     """
     none = np.empty((0, 0))
-    tree = (none, np.empty(0, np.int64), none, none, *(np.empty(0, np.int64) for _ in range(4)))
+    no_tree = (none, np.empty(0, np.int64), none, none, *(np.empty(0, np.int64) for _ in range(4)))
     if code == _L1 and top >= 0 and cen.size and cen.min() >= 0 and cen.max() <= 255 \
             and np.array_equal(cen, np.round(cen)):
         most = max(int(cen.max()), top) * pts.shape[1]
         proto = np.empty(0, np.uint16 if most < 1 << 16 else np.uint32)
-        return _Scan(np.ascontiguousarray(cen.T.astype(np.uint8)), proto, *tree)
-    if code == _L2 and pts.shape[1] <= TREE_DIMENSIONS and cen.shape[0] >= TREE_MIN_K:
+        return _Scan(np.ascontiguousarray(cen.T.astype(np.uint8)), proto, *no_tree)
+    if tree and code == _L2 and pts.shape[1] <= TREE_DIMENSIONS and cen.shape[0] >= TREE_MIN_K:
         return _Scan(np.empty((pts.shape[1], 0)), np.empty(0, np.float64), *_kd_tree(cen))
-    return _Scan(np.ascontiguousarray(cen.T), np.empty(0, np.float64), *tree)
+    return _Scan(np.ascontiguousarray(cen.T), np.empty(0, np.float64), *no_tree)
 
 
 def _kd_tree(cen: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -1010,11 +1042,16 @@ def _hamerly_pass(pts: np.ndarray, old: np.ndarray, cen: np.ndarray, code: int, 
         _map(lambda a, b: _half_gaps(cen, a, b, code, s), [(c, min(c + step, k)) for c in range(0, k, step)],
              executor)
     scan = _scan_of(pts, cen, code, top)
+    moved = np.flatnonzero(drift > 0.0)
+    if moved.size > k * MOVED_SHARE:          # most centroids moved: points that fail the bounds scan them all
+        moved = moved[:0]
+    moved_scan = _scan_of(pts, cen[moved], code, top, tree=False) if moved.size else scan
     obj = 0.0
     changed = 0
     scans = 0
     for o, ch, sc in _map(lambda a, b: _hamerly_chunk(pts, a, b, cen, scan, code, w, labels, dist, lower, s,
-                                                     drift, r1, r2), _ranges(pts.shape[0]), executor):
+                                                     drift, r1, r2, moved, moved_scan),
+                          _ranges(pts.shape[0]), executor):
         obj += o
         changed += ch
         scans += sc

@@ -29,10 +29,11 @@ from ..holdem.simulate import play_deals
 from ..holdem.weights import WeightSource
 from .config import FORMATS
 
-# The kernel's speed on the machine this was measured on (2-core x86, one process, sampled weights):
-# 10 seats 60-94k hands/s, heads-up 150-550k hands/s.  The bounds a refusal of too much work rests on are
-# taken about four times above it, so that an estimate from them is never more than the truth:
-SEAT_HANDS_PER_SECOND = 4_000_000   # seat-hands per second per process at most
+# The kernel's speed on the machine this was measured on (2-core x86, one process, loaded; issue 24's
+# engine): 10 seats 225-560k hands/s (tag with the weight tables, stations), heads-up 1.2-2.5M hands/s, up
+# to 5M seat-hands a CPU second, about twice that on a quiet machine.  The bounds a refusal of too much work
+# rests on are taken above it, so that an estimate from them is never more than the truth:
+SEAT_HANDS_PER_SECOND = 25_000_000  # seat-hands per second per process at most
 EVALUATION_SECONDS = 1e-3           # an evaluation's own cost besides its hands (measured 8 ms), at least
 
 

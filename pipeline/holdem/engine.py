@@ -22,12 +22,12 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from ..core.hand_classes import class_of
 from ..core.rng import DEAL_STREAM, seed_stream, stream_deal
 from ..evaluator.kernels import KEY_BASE, Tables, hand_value, suited_bit
 from .genes import gene_decision
+from .jit import hand_kernel
 from .policies import (
     CALL,
     EVOLVED,
@@ -56,7 +56,7 @@ from .policies import (
 from .rlcard_v1 import rlcard_v1
 from .seating import Seats
 from .settle import BB, award, return_uncalled, showdown_values
-from .weights import HandWeights, sampled_weight, table_weight
+from .weights import HandWeights, WeightTables, prefetch_row, sampled_weight, situation_at, weight_at
 
 MAX_LOG = 256
 MAX_BETS = 4
@@ -71,7 +71,7 @@ WS_DECK = 10
 MAX_SEATS = 10
 
 
-@njit(cache=True, nogil=True)
+@hand_kernel
 def _log(log: np.ndarray, n_log: int, street: int, seat: int, action: int, amount: int, level: int) -> int:
     log[n_log, 0] = street
     log[n_log, 1] = seat
@@ -81,7 +81,7 @@ def _log(log: np.ndarray, n_log: int, street: int, seat: int, action: int, amoun
     return n_log + 1
 
 
-@njit(cache=True, nogil=True)
+@hand_kernel
 def _put(seat: int, units: int, stack: np.ndarray, street_in: np.ndarray, contrib: np.ndarray) -> int:
     """Move up to ``units`` from a stack into the pot; return what moved."""
     x = min(units, stack[seat])
@@ -98,6 +98,7 @@ class Work(NamedTuple):
     fws: np.ndarray      # (seats + 1, 16) float64: the observation, each seat's weight of this street
     dcache: np.ndarray   # (seats, 4, 10) float64: table weights kept for the deal by position, street, opponents
     rng: np.ndarray      # (1,) uint64: the hand's action stream (:func:`pipeline.core.rng.seed_stream`)
+    rows: np.ndarray     # (seats, 4) int64: the tables' row of each position's hole on each street, -1 not yet
 
 
 class Tally(NamedTuple):
@@ -120,9 +121,16 @@ class Outcome(NamedTuple):
 
 
 def new_work(n: int) -> Work:
-    """Scratch space for a table of ``n`` seats (``dcache`` reset to -1: nothing kept)."""
+    """Scratch space for a table of ``n`` seats (``dcache`` and ``rows`` reset to -1: nothing kept)."""
     return Work(np.zeros((WS_ROWS, 52), np.int64), np.zeros((n + 1, 16), np.float64),
-                np.full((n, 4, MAX_SEATS), -1.0), np.zeros(1, np.uint64))
+                np.full((n, 4, MAX_SEATS), -1.0), np.zeros(1, np.uint64), np.full((n, 4), -1, np.int64))
+
+
+@hand_kernel
+def new_deal(work: Work) -> None:
+    """Forget what the last deal kept (its table weights and rows): a new deal's cards are coming."""
+    work.dcache[:] = -1.0
+    work.rows[:] = -1
 
 
 def new_outcome(n: int) -> Outcome:
@@ -131,7 +139,7 @@ def new_outcome(n: int) -> Outcome:
                    np.zeros(n, np.int64), np.zeros((n, n), np.int64), np.zeros((MAX_LOG, 5), np.int64))
 
 
-@njit(cache=True, nogil=True)
+@hand_kernel
 def _weight(seat: int, position: int, street: int, opponents: int, holes: np.ndarray, board: np.ndarray,
             weights: HandWeights, samples: int, work: Work, wcache: np.ndarray, T: Tables) -> float:
     """Hand weight of ``seat`` now, reusing the value computed this street for as many opponents.
@@ -152,7 +160,11 @@ def _weight(seat: int, position: int, street: int, opponents: int, holes: np.nda
     elif weights.tables.flop1.shape[0] > 0:
         w = dcache[position, street, opponents]
         if w < 0.0:
-            w = table_weight(holes[seat], board, BOARD_SEEN[street], opponents, weights.tables)
+            i = work.rows[position, street]
+            if i < 0:
+                i = situation_at(holes[seat, 0], holes[seat, 1], board, BOARD_SEEN[street], weights.tables)
+                work.rows[position, street] = i
+            w = weight_at(i, BOARD_SEEN[street], opponents, weights.tables)
             dcache[position, street, opponents] = w
     else:
         w = sampled_weight(holes[seat, 0], holes[seat, 1], board, BOARD_SEEN[street], opponents, samples, work.rng,
@@ -163,7 +175,28 @@ def _weight(seat: int, position: int, street: int, opponents: int, holes: np.nda
     return w
 
 
-@njit(cache=True, nogil=True)
+@hand_kernel
+def _prefetch_weights(button: int, n_in: int, holes: np.ndarray, board: np.ndarray, needs_w: np.ndarray,
+                      folded: np.ndarray, rows: np.ndarray, wt: WeightTables) -> None:
+    """At the flop, ask at once for every table row that the seats still in that read the hand weight will
+    read on the flop, turn and river (found once a deal per position, kept in ``rows``), chosen by the
+    players in now (one opponent or more).  A row is 0.5-1 µs away in memory on this machine, and the
+    processor waits for a prefetch as for a read; asked together, the rows arrive in about the time of one."""
+    n = holes.shape[0]
+    opponents = n_in - 1
+    for k in range(n):
+        if not needs_w[k] or folded[k]:
+            continue
+        p = (k - button) % n
+        for s in range(1, 4):
+            i = rows[p, s]
+            if i < 0:
+                i = situation_at(holes[k, 0], holes[k, 1], board, BOARD_SEEN[s], wt)
+                rows[p, s] = i
+            prefetch_row(i, BOARD_SEEN[s], opponents, wt)
+
+
+@hand_kernel
 def play_hand(button: int, holes: np.ndarray, board: np.ndarray, seats: Seats, weights: HandWeights, T: Tables,
               work: Work, tally: Tally, out: Outcome) -> tuple:
     """Play one hand to the end; return ``(log rows, rake, last street dealt, pots, showdown)``.
@@ -182,13 +215,15 @@ def play_hand(button: int, holes: np.ndarray, board: np.ndarray, seats: Seats, w
     ws, fws, rng = work.ws, work.fws, work.rng
     stats, used = tally
     net, won, returned, values, pots, pot_share, log = out
-    ws[:WS_DECK, :] = 0
+    ws[:WS_DECK, :n] = 0
     stack, contrib, street_in, folded = ws[0, :n], ws[1, :n], ws[2, :n], ws[3, :n]
     need, vpip, pfr, saw_flop, nth, acted = ws[4, :n], ws[5, :n], ws[6, :n], ws[7, :n], ws[8, :n], ws[9, :n]
-    stack[:] = stacks0
+    for k in range(n):
+        stack[k] = stacks0[k]
     obs = fws[0]
     wcache = fws[1:n + 1, :3]
     wcache[:, :] = -1.0
+    tabled = weights.tables.flop1.shape[0] > 0      # hand weights after the flop from the tables
     bkey = KEY_BASE
     bsuited = np.uint64(0)
     won[:] = 0
@@ -226,6 +261,8 @@ def play_hand(button: int, holes: np.ndarray, board: np.ndarray, seats: Seats, w
                     if not folded[k]:
                         saw_flop[k] = True
                         stats[k, S_FLOP] += 1
+        if tabled and street == 1:
+            _prefetch_weights(button, n_in, holes, board, needs_w, folded, work.rows, weights.tables)
         can_act = 0
         for k in range(n):
             need[k] = not folded[k] and stack[k] > 0
@@ -282,7 +319,7 @@ def play_hand(button: int, holes: np.ndarray, board: np.ndarray, seats: Seats, w
             h0, h1 = holes[j, 0], holes[j, 1]
             if street == 0:
                 obs[O_CATEGORY] = 1.0 if (h0 >> 2) == (h1 >> 2) else 0.0
-            else:
+            elif kinds[j] == EVOLVED:          # only the gene tables read the hand's category after the flop
                 obs[O_CATEGORY] = hand_value(bkey + T.card_keys[h0] + T.card_keys[h1],
                                              bsuited | suited_bit(h0) | suited_bit(h1), T) >> 12
             obs[O_WEIGHT] = _weight(j, position, street, n_in - 1, holes, board, weights, int(params[j, P_SAMPLES]),
@@ -364,7 +401,7 @@ def play_hand(button: int, holes: np.ndarray, board: np.ndarray, seats: Seats, w
     return n_log, rake, last_street, n_pots, showdown
 
 
-@njit(cache=True, nogil=True)
+@hand_kernel
 def deal_hand(seed: int, h: int, n: int, duplicate: bool, cards: np.ndarray, holes: np.ndarray,
               board: np.ndarray, rng: np.ndarray, deck: np.ndarray) -> int:
     """Deal hand number ``h`` of a run: write the seats' hole cards and the board; return the button.

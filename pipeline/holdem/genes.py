@@ -11,8 +11,8 @@ the pot-odds edges, then the weight edges.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from .jit import hand_kernel
 from .policies import (
     CALL,
     FOLD,
@@ -28,7 +28,7 @@ from .policies import (
 )
 
 
-@njit(cache=True, nogil=True)
+@hand_kernel
 def _bucket(x: float, layout: np.ndarray, start: int, n_edges: int) -> int:
     b = 0
     for i in range(n_edges):
@@ -37,7 +37,7 @@ def _bucket(x: float, layout: np.ndarray, start: int, n_edges: int) -> int:
     return b
 
 
-@njit(cache=True, nogil=True)
+@hand_kernel
 def gene_index(layout: np.ndarray, obs: np.ndarray) -> int:
     """Index of the gene for observation ``obs`` (a flop, turn or river decision) in a flat gene table."""
     n_po = int(layout[5]) - 1
@@ -53,7 +53,7 @@ def gene_index(layout: np.ndarray, obs: np.ndarray) -> int:
     return g
 
 
-@njit(cache=True, nogil=True)
+@hand_kernel
 def gene_decision(genes: np.ndarray, used: np.ndarray, layout: np.ndarray, obs: np.ndarray) -> int:
     """The gene's answer (fold, call, raise) to ``obs``; marks the gene used.
 

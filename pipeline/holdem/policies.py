@@ -49,11 +49,11 @@ the rest early.  Heads-up the button (small blind) plays the late column.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ..core.hand_classes import CLASS_COUNT, class_of
 from ..core.rng import stream_below
 from ..ranges.query import GROUPS, parse_query
+from .jit import hand_kernel
 
 FOLD, CALL, RAISE = 0, 1, 2
 RANDOM, STATION, MANIAC, TAG, THESIS_PREFLOP, SCRIPT, EVOLVED, FOLDER, RLCARD_V1 = range(9)
@@ -97,7 +97,7 @@ def group_of_class() -> np.ndarray:
     return out
 
 
-@njit(cache=True, nogil=True)
+@hand_kernel
 def position_class(position: int, seats: int) -> int:
     """Preflop position class of a seat ``position`` places left of the button (0 = button)."""
     if seats == 2:
@@ -114,7 +114,7 @@ def position_class(position: int, seats: int) -> int:
     return EARLY
 
 
-@njit(cache=True, nogil=True)
+@hand_kernel
 def _tag(params: np.ndarray, obs: np.ndarray) -> int:
     street = int(obs[O_STREET])
     w = obs[O_WEIGHT]
@@ -128,7 +128,7 @@ def _tag(params: np.ndarray, obs: np.ndarray) -> int:
     return FOLD
 
 
-@njit(cache=True, nogil=True)
+@hand_kernel
 def decide(kind: int, params: np.ndarray, obs: np.ndarray, group: int, rng: np.ndarray) -> int:
     """The answer of a policy of ``kind`` with ``params`` to observation ``obs``.
 

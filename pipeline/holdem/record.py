@@ -26,6 +26,7 @@ from .engine import (
     Tally,
     Work,
     deal_hand,
+    new_deal,
     new_work,
     play_hand,
 )
@@ -69,12 +70,12 @@ def _record(seed: int, first: int, count: int, duplicate: bool, seats: Seats, we
     deal_rng = np.zeros(1, np.uint64)
     tally = Tally(np.zeros((n, N_STATS), np.int64), np.zeros(seats.genes.shape[:2], np.uint8))
     work = Work(np.zeros((WS_ROWS, 52), np.int64), np.zeros((n + 1, 16), np.float64),
-                np.full((n, 4, MAX_SEATS), -1.0), np.zeros(1, np.uint64))
+                np.full((n, 4, MAX_SEATS), -1.0), np.zeros(1, np.uint64), np.full((n, 4), -1, np.int64))
     per = n if duplicate else 1
     for i in range(count):
         h = first + i
         if h % per == 0 or i == 0:
-            work.dcache[:] = -1.0
+            new_deal(work)
         button = deal_hand(seed, h, n, duplicate, cards, rec.holes[i], rec.board[i], deal_rng, work.ws[WS_ROWS - 1])
         seed_stream(work.rng, seed, h, ACTION_STREAM)
         out = Outcome(rec.net[i], rec.won[i], rec.returned[i], rec.values[i], rec.pots[i], rec.share[i], rec.log[i])

@@ -31,14 +31,15 @@ checks there, which can only cost it less than in rlcard's.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from .jit import hand_kernel
 
 FOLD, CALL, RAISE = 0, 1, 2     # pokerpipe's answers (:mod:`.policies`)
 _TEN, _KING, _ACE = 8, 11, 12   # card ranks: id >> 2
 _FIVE = 3
 
 
-@njit(cache=True, nogil=True)
+@hand_kernel
 def rlcard_v1(h0: int, h1: int, board: np.ndarray, m: int, facing: bool, can_raise: bool) -> int:
     """The agent's answer with hole cards ``h0 h1`` on ``board[:m]`` (``m`` 0, 3, 4 or 5), ``facing`` a bet
     or not, allowed to raise or not: :data:`FOLD`, :data:`CALL` (check or call) or :data:`RAISE`."""

@@ -16,14 +16,14 @@ rake are exact).  The rules (ACPC limit hold'em; thesis §2.8 for the rake):
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ..evaluator.kernels import Tables, hand_value, suited_bit
+from .jit import hand_kernel
 
 BB = 100
 
 
-@njit(cache=True, nogil=True)
+@hand_kernel
 def return_uncalled(contrib: np.ndarray, stack: np.ndarray, returned: np.ndarray) -> None:
     """Give back the part of the largest contribution that nobody else reached."""
     n = contrib.size
@@ -42,7 +42,7 @@ def return_uncalled(contrib: np.ndarray, stack: np.ndarray, returned: np.ndarray
         returned[top] = excess
 
 
-@njit(cache=True, nogil=True)
+@hand_kernel
 def showdown_values(holes: np.ndarray, board: np.ndarray, folded: np.ndarray, values: np.ndarray,
                     T: Tables) -> None:
     """Write the seven-card value of every player still in to ``values`` (-1 for a folded one)."""
@@ -61,7 +61,7 @@ def showdown_values(holes: np.ndarray, board: np.ndarray, folded: np.ndarray, va
                                T)
 
 
-@njit(cache=True, nogil=True)
+@hand_kernel
 def award(contrib: np.ndarray, folded: np.ndarray, values: np.ndarray, button: int, rake: int,
           won: np.ndarray, pots: np.ndarray, pot_share: np.ndarray) -> int:
     """Split the contributions into pots, take ``rake`` from them, pay the winners; return the pot count.

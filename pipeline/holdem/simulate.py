@@ -20,14 +20,11 @@ from functools import partial
 from typing import Any, NamedTuple, Optional, Sequence
 
 import numpy as np
-from numba import njit
 
 from ..core.rng import ACTION_STREAM, seed_stream
 from ..evaluator.kernels import Tables
 from ..evaluator.tables import tables
 from .engine import (
-    MAX_LOG,
-    MAX_SEATS,
     N_STATS,
     S_AGGR,
     S_CALLS,
@@ -42,8 +39,12 @@ from .engine import (
     Tally,
     Work,
     deal_hand,
+    new_deal,
+    new_outcome,
+    new_work,
     play_hand,
 )
+from .jit import hand_kernel
 from .policies import DEFAULT_SAMPLES
 from .seating import DEFAULT_STACK_BB, Seats, Table
 from .weights import HandWeights, WeightSource, absent, preflop_table
@@ -63,38 +64,53 @@ class DealSums(NamedTuple):
     audit: np.ndarray    # (2,) int64: rake taken, hands whose chips did not balance (always 0)
 
 
-@njit(cache=True, nogil=True)
+class DealWork(NamedTuple):
+    """The scratch arrays of :func:`run_deals`, allocated once per run (:func:`deal_work`): the kernel
+    allocates nothing, so it runs without numba's reference counting (:mod:`.jit`)."""
+
+    cards: np.ndarray    # (2n + 5,) int64: the deal's cards in dealing order
+    holes: np.ndarray    # (n, 2) int64
+    board: np.ndarray    # (5,) int64
+    deal_rng: np.ndarray  # (1,) uint64: the deal's card stream
+    block: np.ndarray    # (n,) int64: each seat's sum over the deal's replays
+    work: Work
+    out: Outcome
+
+
+def deal_work(n: int) -> DealWork:
+    """Scratch space of :func:`run_deals` for a table of ``n`` seats."""
+    return DealWork(np.empty(2 * n + 5, np.int64), np.empty((n, 2), np.int64), np.empty(5, np.int64),
+                    np.zeros(1, np.uint64), np.zeros(n, np.int64), new_work(n), new_outcome(n))
+
+
+@hand_kernel
 def run_deals(seed: int, first: int, count: int, duplicate: bool, seats: Seats, weights: HandWeights, T: Tables,
-              sums: DealSums, tally: Tally) -> None:
+              sums: DealSums, tally: Tally, dw: DealWork) -> None:
     """Play deals ``first .. first+count-1``; add per-seat result sums, block squares and statistics.
 
     ``sums.audit`` gets the rake taken and the number of hands whose chips did
-    not balance (results plus rake not zero, or a stack below zero).
+    not balance (results plus rake not zero, or a stack below zero).  ``dw`` is
+    scratch (:func:`deal_work`).
     """
     n = seats.kinds.size
     totals, sumsq, audit = sums
-    cards = np.empty(2 * n + 5, np.int64)
-    holes = np.empty((n, 2), np.int64)
-    board = np.empty(5, np.int64)
-    deal_rng = np.zeros(1, np.uint64)
-    out = Outcome(np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
-                  np.zeros(n, np.int64), np.zeros((n, n), np.int64), np.zeros((MAX_LOG, 5), np.int64))
-    work = Work(np.zeros((WS_ROWS, 52), np.int64), np.zeros((n + 1, 16), np.float64),
-                np.empty((n, 4, MAX_SEATS), np.float64), np.zeros(1, np.uint64))
-    block = np.zeros(n, np.int64)
+    cards, holes, board, deal_rng, block, work, out = dw
+    stacks, net, rng = seats.stacks, out.net, work.rng
+    deck = work.ws[WS_ROWS - 1]
+    block[:] = 0
     per = n if duplicate else 1
     for h in range(first * per, (first + count) * per):
         if h % per == 0:
-            work.dcache[:] = -1.0
-        button = deal_hand(seed, h, n, duplicate, cards, holes, board, deal_rng, work.ws[WS_ROWS - 1])
-        seed_stream(work.rng, seed, h, ACTION_STREAM)
+            new_deal(work)
+        button = deal_hand(seed, h, n, duplicate, cards, holes, board, deal_rng, deck)
+        seed_stream(rng, seed, h, ACTION_STREAM)
         rake = play_hand(button, holes, board, seats, weights, T, work, tally, out)[1]
         audit[0] += rake
         balance = rake
         for k in range(n):
-            block[k] += out.net[k]
-            balance += out.net[k]
-            if seats.stacks[k] + out.net[k] < 0:
+            block[k] += net[k]
+            balance += net[k]
+            if stacks[k] + net[k] < 0:
                 balance = 1 << 40
         if balance != 0:              # chips created or lost, or a stack below zero: must never happen
             audit[1] += 1
@@ -123,10 +139,10 @@ def play_deals(table: Table, seed: int, first: int, count: int, duplicate: bool,
     sums = DealSums(np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(2, np.int64))
     tally = Tally(np.zeros((n, N_STATS), np.int64), np.zeros(table.genes.shape[:2], np.uint8))
     hw = HandWeights(preflop, absent() if weights is None else weights.load())
-    seats, T = table.arrays(), tables()
+    seats, T, dw = table.arrays(), tables(), deal_work(n)
     step = max(1, CHUNK_HANDS // (n if duplicate else 1))     # whole deals: the sums do not depend on the step
     for f in range(first, first + count, step):
-        run_deals(seed, f, min(step, first + count - f), duplicate, seats, hw, T, sums, tally)
+        run_deals(seed, f, min(step, first + count - f), duplicate, seats, hw, T, sums, tally, dw)
     return sums.totals, sums.sumsq, tally.stats, sums.audit, tally.used
 
 

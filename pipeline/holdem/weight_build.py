@@ -33,84 +33,214 @@ from typing import Optional
 import numpy as np
 from numba import njit
 
-from ..evaluator.kernels import KEY_BASE, Tables, board_state, hand_value, live_cards, suited_bit
-from ..isomorphism.situations import block_table, situation_index_nb, street_size
+from ..core.sorting import DIGITS, radix_order
+from ..evaluator.kernels import (
+    KEY_BASE,
+    RANK_KEYS,
+    SUIT_SHIFT,
+    Tables,
+    board_state,
+    hand_value,
+    live_cards,
+    rank_value,
+    suited_bit,
+)
+from ..isomorphism.situations import block_table, situation_index_nb
 from ..strength.runouts import runout_key, runout_positions
-from ..strength.street import add_runout, dense_values, pair_numbering, scratch, street_counts
-from .weights import MULTI, OPPONENT_HANDS, SCALE, multiway_share
+from ..strength.street import RUNOUT_CARDS, RUNOUT_PAIRS, dense_values, pair_numbering
+from .weights import MULTI, OPPONENT_HANDS, SCALE, SITUATIONS, multiway_share
 
 STREETS = {"flop": 3, "turn": 4, "river": 5}
 BOARDS_PER_TASK = {3: 25, 4: 400, 5: 4000}
 
 
 @njit(cache=True, nogil=True)
-def runout_weights(boards: np.ndarray, blocks: np.ndarray, dense: np.ndarray, work: tuple[np.ndarray, ...],
-                   T: Tables) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every live hole of each flop or turn board (rows of 3 or 4 ids): situation index, ``2·ahead + tied``
-    over all (runout, opponent hand) cases, and the mean :func:`multiway_share` over runouts for 2..9."""
+def pair_values(rkey: np.uint64, rsuited: np.uint64, cards: np.ndarray, pa: np.ndarray, pb: np.ndarray,
+                dense: np.ndarray, dv: np.ndarray, by_ranks: np.ndarray, T: Tables) -> None:
+    """Dense value of every pair ``(cards[pa[p]], cards[pb[p]])`` on the complete board ``(rkey, rsuited)``
+    (``cards`` ascending).  A pair that cannot make a flush has its ranks' value, looked up once per rank pair
+    (``by_ranks``: 169 scratch); only the pairs that can (enough cards of the board's suit of three or more)
+    are evaluated whole."""
+    flush_suit = -1
+    need = 3
+    for s in range(4):
+        count = int((rkey >> np.uint64(SUIT_SHIFT + 4 * s)) & np.uint64(15)) - 3
+        if count >= 3:
+            flush_suit, need = s, 5 - count
+    by_ranks[:] = -1
+    for p in range(pa.shape[0]):
+        ca, cb = cards[pa[p]], cards[pb[p]]
+        if flush_suit >= 0 and ((ca & 3) == flush_suit) + ((cb & 3) == flush_suit) >= need:
+            dv[p] = dense[hand_value(rkey + T.card_keys[ca] + T.card_keys[cb],
+                                     rsuited | suited_bit(ca) | suited_bit(cb), T)]
+            continue
+        i = (ca >> 2) * 13 + (cb >> 2)
+        v = by_ranks[i]
+        if v < 0:
+            v = dense[rank_value(rkey + RANK_KEYS[ca >> 2] + RANK_KEYS[cb >> 2], T)]
+            by_ranks[i] = v
+        dv[p] = v
+
+
+@njit(cache=True, nogil=True)
+def ahead_tied(dv: np.ndarray, order: np.ndarray, pa: np.ndarray, pb: np.ndarray, n: int, ahead: np.ndarray,
+               tied: np.ndarray, below: np.ndarray, level: np.ndarray) -> None:
+    """Each pair's opponents ahead of and tied with it among the pairs disjoint from it: ``ahead[p]`` and
+    ``tied[p]`` (``dv`` the pairs' dense values, ``order`` the pairs by value; ``below``/``level``: per-card
+    work arrays of ``n``).  A hole ``{a, b}`` of value ``v`` is ahead of the pairs below ``v`` holding neither
+    card (``below(all) - below(a) - below(b)``) and tied with those of its value holding neither
+    (``equal(all) - equal(a) - equal(b) + 1``: itself holds both)."""
+    count = pa.shape[0]
+    below[:n] = 0
+    level[:n] = 0
+    done = 0
+    start = 0
+    while start < count:
+        v = dv[order[start]]
+        end = start
+        while end < count and dv[order[end]] == v:
+            q = order[end]
+            level[pa[q]] += 1
+            level[pb[q]] += 1
+            end += 1
+        g = end - start
+        for i in range(start, end):
+            q = order[i]
+            a, b = pa[q], pb[q]
+            ahead[q] = done - below[a] - below[b]
+            tied[q] = g - level[a] - level[b] + 1
+        for i in range(start, end):
+            q = order[i]
+            a, b = pa[q], pb[q]
+            below[a] += 1
+            below[b] += 1
+            level[a] = 0
+            level[b] = 0
+        done += g
+        start = end
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def shares(ahead: np.ndarray, tied: np.ndarray, ak: np.ndarray, pt: np.ndarray, fk: np.ndarray) -> None:
+    """``fk[k - 2, q]``: :func:`multiway_share` of pair ``q`` against ``k`` = 2..9 opponents from its counts of
+    990 ahead and tied, as ``((a + t)^(k+1) - a^(k+1)) / ((k + 1) t)`` with the powers built by repeated
+    products (``a^k`` when ``t`` is 0).  Each opponent count is a pass over all pairs, which the compiler
+    vectorises (numpy's error model: no zero-division branch in the loop, the quotient of a ``t`` of 0 being
+    discarded); the operations are those of one pair at a time, so the doubles are the same.
+    ``ak``/``pt``: scratch."""
+    count = ahead.shape[0]
+    for q in range(count):
+        a = ahead[q] / OPPONENT_HANDS
+        t = tied[q] / OPPONENT_HANDS
+        ak[q] = a                                  # a^k and (a+t)^(k+1), from k = 1 on
+        pt[q] = (a + t) * (a + t)
+    for k in range(2, MULTI + 2):
+        row = fk[k - 2]
+        for q in range(count):
+            a = ahead[q] / OPPONENT_HANDS
+            t = tied[q] / OPPONENT_HANDS
+            x = ak[q] * a
+            y = pt[q] * (a + t)
+            ak[q] = x
+            pt[q] = y
+            row[q] = (y - x * a) / ((k + 1) * t) if t > 0.0 else x
+
+
+@njit(cache=True, nogil=True)
+def board_weights(boards: np.ndarray, blocks: np.ndarray, dense: np.ndarray, T: Tables
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Every live hole of each board (rows of 3, 4 or 5 ids): situation index, and over all (runout, opponent
+    hand) cases ``2·ahead + tied``, the mean :func:`multiway_share` over runouts for 2..9 opponents (flop and
+    turn; no rows on the river) and on the river the counts ``(ahead, tied)`` of 990.
+
+    Each runout (none on the river) leaves 47 cards: their 1,081 pairs are evaluated once on the complete
+    board, put in order by a radix sort of their dense values and counted in one pass (:func:`ahead_tied`),
+    every hole's opponents at once.  A hole's multiway share is added runout by runout in the order the
+    runouts are listed, each term the same expression as before, so the sums are the same doubles."""
     nb, m = boards.shape
     n = 52 - m
     npairs = n * (n - 1) // 2
     rows = nb * npairs
+    river = m == 5
     out_idx = np.empty(rows, np.int64)
     out_win2 = np.empty(rows, np.int64)
-    out_multi = np.empty((rows, MULTI), np.float64)
+    out_multi = np.empty((0 if river else rows, MULTI), np.float64)
+    out_counts = np.empty((rows if river else 0, 2), np.int64)
     pid, pair_a, pair_b = pair_numbering(n)
+    _, rpa, rpb = pair_numbering(RUNOUT_CARDS)
     first, second = runout_positions(n, 5 - m)
-    live = np.empty(n, np.int64)
-    now = np.empty(npairs, np.int64)
-    hp = np.empty((npairs, 9), np.int64)
+    if river:                                  # one "runout" of no card
+        first, second = np.full(1, -1, np.int64), np.full(1, -1, np.int64)
+    live = np.empty(52, np.int64)
+    rest = np.empty(RUNOUT_CARDS, np.int64)
+    cards = np.empty(RUNOUT_CARDS, np.int64)
+    dv = np.empty(RUNOUT_PAIRS, np.int64)
+    order = np.empty(RUNOUT_PAIRS, np.int64)
+    tmp = np.empty(RUNOUT_PAIRS, np.int64)
+    hist = np.empty(DIGITS, np.int64)
+    by_ranks = np.empty(169, np.int64)
+    fk = np.empty((MULTI, RUNOUT_PAIRS), np.float64)
+    ak = np.empty(RUNOUT_PAIRS, np.float64)
+    pt = np.empty(RUNOUT_PAIRS, np.float64)
+    ahead = np.empty(RUNOUT_PAIRS, np.int64)
+    tied = np.empty(RUNOUT_PAIRS, np.int64)
+    below = np.empty(RUNOUT_CARDS, np.int64)
+    level = np.empty(RUNOUT_CARDS, np.int64)
+    win2 = np.empty(npairs, np.int64)
     multi = np.empty((npairs, MULTI), np.float64)
     board = np.zeros(5, np.int64)
-    q_pair, cells = work[1], work[7]
     row = 0
     for bi in range(nb):
         board[:m] = boards[bi]
         bkey, bsuited, used = board_state(boards[bi], np.uint64(0), T.card_keys)
         live_cards(used, live)
-        for p in range(npairs):
-            ca, cb = live[pair_a[p]], live[pair_b[p]]
-            now[p] = hand_value(bkey + T.card_keys[ca] + T.card_keys[cb], bsuited | suited_bit(ca) | suited_bit(cb),
-                                T)
-        order = np.argsort(now)
-        hp[:] = 0
+        win2[:] = 0
         multi[:] = 0.0
         for r in range(first.size):
             ri, rj = first[r], second[r]
-            rkey, rsuited = runout_key(bkey, bsuited, live, ri, rj, T)
-            add_runout(rkey, rsuited, ri, rj, live, pid, now, order, hp, dense, work, T)
-            nq = (n - 1 - (rj >= 0)) * (n - 2 - (rj >= 0)) // 2
-            for q in range(nq):              # the runout's cells, per hole: final ahead / tied columns
-                a = (cells[q, 0] + cells[q, 3] + cells[q, 6]) / OPPONENT_HANDS
-                t = (cells[q, 1] + cells[q, 4] + cells[q, 7]) / OPPONENT_HANDS
-                ak = a                       # a^k and (a+t)^(k+1), from k = 1 on
-                pt = (a + t) * (a + t)
-                for k in range(2, MULTI + 2):
-                    ak *= a
-                    pt *= a + t
-                    multi[q_pair[q], k - 2] += (pt - ak * a) / ((k + 1) * t) if t > 0.0 else ak
+            rkey, rsuited = (bkey, bsuited) if river else runout_key(bkey, bsuited, live, ri, rj, T)
+            k = 0
+            for u in range(n):
+                if u != ri and u != rj:
+                    rest[k] = u
+                    cards[k] = live[u]
+                    k += 1
+            pair_values(rkey, rsuited, cards, rpa, rpb, dense, dv, by_ranks, T)
+            radix_order(dv, RUNOUT_PAIRS, order, tmp, hist)
+            ahead_tied(dv, order, rpa, rpb, RUNOUT_CARDS, ahead, tied, below, level)
+            if river:
+                for q in range(RUNOUT_PAIRS):
+                    h = row + pid[rest[rpa[q]], rest[rpb[q]]]
+                    win2[h - row] = 2 * ahead[q] + tied[q]
+                    out_counts[h, 0] = ahead[q]
+                    out_counts[h, 1] = tied[q]
+                continue
+            shares(ahead, tied, ak, pt, fk)
+            for q in range(RUNOUT_PAIRS):
+                h = pid[rest[rpa[q]], rest[rpb[q]]]
+                win2[h] += 2 * ahead[q] + tied[q]
+                for k in range(MULTI):
+                    multi[h, k] += fk[k, q]
         runouts = (n - 2) * (n - 3) // 2 if m == 3 else n - 2     # of each hole: 1,081 or 46
         for p in range(npairs):
             out_idx[row] = situation_index_nb(live[pair_b[p]], live[pair_a[p]], board, m, blocks)
-            out_win2[row] = 2 * (hp[p, 0] + hp[p, 3] + hp[p, 6]) + hp[p, 1] + hp[p, 4] + hp[p, 7]
-            for k in range(MULTI):
-                out_multi[row, k] = multi[p, k] / runouts
+            out_win2[row] = win2[p]
+            if not river:
+                for k in range(MULTI):
+                    out_multi[row, k] = multi[p, k] / runouts
             row += 1
-    return out_idx, out_win2, out_multi
+    return out_idx, out_win2, out_multi, out_counts
 
 
 def street_weights(boards: np.ndarray) -> tuple[np.ndarray, ...]:
-    """The rows of :func:`runout_weights` (flop, turn) or ``(index, ahead, tied)`` (river) for ``boards``."""
+    """The rows of :func:`board_weights` (flop, turn) or ``(index, ahead, tied)`` (river) for ``boards``."""
     from ..evaluator.tables import tables
 
     boards = np.ascontiguousarray(boards, np.uint8)
     m = boards.shape[1]
-    dense = dense_values()
-    work = scratch(52 - m, int(dense.max()))
+    idx, win2, multi, counts = board_weights(boards, block_table(m), dense_values(), tables())
     if m == 5:
-        idx, _hole, _which, now, _hp = street_counts(boards, block_table(5), dense, work, tables())
-        return idx, now[:, 0].astype(np.uint16), now[:, 1].astype(np.uint16)
-    idx, win2, multi = runout_weights(boards, block_table(m), dense, work, tables())
+        return idx, counts[:, 0].astype(np.uint16), counts[:, 1].astype(np.uint16)
     return idx, win2.astype(np.uint32), np.round(multi * SCALE).astype(np.uint16)
 
 
@@ -119,7 +249,7 @@ def dense_street(street: str, parts: Iterable[tuple[np.ndarray, ...]]) -> dict[s
     stay 0): flop/turn ``win2`` (uint32) and ``multi`` (uint16, 2..9 opponents × 65,535); river ``counts``
     (uint16 ahead, tied of 990)."""
     m = STREETS[street]
-    n = street_size(m)
+    n = SITUATIONS[m]
     if m == 5:
         counts = np.zeros((n, 2), np.uint16)
         for idx, ahead, tied in parts:

@@ -38,6 +38,7 @@ from ..core.rng import seed_stream, stream_deal
 from ..evaluator.kernels import KEY_BASE, Tables, hand_value, suited_bit
 from ..evaluator.tables import tables
 from ..isomorphism.situations import block_table, situation_index_nb
+from .jit import hand_kernel, hand_kernel_inline, prefetch
 
 PREFLOP_TRIALS = 20_000
 MAX_OPPONENTS = 9
@@ -45,6 +46,10 @@ OPPONENT_HANDS = 990          # C(45, 2): opponent hands on a complete board
 FLOP_RUNOUTS, TURN_RUNOUTS = 1081, 46
 MULTI = 8                     # stored columns for 2..9 opponents
 SCALE = 65535.0               # the k-opponent shares are stored as uint16 of SCALE
+# the tables' rows: the situations of each street (pipeline.isomorphism.situations.street_size), written out
+# because computing them takes a second or two of Python, and every process that loads the tables checks
+# their shapes against them (tests/holdem check the numbers)
+SITUATIONS = {3: 1_286_792, 4: 13_960_050, 5: 123_156_254}
 _VERSION = 1
 
 
@@ -106,7 +111,7 @@ def mode_of(source: Optional[WeightSource]) -> str:
     return "sampled" if source is None else "tables"
 
 
-@njit(cache=True, nogil=True)
+@hand_kernel
 def multiway_share(a: float, t: float, k: int) -> float:
     """Win share against ``k`` independent opponents, each beaten with chance ``a`` and tied with ``t``.
 
@@ -118,7 +123,7 @@ def multiway_share(a: float, t: float, k: int) -> float:
     return ((a + t) ** (k + 1) - a ** (k + 1)) / ((k + 1) * t)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@hand_kernel_inline
 def heads_up_weight(n_board: int, ahead: float, tied: float) -> float:
     """Hand weight against one opponent on ``n_board`` (3..5) cards from the exact counts the tables hold:
     on the flop and turn ``ahead`` is ``2·ahead + tied`` over all (runout, opponent hand) cases (``tied``
@@ -129,24 +134,53 @@ def heads_up_weight(n_board: int, ahead: float, tied: float) -> float:
     return ahead / (2.0 * runouts * OPPONENT_HANDS)
 
 
-@njit(cache=True, nogil=True)
+@hand_kernel
 def table_weight(hole: np.ndarray, board: np.ndarray, n_board: int, opponents: int, wt: WeightTables) -> float:
     """Hand weight of ``hole`` on ``board[:n_board]`` (3..5 cards) against ``opponents`` (1..9), from the tables."""
+    return weight_at(situation_at(hole[0], hole[1], board, n_board, wt), n_board, opponents, wt)
+
+
+@hand_kernel
+def situation_at(h0: int, h1: int, board: np.ndarray, n_board: int, wt: WeightTables) -> int:
+    """The row of the tables of hole ``h0 h1`` on ``board[:n_board]`` (3..5 cards): its situation index."""
+    if n_board == 3:
+        return situation_index_nb(h0, h1, board, 3, wt.blocks3)
+    if n_board == 4:
+        return situation_index_nb(h0, h1, board, 4, wt.blocks4)
+    return situation_index_nb(h0, h1, board, 5, wt.blocks5)
+
+
+@hand_kernel
+def weight_at(i: int, n_board: int, opponents: int, wt: WeightTables) -> float:
+    """Hand weight at row ``i`` (:func:`situation_at`) of the ``n_board``-card tables against ``opponents``."""
     if n_board == 5:
-        i = situation_index_nb(hole[0], hole[1], board, 5, wt.blocks5)
         return multiway_share(wt.river[i, 0] / OPPONENT_HANDS, wt.river[i, 1] / OPPONENT_HANDS, opponents)
     if n_board == 3:
-        i = situation_index_nb(hole[0], hole[1], board, 3, wt.blocks3)
         if opponents == 1:
             return heads_up_weight(3, wt.flop1[i], 0.0)
         return wt.flop_multi[i, opponents - 2] / SCALE
-    i = situation_index_nb(hole[0], hole[1], board, 4, wt.blocks4)
     if opponents == 1:
         return heads_up_weight(4, wt.turn1[i], 0.0)
     return wt.turn_multi[i, opponents - 2] / SCALE
 
 
-@njit(cache=True, nogil=True)
+@hand_kernel
+def prefetch_row(i: int, n_board: int, opponents: int, wt: WeightTables) -> None:
+    """Start bringing the row :func:`weight_at` will read into the cache (:func:`.jit.prefetch`)."""
+    if n_board == 5:
+        prefetch(wt.river, i)
+    elif n_board == 3:
+        if opponents == 1:
+            prefetch(wt.flop1, i)
+        else:
+            prefetch(wt.flop_multi, i)
+    elif opponents == 1:
+        prefetch(wt.turn1, i)
+    else:
+        prefetch(wt.turn_multi, i)
+
+
+@hand_kernel
 def sampled_weight(h0: int, h1: int, board: np.ndarray, n_board: int, opponents: int, samples: int,
                    rng: np.ndarray, deck: np.ndarray, T: Tables) -> float:
     """Win share of hole cards ``h0 h1`` on ``board[:n_board]`` against ``opponents`` random hands.

@@ -182,6 +182,33 @@ def test_hamerly_without_centroid_gaps_equals_plain(small_chunks: None) -> None:
         assert fast.objective == plain.objective
 
 
+@pytest.mark.parametrize("metric", ["l2", "l1"])
+def test_scanning_only_the_moved_centroids_equals_plain(monkeypatch: pytest.MonkeyPatch, metric: str) -> None:
+    """Points whose bound from before the move still holds scan only the centroids that moved: same fit."""
+    rng = np.random.default_rng(5)
+    x = cdf_points(rng, 20_000, 8, distinct=9000)
+    plain = km.fit(x, 200, metric=metric, seed=3, max_iterations=40, accelerate=False)
+    full_scans = {}
+    for share in (-1.0, 1.0):
+        monkeypatch.setattr(km, "MOVED_SHARE", share)
+        passes = []
+        original = km._hamerly_pass
+
+        def counted(*args: object, _original: object = original, _passes: list = passes) -> tuple:
+            out = _original(*args)  # type: ignore[operator]
+            _passes.append(out[2])
+            return out
+
+        monkeypatch.setattr(km, "_hamerly_pass", counted)
+        fast = km.fit(x, 200, metric=metric, seed=3, max_iterations=40)
+        monkeypatch.setattr(km, "_hamerly_pass", original)
+        np.testing.assert_array_equal(fast.labels, plain.labels)
+        np.testing.assert_array_equal(fast.centroids, plain.centroids)
+        assert fast.objective == plain.objective and fast.iterations == plain.iterations > 5
+        full_scans[share] = sum(passes)
+    assert full_scans[1.0] < full_scans[-1.0] / 2       # the moved-only scans replaced most full ones
+
+
 # ---------------------------------------------------------------------------
 # properties
 

@@ -62,8 +62,8 @@ REFUSALS = {
                         ["play", "-s", "2", "-p", "tag,{d}/p.json"], "about.seats must be between 2 and 10, got 50"),
     "evaluate-about-text": ({"p.json": json.dumps(player_doc(about="me"))},
                             ["evaluate", "{d}/p.json", "--against", "random"], "about must be a JSON object"),
-    "hands-5e10": ({}, ["play", "-s", "2", "-p", "tag,station", "-n", "5e10"],
-                   "--hands 50,000,000,000 on 1 process would take about"),
+    "hands-1e12": ({}, ["play", "-s", "2", "-p", "tag,station", "-n", "1e12"],
+                   "--hands 1,000,000,000,000 on 1 process would take about"),
     "hands-1e11-phh": ({}, ["play", "-s", "2", "-p", "tag,station", "-n", "1e11", "--history", "phh"],
                        "--hands 100,000,000,000 --history phh would write at least"),
 }

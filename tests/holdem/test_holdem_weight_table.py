@@ -263,7 +263,7 @@ def test_k_opponent_weight_averages_the_rivers(partial):
 
 
 def test_flop_table_holds_the_per_situation_enumeration(partial):
-    """The flop builder (a Fenwick-tree count per runout) against enumerating one situation's runouts."""
+    """The flop builder (a sorted count per runout) against enumerating one situation's runouts."""
     for hole, board in situations(3, 3, 11):
         expected = weight_table.enumerated_weights(hole[0], hole[1], board, 3, tables())[1:]
         got = [weights.table_weight(hole, board, 3, k, partial) for k in range(1, 10)]
@@ -290,3 +290,71 @@ def test_k_opponent_weight_is_close_to_simulation(partial):
             for hole, board in situations(m, 2, 10 * m + k):
                 sim = sampled_weight(hole[0], hole[1], board, m, k, 20_000, rng, deck, tables())
                 assert abs(weights.table_weight(hole, board, m, k, partial) - sim) < 0.05
+
+
+def _kinds_of_boards(m):
+    """The first canonical board of ``m`` cards that is monotone, one of four suits or fewer unpaired and
+    off-suit as far as it can be, and one that is paired."""
+    boards = canonical_boards(m).astype(np.int64)
+    suits = np.array([len(set(b % 4)) for b in boards[:20000]])
+    ranks = np.array([len(set(b // 4)) for b in boards[:20000]])
+    return [int(np.argmax(suits == 1)), int(np.argmax((suits == min(m, 4)) & (ranks == m))),
+            int(np.argmax(ranks < m))]
+
+
+@pytest.mark.parametrize("m", [3, 4, 5])
+def test_builder_gives_the_first_builders_numbers_exactly(m):
+    """The builder counts each runout by a radix sort with rank-pair values; the first builder counted it by
+    the EHS potential's Fenwick tree (tests/oracles/weight_runouts.py), the river by the EHS street kernel.
+    Same situations, the same integers, and multiway shares equal to the last bit (so the stored uint16
+    values cannot differ), on a rainbow, a monotone and a paired board of each street."""
+    from pipeline.isomorphism.situations import block_table
+    from pipeline.strength.street import dense_values, scratch, street_counts
+    from tests.oracles.weight_runouts import fenwick_weights
+
+    boards = np.ascontiguousarray(canonical_boards(m)[_kinds_of_boards(m)], np.uint8)
+    dense = dense_values()
+    idx, win2, multi, counts = weight_table.board_weights(boards, block_table(m), dense, tables())
+    if m < 5:
+        want = fenwick_weights(boards, block_table(m), dense, scratch(52 - m, int(dense.max())), tables())
+        assert np.array_equal(idx, want[0]) and np.array_equal(win2, want[1])
+        assert np.array_equal(multi, want[2])                   # bit for bit
+    else:
+        want_idx, _hole, _b, now, _hp = street_counts(boards, block_table(5), dense, scratch(47, int(dense.max())),
+                                                      tables())
+        assert np.array_equal(idx, want_idx) and np.array_equal(counts, now[:, :2])
+        assert np.array_equal(win2, 2 * now[:, 0] + now[:, 1])
+
+
+@pytest.mark.parametrize("m", [3, 4, 5])
+def test_the_engine_reads_the_row_it_prefetched(partial, m):
+    """At the flop the engine finds the rows of every weight-reading seat's hole on the flop, turn and river
+    once a deal, asks for them ahead, and reads the hand weight there: the situation's index, and the exact
+    one-opponent weight of the per-situation enumeration."""
+    from pipeline.holdem import engine
+    from pipeline.isomorphism.situations import situation_index
+
+    for hole, board in situations(m, 4, 20 + m):
+        rest = [c for c in range(52) if c not in hole and c not in board[:m]]
+        board[m:] = rest[:5 - m]                    # the rest of the runout: any cards
+        holes = np.array([hole, rest[-2:]], np.int64)
+        work = engine.new_work(2)
+        engine.new_deal(work)
+        engine._prefetch_weights(0, 2, holes, board, np.array([True, False]), np.zeros(2, np.int64), work.rows,
+                                 partial)
+        assert [int(work.rows[0, s]) for s in (1, 2, 3)] == [situation_index(hole.tolist(), board[:k].tolist())
+                                                             for k in (3, 4, 5)]
+        assert (work.rows[1] == -1).all()           # the seat that reads no weight: nothing found or asked
+        hw = weights.HandWeights(np.zeros((169, 10)), partial)
+        wc = np.full((2, 3), -1.0)
+        got = engine._weight(0, 0, m - 2, 1, holes, board, hw, 48, work, wc, tables())
+        now, hp = np.zeros(3, np.int64), np.zeros((3, 3), np.int64)
+        potential_counts(hole, board[:m], 5 - m, now, hp, tables())
+        exact = (hp[:, 0].sum() + hp[:, 1].sum() / 2) / hp.sum() if m < 5 else (now[0] + now[1] / 2) / now.sum()
+        assert got == pytest.approx(exact, abs=1e-12)
+
+
+def test_the_situation_counts_written_out_are_the_streets_sizes():
+    from pipeline.isomorphism.situations import street_size
+
+    assert weights.SITUATIONS == {m: street_size(m) for m in (3, 4, 5)}

@@ -33,8 +33,7 @@ from ...batch.runner import MANIFEST, check_manifest, read_manifest
 from ...batch.spec import Dataset, Inputs
 from ...batch.storage import Storage, StorageError
 from ...holdem.weight_build import BOARDS_PER_TASK, STREETS, board_chunks, dense_street, street_weights
-from ...holdem.weights import MULTI, WeightTables, pack
-from ...isomorphism.situations import street_size
+from ...holdem.weights import MULTI, SITUATIONS, WeightTables, pack
 from ..registry import DatasetError
 from ..streets import StreetDataset, planned_parts
 
@@ -179,7 +178,7 @@ def expected_array(street: str, array: str) -> tuple[np.dtype, tuple[int, ...]]:
     """The dtype and shape the betting kernel indexes a street's dense array ``array`` by (every situation of
     the street, partial builds too): checked after the SHA-256, so that no table of another build or
     version, however consistent with its manifest, is indexed out of bounds."""
-    n = street_size(STREETS[street])
+    n = SITUATIONS[STREETS[street]]
     shapes: dict[str, tuple[np.dtype, tuple[int, ...]]] = {
         "win2": (np.dtype(np.uint32), (n,)), "multi": (np.dtype(np.uint16), (n, MULTI)),
         "counts": (np.dtype(np.uint16), (n, 2))}
