@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any, Callable, cast
 
 import numpy as np
-from llvmlite import ir  # type: ignore[import-untyped]  # (numba's own dependency: no type stubs)
+from llvmlite import ir  # numba's own dependency, without type stubs (mypy ignores its imports)
 from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
