@@ -13,14 +13,17 @@
 // stdout, one line per question:
 //     e/m: seconds hands m1 .. m(2^P-1) eq1 .. eqP   (winsByPlayerMask[k]: boards won by exactly the players in
 //          bit mask k, bit 0 = first range; seconds: the wall time of start() + wait())
-//     v:   seconds_card_arrays seconds_prebuilt_hands checksum, then N lines of OMPEval's value of each hand
-//          (so the caller can check that both evaluators order the hands the same way); t: the first line only
+//     v:   seconds_card_arrays seconds_prebuilt_hands checksum cpu_seconds_card_arrays cpu_seconds_prebuilt_hands,
+//          then N lines of OMPEval's value of each hand (so the caller can check that both evaluators order the
+//          hands the same way); t: the first line only.  cpu_seconds: the thread's CPU time (CLOCK_THREAD_CPUTIME_ID),
+//          which a loaded machine's other processes do not add to
 // A fresh EquityCalculator per question, so no answer comes from a lookup table an earlier one filled.
 #include "omp/EquityCalculator.h"
 #include "omp/HandEvaluator.h"
 
 #include <chrono>
 #include <cstdio>
+#include <ctime>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -30,6 +33,13 @@
 static double now()
 {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+static double cpu_now()        // this thread's CPU time
+{
+    timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return t.tv_sec + 1e-9 * t.tv_nsec;
 }
 
 // pokerpipe's suit order is c d h s; OMPEval's card index is 4 * rank + suit with suits s h c d.
@@ -52,14 +62,14 @@ static int evaluator(const std::string& file, size_t n, bool print_values)
         c = (unsigned char)to_omp(c);
     omp::HandEvaluator eval;
     std::vector<uint16_t> values(n);
-    double t0 = now();
+    double t0 = now(), c0 = cpu_now();
     for (size_t i = 0; i < n; ++i) {          // card arrays: each hand built from its seven ids, then evaluated
         const unsigned char* c = &cards[7 * i];
         omp::Hand h = omp::Hand::empty() + omp::Hand(c[0]) + omp::Hand(c[1]) + omp::Hand(c[2]) + omp::Hand(c[3])
                       + omp::Hand(c[4]) + omp::Hand(c[5]) + omp::Hand(c[6]);
         values[i] = eval.evaluate(h);
     }
-    double arrays = now() - t0;
+    double arrays = now() - t0, cpu_arrays = cpu_now() - c0;
     std::vector<omp::Hand> hands(n);
     for (size_t i = 0; i < n; ++i) {
         const unsigned char* c = &cards[7 * i];
@@ -68,10 +78,11 @@ static int evaluator(const std::string& file, size_t n, bool print_values)
     }
     unsigned sum = 0;
     t0 = now();
+    c0 = cpu_now();
     for (size_t i = 0; i < n; ++i)            // prebuilt Hand objects: the lookup alone
         sum += eval.evaluate(hands[i]);
-    double prebuilt = now() - t0;
-    std::printf("%.9f %.9f %u\n", arrays, prebuilt, sum);
+    double prebuilt = now() - t0, cpu_prebuilt = cpu_now() - c0;
+    std::printf("%.9f %.9f %u %.9f %.9f\n", arrays, prebuilt, sum, cpu_arrays, cpu_prebuilt);
     for (size_t i = 0; print_values && i < n; ++i)
         std::printf("%u\n", (unsigned)values[i]);
     return 0;

@@ -11,6 +11,8 @@ splits, ``value >> 12`` is the category 0 (high card) .. 8 (straight flush).
 """
 from __future__ import annotations
 
+from typing import Optional
+
 import numpy as np
 
 from ..core.cards import CardError
@@ -22,8 +24,11 @@ from .tables import tables
 __all__ = ["evaluate", "category", "describe", "CATEGORY_NAMES"]
 
 
-def evaluate(cards: np.ndarray, *, check: bool = True) -> np.ndarray:
+def evaluate(cards: np.ndarray, *, check: bool = True, out: Optional[np.ndarray] = None) -> np.ndarray:
     """Values (int32, higher wins) of ``cards``: an integer array (n, 5|6|7) of card ids.
+
+    ``out``, an int32 array of n values, receives them instead of a new array (numpy's convention): a caller
+    who evaluates batch after batch saves the new array's page faults, a fifth of the time of a large batch.
 
     With ``check`` (the default) a row with an id outside 0..51 or a repeated
     card raises :class:`~pipeline.core.cards.CardError`.  ``check=False`` skips the
@@ -36,7 +41,10 @@ def evaluate(cards: np.ndarray, *, check: bool = True) -> np.ndarray:
         cards = cards[None, :]
     if cards.ndim != 2 or cards.shape[1] not in (5, 6, 7) or cards.dtype.kind not in "iu":
         raise CardError(f"cards must be an integer array of shape (n, 5|6|7), got {cards.dtype} {cards.shape}")
-    out = np.empty(len(cards), np.int32)
+    if out is None:
+        out = np.empty(len(cards), np.int32)
+    elif out.dtype != np.int32 or out.shape != (len(cards),) or not out.flags.c_contiguous:
+        raise CardError(f"out must be a contiguous int32 array of {len(cards)} values, got {out.dtype} {out.shape}")
     if check and FAST_SIMD and cards.shape[1] == 7 and cards.dtype.itemsize == 1 and cards.flags.c_contiguous:
         # eight hands a step, the checks in the same vector work (int8 viewed as uint8: a negative id is > 51)
         bad = evaluate_hands7(cards.view(np.uint8), out, tables(), padded_values())

@@ -103,12 +103,17 @@ def add_cards(keys: np.ndarray, suited: np.ndarray, cards: np.ndarray) -> tuple[
 
 
 def evaluate_keys(keys: np.ndarray, suited: np.ndarray, out: Optional[np.ndarray] = None) -> np.ndarray:
-    """Values (int32, as :func:`pipeline.evaluate`) of complete hands of 5 to 7 cards given by their keys."""
+    """Values (int32, as :func:`pipeline.evaluate`) of complete hands of 5 to 7 cards given by their keys.
+
+    ``out`` (int32, one per key) receives them instead of a new array, as in :func:`pipeline.evaluate`.
+    """
     keys = np.ascontiguousarray(keys, np.uint64)
     suited = np.ascontiguousarray(suited, np.uint64)
     if keys.shape != suited.shape or keys.ndim != 1:
         raise CardError(f"keys {keys.shape} and suited masks {suited.shape} must be two equal 1-d arrays")
     if out is None:
         out = np.empty(keys.size, np.int32)
+    elif out.dtype != np.int32 or out.shape != keys.shape or not out.flags.c_contiguous:
+        raise CardError(f"out must be a contiguous int32 array of {keys.size} values, got {out.dtype} {out.shape}")
     _evaluate_keys(keys, suited, out, tables())
     return out

@@ -60,3 +60,21 @@ def test_prebuilt_hands_refuse_bad_cards():
     keys, suited = hand_keys(np.array([parse_cards("AsKs")]))
     with pytest.raises(CardError):
         add_cards(keys, suited, np.array([parse_cards("2c3c"), parse_cards("4c5c")]))
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int64])
+def test_values_into_a_given_array(dtype):
+    hands = _random_hands(3_000, 7, 9).astype(dtype)
+    fresh = evaluate(hands)
+    into = np.full(len(hands), -7, np.int32)
+    assert evaluate(hands, out=into) is into
+    assert (into == fresh).all()
+    keys, suited = hand_keys(hands)
+    again = np.zeros(len(hands), np.int32)
+    assert evaluate_keys(keys, suited, again) is again and (again == fresh).all()
+    for bad in (np.empty(len(hands), np.int64), np.empty(len(hands) - 1, np.int32), np.empty((len(hands), 2),
+                                                                                            np.int32)[:, 0]):
+        with pytest.raises(CardError, match="out must be"):
+            evaluate(hands, out=bad)
+        with pytest.raises(CardError, match="out must be"):
+            evaluate_keys(keys, suited, bad)
