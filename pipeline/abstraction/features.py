@@ -38,7 +38,7 @@ from ..core.hand_classes import class_of
 from ..core.sorting import DIGITS, radix_order
 from ..evaluator.kernels import Tables, board_state, hand_value, live_cards, suited_bit
 from ..isomorphism.situations import block_table, situation_index_nb
-from ..strength.street import dense_values, pair_numbering
+from ..strength.street import ahead_tied, dense_values, pair_numbering
 
 OPPONENTS = 990                      # opponent pairs on a complete board: C(45, 2)
 FULL = 2 * OPPONENTS                 # 2·ahead + tied of a hole ahead of every opponent
@@ -69,36 +69,13 @@ def river_values(rkey: np.uint64, rsuited: np.uint64, cards: np.ndarray, pa: np.
 
 @njit(cache=True, nogil=True)
 def win_counts(dv: np.ndarray, order: np.ndarray, pa: np.ndarray, pb: np.ndarray, n: int, win2: np.ndarray,
-               below: np.ndarray, level: np.ndarray) -> None:
-    """``win2[p] = 2·ahead + tied`` of each pair against the pairs disjoint from it (``order``: pairs by value;
-    ``below``/``level``: per-card work arrays of ``n``)."""
-    count = pa.shape[0]
-    below[:n] = 0
-    level[:n] = 0
-    done = 0
-    start = 0
-    while start < count:
-        v = dv[order[start]]
-        end = start
-        while end < count and dv[order[end]] == v:
-            q = order[end]
-            level[pa[q]] += 1
-            level[pb[q]] += 1
-            end += 1
-        g = end - start
-        for i in range(start, end):
-            q = order[i]
-            a, b = pa[q], pb[q]
-            win2[q] = 2 * (done - below[a] - below[b]) + g - level[a] - level[b] + 1
-        for i in range(start, end):
-            q = order[i]
-            a, b = pa[q], pb[q]
-            below[a] += 1
-            below[b] += 1
-            level[a] = 0
-            level[b] = 0
-        done += g
-        start = end
+               tied: np.ndarray, below: np.ndarray, level: np.ndarray) -> None:
+    """``win2[p] = 2·ahead + tied`` of each pair against the pairs disjoint from it (:func:`ahead_tied`; ``order``:
+    pairs by value; ``tied`` a work array of one value per pair, ``below``/``level`` per-card work arrays of
+    ``n``)."""
+    ahead_tied(dv, order, pa, pb, n, win2, tied, below, level)
+    for p in range(pa.shape[0]):
+        win2[p] = 2 * win2[p] + tied[p]
 
 
 @njit(cache=True, nogil=True)
@@ -155,12 +132,12 @@ def cluster_counts(dv: np.ndarray, order: np.ndarray, pa: np.ndarray, pb: np.nda
 
 @njit(cache=True, nogil=True)
 def _board_work() -> tuple:
-    """The work arrays of one complete board's count: ``(dv, order, tmp, hist, win2, below, level)`` — per live
-    pair its dense value, the pairs in order, the sort's scratch, the radix counts, per pair ``2·ahead + tied``,
-    and the per-card counts of :func:`win_counts`."""
+    """The work arrays of one complete board's count: ``(dv, order, tmp, hist, win2, below, level, tied)`` — per
+    live pair its dense value, the pairs in order, the sort's scratch, the radix counts, per pair
+    ``2·ahead + tied``, the per-card counts of :func:`win_counts`, and its per-pair ties."""
     return (np.empty(RIVER_PAIRS, np.int64), np.empty(RIVER_PAIRS, np.int64), np.empty(RIVER_PAIRS, np.int64),
             np.empty(DIGITS, np.int64), np.empty(RIVER_PAIRS, np.int64), np.empty(47, np.int64),
-            np.empty(47, np.int64))
+            np.empty(47, np.int64), np.empty(RIVER_PAIRS, np.int64))
 
 
 @njit(cache=True, nogil=True)
@@ -180,7 +157,7 @@ def _board_wins(rkey: np.uint64, rsuited: np.uint64, cards: np.ndarray, pa: np.n
     returned)."""
     _board_order(rkey, rsuited, cards, pa, pb, dense, T, work)
     win2 = work[4]
-    win_counts(work[0], work[1], pa, pb, 47, win2, work[5], work[6])
+    win_counts(work[0], work[1], pa, pb, 47, win2, work[7], work[5], work[6])
     return win2
 
 

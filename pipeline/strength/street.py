@@ -78,6 +78,44 @@ def pair_numbering(n: int) -> tuple:
 
 
 @njit(cache=True, nogil=True)
+def ahead_tied(dv: np.ndarray, order: np.ndarray, pa: np.ndarray, pb: np.ndarray, n: int, ahead: np.ndarray,
+               tied: np.ndarray, below: np.ndarray, level: np.ndarray) -> None:
+    """Each pair's opponents ahead of and tied with it among the pairs disjoint from it: ``ahead[p]`` and
+    ``tied[p]`` (``dv`` the pairs' dense values, ``order`` the pairs by value; ``below``/``level``: per-card
+    work arrays of ``n``).  A hole ``{a, b}`` of value ``v`` is ahead of the pairs below ``v`` holding neither
+    card (``below(all) - below(a) - below(b)``) and tied with those of its value holding neither
+    (``equal(all) - equal(a) - equal(b) + 1``: itself holds both)."""
+    count = pa.shape[0]
+    below[:n] = 0
+    level[:n] = 0
+    done = 0
+    start = 0
+    while start < count:
+        v = dv[order[start]]
+        end = start
+        while end < count and dv[order[end]] == v:
+            q = order[end]
+            level[pa[q]] += 1
+            level[pb[q]] += 1
+            end += 1
+        g = end - start
+        for i in range(start, end):
+            q = order[i]
+            a, b = pa[q], pb[q]
+            ahead[q] = done - below[a] - below[b]
+            tied[q] = g - level[a] - level[b] + 1
+        for i in range(start, end):
+            q = order[i]
+            a, b = pa[q], pb[q]
+            below[a] += 1
+            below[b] += 1
+            level[a] = 0
+            level[b] = 0
+        done += g
+        start = end
+
+
+@njit(cache=True, nogil=True)
 def _tree_add(tree: np.ndarray, i: int) -> None:
     while i < tree.shape[0]:
         tree[i] += 1

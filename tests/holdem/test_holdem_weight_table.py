@@ -308,9 +308,10 @@ def test_builder_gives_the_first_builders_numbers_exactly(m):
     the EHS potential's Fenwick tree (tests/oracles/weight_runouts.py), the river by the EHS street kernel.
     Same situations, the same integers, and multiway shares equal to the last bit (so the stored uint16
     values cannot differ), on a rainbow, a monotone and a paired board of each street."""
+    from oracles.weight_runouts import fenwick_weights
+
     from pipeline.isomorphism.situations import block_table
     from pipeline.strength.street import dense_values, scratch, street_counts
-    from tests.oracles.weight_runouts import fenwick_weights
 
     boards = np.ascontiguousarray(canonical_boards(m)[_kinds_of_boards(m)], np.uint8)
     dense = dense_values()
