@@ -35,7 +35,7 @@ import numpy as np
 from numba import njit
 
 from ..core.cards import mask_of
-from ..evaluator.kernels import KEY_BASE, RANK_KEYS, RANK_SUM_MASK, suited_bit
+from ..evaluator.kernels import RANK_KEYS, RANK_SUM_MASK, board_state, suited_bit
 from ..evaluator.tables import tables
 from ..ranges.syntax import Range
 from .one_range import rank_sum_value
@@ -363,17 +363,11 @@ def grouped_kernel(all_combos: np.ndarray, all_masks: np.ndarray, all_weights: n
     whether every weight left is 1 (then the weighted sums are the counts)."""
     P = all_offsets.size - 1
     K = card_keys
-    one = np.uint64(1)
     counts = np.zeros((P, P), np.int64)
     wcounts = np.zeros((P, P))
-    used = dead_mask
-    bkey = KEY_BASE
-    bsuited = np.uint64(0)
+    bkey, bsuited, used = board_state(board, dead_mask, K)
     bsuits = np.zeros(4, np.int64)
     for c in board:
-        used |= one << np.uint64(c)
-        bkey += K[c]
-        bsuited |= suited_bit(c)
         bsuits[c & 3] += 1
     combos, masks, weights, offsets, fit = _live(all_combos, all_masks, all_weights, all_offsets, used)
     if not fit:

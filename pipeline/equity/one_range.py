@@ -28,7 +28,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..evaluator.kernels import FLUSH_FLAGS, KEY_BASE, RANK_KEYS, RANK_SUM_MASK, flush_suit, suit_ranks, suited_bit
+from ..evaluator.kernels import (
+    FLUSH_FLAGS,
+    RANK_KEYS,
+    RANK_SUM_MASK,
+    board_state,
+    flush_suit,
+    suit_ranks,
+    suited_bit,
+)
 from .ranksets import HM, HS
 
 
@@ -231,14 +239,9 @@ def one_range_counts(board: np.ndarray, dead_mask: np.uint64, fixed: np.ndarray,
     counts = np.zeros((P, P), np.int64)
     wcounts = np.zeros((P, P))
     one = np.uint64(1)
-    used = dead_mask
-    bkey = KEY_BASE
-    bsuited = np.uint64(0)
+    bkey, bsuited, used = board_state(board, dead_mask, K)
     bsuits = np.zeros(4, np.int64)
     for c in board:
-        used |= one << np.uint64(c)
-        bkey += K[c]
-        bsuited |= suited_bit(c)
         bsuits[c & 3] += 1
     fkey = np.empty(F, np.uint64)
     fsuited = np.empty(F, np.uint64)
