@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 
 class Tables(NamedTuple):
@@ -40,6 +41,7 @@ FLUSH_FLAGS = np.uint64(0x8888 << SUIT_SHIFT)  # ... so bit 3 of a nibble means 
 DRAW_FLAGS = np.uint64(0x1111 << SUIT_SHIFT)  # added to a key, flags suits holding four
 RANK_SUM_MASK = np.uint64(0xFFFFFFFF)
 HASH_SHIFT = 10
+FLUSH_SLOTS = 1 << 13                         # the flush table: one value per 13-bit rank mask
 HASH_MASK = (1 << HASH_SHIFT) - 1
 
 _SUIT_SHIFT_0 = np.uint64(0x0008 << 32)
@@ -59,6 +61,18 @@ def flush_suit(key: np.uint64) -> int:
     if key & _SUIT_SHIFT_2:
         return 2
     return 3
+
+
+_FLAG_BIT_0 = np.uint64(SUIT_SHIFT + 3)         # bit of the clubs flag; suit s flags bit 35 + 4*s
+_SPADES_FLAG = np.uint64(0x8000 << SUIT_SHIFT)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def flush_shift(key: np.uint64) -> np.uint64:
+    """``16 * suit`` of the suit whose counter in ``key`` reached five, spades' 48 when none did: where that
+    suit's ranks lie in a suited mask.  No branch (a flush branch mispredicts in 3% of random hands, which
+    costs a third of a lookup loop's rate, issue 24)."""
+    return (trailing_zeros((key & FLUSH_FLAGS) | _SPADES_FLAG) - _FLAG_BIT_0) << np.uint64(2)
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -32,7 +32,7 @@ from numba import njit
 
 from ..core.cache import cache_dir, load_or_build
 from .classes import rank_multiset_class, suited_class, value_of_class
-from .kernels import HASH_MASK, HASH_SHIFT, RANK_MULTIPLIERS, SUIT_SHIFT, Tables
+from .kernels import FLUSH_SLOTS, HASH_MASK, HASH_SHIFT, RANK_MULTIPLIERS, SUIT_SHIFT, Tables
 
 TABLE_VERSION = 3   # 3: cached files carry a digest of their arrays
 
@@ -120,8 +120,8 @@ def build_tables() -> Tables:
     offsets, size = _displace(sums_a)
     rank_values = np.zeros(size, np.uint16)
     rank_values[offsets[sums_a >> HASH_SHIFT] + (sums_a & HASH_MASK)] = values
-    flush_values = np.zeros(1 << 13, np.uint16)
-    for mask in range(1 << 13):
+    flush_values = np.zeros(FLUSH_SLOTS, np.uint16)
+    for mask in range(FLUSH_SLOTS):
         if bin(mask).count("1") >= 5:
             flush_values[mask] = value_of_class(suited_class(mask))
     return Tables(card_keys(), offsets.astype(np.uint64), rank_values, flush_values)

@@ -5,7 +5,8 @@ import pytest
 
 from pipeline import CardError, evaluate
 from pipeline.evaluator.kernels import evaluate_into
-from pipeline.evaluator.simd import FAST_SIMD, evaluate_hands7, padded_values
+from pipeline.evaluator.hands import _evaluate_keys, hand_keys
+from pipeline.evaluator.simd import FAST_SIMD, evaluate_hands7, evaluate_keys8, lookup_values, padded_values
 from pipeline.evaluator.tables import tables
 
 
@@ -26,7 +27,7 @@ def test_values_equal_the_kernel(n):
 
 
 def test_flushes_and_straight_flushes_in_every_lane():
-    """A block of eight flush hands (the lanes the vector path leaves to the scalar one) among ordinary ones."""
+    """A block of eight flush hands (each valued in its lane: the suit picked per lane) among ordinary ones."""
     flushes = np.array([[0, 4, 8, 12, 16, 30, 41], [48, 44, 40, 36, 32, 1, 2], [3, 7, 11, 19, 27, 35, 51],
                         [2, 6, 10, 14, 22, 0, 1], [1, 5, 9, 13, 17, 21, 25], [51, 47, 43, 39, 35, 31, 27],
                         [50, 46, 42, 38, 34, 30, 26], [49, 45, 41, 37, 33, 29, 25]], np.uint8)
@@ -52,3 +53,24 @@ def test_the_first_bad_row_is_named(row, fault):
     for cards in (hands, hands.view(np.int8)):
         with pytest.raises(CardError, match=f"row {row} "):
             evaluate(cards)
+
+
+@pytest.mark.skipif(not FAST_SIMD, reason="the eight-a-step paths need AVX-512 F and BW")
+@pytest.mark.parametrize("n", [1, 7, 8, 9, 20_003])
+def test_prebuilt_hands_eight_a_step_equal_the_scalar_lookups(n):
+    """evaluate_keys8 (flushes valued in their lanes, from the joined table) against the scalar loop, on random
+    hands and on blocks made of flushes of every suit, five to seven cards."""
+    flushes = np.array([[0, 4, 8, 12, 16, 30, 41], [48, 44, 40, 36, 32, 1, 2], [3, 7, 11, 19, 27, 35, 51],
+                        [2, 6, 10, 14, 22, 0, 1], [1, 5, 9, 13, 17, 21, 25], [51, 47, 43, 39, 35, 31, 27],
+                        [50, 46, 42, 38, 34, 30, 26], [49, 45, 41, 37, 33, 29, 25]], np.uint8)
+    hands = np.concatenate([_hands(n, n + 1), flushes, flushes[::-1]])
+    for k in (5, 6, 7):
+        keys, suited = hand_keys(hands[:, :k])
+        plain = np.empty(len(hands), np.int32)
+        _evaluate_keys(keys, suited, plain, tables())
+        fast = np.zeros(len(hands), np.int32)
+        evaluate_keys8(keys, suited, fast, tables(), lookup_values())
+        assert (fast == plain).all()
+        assert (evaluate_into(hands[:, :k], plain, tables()) is None) and (fast == plain).all()
+        if k == 7:
+            assert (plain[n:] >> 12 >= 5).all()          # flushes or better
