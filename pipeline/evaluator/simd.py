@@ -31,7 +31,6 @@ import numpy as np
 from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils
-from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
 from .kernels import (
@@ -46,6 +45,7 @@ from .kernels import (
     check_cards,
     evaluate_checked,
     flush_shift,
+    trailing_zeros,
 )
 from .tables import tables
 
