@@ -25,7 +25,9 @@ The evaluator rows time random seven-card hands (``--hands``, pokerpipe's seeded
 an int array (the public call: checks and output included), its prebuilt-hand path
 (``pipeline.evaluator.hands.evaluate_keys`` on keys accumulated beforehand), against OMPEval's
 ``HandEvaluator`` on card arrays (a ``Hand`` built from seven ids, then evaluated) and on prebuilt ``Hand``
-objects; OMPEval's values are checked to order the hands exactly as ours do.  The three are interleaved like
+objects; OMPEval's values are checked to order the hands exactly as ours do.  Then the same on hands sharing
+boards (``by board``: each random board with all its hole pairs in turn, what a caller of the prebuilt path
+evaluates: flushes come in runs, the tables' lines stay in the cache).  The three are interleaved like
 the questions (OMPEval's driver times both of its loops in one call), best of ``--rounds`` each.
 
 The machine is shared: quote ratios, not times, and read the load average printed at the top.
@@ -157,11 +159,28 @@ def race(peer: Peer, rounds: int, exact: bool, trials: int, players: list[str], 
     return got
 
 
-def evaluator_rows(peer: Peer, n: int, rounds: int, tmp: Path) -> None:
+def board_hands(n: int, seed: int = 2) -> np.ndarray:
+    """``n`` seven-card hands sharing boards: a seeded random board, then each of its 1,081 hole pairs in
+    order (five board ids, two hole ids), board after board — the hands a board's caller evaluates."""
+    rng = np.random.default_rng(seed)
+    out = np.empty((n, 7), np.uint8)
+    i = 0
+    while i < n:
+        deck = rng.permutation(52).astype(np.uint8)
+        board, rest = deck[:5], np.sort(deck[5:])
+        a, b = np.triu_indices(len(rest), 1)
+        m = min(len(a), n - i)
+        out[i:i + m, :5] = board
+        out[i:i + m, 5], out[i:i + m, 6] = rest[a[:m]], rest[b[:m]]
+        i += m
+    return out
+
+
+def evaluator_rows(peer: Peer, hands: np.ndarray, label: str, rounds: int, tmp: Path) -> None:
     from pipeline import evaluate
     from pipeline.evaluator.hands import evaluate_keys, hand_keys
 
-    hands = random_hands(n)
+    n = len(hands)
     path = tmp / "hands.bin"
     path.write_bytes(np.ascontiguousarray(hands).tobytes())
     cards = hands                               # uint8 card ids: the evaluator reads them without a copy
@@ -200,8 +219,8 @@ def evaluator_rows(peer: Peer, n: int, rounds: int, tmp: Path) -> None:
             run()
     mine = evaluate(cards)
     order_ok = _same_order(mine, values) and _same_order(evaluate_keys(keys, suited), values)
-    for key, name, what in (("arrays", "evaluate(uint8 arrays)", "card arrays"),
-                            ("prebuilt", "prebuilt hands", "Hand objects")):
+    for key, name, what in (("arrays", f"evaluate, {label}", "card arrays"),
+                            ("prebuilt", f"prebuilt, {label}", "Hand objects")):
         cpu = "cpu " + key
         print(f"{name:24s} pokerpipe {n / best[key] / 1e6:7.1f} M/s   OMPEval {what:12s} "
               f"{n / theirs[key] / 1e6:7.1f} M/s   {theirs[key] / best[key]:5.2f}x   (CPU time: "
@@ -251,7 +270,8 @@ def main() -> None:
                   f"{ratio:5.2f}x{rate}  {' '.join(players)}{' on ' + board if board else ''}"
                   f"  {'equal' if not problem and exact else ('agree' if not problem else 'DIFFER: ' + problem)}")
         if not only or "evaluator" in only:
-            evaluator_rows(peer, args.hands, args.rounds, tmp)
+            evaluator_rows(peer, random_hands(args.hands), "random", args.rounds, tmp)
+            evaluator_rows(peer, board_hands(args.hands), "by board", args.rounds, tmp)
         peer.close()
     if failed:
         sys.exit(f"answers differ: {', '.join(failed)}")
