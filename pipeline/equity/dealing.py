@@ -118,6 +118,17 @@ def card_index(s0: np.uint64, s1: np.uint64, word: np.uint64, n: int) -> tuple:
     return s0, s1, np.int64(m >> np.uint64(16))
 
 
+@njit(cache=True, nogil=True, inline="always")
+def draw_live_card(s0: np.uint64, s1: np.uint64, cw: np.uint64, c: int, live: np.uint64, n: int) -> tuple:
+    """``(s0, s1, cw, c, bit)``: the bit of a card drawn uniformly among the ``n`` cards of ``live``, the
+    ``c``-th card of the trial (:func:`card_index` on the next 16 bits of ``cw``, a new generator output
+    every fourth card; :func:`~pipeline.core.bits.nth_set_bit`)."""
+    if c & 3 == 0:
+        s0, s1, cw = next_u64(s0, s1)
+    s0, s1, j = card_index(s0, s1, cw, n)
+    return s0, s1, cw >> np.uint64(16), c + 1, nth_set_bit(live, j)
+
+
 @njit(cache=True, nogil=True)
 def deal_bits_block(nb: int, s0: np.uint64, s1: np.uint64, rplayers: np.ndarray, roffsets: np.ndarray,
                     alias_prob: np.ndarray, alias_idx: np.ndarray, requal: np.ndarray, ckeys: np.ndarray,
@@ -203,12 +214,7 @@ def deal_bits_block(nb: int, s0: np.uint64, s1: np.uint64, rplayers: np.ndarray,
         bs = bsuit0
         c = 0           # cards dealt this trial: a new generator output every fourth
         for _d in range(missing):
-            if c & 3 == 0:
-                s0, s1, cw = next_u64(s0, s1)
-            s0, s1, j = card_index(s0, s1, cw, n)
-            cw >>= np.uint64(16)
-            c += 1
-            bit = nth_set_bit(live, j)
+            s0, s1, cw, c, bit = draw_live_card(s0, s1, cw, c, live, n)
             live ^= bit
             n -= 1
             bs |= bit
@@ -216,19 +222,9 @@ def deal_bits_block(nb: int, s0: np.uint64, s1: np.uint64, rplayers: np.ndarray,
         bkeys[b] = bkey
         bsuited[b] = bs
         for q in range(D):
-            if c & 3 == 0:
-                s0, s1, cw = next_u64(s0, s1)
-            s0, s1, j = card_index(s0, s1, cw, n)
-            cw >>= np.uint64(16)
-            c += 1
-            bit = nth_set_bit(live, j)
+            s0, s1, cw, c, bit = draw_live_card(s0, s1, cw, c, live, n)
             live ^= bit
-            if c & 3 == 0:
-                s0, s1, cw = next_u64(s0, s1)
-            s0, s1, j = card_index(s0, s1, cw, n - 1)
-            cw >>= np.uint64(16)
-            c += 1
-            bit2 = nth_set_bit(live, j)
+            s0, s1, cw, c, bit2 = draw_live_card(s0, s1, cw, c, live, n - 1)
             live ^= bit2
             n -= 2
             p = dplayers[q]
