@@ -2,7 +2,8 @@
 
     python benchmarks/bench_evaluate_pools.py [--hands 10000000] [--pools 8,64,1000,100000]
 
-A probe of the slowdown docs/library.md describes (``pipeline.evaluate`` on hands sharing boards): each row is
+A probe of the slowdown docs/library.md describes (``pipeline.evaluate`` on hands sharing boards, 265 against
+714 M/s on pools of 8 and 1,000 until its cards were prefetched, ``evaluator.simd.PREFETCH_BYTES``): each row is
 ``--hands`` hands drawn at random, with repeats, from a pool of that many distinct non-flush hands, evaluated
 from card ids (``pipeline.evaluate``) and from the same hands' prebuilt keys
 (``pipeline.evaluator.hands.evaluate_keys``), best of 5 each, into one output array made beforehand.  Read

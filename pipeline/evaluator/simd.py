@@ -18,6 +18,10 @@ by card, that costs as much as the evaluation (a bound test and a bit per card: 
   blocks holding one made without a branch: a branch per block mispredicts on them, which cost a third of
   the rate.  (Valuing them in their lanes, a suited mask built by a shift per card, measured 8% slower.)
 
+Both paths ask for their input :data:`PREFETCH_BYTES` ahead of the block in hand: on arrays larger than the
+cache, with table reads that hit it (hands sharing boards), the hardware's own prefetch fell behind and the
+rate with it (290 against 720 M hands/s).
+
 A block that fails is re-read by :func:`~.kernels.check_cards` to name its first bad row.  The values are
 the kernel's, bit for bit (tests/evaluator).  The x86 intrinsics need AVX-512 F and BW (:data:`FAST_SIMD`);
 elsewhere :func:`pipeline.evaluate` keeps the scalar :func:`~.kernels.evaluate_checked`.
@@ -65,6 +69,13 @@ def _has_avx512() -> bool:
 
 FAST_SIMD = _has_avx512()
 
+# How far ahead of the block in hand both paths ask for their input (bytes: 36 blocks of cards, 32 of keys).
+# Without it :func:`_hands7_block` fell from ~720 to ~290 M hands/s on arrays larger than the cache whenever
+# the table reads hit the cache (hands sharing boards, few distinct hands): the hardware's own prefetch did
+# not keep ahead.  512 bytes gave 606; 1,024 to 8,192 gave 740-800 on every pool, and prebuilt keys went
+# from ~800 to ~950 (issue 24, benchmarks/bench_evaluate_pools.py).
+PREFETCH_BYTES = 2048
+
 _I1, _I8, _I32, _I64 = ir.IntType(1), ir.IntType(8), ir.IntType(32), ir.IntType(64)
 _B64, _Q8, _D8, _M8, _M64 = (ir.VectorType(_I8, 64), ir.VectorType(_I64, 8), ir.VectorType(_I32, 8),
                              ir.VectorType(_I1, 8), ir.VectorType(_I1, 64))
@@ -84,6 +95,14 @@ def _pointers(builder: Any, base: Any, index: Any, size: int, element: ir.Type) 
     start = builder.shuffle_vector(start, ir.Constant(_Q8, ir.Undefined), _const(_D8, [0]))
     return builder.inttoptr(builder.add(start, builder.mul(index, _const(_Q8, [size]))),
                             ir.VectorType(element.as_pointer(), 8))
+
+
+def _prefetch(builder: Any, at: Any, ahead: int) -> None:
+    """Ask for the cache line ``ahead`` bytes past ``at`` into L1 (a hint: it never faults, so the end of an
+    array needs no test)."""
+    prefetch = _declare(builder, "llvm.prefetch.p0", ir.VoidType(), [_I8.as_pointer(), _I32, _I32, _I32])
+    line = builder.gep(builder.bitcast(at, _I8.as_pointer()), [ir.Constant(_I64, ahead)])
+    builder.call(prefetch, [line, ir.Constant(_I32, 0), ir.Constant(_I32, 3), ir.Constant(_I32, 1)])
 
 
 def _look_up(builder: Any, key: Any, wanted: Any, offsets_at: Any, values_at: Any, out_at: Any) -> None:
@@ -113,6 +132,7 @@ def _hands7_block(typingctx: Any, cards: Any, row: Any, out: Any, offsets: Any, 
         cards_at, out_at, offsets_at, values_at = data
         row = args[1]
         first = builder.bitcast(builder.gep(cards_at, [builder.mul(row, ir.Constant(_I64, 7))]), _B64.as_pointer())
+        _prefetch(builder, first, PREFETCH_BYTES)
         load = _declare(builder, "llvm.masked.load.v64i8.p0", _B64, [_B64.as_pointer(), _I32, _M64, _B64])
         raw = builder.call(load, [first, ir.Constant(_I32, 1), _const(_M64, [1] * 56 + [0] * 8), _const(_B64, [0])])
         lanes = []           # lane k: bytes 7k .. 7k+6 of the block, then a pad byte (0xFF)
@@ -166,6 +186,8 @@ def _keys_block(typingctx: Any, keys: Any, suited: Any, row: Any, out: Any, offs
         data = [context.make_array(signature.args[i])(context, builder, args[i]).data for i in (0, 1, 3, 4, 5)]
         keys_at, suited_at, out_at, offsets_at, values_at = data
         row = args[2]
+        for at in (keys_at, suited_at):
+            _prefetch(builder, builder.gep(at, [row]), PREFETCH_BYTES)
         key, suits = (builder.load(builder.bitcast(builder.gep(at, [row]), _Q8.as_pointer()), align=8)
                       for at in (keys_at, suited_at))
         flags = builder.and_(key, _const(_Q8, [int(FLUSH_FLAGS)]))
