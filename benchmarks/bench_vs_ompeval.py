@@ -1,7 +1,7 @@
 """pokerpipe against OMPEval on every equity question of issue 24, and the evaluators' rates, interleaved.
 
     python benchmarks/bench_vs_ompeval.py OMPEVAL_DIR [--rounds 3] [--trials 2000000] [--hands 10000000]
-                                          [--only NAME,NAME]
+                                          [--only NAME,NAME] [--pools 8,1000]
 
 ``OMPEVAL_DIR`` is a local copy of OMPEval's public source (https://github.com/zekyll/OMPEval: ``omp/`` and
 ``libdivide/``).  The script copies it to a temporary folder, applies the two fixes current compilers need
@@ -27,8 +27,9 @@ an int array (the public call: checks and output included), its prebuilt-hand pa
 ``HandEvaluator`` on card arrays (a ``Hand`` built from seven ids, then evaluated) and on prebuilt ``Hand``
 objects; OMPEval's values are checked to order the hands exactly as ours do.  Then the same on hands sharing
 boards (``by board``: each random board with all its hole pairs in turn, what a caller of the prebuilt path
-evaluates: flushes come in runs, the tables' lines stay in the cache).  The three are interleaved like
-the questions (OMPEval's driver times both of its loops in one call), best of ``--rounds`` each.
+evaluates: flushes come in runs, the tables' lines stay in the cache), and on hands drawn from pools of
+``--pools`` distinct hands without a flush (few table entries read again and again).  The three are
+interleaved like the questions (OMPEval's driver times both of its loops in one call), best of ``--rounds`` each.
 
 The machine is shared: quote ratios, not times, and read the load average printed at the top.
 """
@@ -176,6 +177,18 @@ def board_hands(n: int, seed: int = 2) -> np.ndarray:
     return out
 
 
+def pool_hands(n: int, size: int, seed: int = 3) -> np.ndarray:
+    """``n`` seven-card hands drawn at random, with repeats, from ``size`` distinct seeded random hands without
+    a flush: few distinct hands read few table entries, the case that slowed ``pipeline.evaluate`` on large
+    arrays until its cards were prefetched (``pipeline.evaluator.simd.PREFETCH_BYTES``)."""
+    from pipeline.evaluator.hands import hand_keys
+    from pipeline.evaluator.kernels import FLUSH_FLAGS
+
+    pool = random_hands(2 * size + 64, seed=seed + size)
+    pool = pool[(hand_keys(pool)[0] & FLUSH_FLAGS) == 0][:size]
+    return pool[np.random.default_rng(seed).integers(0, len(pool), n)]
+
+
 def evaluator_rows(peer: Peer, hands: np.ndarray, label: str, rounds: int, tmp: Path) -> None:
     from pipeline import evaluate
     from pipeline.evaluator.hands import evaluate_keys, hand_keys
@@ -242,6 +255,8 @@ def main() -> None:
     ap.add_argument("--trials", type=int, default=2_000_000, help="Monte Carlo trials per question")
     ap.add_argument("--hands", type=int, default=10_000_000, help="hands for the evaluator rows")
     ap.add_argument("--only", default="", help="comma-separated question names (and/or 'evaluator')")
+    ap.add_argument("--pools", default="8,1000",
+                    help="evaluator rows also on hands drawn from pools of these many distinct hands ('' for none)")
     args = ap.parse_args()
     only = set(filter(None, args.only.split(",")))
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; {args.rounds} rounds, best of each; "
@@ -272,6 +287,8 @@ def main() -> None:
         if not only or "evaluator" in only:
             evaluator_rows(peer, random_hands(args.hands), "random", args.rounds, tmp)
             evaluator_rows(peer, board_hands(args.hands), "by board", args.rounds, tmp)
+            for size in (int(p) for p in args.pools.split(",") if p):
+                evaluator_rows(peer, pool_hands(args.hands, size), f"pool of {size:,}", args.rounds, tmp)
         peer.close()
     if failed:
         sys.exit(f"answers differ: {', '.join(failed)}")

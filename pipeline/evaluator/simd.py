@@ -20,7 +20,7 @@ by card, that costs as much as the evaluation (a bound test and a bit per card: 
 
 Both paths ask for their input :data:`PREFETCH_BYTES` ahead of the block in hand: on arrays larger than the
 cache, with table reads that hit it (hands sharing boards), the hardware's own prefetch fell behind and the
-rate with it (290 against 720 M hands/s).
+rate with it (290 against 720 M hands/s; the ``pool`` rows of benchmarks/bench_vs_ompeval.py).
 
 A block that fails is re-read by :func:`~.kernels.check_cards` to name its first bad row.  The values are
 the kernel's, bit for bit (tests/evaluator).  The x86 intrinsics need AVX-512 F and BW (:data:`FAST_SIMD`);
@@ -69,11 +69,8 @@ def _has_avx512() -> bool:
 
 FAST_SIMD = _has_avx512()
 
-# How far ahead of the block in hand both paths ask for their input (bytes: 36 blocks of cards, 32 of keys).
-# Without it :func:`_hands7_block` fell from ~720 to ~290 M hands/s on arrays larger than the cache whenever
-# the table reads hit the cache (hands sharing boards, few distinct hands): the hardware's own prefetch did
-# not keep ahead.  512 bytes gave 606; 1,024 to 8,192 gave 740-800 on every pool, and prebuilt keys went
-# from ~800 to ~950 (issue 24, benchmarks/bench_evaluate_pools.py).
+# How far ahead both paths ask for their input (module doc): 36 blocks of cards, 32 of keys.  Measured on
+# large arrays of hands from few distinct ones: 512 bytes gave 606 M hands/s, 1,024 to 8,192 gave 740-800.
 PREFETCH_BYTES = 2048
 
 _I1, _I8, _I32, _I64 = ir.IntType(1), ir.IntType(8), ir.IntType(32), ir.IntType(64)
@@ -186,10 +183,10 @@ def _keys_block(typingctx: Any, keys: Any, suited: Any, row: Any, out: Any, offs
         data = [context.make_array(signature.args[i])(context, builder, args[i]).data for i in (0, 1, 3, 4, 5)]
         keys_at, suited_at, out_at, offsets_at, values_at = data
         row = args[2]
-        for at in (keys_at, suited_at):
-            _prefetch(builder, builder.gep(at, [row]), PREFETCH_BYTES)
-        key, suits = (builder.load(builder.bitcast(builder.gep(at, [row]), _Q8.as_pointer()), align=8)
-                      for at in (keys_at, suited_at))
+        blocks = [builder.gep(at, [row]) for at in (keys_at, suited_at)]
+        for block in blocks:
+            _prefetch(builder, block, PREFETCH_BYTES)
+        key, suits = (builder.load(builder.bitcast(block, _Q8.as_pointer()), align=8) for block in blocks)
         flags = builder.and_(key, _const(_Q8, [int(FLUSH_FLAGS)]))
         ctlz = _declare(builder, "llvm.ctlz.v8i64", _Q8, [_Q8, _I1])
         leading = builder.call(ctlz, [builder.or_(flags, _const(_Q8, [1 << 35])), ir.Constant(_I1, 0)])
