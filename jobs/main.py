@@ -35,6 +35,21 @@ def _register(argv: list[str]) -> None:
         importlib.import_module(known[name])
 
 
+def _bare_workers(argv: list[str]) -> list[str]:
+    """``--workers`` (``-w``) given no value — last, or before another option — means every core this process
+    may use: the value is filled in, so that each command sees a number (a value the option cannot take is
+    still the option parser's to refuse)."""
+    from pipeline.core.combinatorics import available_cores
+
+    out = list(argv)
+    for i in range(len(out) - 1, -1, -1):
+        if out[i] in ("--workers", "-w"):
+            following = out[i + 1] if i + 1 < len(out) else None
+            if following is None or (following.startswith("-") and not following[1:].isdigit()):
+                out.insert(i + 1, str(available_cores()))
+    return out
+
+
 def _interrupted() -> int:
     print("pokerpipe: interrupted", file=sys.stderr)
     return 130
@@ -48,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     runner turns a KeyboardInterrupt into a silent ``Exit(130)`` that cannot be
     told apart from a command's own exit code.
     """
-    args = list(sys.argv[1:] if argv is None else argv)
+    args = _bare_workers(list(sys.argv[1:] if argv is None else argv))
     try:
         _register(args)
         command = typer.main.get_command(app)

@@ -12,7 +12,8 @@ DEFAULT_OUT = "outputs"      # where datasets are built, and where the hold'em c
 
 OUT = typer.Option(DEFAULT_OUT, "--out", "-o",
                    help="output folder or URL (s3://bucket/prefix, gs://...); a dataset writes <out>/<name>/")
-WORKERS = typer.Option(None, "--workers", "-w", help="local worker processes (default: all cores)")
+WORKERS = typer.Option(None, "--workers", "-w", help="local worker processes (default, or --workers with no "
+                       "value: every core; at most 4 a core)")
 SCHEDULER = typer.Option(None, "--scheduler", help="run on an existing Dask cluster, e.g. tcp://10.0.0.5:8786 "
                          "(Dask sends pickled code: connect only to a cluster you trust)")
 QUIET = typer.Option(False, "--quiet", "-q", help="no progress bar")

@@ -32,9 +32,7 @@ local folder or an object-store URL (:mod:`.storage`).
 """
 from __future__ import annotations
 
-import concurrent.futures as cf
 import contextlib
-import hashlib
 import json
 import signal
 import sys
@@ -50,15 +48,15 @@ from ..core.errors import InputError
 from ..core.inputs import parse_json
 from ..core.version import __version__
 from .errors import Interrupted, RunnerError
-from .parquet import canonical_json, parquet_bytes, read_part, sha256
+from .parquet import read_part, sha256
+from .parts import CHECKSUMS, build_parts, compute_piece, params_digest, part_name, write_part
 from .session import Session, signal_handled
 from .spec import Dataset
 from .storage import LOCK, Storage, StorageError, check_name  # noqa: F401  (re-exported)
+from .trace import RunTrace
 
 MANIFEST = "_manifest.json"
-CHECKSUMS = "_checksums"
-MAX_TASKS = 512          # partitions are grouped into at most this many Dask tasks
-POLL_SECONDS = 0.1       # the client looks up from the cluster this often (Ctrl-C is seen at once)
+MAX_TASKS = 512          # whole partitions are grouped into at most this many Dask tasks
 
 
 @dataclass
@@ -73,38 +71,7 @@ class RunReport:
     bytes: int           # bytes of its parts
     seconds: float       # wall time of this run
     manifest: dict = field(default_factory=dict)
-
-
-def part_name(index: int) -> str:
-    return f"part-{index:05d}.parquet"
-
-
-def params_digest(dataset: Dataset) -> str:
-    """SHA-256 of the dataset's name, canonical parameters and the package version."""
-    return hashlib.sha256(canonical_json([dataset.name, dataset.params, __version__]).encode()).hexdigest()
-
-
-def build_parts(dataset: Dataset, group: list, location: str, shown: str = "") -> list[tuple[int, int, int, str]]:
-    """Run on a worker: compute a group of ``(index, partition)``, write each part and its
-    checksum record atomically; return ``(index, rows, bytes, sha256)`` per part.
-
-    Grouping keeps the scheduler's per-task cost (about a millisecond) small
-    beside the work when a dataset has many tiny partitions.
-    """
-    storage = Storage(location, shown)          # ``shown``: the output as the user wrote it, for messages
-    schema = dataset.full_schema
-    digest = params_digest(dataset)
-    done = []
-    for i, partition in group:
-        table = dataset.compute(partition)
-        table = pa.Table.from_arrays([table.column(f.name) for f in schema], schema=schema)
-        data = parquet_bytes(table)
-        sha = sha256(data)
-        record = checksum_record(dataset.name, i, digest, sha, table.num_rows, len(data))
-        storage.write_atomic(data, dataset.name, part_name(i))
-        storage.write_atomic(json.dumps(record).encode(), dataset.name, CHECKSUMS, part_name(i) + ".json")
-        done.append((i, table.num_rows, len(data), sha))
-    return done
+    trace: RunTrace = field(default_factory=RunTrace)   # where the time went (:mod:`.trace`)
 
 
 @contextlib.contextmanager
@@ -114,11 +81,6 @@ def _sigterm_as_interrupt() -> Iterator[None]:
         raise KeyboardInterrupt
     with signal_handled(signal.SIGTERM, handler):
         yield
-
-
-def checksum_record(name: str, index: int, digest: str, sha: str, rows: int, nbytes: int) -> dict[str, Any]:
-    """A part's checksum record: its identity (dataset, part index, parameters' digest) bound to its bytes."""
-    return {"dataset": name, "part": index, "params": digest, "sha256": sha, "rows": rows, "bytes": nbytes}
 
 
 def read_manifest(storage: Storage, name: str) -> dict | None:
@@ -277,6 +239,7 @@ def run_dataset(dataset: Dataset, storage: Storage, session: Session, inputs: An
 def _run_locked(dataset: Dataset, storage: Storage, session: Session, inputs: Any, force: bool,
                 start: float) -> RunReport:
     name = dataset.name
+    moments = RunTrace(started=start)
     partitions = list(dataset.partitions(inputs))
     manifest = read_manifest(storage, name)
     manifest = manifest if check_manifest(manifest, dataset, len(partitions)) is None else None
@@ -287,19 +250,23 @@ def _run_locked(dataset: Dataset, storage: Storage, session: Session, inputs: An
         damaged = _damaged_side_output(storage, name, manifest)
         if damaged is None:
             session.progress.skip(len(partitions))
+            moments.finished = time.time()
             return RunReport(name, storage.url(name), len(partitions), 0, sum(p[0] for p in parts.values()),
-                             sum(p[1] for p in parts.values()), time.time() - start, manifest)
+                             sum(p[1] for p in parts.values()), time.time() - start, manifest, moments)
         print(f"pokerpipe: {storage.url(name, damaged)} is missing or differs from its manifest; writing it again",
               file=sys.stderr)
     if todo:
-        session.connect()                         # reach the cluster before touching anything
+        reached = time.time()
+        session.connect([(dataset, dataset.pieces(partitions[todo[0]])[0])])   # before touching anything
+        moments.connected = time.time()
+        moments.cluster_seconds = moments.connected - reached
     storage.remove(name, MANIFEST)                # from here on the dataset is unfinished
     _clean(storage, dataset, len(partitions))
     if todo:
         session.progress.dataset(name, len(partitions), len(parts))
         try:
             with _sigterm_as_interrupt():
-                computed = _compute(dataset, storage, session, partitions, todo, parts)
+                computed = _compute(dataset, storage, session, partitions, todo, parts, moments)
         except KeyboardInterrupt:
             raise Interrupted(f"{name}: interrupted with {len(parts)} of {len(partitions)} "
                               f"parts done; run the same command again to resume") from None
@@ -317,36 +284,65 @@ def _run_locked(dataset: Dataset, storage: Storage, session: Session, inputs: An
     }
     doc["rows"] = sum(p["rows"] for p in doc["parts"])
     storage.write_atomic((json.dumps(doc, indent=1) + "\n").encode(), name, MANIFEST, sync=True)
+    moments.finished = time.time()
     return RunReport(name, storage.url(name), len(partitions), computed, doc["rows"],
-                     sum(p["bytes"] for p in doc["parts"]), time.time() - start, doc)
+                     sum(p["bytes"] for p in doc["parts"]), time.time() - start, doc, moments)
 
 
 def _compute(dataset: Dataset, storage: Storage, session: Session, partitions: list, todo: list[int],
-             parts: dict[int, tuple[int, int, str]]) -> int:
-    """Run the missing partitions on the cluster; fill ``parts``; return how many were computed."""
-    executor = session.cluster_executor()
-    size = -(-len(todo) // MAX_TASKS)
-    groups = [[(i, partitions[i]) for i in todo[k:k + size]] for k in range(0, len(todo), size)]
-    pending = {executor.submit(build_parts, dataset, g, storage.location, storage.shown) for g in groups}
+             parts: dict[int, tuple[int, int, str]], moments: RunTrace) -> int:
+    """Run the missing partitions on the cluster; fill ``parts`` (and ``moments``' task timings); return how
+    many were computed.
+
+    Each missing part is one task, or — when its partition comes in several
+    pieces (:meth:`Dataset.pieces`) — one task per piece and one that combines
+    and writes them, run as soon as they are done (a higher priority).  Work is
+    sent costly first (:meth:`Dataset.cost`), so that the end of the run is
+    filled with short tasks and no worker idles while another finishes a long
+    one; which task runs where never changes the bytes.
+    """
+    units: list[tuple[float, int, list[int], list]] = []   # (cost, order, parts, pieces of the one split part)
+    whole = []                                   # parts computed in one task (grouped when there are many)
+    for i in todo:
+        pieces = list(dataset.pieces(partitions[i]))
+        if len(pieces) > 1:
+            units.append((sum(dataset.cost(p) for p in pieces), i, [i], pieces))
+        else:
+            whole.append(i)
+    size = -(-len(whole) // MAX_TASKS) if whole else 1
+    for k in range(0, len(whole), size):
+        group = whole[k:k + size]
+        units.append((sum(dataset.cost(partitions[i]) for i in group), group[0], group, []))
+    units.sort(key=lambda u: (-u[0], u[1]))       # costly first; else in part order
+    moments.first_sent = time.time()
+    location, shown = storage.location, storage.shown
+    pending = set()
+    for _, _, group, pieces in units:
+        if not pieces:
+            pending.add(session.submit(build_parts, dataset, [(i, partitions[i]) for i in group], location, shown))
+        else:
+            done = [session.submit(compute_piece, dataset, group[0], n, p) for n, p in enumerate(pieces)]
+            pending.add(session.submit(write_part, dataset, group[0], location, shown, *done, priority=1))
     computed = 0
     try:
-        while pending:
-            done, pending = cf.wait(pending, timeout=POLL_SECONDS, return_when=cf.FIRST_COMPLETED)
-            for future in done:
-                if future.cancelled():
-                    raise _failure(dataset.name, CancelledError())
-                error = future.exception()
-                if error is not None:
-                    raise _failure(dataset.name, error)
-                built = future.result()
-                for i, rows, nbytes, sha in built:
-                    if storage.size(dataset.name, part_name(i)) != nbytes:
-                        raise RunnerError(f"{dataset.name}: a worker wrote {part_name(i)} but it is not at "
-                                          f"{storage.url(dataset.name)}; workers on other machines need "
-                                          "a shared folder or an object-store URL for --out")
-                    parts[i] = (rows, nbytes, sha)
-                    computed += 1
-                session.progress.advance(len(built))
+        for future in session.completed(pending):
+            pending.discard(future)
+            if future.cancelled():
+                raise _failure(dataset.name, CancelledError())
+            error = future.exception()
+            if error is not None:
+                raise _failure(dataset.name, error)
+            built, timings = future.result()
+            moments.last_back = time.time()
+            moments.parts += timings
+            for i, rows, nbytes, sha in built:
+                if storage.size(dataset.name, part_name(i)) != nbytes:
+                    raise RunnerError(f"{dataset.name}: a worker wrote {part_name(i)} but it is not at "
+                                      f"{storage.url(dataset.name)}; workers on other machines need "
+                                      "a shared folder or an object-store URL for --out")
+                parts[i] = (rows, nbytes, sha)
+                computed += 1
+            session.progress.advance(len(built))
     except BaseException as e:
         for future in pending:
             future.cancel()

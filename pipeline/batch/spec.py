@@ -5,7 +5,10 @@ A :class:`Dataset` names its output (``name``, a slug path such as
 manifest), its Arrow ``schema``, the datasets it reads (``dependencies``),
 the small picklable ``partitions`` of its work and a ``compute(partition)``
 that turns one partition into an Arrow table on a Dask worker — the shape of
-``dask.dataframe.from_map(func, iterables, meta=...)``.  ``side_outputs``
+``dask.dataframe.from_map(func, iterables, meta=...)``.  A partition may be
+cut into ``pieces`` computed apart and ``combine``-d into its part, each
+estimated by ``cost``; ``prepare`` loads a worker's kernels before its first
+part.  ``side_outputs``
 turns the finished dataset into extra files (a heat map, a strategy table),
 recorded with their SHA-256 in the manifest.
 """
@@ -63,6 +66,34 @@ class Dataset:
     def rows(self, partition: Any) -> int | None:
         """Rows a partition must give, when known in advance."""
         return None
+
+    def pieces(self, partition: Any) -> Sequence[Any]:
+        """The partition cut into pieces that can be computed apart, in order, each a partition ``compute``
+        takes (so that work finer than a file spreads over the workers); :meth:`combine` joins their tables
+        into the part, which must equal ``compute(partition)``.  The default: the partition whole."""
+        return (partition,)
+
+    def combine(self, tables: list[pa.Table]) -> pa.Table:
+        """The part from its pieces' tables, in order (:meth:`pieces`); the default stacks their rows, in one
+        chunk per column, as the partition computed whole would hold them."""
+        return pa.concat_tables(tables).combine_chunks()
+
+    def cost(self, partition: Any) -> float:
+        """The relative cost of computing ``partition`` (or a piece of one), estimated without computing it:
+        the runner sends costly work first, so that the cheap work fills the end of a run evenly."""
+        return 1.0
+
+    def prepare(self, sample: Any) -> None:
+        """Load what the parts use (modules, compiled kernels, cached tables) into this process.
+
+        The runner calls it once per worker process before that process's first
+        task, and times it apart from the tasks, so that a worker's start is
+        measured as a start.  ``sample`` is a piece of the work at hand (the
+        first piece of a partition to compute): computing a small slice of it
+        loads exactly what the parts use.  A local cluster's workers are forked
+        from a process that has prepared the dataset (:mod:`.session`), and find
+        everything loaded.  The default prepares nothing.
+        """
 
     def side_outputs(self, table: Callable[..., pa.Table], inputs: Inputs) -> dict[str, bytes]:
         """Files made from the finished dataset (``table()`` reads it, ``table(columns)`` some columns), by name."""

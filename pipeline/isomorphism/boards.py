@@ -83,5 +83,15 @@ CANONICAL_BOARDS = {3: 1755, 4: 16432, 5: 134459}   # len(canonical_boards(k)), 
 @cache
 def canonical_boards(k: int = 5) -> np.ndarray:
     """One representative (ascending ids) of each ``k``-card board up to suits:
-    1,755 flops, 16,432 turns, 134,459 rivers."""
-    return cards_of_codes(np.unique(suit_canonical_codes(all_card_sets(52, k), False)), k)
+    1,755 flops, 16,432 turns, 134,459 rivers.
+
+    Listed once and kept in the disk cache (the river's took 1.5 s of a batch
+    client's serial time, and again in every worker); read back in a few
+    milliseconds.
+    """
+    from ..core.cache import cache_dir, load_or_build
+
+    def build() -> dict[str, np.ndarray]:
+        return {"boards": cards_of_codes(np.unique(suit_canonical_codes(all_card_sets(52, k), False)), k)}
+
+    return load_or_build(cache_dir() / f"canonical-boards-{int(k)}.npz", build, {"boards"})["boards"]

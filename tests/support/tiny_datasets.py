@@ -51,3 +51,52 @@ class Crasher(Squares):
         if partition[0] == 6:
             os._exit(1)
         return compute(partition)
+
+
+class Pieces(Squares):
+    """``n`` parts of ``k`` rows, each part computed in ``k`` one-row pieces sent costly first (``delay`` seconds
+    of sleep a piece, longer for later parts), so that a run has many more tasks than parts."""
+
+    def __init__(self, n=12, k=4, delay=0.0, name="pieces"):
+        super().__init__(n, delay, name)
+        self.k = k
+        self.params = {"n": n, "k": k}
+
+    def partitions(self, inputs):
+        return [[(self.k * i + j, self.delay) for j in range(self.k)] for i in range(self.n)]
+
+    def rows(self, partition):
+        return len(partition)
+
+    def pieces(self, partition):
+        return [[p] for p in partition]
+
+    def cost(self, partition):
+        return float(sum(i for i, _ in partition))
+
+    def compute(self, partition):
+        rows = []
+        for i, delay in partition:
+            if delay:
+                time.sleep(delay)
+            rows.append((i, i * i, f"n{i}"))
+        return pa.table({"i": pa.array([r[0] for r in rows], pa.int64()),
+                         "square": pa.array([r[1] for r in rows], pa.int64()),
+                         "label": pa.array([r[2] for r in rows])})
+
+
+def pieces(n=12, k=4, delay=0.0):
+    return Pieces(n, k, delay)
+
+
+class SlowPrepare(Squares):
+    """A dataset whose preparation (as if its kernels compiled) takes a minute; it touches ``marker`` first."""
+
+    def __init__(self, marker, n=4):
+        super().__init__(n, 0.0, "slow-prepare")
+        self.marker = str(marker)
+
+    def prepare(self, sample):
+        with open(self.marker, "w") as f:
+            f.write(str(os.getpid()))
+        time.sleep(60)

@@ -40,6 +40,7 @@ from ..streets import MAX_LIMIT, STREETS, check_street, planned_parts
 
 ORDER = 70
 BOARDS_PER_PART = {"river": 2000, "turn": 200, "flop": 25}
+BOARDS_PER_PIECE = {"river": 250, "turn": 25, "flop": 1}      # a task of a street table: a few tenths of a second
 SEED_MAX = 2**63 - 1
 MAX_BINS = 1980                      # a river count's resolution: finer bins stay empty
 MATRIX_MAX = 10_000                  # buckets up to which the inter-bucket distances are stored
@@ -174,34 +175,58 @@ class _StreetBase(_Rebuilt):
         return []
 
     def context(self, inputs: Inputs) -> dict[str, Any]:
-        """The inputs of :func:`~pipeline.abstraction.streets.street_rows` read from the planned datasets."""
+        """The inputs of :func:`~pipeline.abstraction.streets.street_rows` from the planned datasets: the flop's
+        as :class:`Kept` readers, read on the workers (:func:`resolved` gives their values)."""
         if self.street == "river":
             return {"clusters": clusters_of(inputs, self.seed)}
         if self.street == "flop":
             centroids, table = self.reads()
-            return {"turn_centroids": centroid_array(read_exact(inputs, centroids)),
+            read_exact(inputs, centroids, ["bucket"])         # refused here, not on a worker, if planned otherwise
+            return {"turn_centroids": Kept(partial(_centroids, inputs, centroids), canonical(centroids)),
                     "turn_buckets": TurnBuckets(partial(read_exact, inputs, table, ["index", "bucket"]),
                                                 canonical(table))}
         return {}
 
 
-class TurnBuckets:
-    """The built turn table's buckets as a dense array (uint16 per turn situation index, ``NO_BUCKET`` where a
-    limited build did not reach), read on a worker the first time a flop part asks, then kept for the
-    process: one array of 28 MB, not one per part.  Picklable (``read`` reads the planned table); ``key``
-    names the table's parameters, the same content whatever folder holds it."""
+class Kept:
+    """An input read on a worker the first time a part asks for it, then kept for the process: one copy per
+    worker, however many parts and pieces use it, and nothing of it in the tasks the client sends (the built
+    turn table's dense buckets are 28 MB; K = 9,000 centroids 3.5 MB, once per piece).  Picklable
+    (``read`` reads the planned dataset); ``key`` names what is read, the same content whatever folder holds it.
+    """
 
-    _kept: dict[str, np.ndarray] = {}
+    _kept: dict[str, Any] = {}
+    KEEP = 4                      # inputs kept at once per process (a run reads one street's at a time)
 
-    def __init__(self, read: Callable[[], pa.Table], key: str) -> None:
+    def __init__(self, read: Callable[[], Any], key: str) -> None:
         self.read, self.key = read, key
 
-    def __call__(self) -> np.ndarray:
+    def __call__(self) -> Any:
         if self.key not in self._kept:
-            dense = dense_buckets(self.read(), "turn")
-            self._kept.clear()
-            self._kept[self.key] = dense
+            if len(self._kept) >= self.KEEP:
+                self._kept.clear()
+            self._kept[self.key] = self.read()
         return self._kept[self.key]
+
+
+def _dense_turn_buckets(read: Callable[[], pa.Table]) -> np.ndarray:
+    return dense_buckets(read(), "turn")
+
+
+def TurnBuckets(read: Callable[[], pa.Table], key: str) -> Kept:
+    """The built turn table's buckets as a dense array (uint16 per turn situation index, ``NO_BUCKET`` where a
+    limited build did not reach), kept per worker (:class:`Kept`)."""
+    return Kept(partial(_dense_turn_buckets, read), key)
+
+
+def _centroids(inputs: Inputs, fit: Dataset) -> np.ndarray:
+    return centroid_array(read_exact(inputs, fit, ["centroid"]))
+
+
+def resolved(context: dict[str, Any]) -> dict[str, Any]:
+    """A street's context with its kept turn centroids read (the turn buckets stay a callable: the flop's
+    features call it only when they need it)."""
+    return {k: v() if k == "turn_centroids" and isinstance(v, Kept) else v for k, v in context.items()}
 
 
 def dense_buckets(table: pa.Table, street: str) -> np.ndarray:
@@ -272,7 +297,7 @@ class Centroids(_StreetBase):
         from ...abstraction.fitting import fit_street
 
         fitted = fit_street(self.street, _boards(self.street, self.limit), self.k, bins=self.bins, seed=self.seed,
-                            chunk=BOARDS_PER_PART[self.street], **partition)
+                            chunk=BOARDS_PER_PART[self.street], **resolved(partition))
         c = fitted.clustering
         history = [list(c.objective)] + [[] for _ in range(self.k - 1)]       # the objective per iteration
         return pa.table({
@@ -328,7 +353,8 @@ class Street(_StreetBase):
         return [self.fit(), *self.reads()]
 
     def partitions(self, inputs: Inputs) -> Sequence[Any]:
-        centroids = centroid_array(read_exact(inputs, self.fit(), ["centroid"]))
+        read_exact(inputs, self.fit(), ["bucket"])           # refused here, not on a worker, if planned otherwise
+        centroids = Kept(partial(_centroids, inputs, self.fit()), canonical(self.fit()))   # read by the workers
         context = self.context(inputs)
         boards = _boards(self.street, self.limit)
         size = BOARDS_PER_PART[self.street]
@@ -337,11 +363,27 @@ class Street(_StreetBase):
     def planned_parts(self) -> int:
         return planned_parts(self.street, self.limit, BOARDS_PER_PART[self.street])
 
+    def pieces(self, partition: Any) -> Sequence[Any]:
+        boards, centroids, context = partition
+        size = BOARDS_PER_PIECE[self.street]
+        return [(boards[i:i + size], centroids, context) for i in range(0, len(boards), size)]
+
+    def combine(self, tables: list[pa.Table]) -> pa.Table:
+        return pa.concat_tables(tables).sort_by("index").combine_chunks()    # a part's rows by situation index
+
+    def cost(self, partition: Any) -> float:
+        return float(len(partition[0]))
+
+    def prepare(self, sample: Any) -> None:
+        boards, centroids, context = sample
+        self.compute((boards[:1], centroids, context))
+
     def compute(self, partition: Any) -> pa.Table:
         from ...abstraction.fitting import assigned_rows
 
         boards, centroids, context = partition
-        rows, labels, distances = assigned_rows(self.street, boards, centroids, bins=self.bins, **context)
+        rows, labels, distances = assigned_rows(self.street, boards, centroids(), bins=self.bins,
+                                                **resolved(context))
         columns: dict[str, Any] = {"index": rows.index, "bucket": pa.array(labels, pa.uint16()),
                                    "weight": rows.weight, "win2": rows.win2.astype(np.int64),
                                    "equity": rows.equity}

@@ -1,0 +1,306 @@
+"""Where a dataset's time goes as workers are added, term by term, and what that predicts for 16 to 256 workers.
+
+    python benchmarks/bench_scaling.py [DATASET ...] [--workers 1,2,4,8] [-p NAME.KEY=VALUE ...]
+                                       [--predict 16,64,256] [--out DIR] [--scheduler ADDRESS]
+
+Default datasets: ``matchups ehs-table/flop abstraction/turn exploitability``.  For each dataset its
+inputs are built first (untimed) and its kernels compiled; then, for each worker count, the dataset is
+rebuilt from nothing (``force``) by a fresh process, as ``pokerpipe tables DATASET --workers N --quiet``
+would, and the run's own record (:mod:`pipeline.batch.trace`) gives:
+
+* wall seconds; CPU seconds of the client process (it also runs the local scheduler and the nannies), of the
+  workers, and of the whole process tree;
+* each worker's start: from its process's spawn to ready for its first part (wall), and the CPU it used
+  until then (its imports, and :meth:`~pipeline.batch.spec.Dataset.prepare`);
+* the client's serial seconds before the first task is sent (reading inputs, listing partitions, checking
+  what is kept: the cluster's own start is counted apart) and after the last part comes back (side
+  outputs, manifest);
+* the tasks (a part, or a piece of one) and their cost: thread CPU seconds, min / median / max;
+* idle worker-seconds at the tail (each worker from its last task to the end of the last), bytes written,
+  peak memory per worker;
+* whether the part files' SHA-256 equal those of the first run (the bytes must not depend on the workers).
+
+Then the model, printed with its terms: wall(w) = client serial + cluster start(w) + worker prepare +
+makespan(w) — the makespan by replaying the measured task costs (CPU seconds plus the measured dispatch
+gap) in the runner's order on ``w`` workers that each take the next task when free, as the scheduler does.
+Worker counts above this machine's cores run oversubscribed: their wall times are no figure of merit, but
+the CPU terms still hold, and the prediction is made from CPU terms.  ``--scheduler`` times the runs on an
+existing Dask cluster instead of local workers (``--workers`` then only labels them).
+
+A dataset whose full run would take too long gets a small ``-p NAME.limit=...`` (or ``hands=``); the
+parameters used are printed beside each result.
+"""
+from __future__ import annotations
+
+import argparse
+import heapq
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+DEFAULT = ["matchups", "ehs-table/flop", "abstraction/turn", "exploitability"]
+
+
+# --------------------------------------------------------------------------- one run, in a fresh process
+
+def _worker_snapshot() -> dict[str, Any]:
+    """Run on each worker at the end of a run: its CPU seconds and peak memory."""
+    from pipeline.batch import trace
+
+    return {"worker": trace.worker_name(), "cpu": time.process_time(), "rss_peak": trace.peak_rss(),
+            "spawned": trace.process_started()}
+
+
+def _descendants_cpu() -> tuple[float, float]:
+    """CPU seconds of this process's living descendants (workers, the process they fork from, ...), and of the
+    fork server alone: counted before they end, since a forked worker's CPU never reaches this process's
+    rusage."""
+    import psutil
+
+    total = server = 0.0
+    for p in psutil.Process().children(recursive=True):
+        try:
+            t = p.cpu_times()
+            total += t.user + t.system
+            if any("forkserver" in part for part in p.cmdline()):
+                server += t.user + t.system
+        except psutil.Error:
+            pass
+    return total, server
+
+
+def child(spec: dict[str, Any]) -> dict[str, Any]:
+    """One timed build of ``spec['dataset']`` (its inputs already built) on ``spec['workers']`` workers."""
+    wall0, cpu0 = time.time(), time.process_time()
+    from pipeline.batch.session import Session
+    from pipeline.datasets import build_many
+    from pipeline.datasets.build import plan
+
+    names = {ds.name for ds in plan([spec["dataset"]])}
+    params = {k: v for k, v in spec["params"].items() if k in names}    # what this dataset and its inputs take
+    if spec.get("prepare"):           # build the inputs, compile the kernels the dataset's parts use: untimed
+        planned = plan([spec["dataset"]], params)
+        if len(planned) > 1:
+            with Session(None, spec.get("scheduler"), quiet=True) as session:
+                build_many(planned[:-1], spec["out"], session, write_catalog=False)
+        from pipeline.datasets.build import PlannedInputs, Reader, open_storage
+
+        target = planned[-1]
+        partitions = target.partitions(PlannedInputs(Reader(open_storage(spec["out"])), planned))
+        target.prepare(target.pieces(partitions[0])[0])
+        return {}
+    imported = time.time()
+    with Session(spec["workers"], spec.get("scheduler"), quiet=True) as session:
+        reports = build_many([spec["dataset"]], spec["out"], session, force=spec["force"], write_catalog=False,
+                             params=params)
+        report = reports[-1]
+        workers = list(session.client().run(_worker_snapshot).values()) if report.computed else []
+        client_cpu = time.process_time() - cpu0
+        descendants, server = _descendants_cpu()
+        tree = client_cpu + descendants
+        ended = time.time()
+    t = report.trace
+    return {
+        "dataset": report.name, "params": report.manifest.get("parameters"), "wall": ended - wall0,
+        "import": imported - wall0, "client_cpu": client_cpu, "tree_cpu": tree,
+        "server_cpu": server, "computed": report.computed,
+        "bytes": report.bytes, "rows": report.rows,
+        "shas": [p["sha256"] for p in report.manifest["parts"]],
+        "moments": {k: getattr(t, k) for k in ("started", "connected", "first_sent", "last_back", "finished",
+                                               "cluster_seconds")},
+        "built_from": wall0, "inputs_checked": sum(r.seconds for r in reports[:-1]),
+        "tasks": [vars(p) | {"seconds": p.seconds} for p in t.parts],
+        "workers": workers,
+    }
+
+
+def run_child(spec: dict[str, Any]) -> tuple[dict[str, Any], float, float]:
+    """``spec`` run by a fresh interpreter; its result, wall seconds and the CPU of its whole process tree."""
+    t = time.perf_counter()
+    proc = subprocess.run([sys.executable, __file__, "--child", json.dumps(spec)], capture_output=True, text=True)
+    wall = time.perf_counter() - t
+    if proc.returncode != 0:
+        sys.exit(f"bench_scaling: a run failed ({spec['dataset']}, {spec.get('workers')} workers):\n"
+                 f"{proc.stderr[-3000:]}")
+    lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
+    result = json.loads(lines[-1]) if lines else {}
+    return result, wall, result.get("tree_cpu", 0.0)
+
+
+# --------------------------------------------------------------------------- the terms and the model
+
+def terms(r: dict[str, Any]) -> dict[str, Any]:
+    """The scaling terms of one run's record."""
+    m, tasks = r["moments"], r["tasks"]
+    by_worker: dict[str, list[dict]] = {}
+    for task in sorted(tasks, key=lambda x: x["started"]):
+        by_worker.setdefault(task["worker"], []).append(task)
+    end = max((x["finished"] for x in tasks), default=m["last_back"])
+    starts, start_cpu, prepare, gaps, idle = [], [], [], [], 0.0
+    for own in by_worker.values():
+        first = own[0]
+        starts.append(first["started"] - first["spawned"])
+        start_cpu.append(first["cpu_before"] + first["prepare_cpu"])
+        prepare.append(first["prepare"])
+        gaps += [b["started"] - b["prepare"] - a["finished"] for a, b in zip(own, own[1:])]
+        idle += end - own[-1]["finished"]
+    cost = [x["cpu"] for x in tasks]
+    slack = [max(0.0, x["seconds"] - x["cpu"]) for x in tasks]
+    return {
+        "serial_before": max(0.0, m["first_sent"] - r["built_from"] - m["cluster_seconds"] - r["import"]),
+        "import": r["import"], "cluster": m["cluster_seconds"],
+        "serial_after": max(0.0, m["finished"] - m["last_back"]) + (r["built_from"] + r["wall"] - m["finished"]),
+        "starts": starts, "start_cpu": start_cpu, "prepare": prepare,
+        "gap": statistics.median(gaps) if gaps else 0.0, "slack": statistics.median(slack) if slack else 0.0,
+        "cost": cost, "order": [x["cpu"] for x in sorted(tasks, key=lambda x: x["started"])],
+        "idle": idle, "tail_share": idle / max(1e-9, len(by_worker) * (end - min(x["started"] for x in tasks)))
+        if tasks else 0.0,
+        "workers_cpu": sum(w["cpu"] for w in r["workers"]),
+        "rss_peak": max((w["rss_peak"] for w in r["workers"]), default=0),
+    }
+
+
+def makespan(costs: list[float], workers: int, gap: float) -> float:
+    """When the last of ``costs`` (in sending order) ends on ``workers`` workers that each take the next task
+    when free, ``gap`` seconds after their last one (list scheduling)."""
+    free = [0.0] * workers
+    heapq.heapify(free)
+    end = 0.0
+    for c in costs:
+        t = heapq.heappop(free) + c + gap
+        end = max(end, t)
+        heapq.heappush(free, t)
+    return end
+
+
+def predict(base: dict[str, Any], workers: int, cluster: tuple[float, float]) -> float:
+    """Predicted wall seconds on ``workers`` workers from the terms of a measured run (``base``): the client's
+    serial seconds, the cluster's start fitted as a + b·workers (``cluster``), the median worker preparation,
+    and the makespan of the measured task costs in the runner's order."""
+    a, b = cluster
+    return (base["import"] + base["serial_before"] + a + b * workers + statistics.median(base["prepare"] or [0.0])
+            + makespan(base["run_order"], workers, base["gap"] + base["slack"]) + base["serial_after"])
+
+
+def fit_line(xs: list[float], ys: list[float]) -> tuple[float, float]:
+    """Least squares a + b·x (b = 0 from one point)."""
+    if len(xs) < 2:
+        return (ys[0] if ys else 0.0), 0.0
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    sxx = sum((x - mx) ** 2 for x in xs)
+    b = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx if sxx else 0.0
+    return my - b * mx, max(0.0, b)
+
+
+# --------------------------------------------------------------------------- printing
+
+def cpu_name() -> str:
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                name = line.split(":", 1)[1].strip()
+                flags = open("/proc/cpuinfo").read()
+                simd = "AVX-512" if " avx512f " in flags else "AVX2" if " avx2 " in flags else "no AVX2"
+                return f"{name}, {os.cpu_count()} cores, {simd}"
+    except OSError:
+        pass
+    return f"{os.cpu_count()} cores"
+
+
+def _fmt(xs: list[float]) -> str:
+    if not xs:
+        return "-"
+    return f"{min(xs):.2f} / {statistics.median(xs):.2f} / {max(xs):.2f}"
+
+
+def report(name: str, runs: list[tuple[int, dict, float, float]], predict_at: list[int]) -> list[str]:
+    """The lines printed for one dataset."""
+    out = [f"\n== {name}   parameters {json.dumps(runs[0][1]['params'], sort_keys=True)}"]
+    out.append(f"{'workers':>7} {'wall s':>7} {'client':>7} {'workers':>8} {'server':>7} {'tree':>7} {'serial<':>7} "
+               f"{'cluster':>7} {'serial>':>7} {'start s (min/med/max)':>22} {'start CPU':>18} {'tasks':>6} "
+               f"{'task CPU s (min/med/max)':>24} {'tail s':>7} {'tail%':>6} {'MB':>7} {'RSS MB':>7} bytes")
+    first_shas = runs[0][1]["shas"]
+    for w, r, wall, tree in runs:
+        t = terms(r)
+        same = "same" if r["shas"] == first_shas else "DIFFER"
+        out.append(f"{w:7d} {wall:7.2f} {r['client_cpu']:7.2f} {t['workers_cpu']:8.2f} {r['server_cpu']:7.2f} "
+                   f"{tree:7.2f} {t['serial_before']:7.2f} {t['cluster']:7.2f} {t['serial_after']:7.2f} "
+                   f"{_fmt(t['starts']):>22} {_fmt(t['start_cpu']):>18} {len(t['cost']):6d} {_fmt(t['cost']):>24} "
+                   f"{t['idle']:7.2f} {100 * t['tail_share']:5.1f}% {r['bytes'] / 1e6:7.2f} "
+                   f"{t['rss_peak'] / 2**20:7.0f} {same}")
+    base_w, base, _, _ = min(runs, key=lambda x: x[0])
+    bt = terms(base)
+    bt["run_order"] = [x["cpu"] for x in sorted(base["tasks"], key=lambda x: x["started"])]
+    cluster = fit_line([w for w, *_ in runs], [terms(r)["cluster"] for _, r, _, _ in runs])
+    work = sum(bt["cost"])
+    one = predict(bt, 1, cluster)
+    prep = statistics.median(bt["prepare"] or [0])
+    out.append(f"model: wall(w) = import {bt['import']:.2f} + serial before {bt['serial_before']:.2f} + cluster "
+               f"start {cluster[0]:.2f} + {cluster[1]:.3f}·w + prepare {prep:.2f} + makespan(w) of "
+               f"{len(bt['cost'])} tasks, {work:.1f} CPU s in all, each + {bt['gap'] + bt['slack']:.3f} s dispatch, "
+               f"in the runner's order + serial after {bt['serial_after']:.2f}   (terms of the {base_w}-worker run)")
+    row = []
+    for w in predict_at:
+        p = predict(bt, w, cluster)
+        row.append(f"{w} workers {p:.2f} s ({one / p:.1f}x)")
+    out.append(f"predicted: 1 worker {one:.2f} s; " + "; ".join(row))
+    for w, _r, wall, _ in runs:
+        out.append(f"  measured {w} workers {wall:.2f} s, predicted {predict(bt, w, cluster):.2f} s")
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("datasets", nargs="*", default=DEFAULT)
+    ap.add_argument("--workers", default="1,2,4,8", help="worker counts, comma separated")
+    ap.add_argument("-p", "--param", action="append", default=[],
+                    help="NAME.KEY=VALUE, e.g. exploitability.hands=20000")
+    ap.add_argument("--predict", default="16,64,256", help="worker counts to predict")
+    ap.add_argument("--out", default=None, help="output folder (default: a temporary one)")
+    ap.add_argument("--scheduler", default=None, help="an existing Dask scheduler to run on")
+    ap.add_argument("--warm", action="store_true", help="one untimed build first (kernels not covered by prepare)")
+    ap.add_argument("--child", default=None, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.child:
+        print(json.dumps(child(json.loads(args.child))))
+        return
+    params: dict[str, dict] = {}
+    for item in args.param:
+        key, _, value = item.partition("=")
+        name, _, field = key.rpartition(".")
+        try:
+            params.setdefault(name, {})[field] = json.loads(value)
+        except ValueError:
+            params.setdefault(name, {})[field] = value
+    counts = [int(w) for w in args.workers.split(",")]
+    predict_at = [int(w) for w in args.predict.split(",")]
+    print(f"bench_scaling: {cpu_name()}; load average {os.getloadavg()[0]:.2f}; "
+          f"POKERPIPE_CACHE={os.environ.get('POKERPIPE_CACHE', '~/.cache/pokerpipe')}")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = args.out or tmp
+        for name in args.datasets:
+            base = {"dataset": name, "params": params, "out": out, "scheduler": args.scheduler}
+            t = time.perf_counter()
+            run_child({**base, "prepare": True, "workers": None, "force": False})
+            if args.warm:
+                run_child({**base, "workers": None, "force": True})
+            print(f"{name}: inputs built and kernels compiled in {time.perf_counter() - t:.1f} s", flush=True)
+            runs = []
+            for w in counts:
+                r, wall, tree = run_child({**base, "workers": w, "force": True})
+                runs.append((w, r, wall, tree))
+                print(f"  {w} workers: {wall:.2f} s", flush=True)
+            print("\n".join(report(name, runs, predict_at)), flush=True)
+
+
+if __name__ == "__main__":
+    main()

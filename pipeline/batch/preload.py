@@ -1,0 +1,75 @@
+"""What a local cluster's workers inherit: imported once in the process they are forked from.
+
+A local cluster's workers are forked from a server process (multiprocessing's
+``forkserver`` start method; :mod:`.session`) that imports this module first.
+Importing it prepares, in that server, the datasets the session listed in the
+environment variable :data:`PREPARE` (their :meth:`~.spec.Dataset.prepare`:
+modules, compiled kernels, cached tables) and marks them prepared, so that
+every worker forked afterwards starts with them loaded, sharing the pages
+(copy on write): a worker's start costs a fork, not seconds of imports and
+kernel loading each.
+
+Nothing here may stop the server: a dataset that cannot be prepared is left
+to prepare itself in each worker, before its first part, as on a cluster of
+separately started workers.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import pickle
+import tempfile
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+PREPARE = "POKERPIPE_PREPARE"      # the environment variable: a file of the (dataset, sample) pairs to prepare
+
+
+@contextlib.contextmanager
+def listed(prepare: Sequence[tuple[Any, Any]]) -> Iterator[None]:
+    """Within the block, :data:`PREPARE` names a temporary file of the ``(dataset, sample)`` pairs (a file, not
+    the value itself: an environment variable is capped at 128 kB, and a sample may hold arrays)."""
+    fd, path = tempfile.mkstemp(prefix="pokerpipe-prepare-", suffix=".pickle")
+    before = os.environ.get(PREPARE)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            pickle.dump(list(prepare), f)
+        os.environ[PREPARE] = path
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(PREPARE, None)
+        else:
+            os.environ[PREPARE] = before
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+
+
+def prepare_listed(path: str | None) -> int:
+    """Prepare in this process the datasets of the file a :data:`PREPARE` value names, each with its sample
+    piece of work; how many were prepared."""
+    if not path:
+        return 0
+    from .parts import prepared
+
+    done = 0
+    try:
+        with open(path, "rb") as f:
+            pairs = pickle.load(f)
+    except Exception:                      # noqa: BLE001 - a lost list only loses the head start
+        return 0
+    for ds, sample in pairs:
+        try:
+            prepared(ds, sample)
+            done += 1
+        except Exception:                  # noqa: BLE001 - the worker prepares it again, and fails there if it must
+            pass
+    return done
+
+
+def ready() -> None:
+    """A process that does nothing: started through the fork server, it returns once the server has imported
+    and prepared everything, so that the cluster's own start forks at once (:func:`.session._forked`)."""
+
+
+prepare_listed(os.environ.get(PREPARE))

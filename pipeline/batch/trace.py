@@ -1,0 +1,107 @@
+"""Where a run's time goes: each part's cost and worker, and the client's own moments.
+
+Every part a worker builds comes back with a :class:`PartTiming` beside its
+checksum: which process built it, when that process was started, the wall
+time and thread CPU the part took, the process's CPU before it (its start-up,
+for a worker's first part), the seconds spent preparing the dataset's kernels
+and tables in that process (:meth:`~pipeline.batch.spec.Dataset.prepare`, once
+per process) and the process's peak memory.  The runner adds its own moments
+(:class:`RunTrace`): the run's start, the cluster reached, the first part sent,
+the last part back, the end.  ``benchmarks/bench_scaling.py`` turns these into
+the terms of a scaling model; nothing here changes what a run writes.
+"""
+from __future__ import annotations
+
+import os
+import resource
+import socket
+import sys
+import time
+from dataclasses import dataclass, field
+
+__all__ = ["PartTiming", "RunTrace", "process_started", "peak_rss"]
+
+WHOLE = -1      # PartTiming.piece of a part computed and written in one task
+WRITE = -2      # ... of the task that combined a part's pieces and wrote it
+
+
+@dataclass(frozen=True)
+class PartTiming:
+    """One task of a part as its worker ran it: the whole part, one of its pieces, or their combining and write."""
+
+    index: int            # the part's number
+    worker: str           # host:pid of the process that built it
+    spawned: float        # when that process started (epoch seconds)
+    started: float        # when the part's work began, after any preparation (epoch seconds)
+    finished: float       # when its files were written (epoch seconds)
+    cpu: float            # thread CPU seconds of the part: compute, encode, hash, write
+    cpu_before: float     # the process's CPU seconds before the part (and before any preparation)
+    prepare: float        # wall seconds of preparing the dataset in this process just before the part (else 0)
+    prepare_cpu: float    # CPU seconds of that preparation
+    rss_peak: int         # the process's peak resident memory so far, bytes
+    piece: int = WHOLE    # which task of the part: WHOLE, WRITE, or the number of one of its pieces
+
+    @property
+    def seconds(self) -> float:
+        """The part's wall time."""
+        return self.finished - self.started
+
+
+@dataclass
+class RunTrace:
+    """The client's moments of one dataset's run (epoch seconds; 0 for a moment that did not happen) and the
+    parts it computed, in the order they came back."""
+
+    started: float = 0.0          # the run began (before its inputs were read)
+    connected: float = 0.0        # the cluster was reached (started, for a local one)
+    first_sent: float = 0.0       # the first task was handed to the cluster
+    last_back: float = 0.0        # the last part came back
+    finished: float = 0.0         # the manifest was written
+    cluster_seconds: float = 0.0  # wall time spent starting or reaching the cluster within this run
+    parts: list[PartTiming] = field(default_factory=list)
+
+    @property
+    def serial_before(self) -> float:
+        """Client seconds before the first part was sent, not counting the cluster's start."""
+        return max(0.0, self.first_sent - self.started - self.cluster_seconds) if self.first_sent else 0.0
+
+    @property
+    def serial_after(self) -> float:
+        """Client seconds after the last part came back: side outputs, the manifest."""
+        return max(0.0, self.finished - self.last_back) if self.last_back else 0.0
+
+
+_SPAWNED: float | None = None
+
+
+def process_started() -> float:
+    """When this process started (epoch seconds), from the kernel's record of it (Linux: ``/proc``; elsewhere
+    psutil, which Dask brings)."""
+    global _SPAWNED
+    if _SPAWNED is None:
+        try:
+            with open(f"/proc/{os.getpid()}/stat", "rb") as f:
+                ticks = int(f.read().rsplit(b")", 1)[1].split()[19])
+            with open("/proc/stat", "rb") as f:
+                boot = next(int(line.split()[1]) for line in f if line.startswith(b"btime"))
+            _SPAWNED = boot + ticks / os.sysconf("SC_CLK_TCK")
+        except (OSError, ValueError, IndexError, StopIteration):
+            import psutil  # type: ignore[import-untyped]
+
+            _SPAWNED = float(psutil.Process().create_time())
+    return _SPAWNED
+
+
+def peak_rss() -> int:
+    """This process's peak resident memory, bytes (``ru_maxrss`` is kB on Linux, bytes on macOS)."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return int(peak if sys.platform == "darwin" else peak * 1024)
+
+
+def worker_name() -> str:
+    """``host:pid`` of this process."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def now() -> float:
+    return time.time()

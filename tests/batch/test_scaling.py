@@ -1,0 +1,164 @@
+"""Work spread over workers: the same bytes at any worker count, parts cut into pieces, costly work first, and
+a cluster of separately started workers that gain and lose workers mid-run."""
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from support import tiny_datasets
+
+from pipeline.batch.runner import MANIFEST
+from pipeline.batch.session import Session
+from pipeline.batch.trace import WHOLE, WRITE
+from pipeline.datasets import build, build_many
+from pipeline.datasets.recipes.matchups import Matchups
+
+HERE = Path(__file__).parent
+
+
+def files(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.glob("part-*.parquet"))}
+
+
+@pytest.fixture(scope="module")
+def pieces_reference(tmp_path_factory):
+    """The tiny dataset in pieces, built whole, part by part, in this process (no cluster): what every run must
+    write."""
+    from pipeline.batch.parts import _write
+    from pipeline.batch.storage import Storage
+
+    ds = tiny_datasets.pieces()
+    out = tmp_path_factory.mktemp("whole")
+    storage = Storage(str(out))
+    storage.makedirs(ds.name, "_checksums")
+    for i, partition in enumerate(ds.partitions(None)):
+        _write(ds, i, ds.compute(partition), storage)
+    return files(out / ds.name)
+
+
+@pytest.mark.parametrize("workers", [1, 2, 8])
+def test_pieces_make_the_bytes_of_whole_parts_at_any_worker_count(tmp_path, pieces_reference, workers):
+    report = build(tiny_datasets.pieces(), tmp_path, workers=workers)
+    assert files(tmp_path / "pieces") == pieces_reference
+    kinds = [t.piece for t in report.trace.parts]
+    assert kinds.count(WRITE) == 12 and sum(k >= 0 for k in kinds) == 48 and WHOLE not in kinds
+
+
+def test_matchups_in_pieces_equal_one_worker_at_two_and_eight(tmp_path):
+    ds = Matchups(limit=700)             # two parts: four pieces and two
+    assert [len(ds.pieces(p)) for p in ds.partitions(None)] == [4, 2]
+    runs = {}
+    for workers in (1, 2, 8):
+        build(ds, tmp_path / str(workers), workers=workers)
+        runs[workers] = files(tmp_path / str(workers) / "matchups")
+    assert len(runs[1]) == 2 and runs[1] == runs[2] == runs[8]
+
+
+def test_costly_work_is_sent_first(tmp_path):
+    report = build(tiny_datasets.pieces(n=6, k=2), tmp_path, workers=1)
+    pieces = [t for t in sorted(report.trace.parts, key=lambda t: t.started) if t.piece >= 0]
+    assert [t.index for t in pieces[:2]] == [5, 5] and [t.index for t in pieces[-2:]] == [0, 0]
+
+
+def test_a_worker_starts_with_the_dataset_prepared(tmp_path):
+    """A local cluster's workers are forked from a process that prepared the dataset: none prepares it again."""
+    report = build(Matchups(limit=300), tmp_path, workers=2)
+    assert report.trace.parts and all(t.prepare == 0 for t in report.trace.parts)
+
+
+@contextlib.contextmanager
+def cluster(workers: int):
+    """A scheduler and ``workers`` separately started ``dask worker`` processes on this machine (several machines
+    simulated on one); yields (address, start another worker, the worker processes)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    addr = f"tcp://127.0.0.1:{port}"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE), str(HERE.parent), os.environ.get("PYTHONPATH", "")])}
+    procs = [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+                               "--port", str(port), "--dashboard-address", ":0"], env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+    started: list[subprocess.Popen] = []
+
+    def worker() -> subprocess.Popen:
+        p = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", addr, "--nthreads", "1",
+                              "--no-nanny", "--no-dashboard"], env=env, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+        started.append(p)
+        return p
+
+    try:
+        deadline = time.time() + 60
+        while time.time() < deadline:        # the scheduler listens (a loaded machine takes seconds)
+            with socket.socket() as s, contextlib.suppress(OSError):
+                s.connect(("127.0.0.1", port))
+                break
+            time.sleep(0.1)
+        for _ in range(workers):
+            worker()
+        yield addr, worker, started
+    finally:
+        for p in procs + started:
+            p.kill()
+            p.wait(30)
+
+
+def _parts_written(folder: Path) -> int:
+    return len(list(folder.glob("part-*.parquet")))
+
+
+def test_a_cluster_gains_a_worker_and_loses_one_mid_run_and_writes_the_same_bytes(tmp_path, pieces_reference):
+    """Separately started workers: one killed mid-run (its pieces are computed again elsewhere, nothing lost), one
+    started mid-run (it gets tasks); the files are those of a local run."""
+    ds = tiny_datasets.pieces(delay=0.15)
+    with cluster(2) as (addr, worker, started):
+        out, reports, errors = tmp_path / "out", [], []
+
+        def go():
+            try:
+                with Session(scheduler=addr, quiet=True) as session:
+                    reports.extend(build_many([ds], out, session))
+            except Exception as e:      # pragma: no cover - reported below
+                errors.append(e)
+
+        t = threading.Thread(target=go)
+        t.start()
+        deadline = time.time() + 60
+        while time.time() < deadline and _parts_written(out / "pieces") < 2:
+            time.sleep(0.05)
+        os.kill(started[0].pid, signal.SIGKILL)       # loses its running piece and the pieces it holds
+        joined = worker()
+        t.join(120)
+        assert not errors and not t.is_alive()
+    assert files(out / "pieces") == pieces_reference and (out / "pieces" / MANIFEST).exists()
+    hosts = {t.worker for t in reports[-1].trace.parts}
+    assert f"{socket.gethostname()}:{joined.pid}" in hosts
+
+
+def test_ctrl_c_while_the_workers_are_prepared_stops_at_once(tmp_path):
+    """Preparing a dataset (its kernels compile the first time: minutes) happens before the cluster's start,
+    where a Ctrl-C is not held: the run stops within two seconds."""
+    marker = tmp_path / "preparing"
+    script = ("import sys\nfrom support import tiny_datasets\nfrom pipeline.datasets import build\n"
+              "try:\n    build(tiny_datasets.SlowPrepare(sys.argv[1]), sys.argv[2], workers=2)\n"
+              "except KeyboardInterrupt:\n    sys.exit(130)\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE.parent), os.environ.get("PYTHONPATH", "")])}
+    proc = subprocess.Popen([sys.executable, "-c", script, str(marker), str(tmp_path / "out")], env=env,
+                            start_new_session=True, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 120
+    while time.time() < deadline and not marker.exists():
+        time.sleep(0.05)
+    assert marker.exists()
+    os.killpg(proc.pid, signal.SIGINT)
+    sent = time.time()
+    proc.communicate(timeout=60)
+    assert proc.returncode == 130 and time.time() - sent < 2
+    server = int(marker.read_text())               # the process that prepared it is gone
+    with pytest.raises(ProcessLookupError):
+        os.kill(server, 0)
