@@ -2,8 +2,12 @@
 
 =================  ====================================================================
 :mod:`.spec`       what a dataset is: name, parameters, schema, partitions, ``compute``
-:mod:`.runner`     one dataset's partitions on the cluster, atomic checksummed parts, resume, lock
+:mod:`.runner`     one dataset's partitions on the cluster: resume, lock, manifest, costly work first
+:mod:`.parts`      what the workers run: parts whole or in pieces, atomic checksummed writes
+:mod:`.trace`      where a run's time goes: each task's worker, cost and start, the client's moments
 :mod:`.session`    the Dask cluster of a run and its progress display
+:mod:`.preload`    what a local cluster's workers inherit from the process they are forked from
+:mod:`.workers`    local workers that leave Ctrl-C to the command
 :mod:`.fanout`     the one fan-out: an executor whose tasks show on the progress display
 :mod:`.parquet`    deterministic Parquet bytes and the parts' metadata
 :mod:`.storage`    a local folder or an object-store URL (``Files``), written atomically

@@ -10,8 +10,12 @@ bytes and SHA-256, the total rows, and the side outputs).  ``<out>`` is a
 local folder or an object-store URL (:mod:`.storage`).
 
 * **Workers write.**  Each Dask worker writes its own parts straight to the
-  output and returns only (rows, bytes, SHA-256): bytes cross the network once,
-  and a cluster with no shared disk can write to a bucket.
+  output and returns only (rows, bytes, SHA-256) and the tasks' timings
+  (:mod:`.trace`): bytes cross the network once, and a cluster with no shared
+  disk can write to a bucket (:mod:`.parts`).
+* **Every core busy to the end.**  A partition whose work comes in pieces is
+  computed as one task per piece, combined into its part by one more; tasks
+  are sent costly first, so that short ones fill the end of the run.
 * **Resume.**  A part is kept only if its bytes hash to the SHA-256 recorded
   for this dataset, its parameters and this very part index — in the finished
   manifest or, after a crash, in the part's own checksum record, written when
@@ -24,9 +28,9 @@ local folder or an object-store URL (:mod:`.storage`).
 * **One writer.**  A ``_lock`` file (pid, host) refuses a second run on the
   same dataset while the first is alive.
 * **Determinism.**  A part's bytes depend on its partition alone (see
-  :mod:`.store`), so worker count, scheduler and resume history never change
-  the output.
-* **Failures.**  Dask reschedules the partition of a worker that dies; an
+  :mod:`.parquet`), pieces or not, so worker count, scheduler and resume
+  history never change the output.
+* **Failures.**  Dask reschedules the tasks of a worker that dies; an
   interrupt (Ctrl-C, SIGTERM) cancels what is running and leaves finished
   parts and no manifest, ready to resume.
 """
