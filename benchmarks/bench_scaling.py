@@ -41,6 +41,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -71,8 +72,8 @@ def _descendants_cpu() -> tuple[float, float]:
         try:
             t = p.cpu_times()
             total += t.user + t.system
-            if any("forkserver" in part for part in p.cmdline()):
-                server += t.user + t.system
+            if p.ppid() == os.getpid() and any("forkserver" in part for part in p.cmdline()):
+                server += t.user + t.system     # the server itself (its forked workers share its command line)
         except psutil.Error:
             pass
     return total, server
@@ -106,18 +107,19 @@ def child(spec: dict[str, Any]) -> dict[str, Any]:
         workers = list(session.client().run(_worker_snapshot).values()) if report.computed else []
         client_cpu = time.process_time() - cpu0
         descendants, server = _descendants_cpu()
+        startup = dict(session.startup)
         tree = client_cpu + descendants
         ended = time.time()
     t = report.trace
     return {
         "dataset": report.name, "params": report.manifest.get("parameters"), "wall": ended - wall0,
         "import": imported - wall0, "client_cpu": client_cpu, "tree_cpu": tree,
-        "server_cpu": server, "computed": report.computed,
+        "server_cpu": server, "startup": startup, "computed": report.computed,
         "bytes": report.bytes, "rows": report.rows,
         "shas": [p["sha256"] for p in report.manifest["parts"]],
         "moments": {k: getattr(t, k) for k in ("started", "connected", "first_sent", "last_back", "finished",
                                                "cluster_seconds")},
-        "built_from": wall0, "inputs_checked": sum(r.seconds for r in reports[:-1]),
+        "inputs_checked": sum(r.seconds for r in reports[:-1]),
         "tasks": [vars(p) | {"seconds": p.seconds} for p in t.parts],
         "workers": workers,
     }
@@ -139,7 +141,7 @@ def run_child(spec: dict[str, Any]) -> tuple[dict[str, Any], float, float]:
 # --------------------------------------------------------------------------- the terms and the model
 
 def terms(r: dict[str, Any]) -> dict[str, Any]:
-    """The scaling terms of one run's record."""
+    """The scaling terms of one run's record (seconds; CPU seconds where it says so)."""
     m, tasks = r["moments"], r["tasks"]
     by_worker: dict[str, list[dict]] = {}
     for task in sorted(tasks, key=lambda x: x["started"]):
@@ -155,15 +157,15 @@ def terms(r: dict[str, Any]) -> dict[str, Any]:
         idle += end - own[-1]["finished"]
     cost = [x["cpu"] for x in tasks]
     slack = [max(0.0, x["seconds"] - x["cpu"]) for x in tasks]
+    span = end - min((x["started"] for x in tasks), default=end)
     return {
-        "serial_before": max(0.0, m["first_sent"] - r["built_from"] - m["cluster_seconds"] - r["import"]),
-        "import": r["import"], "cluster": m["cluster_seconds"],
-        "serial_after": max(0.0, m["finished"] - m["last_back"]) + (r["built_from"] + r["wall"] - m["finished"]),
+        "seconds": m["finished"] - m["started"],                  # the dataset's own run, as its manifest says
+        "serial_before": max(0.0, m["first_sent"] - m["started"] - m["cluster_seconds"]),
+        "cluster": m["cluster_seconds"], "serial_after": max(0.0, m["finished"] - m["last_back"]),
         "starts": starts, "start_cpu": start_cpu, "prepare": prepare,
         "gap": statistics.median(gaps) if gaps else 0.0, "slack": statistics.median(slack) if slack else 0.0,
         "cost": cost, "order": [x["cpu"] for x in sorted(tasks, key=lambda x: x["started"])],
-        "idle": idle, "tail_share": idle / max(1e-9, len(by_worker) * (end - min(x["started"] for x in tasks)))
-        if tasks else 0.0,
+        "idle": idle, "tail_share": idle / max(1e-9, len(by_worker) * span),
         "workers_cpu": sum(w["cpu"] for w in r["workers"]),
         "rss_peak": max((w["rss_peak"] for w in r["workers"]), default=0),
     }
@@ -183,12 +185,22 @@ def makespan(costs: list[float], workers: int, gap: float) -> float:
 
 
 def predict(base: dict[str, Any], workers: int, cluster: tuple[float, float]) -> float:
-    """Predicted wall seconds on ``workers`` workers from the terms of a measured run (``base``): the client's
-    serial seconds, the cluster's start fitted as a + b·workers (``cluster``), the median worker preparation,
-    and the makespan of the measured task costs in the runner's order."""
+    """The dataset's predicted seconds on ``workers`` workers from the terms of a measured run (``base``): the
+    client's serial seconds, the cluster's start fitted as a + b·workers (``cluster``), the median worker
+    preparation, and the makespan of the measured task costs (CPU) in the runner's order."""
     a, b = cluster
-    return (base["import"] + base["serial_before"] + a + b * workers + statistics.median(base["prepare"] or [0.0])
-            + makespan(base["run_order"], workers, base["gap"] + base["slack"]) + base["serial_after"])
+    return (base["serial_before"] + a + b * workers + statistics.median(base["prepare"] or [0.0])
+            + makespan(base["order"], workers, base["gap"] + base["slack"]) + base["serial_after"])
+
+
+def cluster_model(runs: list[tuple[int, dict, float, float]]) -> tuple[float, float]:
+    """The cluster's start as a + b·workers: the fork server's start (the median over the runs: it does not
+    depend on the workers) plus the rest (the scheduler, the workers forked and registered, the client)
+    fitted as a line over the worker counts."""
+    server = statistics.median([r.get("startup", {}).get("server", 0.0) for _, r, _, _ in runs])
+    rest = [(w, r["moments"]["cluster_seconds"] - r.get("startup", {}).get("server", 0.0)) for w, r, _, _ in runs]
+    a, b = fit_line([w for w, _ in rest], [max(0.0, x) for _, x in rest])
+    return server + a, b
 
 
 def fit_line(xs: list[float], ys: list[float]) -> tuple[float, float]:
@@ -223,38 +235,68 @@ def _fmt(xs: list[float]) -> str:
 
 
 def report(name: str, runs: list[tuple[int, dict, float, float]], predict_at: list[int]) -> list[str]:
-    """The lines printed for one dataset."""
+    """The lines printed for one dataset: each run's terms, the model and its predictions, and the checks."""
     out = [f"\n== {name}   parameters {json.dumps(runs[0][1]['params'], sort_keys=True)}"]
-    out.append(f"{'workers':>7} {'wall s':>7} {'client':>7} {'workers':>8} {'server':>7} {'tree':>7} {'serial<':>7} "
-               f"{'cluster':>7} {'serial>':>7} {'start s (min/med/max)':>22} {'start CPU':>18} {'tasks':>6} "
-               f"{'task CPU s (min/med/max)':>24} {'tail s':>7} {'tail%':>6} {'MB':>7} {'RSS MB':>7} bytes")
+    out.append(f"{'workers':>7} {'wall':>7} {'dataset':>7} {'client':>7} {'workers':>8} {'server':>7} {'tree':>7} "
+               f"{'serial<':>7} {'cluster':>7} {'serial>':>7} {'start s min/med/max':>20} {'start CPU':>18} "
+               f"{'tasks':>6} {'task CPU s min/med/max':>22} {'tail s':>7} {'tail%':>6} {'MB':>7} {'RSS MB':>7} bytes")
     first_shas = runs[0][1]["shas"]
+    measured = {}
     for w, r, wall, tree in runs:
-        t = terms(r)
+        t = measured[w] = terms(r)
+        t["tree"] = tree
         same = "same" if r["shas"] == first_shas else "DIFFER"
-        out.append(f"{w:7d} {wall:7.2f} {r['client_cpu']:7.2f} {t['workers_cpu']:8.2f} {r['server_cpu']:7.2f} "
-                   f"{tree:7.2f} {t['serial_before']:7.2f} {t['cluster']:7.2f} {t['serial_after']:7.2f} "
-                   f"{_fmt(t['starts']):>22} {_fmt(t['start_cpu']):>18} {len(t['cost']):6d} {_fmt(t['cost']):>24} "
-                   f"{t['idle']:7.2f} {100 * t['tail_share']:5.1f}% {r['bytes'] / 1e6:7.2f} "
+        out.append(f"{w:7d} {wall:7.2f} {t['seconds']:7.2f} {r['client_cpu']:7.2f} {t['workers_cpu']:8.2f} "
+                   f"{r['server_cpu']:7.2f} {tree:7.2f} {t['serial_before']:7.2f} {t['cluster']:7.2f} "
+                   f"{t['serial_after']:7.2f} {_fmt(t['starts']):>20} {_fmt(t['start_cpu']):>18} {len(t['cost']):6d} "
+                   f"{_fmt(t['cost']):>22} {t['idle']:7.2f} {100 * t['tail_share']:5.1f}% {r['bytes'] / 1e6:7.2f} "
                    f"{t['rss_peak'] / 2**20:7.0f} {same}")
-    base_w, base, _, _ = min(runs, key=lambda x: x[0])
-    bt = terms(base)
-    bt["run_order"] = [x["cpu"] for x in sorted(base["tasks"], key=lambda x: x["started"])]
-    cluster = fit_line([w for w, *_ in runs], [terms(r)["cluster"] for _, r, _, _ in runs])
-    work = sum(bt["cost"])
+    for w, r, _, _ in runs:
+        steps = ", ".join(f"{k} {v:.2f}" for k, v in r.get("startup", {}).items())
+        out.append(f"  {w} workers: cluster start by step (s): {steps}; the fork server's CPU {r['server_cpu']:.2f} s; "
+                   f"inputs checked {r['inputs_checked']:.2f} s")
+    base_w = min(measured)
+    bt = measured[base_w]
+    cluster = cluster_model(runs)
     one = predict(bt, 1, cluster)
     prep = statistics.median(bt["prepare"] or [0])
-    out.append(f"model: wall(w) = import {bt['import']:.2f} + serial before {bt['serial_before']:.2f} + cluster "
-               f"start {cluster[0]:.2f} + {cluster[1]:.3f}·w + prepare {prep:.2f} + makespan(w) of "
-               f"{len(bt['cost'])} tasks, {work:.1f} CPU s in all, each + {bt['gap'] + bt['slack']:.3f} s dispatch, "
-               f"in the runner's order + serial after {bt['serial_after']:.2f}   (terms of the {base_w}-worker run)")
-    row = []
-    for w in predict_at:
-        p = predict(bt, w, cluster)
-        row.append(f"{w} workers {p:.2f} s ({one / p:.1f}x)")
+    out.append(f"model: seconds(w) = serial before {bt['serial_before']:.2f} + cluster start {cluster[0]:.2f} + "
+               f"{cluster[1]:.3f}·w + prepare {prep:.2f} + makespan(w) of {len(bt['cost'])} tasks "
+               f"({sum(bt['cost']):.1f} CPU s in all, each + {bt['gap'] + bt['slack']:.3f} s of dispatch and I/O, in "
+               f"the runner's order, on w workers each taking the next task when free) + serial after "
+               f"{bt['serial_after']:.2f}   (terms of the {base_w}-worker run; the cluster's start: the fork server's "
+               f"median start, plus its workers' registration fitted over all runs)")
+    row = [f"{w} workers {predict(bt, w, cluster):.2f} s ({one / predict(bt, w, cluster):.1f}x)" for w in predict_at]
     out.append(f"predicted: 1 worker {one:.2f} s; " + "; ".join(row))
-    for w, _r, wall, _ in runs:
-        out.append(f"  measured {w} workers {wall:.2f} s, predicted {predict(bt, w, cluster):.2f} s")
+    for w, t in measured.items():
+        line = f"  measured {w} workers {t['seconds']:.2f} s, predicted {predict(bt, w, cluster):.2f} s"
+        if 1 in measured and w > 1:
+            got, want = measured[1]["seconds"] / t["seconds"], one / predict(bt, w, cluster)
+            line += f"; speed-up measured {got:.2f}x, predicted {want:.2f}x ({100 * (got / want - 1):+.0f}%)"
+        out.append(line)
+    out += checks(measured, bt, cluster, one)
+    return out
+
+
+def checks(measured: dict[int, dict], bt: dict[str, Any], cluster: tuple[float, float], one: float) -> list[str]:
+    """Issue 38's lines for one dataset, each with its figure."""
+    def line(ok: bool, text: str) -> str:
+        return f"  [{'ok' if ok else 'NO'}] {text}"
+
+    start = max(max(t["start_cpu"] or [0.0]) for t in measured.values())
+    serial = max(t["serial_before"] + t["serial_after"] for t in measured.values())
+    out = ["checks:", line(start <= 0.5, f"worker start ≤ 0.5 s CPU: at most {start:.2f} s"),
+           line(serial <= 1.0, f"client serial ≤ 1 s: at most {serial:.2f} s")]
+    if 1 in measured and 8 in measured:
+        ratio = measured[8]["tree"] / measured[1]["tree"]
+        out.append(line(ratio <= 1.1, f"CPU of the process tree at 8 workers ≤ 1.1x at 1: {ratio:.2f}x "
+                                      f"({measured[8]['tree']:.1f} / {measured[1]['tree']:.1f} s)"))
+    if one >= 60:
+        s16, s64 = one / predict(bt, 16, cluster), one / predict(bt, 64, cluster)
+        out.append(line(s16 >= 13 and s64 >= 45, f"predicted speed-up ≥ 13x at 16 and ≥ 45x at 64 (a run of "
+                                                  f"{one:.0f} s on 1 worker): {s16:.1f}x and {s64:.1f}x"))
+    else:
+        out.append(f"  [--] predicted speed-up: not asked of a run under 60 s on 1 worker ({one:.0f} s)")
     return out
 
 
@@ -287,13 +329,16 @@ def main() -> None:
           f"POKERPIPE_CACHE={os.environ.get('POKERPIPE_CACHE', '~/.cache/pokerpipe')}")
     with tempfile.TemporaryDirectory() as tmp:
         out = args.out or tmp
+        t = time.perf_counter()
+        with ThreadPoolExecutor(len(args.datasets)) as pool:     # every dataset's inputs and kernels, at once
+            list(pool.map(lambda name: run_child({"dataset": name, "params": params, "out": out, "prepare": True,
+                                                  "scheduler": args.scheduler, "workers": None, "force": False}),
+                          args.datasets))
+        print(f"inputs built and kernels compiled in {time.perf_counter() - t:.1f} s", flush=True)
         for name in args.datasets:
             base = {"dataset": name, "params": params, "out": out, "scheduler": args.scheduler}
-            t = time.perf_counter()
-            run_child({**base, "prepare": True, "workers": None, "force": False})
             if args.warm:
                 run_child({**base, "workers": None, "force": True})
-            print(f"{name}: inputs built and kernels compiled in {time.perf_counter() - t:.1f} s", flush=True)
             runs = []
             for w in counts:
                 r, wall, tree = run_child({**base, "workers": w, "force": True})

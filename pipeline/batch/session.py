@@ -68,6 +68,7 @@ class Session:
         self._stack = contextlib.ExitStack()
         self._client: Any = None
         self.progress = Progress(quiet)
+        self.startup: dict[str, float] = {}    # wall seconds of the cluster's start, by step (:mod:`.trace`)
 
     def __enter__(self) -> Session:
         return self
@@ -91,7 +92,7 @@ class Session:
     def client(self, prepare: Sequence[tuple[Any, Any]] = ()) -> Any:
         if self._client is None:
             self._client = self._stack.enter_context(_dask_client(self.workers, self.scheduler, self.dashboard,
-                                                                  prepare))
+                                                                  prepare, self.startup))
         return self._client
 
     def submit(self, fn: Callable[..., Any], *args: Any, priority: int = 0) -> Any:
@@ -136,10 +137,21 @@ def check_address(address: str) -> str:
 
 @contextlib.contextmanager
 def _dask_client(workers: int | None, scheduler: str | None, dashboard: str | None,
-                 prepare: Sequence[tuple[Any, Any]] = ()) -> Iterator[Any]:
+                 prepare: Sequence[tuple[Any, Any]] = (), startup: dict[str, float] | None = None) -> Iterator[Any]:
     """A Dask client: on ``scheduler`` if given, else on a local cluster of ``workers`` processes (with its
-    dashboard on the address ``dashboard``, if given) forked from a process that prepared ``prepare``."""
+    dashboard on the address ``dashboard``, if given) forked from a process that prepared ``prepare``; the
+    seconds of each step of the start go into ``startup``."""
     import sys
+    import time
+
+    steps = {} if startup is None else startup
+    clock = time.perf_counter()
+
+    def step(name: str) -> None:
+        nonlocal clock
+        now = time.perf_counter()
+        steps[name] = now - clock
+        clock = now
 
     from distributed import Client, LocalCluster
 
@@ -154,6 +166,7 @@ def _dask_client(workers: int | None, scheduler: str | None, dashboard: str | No
             client = Client(scheduler, timeout=dask.config.get("pokerpipe.connect-timeout", CONNECT_TIMEOUT))
         except (OSError, TimeoutError, ValueError) as e:
             raise RunnerError(f"cannot reach Dask scheduler {scheduler}: {e}") from None
+        step("client")
         try:
             yield client
         finally:
@@ -166,12 +179,15 @@ def _dask_client(workers: int | None, scheduler: str | None, dashboard: str | No
     local: Any = None
     try:
         with dask.config.set({} if dashboard else LOCAL_CLUSTER_CONFIG), _forked(prepare), _sigint_held():
+            step("server")                    # the process workers fork from: imports, the datasets prepared
             with warnings.catch_warnings():   # "Port 8787 is already in use" when another cluster runs: harmless
                 warnings.filterwarnings("ignore", message="Port .* is already in use")
                 cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, worker_class=QuietNanny,
                                        dashboard_address=dashboard,
                                        silence_logs=logging.CRITICAL)
+            step("cluster")                   # the scheduler, and every worker forked and registered
             local = Client(cluster)
+            step("client")
         if dashboard:
             print(f"pokerpipe: Dask dashboard at {local.dashboard_link}", file=sys.stderr)
         yield local
