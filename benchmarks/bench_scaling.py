@@ -118,7 +118,7 @@ def child(spec: dict[str, Any]) -> dict[str, Any]:
         "bytes": report.bytes, "rows": report.rows,
         "shas": [p["sha256"] for p in report.manifest["parts"]],
         "moments": {k: getattr(t, k) for k in ("started", "connected", "first_sent", "last_back", "finished",
-                                               "cluster_seconds")},
+                                               "cluster_seconds", "side_outputs")},
         "inputs_checked": sum(r.seconds for r in reports[:-1]),
         "tasks": [vars(p) | {"seconds": p.seconds} for p in t.parts],
         "workers": workers,
@@ -161,7 +161,8 @@ def terms(r: dict[str, Any]) -> dict[str, Any]:
     return {
         "seconds": m["finished"] - m["started"],                  # the dataset's own run, as its manifest says
         "serial_before": max(0.0, m["first_sent"] - m["started"] - m["cluster_seconds"]),
-        "cluster": m["cluster_seconds"], "serial_after": max(0.0, m["finished"] - m["last_back"]),
+        "cluster": m["cluster_seconds"], "side": m["side_outputs"],
+        "serial_after": max(0.0, m["finished"] - m["last_back"] - m["side_outputs"]),
         "starts": starts, "start_cpu": start_cpu, "prepare": prepare,
         "gap": statistics.median(gaps) if gaps else 0.0, "slack": statistics.median(slack) if slack else 0.0,
         "cost": cost, "order": [x["cpu"] for x in sorted(tasks, key=lambda x: x["started"])],
@@ -187,10 +188,11 @@ def makespan(costs: list[float], workers: int, gap: float) -> float:
 def predict(base: dict[str, Any], workers: int, cluster: tuple[float, float]) -> float:
     """The dataset's predicted seconds on ``workers`` workers from the terms of a measured run (``base``): the
     client's serial seconds, the cluster's start fitted as a + b·workers (``cluster``), the median worker
-    preparation, and the makespan of the measured task costs (CPU) in the runner's order."""
+    preparation, the makespan of the measured task costs (CPU) in the runner's order, and the side outputs (made
+    by one worker after the last part)."""
     a, b = cluster
     return (base["serial_before"] + a + b * workers + statistics.median(base["prepare"] or [0.0])
-            + makespan(base["order"], workers, base["gap"] + base["slack"]) + base["serial_after"])
+            + makespan(base["order"], workers, base["gap"] + base["slack"]) + base["side"] + base["serial_after"])
 
 
 def cluster_model(runs: list[tuple[int, dict, float, float]]) -> tuple[float, float]:
@@ -254,7 +256,7 @@ def report(name: str, runs: list[tuple[int, dict, float, float]], predict_at: li
     for w, r, _, _ in runs:
         steps = ", ".join(f"{k} {v:.2f}" for k, v in r.get("startup", {}).items())
         out.append(f"  {w} workers: cluster start by step (s): {steps}; the fork server's CPU {r['server_cpu']:.2f} s; "
-                   f"inputs checked {r['inputs_checked']:.2f} s")
+                   f"side outputs {r['moments']['side_outputs']:.2f} s; inputs checked {r['inputs_checked']:.2f} s")
     base_w = min(measured)
     bt = measured[base_w]
     cluster = cluster_model(runs)
@@ -263,9 +265,10 @@ def report(name: str, runs: list[tuple[int, dict, float, float]], predict_at: li
     out.append(f"model: seconds(w) = serial before {bt['serial_before']:.2f} + cluster start {cluster[0]:.2f} + "
                f"{cluster[1]:.3f}·w + prepare {prep:.2f} + makespan(w) of {len(bt['cost'])} tasks "
                f"({sum(bt['cost']):.1f} CPU s in all, each + {bt['gap'] + bt['slack']:.3f} s of dispatch and I/O, in "
-               f"the runner's order, on w workers each taking the next task when free) + serial after "
-               f"{bt['serial_after']:.2f}   (terms of the {base_w}-worker run; the cluster's start: the fork server's "
-               f"median start, plus its workers' registration fitted over all runs)")
+               f"the runner's order, on w workers each taking the next task when free) + side outputs "
+               f"{bt['side']:.2f} (one worker) + serial after {bt['serial_after']:.2f}   (terms of the {base_w}-worker "
+               f"run; the cluster's start: the fork server's median start, plus its workers' registration fitted "
+               f"over all runs)")
     row = [f"{w} workers {predict(bt, w, cluster):.2f} s ({one / predict(bt, w, cluster):.1f}x)" for w in predict_at]
     out.append(f"predicted: 1 worker {one:.2f} s; " + "; ".join(row))
     for w, t in measured.items():

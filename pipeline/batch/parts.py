@@ -36,6 +36,10 @@ Built = tuple[int, int, int, str]                   # a part written: (index, ro
 Result = tuple[list[Built], list[PartTiming]]        # what a task that writes parts returns: them, and timings
 
 
+class SideOutputError(ValueError):
+    """A dataset made a side output it did not declare."""
+
+
 def part_name(index: int) -> str:
     return f"part-{index:05d}.parquet"
 
@@ -122,3 +126,26 @@ def write_part(dataset: Dataset, index: int, location: str, shown: str, *pieces:
     table = dataset.combine([t for t, _ in pieces])
     built = (index, *_write(dataset, index, table, Storage(location, shown)))
     return [built], [*(t for _, t in pieces), clock.timing(index, trace.WRITE)]
+
+
+def read_parts(storage: Storage, name: str, count: int, columns: list[str] | None = None) -> pa.Table:
+    """Parts ``0 .. count-1`` of a dataset as one table (no checks: see :func:`pipeline.datasets.read`)."""
+    import pyarrow.parquet as pq
+
+    tables = [pq.read_table(pa.BufferReader(storage.read_bytes(name, part_name(i))), columns=columns)
+              for i in range(count)]
+    return pa.concat_tables(tables)
+
+
+def write_side_outputs(dataset: Dataset, location: str, shown: str, inputs: Any, count: int) -> list[dict]:
+    """Make the finished dataset's side outputs (:meth:`Dataset.side_outputs`, reading its ``count`` parts) and
+    write each atomically; their names, sizes and SHA-256, in name order, for the manifest."""
+    storage = Storage(location, shown)
+    files = dataset.side_outputs(lambda columns=None: read_parts(storage, dataset.name, count, columns), inputs)
+    out = []
+    for fname, data in sorted(files.items()):
+        if fname not in dataset.side_output_names or not fname.startswith("_"):
+            raise SideOutputError(f"{dataset.name}: undeclared side output {fname!r}")
+        storage.write_atomic(data, dataset.name, fname)
+        out.append({"file": fname, "bytes": len(data), "sha256": sha256(data)})
+    return out

@@ -46,14 +46,21 @@ from concurrent.futures import CancelledError
 from dataclasses import dataclass, field
 from typing import Any
 
-import pyarrow as pa
-
 from ..core.errors import InputError
 from ..core.inputs import parse_json
 from ..core.version import __version__
 from .errors import Interrupted, RunnerError
 from .parquet import read_part, sha256
-from .parts import CHECKSUMS, build_parts, compute_piece, params_digest, part_name, write_part
+from .parts import (
+    CHECKSUMS,
+    SideOutputError,
+    build_parts,
+    compute_piece,
+    params_digest,
+    part_name,
+    write_part,
+    write_side_outputs,
+)
 from .session import Session, signal_handled
 from .spec import Dataset
 from .storage import LOCK, Storage, StorageError, check_name  # noqa: F401  (re-exported)
@@ -208,6 +215,8 @@ def _failure(name: str, e: BaseException) -> RunnerError:
     kind = type(e).__name__
     if isinstance(e, StorageError):
         return RunnerError(f"{name}: {e}")
+    if isinstance(e, SideOutputError):
+        return RunnerError(str(e))
     if kind == "KilledWorker":
         return RunnerError(f"{name}: a partition killed its worker repeatedly ({e}); "
                            "finished parts are kept: rerun to resume")
@@ -274,7 +283,7 @@ def _run_locked(dataset: Dataset, storage: Storage, session: Session, inputs: An
         except KeyboardInterrupt:
             raise Interrupted(f"{name}: interrupted with {len(parts)} of {len(partitions)} "
                               f"parts done; run the same command again to resume") from None
-    side = _side_outputs(dataset, storage, inputs, len(partitions))
+    side = _side_outputs(dataset, storage, inputs, len(partitions), session, moments)
     doc: dict[str, Any] = {
         "job": name,
         "parameters": dataset.params,
@@ -356,15 +365,6 @@ def _compute(dataset: Dataset, storage: Storage, session: Session, partitions: l
     return computed
 
 
-def read_parts(storage: Storage, name: str, count: int, columns: list[str] | None = None) -> pa.Table:
-    """Parts ``0 .. count-1`` of a dataset as one table (no checks: see :func:`pipeline.datasets.read`)."""
-    import pyarrow.parquet as pq
-
-    tables = [pq.read_table(pa.BufferReader(storage.read_bytes(name, part_name(i))), columns=columns)
-              for i in range(count)]
-    return pa.concat_tables(tables)
-
-
 def _damaged_side_output(storage: Storage, name: str, manifest: dict) -> str | None:
     """The first side output the manifest lists that is missing or differs from its recorded SHA-256, or None."""
     for side in manifest.get("side_outputs", []):
@@ -376,15 +376,25 @@ def _damaged_side_output(storage: Storage, name: str, manifest: dict) -> str | N
     return None
 
 
-def _side_outputs(dataset: Dataset, storage: Storage, inputs: Any, count: int) -> list[dict]:
-    """Write the dataset's side outputs; their names, sizes and SHA-256 for the manifest."""
+def _side_outputs(dataset: Dataset, storage: Storage, inputs: Any, count: int, session: Session,
+                  moments: RunTrace) -> list[dict]:
+    """Write the dataset's side outputs; their names, sizes and SHA-256 for the manifest.  With a cluster at
+    hand they are made by a worker (:func:`~.parts.write_side_outputs`: it reads the parts where they lie, and
+    the client's own work stays the manifest); else here."""
     if not dataset.side_output_names:
         return []
-    files = dataset.side_outputs(lambda columns=None: read_parts(storage, dataset.name, count, columns), inputs)
-    out = []
-    for fname, data in sorted(files.items()):
-        if fname not in dataset.side_output_names or not fname.startswith("_"):
-            raise RunnerError(f"{dataset.name}: undeclared side output {fname!r}")
-        storage.write_atomic(data, dataset.name, fname)
-        out.append({"file": fname, "bytes": len(data), "sha256": sha256(data)})
+    started = time.time()
+    try:
+        if session.connected:
+            future = session.submit(write_side_outputs, dataset, storage.location, storage.shown, inputs, count)
+            for done in session.completed([future]):
+                error = done.exception()
+                if error is not None:
+                    raise _failure(dataset.name, error)
+                out = done.result()
+        else:
+            out = write_side_outputs(dataset, storage.location, storage.shown, inputs, count)
+    except SideOutputError as e:
+        raise RunnerError(str(e)) from None
+    moments.side_outputs = time.time() - started
     return out

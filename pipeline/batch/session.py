@@ -83,6 +83,11 @@ class Session:
         self._client = None
         self._stack.__exit__(*(exc or (None, None, None)))
 
+    @property
+    def connected(self) -> bool:
+        """Whether the cluster has been reached (or the local one started) already."""
+        return self._client is not None
+
     def connect(self, prepare: Sequence[tuple[Any, Any]] = ()) -> None:
         """Reach the scheduler (or start the local cluster) now; RunnerError if it fails.  A local cluster
         started now forks its workers from a process that has prepared the datasets of ``prepare``, its

@@ -58,6 +58,7 @@ class RunTrace:
     last_back: float = 0.0        # the last part came back
     finished: float = 0.0         # the manifest was written
     cluster_seconds: float = 0.0  # wall time spent starting or reaching the cluster within this run
+    side_outputs: float = 0.0     # wall time of making and writing the side outputs (on a worker, with a cluster)
     parts: list[PartTiming] = field(default_factory=list)
 
     @property
@@ -67,8 +68,8 @@ class RunTrace:
 
     @property
     def serial_after(self) -> float:
-        """Client seconds after the last part came back: side outputs, the manifest."""
-        return max(0.0, self.finished - self.last_back) if self.last_back else 0.0
+        """Client seconds after the last part came back, not counting the side outputs: the manifest."""
+        return max(0.0, self.finished - self.last_back - self.side_outputs) if self.last_back else 0.0
 
 
 _SPAWNED: float | None = None
