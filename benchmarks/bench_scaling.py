@@ -158,6 +158,7 @@ def terms(r: dict[str, Any]) -> dict[str, Any]:
     cost = [x["cpu"] for x in tasks]
     slack = [max(0.0, x["seconds"] - x["cpu"]) for x in tasks]
     span = end - min((x["started"] for x in tasks), default=end)
+    firsts = sorted(own[0]["started"] for own in by_worker.values())
     return {
         "seconds": m["finished"] - m["started"],                  # the dataset's own run, as its manifest says
         "serial_before": max(0.0, m["first_sent"] - m["started"] - m["cluster_seconds"]),
@@ -167,15 +168,17 @@ def terms(r: dict[str, Any]) -> dict[str, Any]:
         "gap": statistics.median(gaps) if gaps else 0.0, "slack": statistics.median(slack) if slack else 0.0,
         "cost": cost, "order": [x["cpu"] for x in sorted(tasks, key=lambda x: x["started"])],
         "idle": idle, "tail_share": idle / max(1e-9, len(by_worker) * span),
+        "joined": [f - firsts[0] for f in firsts],              # when each worker began, after the first
         "workers_cpu": sum(w["cpu"] for w in r["workers"]),
         "rss_peak": max((w["rss_peak"] for w in r["workers"]), default=0),
     }
 
 
-def makespan(costs: list[float], workers: int, gap: float) -> float:
+def makespan(costs: list[float], workers: int, gap: float, stagger: float = 0.0) -> float:
     """When the last of ``costs`` (in sending order) ends on ``workers`` workers that each take the next task
-    when free, ``gap`` seconds after their last one (list scheduling)."""
-    free = [0.0] * workers
+    when free, ``gap`` seconds after their last one (list scheduling), worker ``i`` joining ``i * stagger``
+    seconds after the first."""
+    free = [i * stagger for i in range(workers)]
     heapq.heapify(free)
     end = 0.0
     for c in costs:
@@ -187,32 +190,22 @@ def makespan(costs: list[float], workers: int, gap: float) -> float:
 
 def predict(base: dict[str, Any], workers: int, cluster: tuple[float, float]) -> float:
     """The dataset's predicted seconds on ``workers`` workers from the terms of a measured run (``base``): the
-    client's serial seconds, the cluster's start fitted as a + b·workers (``cluster``), the median worker
-    preparation, the makespan of the measured task costs (CPU) in the runner's order, and the side outputs (made
-    by one worker after the last part)."""
+    client's serial seconds, the cluster's start until its first worker ``a`` with the others joining ``b``
+    seconds apart (``cluster``), the median worker preparation, the makespan of the measured task costs (CPU)
+    in the runner's order, and the side outputs (made by one worker after the last part)."""
     a, b = cluster
-    return (base["serial_before"] + a + b * workers + statistics.median(base["prepare"] or [0.0])
-            + makespan(base["order"], workers, base["gap"] + base["slack"]) + base["side"] + base["serial_after"])
+    return (base["serial_before"] + a + statistics.median(base["prepare"] or [0.0])
+            + makespan(base["order"], workers, base["gap"] + base["slack"], b) + base["side"] + base["serial_after"])
 
 
 def cluster_model(runs: list[tuple[int, dict, float, float]]) -> tuple[float, float]:
-    """The cluster's start as a + b·workers: the fork server's start (the median over the runs: it does not
-    depend on the workers) plus the rest (the scheduler, the workers forked and registered, the client)
-    fitted as a line over the worker counts."""
-    server = statistics.median([r.get("startup", {}).get("server", 0.0) for _, r, _, _ in runs])
-    rest = [(w, r["moments"]["cluster_seconds"] - r.get("startup", {}).get("server", 0.0)) for w, r, _, _ in runs]
-    a, b = fit_line([w for w, _ in rest], [max(0.0, x) for _, x in rest])
-    return server + a, b
-
-
-def fit_line(xs: list[float], ys: list[float]) -> tuple[float, float]:
-    """Least squares a + b·x (b = 0 from one point)."""
-    if len(xs) < 2:
-        return (ys[0] if ys else 0.0), 0.0
-    mx, my = statistics.fmean(xs), statistics.fmean(ys)
-    sxx = sum((x - mx) ** 2 for x in xs)
-    b = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx if sxx else 0.0
-    return my - b * mx, max(0.0, b)
+    """The cluster's start: ``a``, until its first worker can work (the median over the runs: the fork server,
+    the scheduler and one worker do not depend on how many follow), and ``b``, the seconds between one worker
+    joining and the next (the others are forked while the first computes), fitted over every run's workers."""
+    a = statistics.median([r["moments"]["cluster_seconds"] for _, r, _, _ in runs])
+    points = [(i, t) for _, r, _, _ in runs for i, t in enumerate(terms(r)["joined"])]
+    sxx = sum(i * i for i, _ in points)
+    return a, (sum(i * t for i, t in points) / sxx if sxx else 0.0)
 
 
 # --------------------------------------------------------------------------- printing
@@ -262,13 +255,13 @@ def report(name: str, runs: list[tuple[int, dict, float, float]], predict_at: li
     cluster = cluster_model(runs)
     one = predict(bt, 1, cluster)
     prep = statistics.median(bt["prepare"] or [0])
-    out.append(f"model: seconds(w) = serial before {bt['serial_before']:.2f} + cluster start {cluster[0]:.2f} + "
-               f"{cluster[1]:.3f}·w + prepare {prep:.2f} + makespan(w) of {len(bt['cost'])} tasks "
+    out.append(f"model: seconds(w) = serial before {bt['serial_before']:.2f} + cluster start {cluster[0]:.2f} (to its "
+               f"first worker; the others join {cluster[1]:.3f} s apart) + prepare {prep:.2f} + makespan(w) of "
+               f"{len(bt['cost'])} tasks "
                f"({sum(bt['cost']):.1f} CPU s in all, each + {bt['gap'] + bt['slack']:.3f} s of dispatch and I/O, in "
                f"the runner's order, on w workers each taking the next task when free) + side outputs "
                f"{bt['side']:.2f} (one worker) + serial after {bt['serial_after']:.2f}   (terms of the {base_w}-worker "
-               f"run; the cluster's start: the fork server's median start, plus its workers' registration fitted "
-               f"over all runs)")
+               f"run; the cluster's start: the median over all runs, and the workers' joining fitted over them)")
     row = [f"{w} workers {predict(bt, w, cluster):.2f} s ({one / predict(bt, w, cluster):.1f}x)" for w in predict_at]
     out.append(f"predicted: 1 worker {one:.2f} s; " + "; ".join(row))
     for w, t in measured.items():

@@ -29,7 +29,7 @@ DASHBOARD_ADDRESS = "127.0.0.1:0"   # a local cluster's dashboard: this machine 
 # how long to keep trying to reach --scheduler before one line says it cannot be reached; Dask's config
 # key ``pokerpipe.connect-timeout`` (environment: DASK_POKERPIPE__CONNECT_TIMEOUT) sets another
 CONNECT_TIMEOUT = "10s"
-
+SETTLE_SECONDS = 1.0     # an abandoned run waits this long at most for workers still starting, before stopping them
 
 # A local cluster has no dashboard to feed (unless asked): its workers skip the
 # statistical profiler (a stack sample every 10 ms), the GIL monitor and frequent
@@ -115,8 +115,10 @@ class Session:
     def executor(self, label: str) -> ProgressExecutor:
         """The cluster as a ``concurrent.futures.Executor`` for domain code (:mod:`.fanout`): its tasks are
         shown as one bar, ``label``, of the session's progress display."""
-        workers = max(1, sum(self.client().nthreads().values()))
-        return ProgressExecutor(self.cluster_executor(), self.progress, label, workers)
+        client = self.client()
+        # a local cluster's workers may still be joining: count the ones it will have
+        workers = self.workers or available_cores() if self.scheduler is None else sum(client.nthreads().values())
+        return ProgressExecutor(self.cluster_executor(), self.progress, label, max(1, workers))
 
     def cluster_executor(self) -> cf.Executor:
         """The cluster's own executor (tasks never deduplicated), for the runner, which counts parts itself."""
@@ -182,30 +184,38 @@ def _dask_client(workers: int | None, scheduler: str | None, dashboard: str | No
     n = workers or available_cores()
     cluster: Any = None
     local: Any = None
-    try:
-        with dask.config.set({} if dashboard else LOCAL_CLUSTER_CONFIG), _forked(prepare), _sigint_held():
-            step("server")                    # the process workers fork from: imports, the datasets prepared
-            with warnings.catch_warnings():   # "Port 8787 is already in use" when another cluster runs: harmless
-                warnings.filterwarnings("ignore", message="Port .* is already in use")
-                cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, worker_class=QuietNanny,
-                                       dashboard_address=dashboard,
-                                       silence_logs=logging.CRITICAL)
-            step("cluster")                   # the scheduler, and every worker forked and registered
-            local = Client(cluster)
-            step("client")
-        if dashboard:
-            print(f"pokerpipe: Dask dashboard at {local.dashboard_link}", file=sys.stderr)
-        yield local
-    except BaseException:
-        if cluster is not None:            # the run was abandoned: its running tasks are not waited for
-            with contextlib.suppress(Exception):
-                stop_workers(cluster)
-        raise
-    finally:
-        if local is not None:
-            local.close()
-        if cluster is not None:
-            cluster.close()
+    with contextlib.ExitStack() as settings:
+        # the cluster's settings hold for as long as it runs: workers that join later are made with them too
+        settings.enter_context(dask.config.set({} if dashboard else LOCAL_CLUSTER_CONFIG))
+        settings.enter_context(_forked(prepare))
+        step("server")                        # the process workers fork from: imports, the datasets prepared
+        try:
+            with _sigint_held():
+                with warnings.catch_warnings():   # "Port 8787 is already in use" when another cluster runs
+                    warnings.filterwarnings("ignore", message="Port .* is already in use")
+                    cluster = LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                           worker_class=QuietNanny, dashboard_address=dashboard,
+                                           silence_logs=logging.CRITICAL)
+                step("cluster")                   # the scheduler and a first worker, forked and registered
+                local = Client(cluster)
+                step("client")
+                if n > 1:
+                    cluster.scale(n)              # the others are forked while the first one computes
+            if dashboard:
+                print(f"pokerpipe: Dask dashboard at {local.dashboard_link}", file=sys.stderr)
+            yield local
+        except BaseException:
+            if cluster is not None:            # the run was abandoned: its running tasks are not waited for
+                with contextlib.suppress(Exception):
+                    local.wait_for_workers(n, timeout=SETTLE_SECONDS)   # workers half started close untidily
+                with contextlib.suppress(Exception):
+                    stop_workers(cluster)
+            raise
+        finally:
+            if local is not None:
+                local.close()
+            if cluster is not None:
+                cluster.close()
 
 
 @contextlib.contextmanager

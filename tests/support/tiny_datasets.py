@@ -97,6 +97,7 @@ class SlowPrepare(Squares):
         self.marker = str(marker)
 
     def prepare(self, sample):
-        with open(self.marker, "w") as f:
+        with open(self.marker + ".tmp", "w") as f:
             f.write(str(os.getpid()))
+        os.replace(self.marker + ".tmp", self.marker)      # whole when it appears
         time.sleep(60)
