@@ -1,0 +1,21 @@
+"""``--workers`` with no value: every core this process may use."""
+import subprocess
+import sys
+
+from jobs.main import _bare_workers
+from pipeline.core.combinatorics import available_cores
+
+
+def test_a_bare_workers_option_is_every_core():
+    cores = str(available_cores())
+    assert _bare_workers(["tables", "--workers"]) == ["tables", "--workers", cores]
+    assert _bare_workers(["tables", "-w", "--quiet"]) == ["tables", "-w", cores, "--quiet"]
+    assert _bare_workers(["tables", "--workers", "3"]) == ["tables", "--workers", "3"]
+    assert _bare_workers(["tables", "--workers", "-1"]) == ["tables", "--workers", "-1"]   # refused by the option
+
+
+def test_tables_runs_with_a_bare_workers_option(tmp_path):
+    got = subprocess.run([sys.executable, "-m", "jobs", "tables", "odds-table", "--out", str(tmp_path), "--quiet",
+                          "--workers"], capture_output=True, text=True, timeout=600)
+    assert got.returncode == 0, got.stderr
+    assert (tmp_path / "odds-table" / "_manifest.json").exists()
