@@ -31,6 +31,7 @@ from ..batch.runner import (
 from ..batch.session import Session
 from ..batch.spec import Dataset
 from ..batch.storage import Storage, StorageError
+from ..batch.verified import manifest_path
 from ..core.errors import InputError
 from ..core.inputs import parse_json, shown
 from .registry import DatasetError, dataset
@@ -50,17 +51,8 @@ class Reader:
 
     def parts(self, ds: Dataset, columns: list[str] | None = None) -> Iterator[pa.Table]:
         """The parts of a finished ``ds`` one at a time, each verified (for datasets too big to hold at once)."""
-        manifest = read_manifest(self.storage, ds.name)
+        manifest = finished_manifest(self.storage, ds)
         where = self.storage.url(ds.name)
-        if manifest is None:
-            raise DatasetError(f"{ds.name} is not built at {where} (no readable {MANIFEST})")
-        if not manifest_matches(manifest, ds):
-            raise DatasetError(f"{ds.name} at {where} was built with other parameters or version: "
-                               f"{shown(manifest.get('parameters'))}")
-        problem = check_manifest(manifest, ds, ds.planned_parts())
-        if problem is not None:
-            raise DatasetError(f"{ds.name} at {where} is not a finished run ({problem}); "
-                               "build it again to repair it")
         schema = ds.full_schema
         for i, p in enumerate(manifest["parts"]):
             table = None
@@ -70,12 +62,39 @@ class Reader:
                     part = pq.ParquetFile(pa.BufferReader(data))
                     if part.schema_arrow.equals(schema, check_metadata=True) and part.metadata.num_rows == p["rows"]:
                         table = part.read(columns=columns)
-            except (OSError, ValueError, pa.ArrowException):
+            except (OSError, ValueError, pa.ArrowException):     # StorageError (not a regular file) included
                 table = None
             if table is None:
                 raise DatasetError(f"{ds.name}: {part_name(i)} at {where} is missing or damaged "
                                    "(SHA-256 or rows differ from the manifest); build it again to repair it")
             yield table
+
+
+def finished_manifest(storage: Storage, ds: Dataset) -> dict:
+    """The manifest of a finished run of ``ds`` at ``storage`` (read bounded, typed and checked against ``ds``,
+    :func:`pipeline.batch.runner.check_manifest`); else DatasetError in one line saying why it is not one."""
+    manifest = read_manifest(storage, ds.name)
+    where = storage.url(ds.name)
+    if manifest is None:
+        try:
+            kind = storage.kind(*manifest_path(ds.name))
+        except StorageError as e:                       # a link on the way
+            raise DatasetError(str(e)) from None
+        if kind is None:
+            raise DatasetError(f"{ds.name} is not built at {where} (no {MANIFEST})")
+        try:
+            storage.read_bytes(*manifest_path(ds.name))
+        except (OSError, InputError) as e:              # a folder, a FIFO, unreadable: what it is
+            raise DatasetError(f"{ds.name} at {where}: {getattr(e, 'strerror', None) or e}") from None
+        raise DatasetError(f"{ds.name} is not built at {where} (no readable {MANIFEST})")
+    if not manifest_matches(manifest, ds):
+        raise DatasetError(f"{ds.name} at {where} was built with other parameters or version: "
+                           f"{shown(manifest.get('parameters'))}")
+    problem = check_manifest(manifest, ds, ds.planned_parts())
+    if problem is not None:
+        raise DatasetError(f"{ds.name} at {where} is not a finished run ({problem}); "
+                           "build it again to repair it")
+    return manifest
 
 
 def _resolve(item: str | Dataset, params: dict[str, Any]) -> Dataset:
@@ -164,6 +183,8 @@ def build_many(targets: Iterable[str | Dataset], out: str | os.PathLike[str], se
     storage = open_storage(out)
     targets = list(targets)
     planned = plan(targets, params)
+    if write_catalog:                       # a folder or FIFO where the catalog goes: one line before any work
+        storage.check("file", CATALOG)
     forced = {t.name if isinstance(t, Dataset) else t for t in targets} if force else set()
     inputs = PlannedInputs(Reader(storage), planned)
     reports = []
