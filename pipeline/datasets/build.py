@@ -32,6 +32,8 @@ from ..batch.session import Session
 from ..batch.spec import Dataset
 from ..batch.storage import Storage, StorageError
 from ..batch.verified import manifest_path
+from ..core.budget import refuse_beyond
+from ..core.combinatorics import available_cores
 from ..core.errors import InputError
 from ..core.inputs import parse_json, shown
 from .registry import DatasetError, dataset
@@ -168,6 +170,21 @@ def open_storage(out: str | os.PathLike[str]) -> Storage:
         raise DatasetError(str(e)) from None
 
 
+def refuse_too_long(storage: Storage, planned: Sequence[Dataset], forced: set[str], session: Session) -> None:
+    """:class:`~pipeline.core.budget.TooMuchWork` when the datasets of ``planned`` still to build (not
+    finished at ``storage``, or ``forced``) take beyond a day on the session's local workers by their own
+    low estimates (:meth:`~pipeline.batch.spec.Dataset.seconds`); a cluster's size is not known before it
+    is reached, so a run on one is judged at the workers this machine has."""
+    todo = [ds for ds in planned if ds.seconds() > 0
+            and (ds.name in forced or check_manifest(read_manifest(storage, ds.name), ds, ds.planned_parts()))]
+    if not todo:
+        return
+    workers = max(1, session.workers or available_cores())
+    refuse_beyond(sum(ds.seconds() for ds in todo) / workers,
+                  f"building {', '.join(ds.name for ds in todo)} on {workers} worker{'s' if workers > 1 else ''}",
+                  "smaller parameters (fewer trials or hands), or more workers")
+
+
 def build_many(targets: Iterable[str | Dataset], out: str | os.PathLike[str], session: Session,
                force: bool = False, write_catalog: bool = True,
                params: Mapping[str, Mapping[str, Any]] | None = None) -> list[RunReport]:
@@ -186,6 +203,7 @@ def build_many(targets: Iterable[str | Dataset], out: str | os.PathLike[str], se
     if write_catalog:                       # a folder or FIFO where the catalog goes: one line before any work
         storage.check("file", CATALOG)
     forced = {t.name if isinstance(t, Dataset) else t for t in targets} if force else set()
+    refuse_too_long(storage, planned, forced, session)
     inputs = PlannedInputs(Reader(storage), planned)
     reports = []
     session.progress.plan(sum(ds.planned_parts() for ds in planned), len(planned))
