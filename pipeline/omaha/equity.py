@@ -105,7 +105,7 @@ def _players(texts: Sequence[str], g: Game, board: list[int], dead: list[int], u
     for i, text in enumerate(texts, 1):
         if not isinstance(text, str):
             raise CardError(f"player {i}: an Omaha hand or range is text, got {type(text).__name__}")
-        if is_random(text):
+        if is_random(text, g.hole_cards):
             out.append(_Player("random", None))
             continue
         try:
