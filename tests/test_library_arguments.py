@@ -120,7 +120,8 @@ EXAMPLES: dict[str, Example] = {
     "pipeline.strength.hit_chances": Example(lambda *a: pipeline.strength.hit_chances(*a), (9, 47, 2),
                                              checked={0: ("count", "outs"), 1: ("count", "unseen"),
                                                       2: ("count", "cards to come")}),
-    "pipeline.strength.outs_row": Example(lambda n: pipeline.strength.outs_row(n), (9,), checked={0: ("count", "outs")}),
+    "pipeline.strength.outs_row": Example(lambda n: pipeline.strength.outs_row(n), (9,),
+                                          checked={0: ("count", "outs")}),
     "pipeline.strength.pot_odds": Example(lambda *a: pipeline.strength.pot_odds(*a), (9, 47, 1, 100, 10),
                                           checked={0: ("count", "outs"), 1: ("count", "unseen"),
                                                    2: ("count", "cards to come")}),
@@ -197,7 +198,8 @@ NO_NUMBERS = {
 def public_callables() -> list[str]:
     """Every callable exported by ``pipeline`` or one of its packages (errors, constants and protocols aside)."""
     found = []
-    modules = [pipeline] + [importlib.import_module(f"pipeline.{m.name}") for m in pkgutil.iter_modules(pipeline.__path__)]
+    packages = [m.name for m in pkgutil.iter_modules(pipeline.__path__)]
+    modules = [pipeline, *(importlib.import_module(f"pipeline.{name}") for name in packages)]
     for module in modules:
         for name in getattr(module, "__all__", []):
             obj = getattr(module, name)
