@@ -285,6 +285,8 @@ def _run_locked(dataset: Dataset, storage: Storage, session: Session, inputs: An
                              sum(p[1] for p in parts.values()), time.time() - start, manifest)
         print(f"pokerpipe: {storage.url(name, damaged)} is missing or differs from its manifest; writing it again",
               file=sys.stderr)
+    for i in todo:                                # a folder or FIFO where a part goes: one line, no cluster
+        storage.check("file", name, part_name(i))
     if todo:
         session.connect()                         # reach the cluster before touching anything
     storage.remove(*manifest_path(name))          # from here on the dataset is unfinished

@@ -32,10 +32,8 @@ ARRAY = np.arange(SIDE, dtype=np.uint16)
 
 
 @pytest.fixture(scope="module")
-def clean(tmp_path_factory):
-    out = tmp_path_factory.mktemp("clean")
-    build(WithSides(), out, workers=1)
-    return out
+def clean(built_sides):
+    return built_sides
 
 
 def _manifest(folder: Path) -> dict:
