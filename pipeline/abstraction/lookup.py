@@ -106,9 +106,8 @@ def clusters_from(doc: Any, where: str) -> np.ndarray:
 def check_clusters(clusters: Any) -> np.ndarray:
     """``clusters`` if it is a cluster number 0..7 for each of the 169 classes (an integer array); else
     AbstractionError."""
-    a = np.asarray(clusters) if isinstance(clusters, (np.ndarray, list, tuple)) else None
-    if (a is None or a.shape != (169,) or a.dtype.kind not in "iu"
-            or (len(a) and (int(a.min()) < 0 or int(a.max()) >= 8))):
+    a = np.asarray(clusters) if isinstance(clusters, (np.ndarray, list, tuple)) else np.zeros(0)
+    if a.shape != (169,) or a.dtype.kind not in "iu" or int(a.min()) < 0 or int(a.max()) >= 8:
         raise AbstractionError("clusters must be an integer array of each of the 169 classes' cluster 0..7, "
                                f"got {shown(clusters if not isinstance(clusters, np.ndarray) else a.shape)}")
     return a.astype(np.int64)

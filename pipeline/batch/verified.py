@@ -147,7 +147,7 @@ def side_entries(manifest: dict, names: Optional[Sequence[str]] = None) -> Optio
             return None
         file, size, sha = entry.get("file"), entry.get("bytes"), entry.get("sha256")
         if (not isinstance(file, str) or file in out or (names is not None and file not in names)
-                or not is_count(size) or not is_sha256(sha)):
+                or not isinstance(size, int) or not is_count(size) or not isinstance(sha, str) or not is_sha256(sha)):
             return None
         out[file] = FileRecord(file, size, sha)
     return out

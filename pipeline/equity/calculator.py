@@ -153,12 +153,12 @@ def check_budget(trials: Optional[int], seed: int, stderr: Optional[float], seco
     :class:`~pipeline.core.budget.TooMuchWork` on ``trials`` or ``seconds`` beyond a day on ``workers``
     threads at ``rate`` trials a second each (shared by every game; a ``stderr`` target is judged by its
     pilot, :class:`~pipeline.core.budget.TargetWatch`)."""
-    for name, value in (("trials", trials), ("seed", seed)):
-        if value is not None and (isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer))):
-            raise CardError(f"{name} must be an integer, got {shown(value)}")
-    for name, value in (("stderr target", stderr), ("time budget", seconds)):
-        if value is not None and (isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float))):
-            raise CardError(f"{name} must be a number, got {shown(value)}")
+    for name, count in (("trials", trials), ("seed", seed)):
+        if count is not None and (isinstance(count, (bool, np.bool_)) or not isinstance(count, (int, np.integer))):
+            raise CardError(f"{name} must be an integer, got {shown(count)}")
+    for name, number in (("stderr target", stderr), ("time budget", seconds)):
+        if number is not None and (isinstance(number, (bool, np.bool_)) or not isinstance(number, (int, float))):
+            raise CardError(f"{name} must be a number, got {shown(number)}")
     if trials is not None and trials <= 0:
         raise CardError(f"trials must be positive, got {trials}")
     if trials is not None and trials > MAX_TRIALS:

@@ -235,7 +235,7 @@ def build_report(files: Files, hands: int, rlcard_hands: int, *, executor: Optio
     digests = state.get("digests") or {}
     player = load_player(files, FINAL_PLAYER, digests=digests)
     trainers = trainers_in(files, FOLDER, digests=digests)
-    config = state.get("config") if isinstance(state.get("config"), dict) else {}
+    config: dict = state.get("config") if isinstance(state.get("config"), dict) else {}  # type: ignore[assignment]
     refuse_beyond(report_seconds(len(trainers) + 1 if config.get("format") == "table" else 2,
                                  str(config.get("yardstick", "tag")), hands, rlcard_hands, lbr_hands,
                                  workers_of(executor)),
