@@ -72,7 +72,7 @@ def report_seconds(cfg: Any, report_hands: int, rlcard_hands: int, lbr_hands: in
     from pipeline.ga.assessment.report import report_seconds as seconds
 
     seats = cfg.trainers + 1 if cfg.format == "table" else 2
-    return seconds(seats, cfg.yardstick, report_hands, rlcard_hands, lbr_hands)
+    return seconds(seats, cfg.yardstick, report_hands, rlcard_hands, lbr_hands, tables=cfg.weights == "tables")
 
 
 RLCARD_RATE = 1_500      # rlcard hands per second here (measured 1,000-2,200: rlcard plays in Python)
