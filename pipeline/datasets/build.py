@@ -262,7 +262,7 @@ def update_catalog(storage: Storage, reports: list[RunReport]) -> None:
             "rows": r.rows,
             "bytes": r.bytes,
             "seconds": r.manifest.get("seconds") if r.computed == 0 else round(r.seconds, 3),
-            "manifest": f"{r.name}/{MANIFEST}",
+            "manifest": "/".join(manifest_path(r.name)),
         }
     doc = {"datasets": sorted(entries.values(), key=lambda e: str(e["dataset"])),
            "updated": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}

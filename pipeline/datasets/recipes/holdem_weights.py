@@ -28,10 +28,10 @@ from typing import Any, Optional
 import numpy as np
 import pyarrow as pa
 
-from ...batch.runner import MANIFEST, check_manifest, read_manifest
+from ...batch.runner import check_manifest, read_manifest
 from ...batch.spec import Dataset, Inputs
 from ...batch.storage import Storage, StorageError
-from ...batch.verified import side_array
+from ...batch.verified import manifest_path, side_array
 from ...holdem.weight_build import BOARDS_PER_TASK, STREETS, board_chunks, dense_street, street_weights
 from ...holdem.weights import MULTI, SITUATIONS, WeightTables, pack
 from ..registry import DatasetError
@@ -133,7 +133,7 @@ class HandWeightTables:
         except StorageError:
             return None
         for ds in self.datasets():
-            if storage.exists(ds.name, MANIFEST):
+            if storage.exists(*manifest_path(ds.name)):
                 why = check_manifest(read_manifest(storage, ds.name), ds, ds.planned_parts())
                 if why is not None:
                     return f"{storage.url(ds.name)}: {why}"
