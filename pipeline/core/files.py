@@ -154,8 +154,10 @@ def atomic_writer(path: str | os.PathLike[str], *, sync: bool = False) -> Iterat
     the block ends; ``sync`` flushes it to the disk first (a commit point: a
     manifest, a checkpoint).  On any failure — Ctrl-C included — the temporary
     file is removed and ``path`` is untouched.  :class:`PathKindError` before
-    anything is written when ``path`` is there but is not a regular file (a
-    folder, a FIFO, a device) or a link (which the rename would replace).
+    anything is written when something other than a regular file is there (a
+    folder, a FIFO, a device); a link there is replaced by the file, never
+    followed (:class:`pipeline.batch.storage.Storage` refuses links in its
+    folders before this).
     """
     check_kind(path, (FILE, LINK))
     tmp = temporary_name(path)
