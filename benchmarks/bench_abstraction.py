@@ -151,7 +151,7 @@ def lloyd(street: str, population: int, k: int = 256) -> None:
 
 
 def lookups(out: str) -> None:
-    from pipeline.abstraction.lookup import load
+    from pipeline.datasets import load_abstraction as load
     from pipeline.isomorphism.situations import street_size
 
     times = []

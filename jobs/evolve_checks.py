@@ -66,23 +66,13 @@ def cluster_workers(session: Any) -> int:
     return max(1, sum(session.client().nthreads().values()))
 
 
-def report_opponents(cfg: Any, rlcard_hands: int) -> list[str]:
-    """The opponents the evolution's report plays, one match each: every engine yardstick and the trainers,
-    the yardstick again for up to four re-measured generations, and the rlcard opponents unless
-    ``rlcard_hands`` is 0."""
-    from pipeline.ga.assessment.yardsticks import REPORTED, RLCARD
+def report_seconds(cfg: Any, report_hands: int, rlcard_hands: int, lbr_hands: int = 0) -> float:
+    """The least time the evolution's report takes (one process), for the refusal of runaway work
+    (:func:`pipeline.ga.assessment.report.report_seconds`, which the report applies itself too)."""
+    from pipeline.ga.assessment.report import report_seconds as seconds
 
-    return [y for y in REPORTED if rlcard_hands or y not in RLCARD] + [cfg.yardstick] * 4
-
-
-def report_seconds(cfg: Any, report_hands: int, rlcard_hands: int) -> float:
-    """The least time the evolution's report takes (one process), for the refusal of runaway work."""
-    from pipeline.ga.assessment.yardsticks import fastest
-
-    if not report_hands:
-        return 0.0
     seats = cfg.trainers + 1 if cfg.format == "table" else 2
-    return fastest(report_opponents(cfg, rlcard_hands), report_hands, rlcard_hands, seats)
+    return seconds(seats, cfg.yardstick, report_hands, rlcard_hands, lbr_hands, tables=cfg.weights == "tables")
 
 
 RLCARD_RATE = 1_500      # rlcard hands per second here (measured 1,000-2,200: rlcard plays in Python)
@@ -92,6 +82,7 @@ def estimate(cfg: Any, session: Any, weights: Any = None, report_hands: int = 0,
     """One line: the hands the evolution and its report play at most and the time that takes at the rate
     measured now (the report's engine matches at the evolution's rate, one process; rlcard's at its own)."""
     from pipeline.core.budget import duration
+    from pipeline.ga.assessment.report import report_opponents
     from pipeline.ga.assessment.yardsticks import RLCARD
     from pipeline.ga.evolve import hand_rate, planned_hands
 
@@ -101,7 +92,7 @@ def estimate(cfg: Any, session: Any, weights: Any = None, report_hands: int = 0,
     seconds = hands / rate / workers
     line = f"pokerpipe: evolve plays up to {hands:,} hands: about {duration(seconds)} on {workers} worker(s)"
     if report_hands:
-        opponents = report_opponents(cfg, rlcard_hands)
+        opponents = report_opponents(cfg.yardstick, rlcard_hands)
         engine = sum(o not in RLCARD for o in opponents) * report_hands
         rlcard = sum(o in RLCARD for o in opponents) * rlcard_hands
         line += (f", then its report {engine + rlcard:,} more: about "

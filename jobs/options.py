@@ -64,9 +64,10 @@ def dataset(name: str, **params: Any) -> Any:
         raise fail(str(e)) from None
 
 
-def weight_source(weights: str, tables: str) -> Optional[Any]:
+def weight_source(weights: str, tables: str, instead: str = "sampling instead") -> Optional[Any]:
     """The hand-weight tables to play with (a :class:`pipeline.datasets.HandWeightTables`), or None to sample:
-    ``auto`` takes the tables when they are built in ``tables``; ``tables`` without them is one line, exit 2."""
+    ``auto`` takes the tables when they are built in ``tables``; ``tables`` without them is one line, exit 2.
+    ``instead`` says what the caller does without them (``exploit`` counts each weight exactly)."""
     if weights not in WEIGHT_MODES:
         raise fail(f"--weights must be auto, tables or sampled, got {weights!r}")
     if weights == "sampled":
@@ -85,6 +86,6 @@ def weight_source(weights: str, tables: str) -> Optional[Any]:
         what = f"the hand-weight tables at {damaged}" if damaged else f"no hand-weight tables at {tables}"
         raise fail(f"--weights tables: {what} (build them with `pokerpipe holdem-weights --out {tables}`)")
     if damaged:                          # auto: say why the tables someone built are not used
-        print(f"pokerpipe: not using the hand-weight tables at {damaged}; sampling instead (rebuild them with "
+        print(f"pokerpipe: not using the hand-weight tables at {damaged}; {instead} (rebuild them with "
               f"`pokerpipe holdem-weights --out {tables}`)", file=sys.stderr)
     return None

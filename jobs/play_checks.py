@@ -2,10 +2,10 @@
 
 ``--hands`` is a count as users write one: ``100000``, ``1_000_000`` or ``1e8``
 (an integral number in any notation; ``2.5`` and ``1e400`` are refused).
-Before anything starts, :func:`check_work` estimates the run from rates on
-the fast side of what was measured (so that only a run certainly beyond a day
-is refused) and refuses a run beyond a day (:func:`pipeline.core.budget.refuse_beyond`)
-or hand histories beyond :data:`MAX_HISTORY_BYTES` (PHH: :data:`MAX_PHH_FILES` files).
+Before anything starts, :func:`check_work` refuses a run beyond a day by the
+engine's own estimate (:func:`pipeline.holdem.work.refuse_play`, which
+:func:`pipeline.holdem.simulate` applies too) or hand histories beyond
+:data:`MAX_HISTORY_BYTES` (PHH: :data:`MAX_PHH_FILES` files).
 """
 from __future__ import annotations
 
@@ -14,17 +14,10 @@ from typing import Optional
 
 from jobs.app import fail
 from jobs.counts import parse_count
+from pipeline.holdem.work import MAX_HANDS  # noqa: F401  (the --hands range, re-exported for the commands)
 
-MAX_HANDS = 10**12   # beyond any day's work: the estimate below refuses far fewer on most tables
 MAX_HISTORY_BYTES = 10 * 10**9
 MAX_PHH_FILES = 1_000_000
-# microseconds per seat and hand on one core, about half the fastest measured (issue 24's engine, weights
-# from the tables, tables of 2 and 10 seats: random 0.20-0.31, station 0.18-0.24, maniac 0.39-0.40,
-# thesis-preflop 0.22-0.31, tag 0.38-0.45 per CPU second on the loaded 2-core machine, which runs about
-# twice that quiet): the rule bot and evolved players weigh their hands after the flop, the others barely think
-SEAT_MICROSECONDS = {"random": 0.05, "station": 0.05, "maniac": 0.1, "thesis-preflop": 0.06, "tag": 0.1}
-EVOLVED_MICROSECONDS = 0.1
-HISTORY_HANDS_PER_SECOND = 5_000      # hand histories are written by one process; measured 300-2,200
 # bytes per seat and hand of each history format, below the smallest measured (2 to 10 seats)
 HISTORY_SEAT_BYTES = {"pokerstars": 150, "phh": 80, "ohh": 350}
 HISTORY_HELP = (f"also write every hand: pokerstars, phh or ohh (at most {MAX_HISTORY_BYTES // 10**9} GB of "
@@ -74,15 +67,10 @@ def check_play(seats: int, policies: str, hands: int, seed: int, history: Option
     return names
 
 
-def estimate_seconds(names: list[str], hands: int, history: Optional[str], processes: int) -> float:
-    """A low estimate of the run's seconds: the hands played by ``processes``, the histories written by one."""
-    per_hand = sum(SEAT_MICROSECONDS.get(n.lower(), EVOLVED_MICROSECONDS) for n in names) * 1e-6
-    return hands * per_hand / max(1, processes) + (hands / HISTORY_HANDS_PER_SECOND if history else 0.0)
-
-
 def check_work(names: list[str], hands: int, history: Optional[str], processes: int) -> None:
     """Refuse, before anything starts, a run estimated beyond a day or histories beyond their limit."""
-    from pipeline.core.budget import TooMuchWork, refuse_beyond
+    from pipeline.core.budget import TooMuchWork
+    from pipeline.holdem.work import refuse_play
 
     if history is not None:
         size = hands * len(names) * HISTORY_SEAT_BYTES[history]
@@ -94,8 +82,6 @@ def check_work(names: list[str], hands: int, history: Optional[str], processes: 
             raise fail(f"--hands {hands:,} --history phh would write {hands:,} files, more than the "
                        f"{MAX_PHH_FILES:,} pokerpipe writes in one folder; ask for fewer --hands or another format")
     try:
-        refuse_beyond(estimate_seconds(names, hands, history, processes),
-                      f"--hands {hands:,} on {processes} process{'es' if processes > 1 else ''}",
-                      "fewer --hands (or more --workers)")
+        refuse_play(names, hands, processes, history is not None)
     except TooMuchWork as e:
         raise fail(str(e)) from None

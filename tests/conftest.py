@@ -2,8 +2,32 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).parent))
 
 # An unreachable --scheduler is tried for 10 s before the one-line refusal; the tests of that refusal (several,
 # through the console script too) need not wait so long.  A reachable test cluster answers well within it.
 os.environ.setdefault("DASK_POKERPIPE__CONNECT_TIMEOUT", "3s")
+
+
+@pytest.fixture(scope="session")
+def small_cluster():
+    """One local Dask worker for the small builds that fixtures of several modules share (started once)."""
+    from pipeline.batch.session import Session
+
+    with Session(1, None, True) as session:
+        yield session
+
+
+@pytest.fixture(scope="session")
+def built_sides(tmp_path_factory, small_cluster):
+    """``<out>/sides/`` (parts, checksum records, an array and a document beside them, a manifest) and
+    ``<out>/_catalog.json``, built clean: the dataset of the tests of reading back and of path kinds."""
+    from support.tiny_datasets import WithSides
+
+    from pipeline.datasets import build_many
+
+    out = tmp_path_factory.mktemp("sides")
+    build_many([WithSides()], out, small_cluster, write_catalog=True)
+    return out

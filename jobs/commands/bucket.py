@@ -7,6 +7,7 @@ import sys
 import typer
 
 from jobs.app import app, fail
+from jobs.counts import COUNT
 from jobs.options import DEFAULT_OUT
 
 
@@ -21,38 +22,33 @@ def _defaults() -> tuple[int, int]:
 def bucket(hole: str = typer.Argument(..., help="two hole cards, e.g. AsKd"),
            board: str = typer.Option(..., "--board", "-b", help="3, 4 or 5 board cards"),
            out: str = typer.Option(DEFAULT_OUT, "--out", "-o",
-                                   help="folder holding the abstraction (`pokerpipe tables abstraction --out`)"),
-           k: int = typer.Option(_defaults()[0], "--k", help="buckets per street of the abstraction to read"),
-           bins: int = typer.Option(_defaults()[1], "--bins", help="histogram bins (flop, turn)"),
+                                   help="local folder holding the abstraction (`pokerpipe tables abstraction --out`)"),
+           k: int = typer.Option(_defaults()[0], "--k", parser=COUNT,
+                                 help="buckets per street of the abstraction to read"),
+           bins: int = typer.Option(_defaults()[1], "--bins", parser=COUNT, help="histogram bins (flop, turn)"),
            seed: int = typer.Option(0, "--seed", help="k-means++ seed of the abstraction to read"),
            as_json: bool = typer.Option(False, "--json", help="print one JSON object")) -> None:
     """The street, canonical index, bucket, equity against a random hand, and the histogram (flop, turn) or
     OCHS vector (river) of HOLE on --board; the features are computed from the cards, the bucket read from
     the abstraction built in --out (null, with a line on stderr, when it is not built there)."""
-    import os
-
-    from pipeline.abstraction.lookup import AbstractionError, built_clusters, load, situation, street_of
+    from pipeline.abstraction.lookup import AbstractionError, AbstractionNotBuilt, situation, street_of
     from pipeline.core.cards import CardError, parse_cards
     from pipeline.core.errors import InputError
+    from pipeline.datasets.abstraction_lookup import built_clusters, check_lookup, load_abstraction
 
     try:
-        if bins < 2 or bins > 1980:
-            raise InputError(f"--bins must be 2..1980, got {bins}")
-        if k < 1:
-            raise InputError(f"--k must be at least 1, got {k}")
+        k, bins, seed = check_lookup(k, bins, seed, ("--k", "--bins", "--seed"))
         street = street_of(parse_cards(board, what="board"))
         clusters = built_clusters(out, seed) if street == "river" else None
         s = situation(hole, board, bins, clusters)
         value: int | None = None
-        built = os.path.exists(os.path.join(out, "abstraction", street, "_manifest.json"))
-        if built:
-            value = load(out, k, bins, seed, streets=(street,)).bucket_of_index(street, s.index)
+        try:
+            value = load_abstraction(out, k, bins, seed, streets=(street,)).bucket_of_index(street, s.index)
             if value is None:
                 print(f"bucket: the {street} abstraction in {out} is a limited build that did not reach this "
                       "situation", file=sys.stderr)
-        else:
-            print(f"bucket: the {street} abstraction is not built in {out} (`pokerpipe tables abstraction "
-                  f"--out {out}`)", file=sys.stderr)
+        except AbstractionNotBuilt as e:
+            print(f"bucket: {e}", file=sys.stderr)
     except (CardError, AbstractionError, InputError) as e:
         raise fail(str(e)) from None
     if as_json:

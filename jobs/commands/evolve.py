@@ -78,7 +78,7 @@ def evolve(population: int = typer.Option(DEFAULTS.population, "--population", p
     from pipeline.batch.errors import RunnerError
     from pipeline.batch.session import Session
     from pipeline.batch.storage import Storage, StorageError
-    from pipeline.core.budget import TooMuchWork
+    from pipeline.core.budget import TooMuchWork, refuse_beyond
     from pipeline.ga.checkpoint import CheckpointError
     from pipeline.ga.evolve import EvolveError, refuse_too_long, writing
     from pipeline.ga.evolve import evolve as run_evolution
@@ -96,8 +96,11 @@ def evolve(population: int = typer.Option(DEFAULTS.population, "--population", p
                       weights=mode, yardstick=yardstick, layout=read_layout(layout))
     if report_hands < 0 or rlcard_hands < 0 or lbr_hands < 0:
         raise fail("--report-hands, --rlcard-hands and --lbr-hands must be 0 or more")
+    report = report_seconds(cfg, report_hands, rlcard_hands, lbr_hands)
     try:
-        refuse_too_long(cfg, local_workers(workers, scheduler), report_seconds(cfg, report_hands, rlcard_hands))
+        refuse_beyond(report, f"the report (--report-hands {report_hands:,}, --rlcard-hands {rlcard_hands:,}, "
+                      f"--lbr-hands {lbr_hands:,})", "fewer --report-hands, --rlcard-hands or --lbr-hands")
+        refuse_too_long(cfg, local_workers(workers, scheduler), report)
     except TooMuchWork as e:
         raise fail(str(e)) from None
 
@@ -113,7 +116,7 @@ def evolve(population: int = typer.Option(DEFAULTS.population, "--population", p
         with Session(workers, scheduler, quiet) as session:
             executor = session.executor_or_none("matches")           # one worker: no cluster to start
             if scheduler is not None:                                # the cluster reached: its size is known
-                refuse_too_long(cfg, cluster_workers(session), report_seconds(cfg, report_hands, rlcard_hands))
+                refuse_too_long(cfg, cluster_workers(session), report)
             if not quiet:
                 print(estimate(cfg, session, source, report_hands, rlcard_hands), file=sys.stderr)
             with writing(files):              # one writer of <out>/evolve, for the evolution and its report

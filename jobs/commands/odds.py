@@ -33,10 +33,13 @@ def odds(hole: str = typer.Argument(..., help="two hole cards or a pocket query"
     except CardError as e:
         raise fail(str(e)) from None
     if plot is not None:
+        from pipeline.core.files import PathKindError, write_atomic
         from pipeline.plots.odds import odds_png
 
         try:
-            plot.write_bytes(odds_png(r["opponents"], f"{hole} on {board or '(preflop)'}"))
+            write_atomic(plot, odds_png(r["opponents"], f"{hole} on {board or '(preflop)'}"))
+        except PathKindError as e:
+            raise fail(f"--plot: {e}") from None
         except OSError as e:
             raise fail(f"cannot write --plot {str(plot)!r}: {e.strerror}") from None
     if as_json:

@@ -13,7 +13,7 @@ distance in imperfect-information games", AAAI 2014), from exact features.
 :mod:`.kmeans`   weighted k-means / k-medians: k-means++, Lloyd, exact Hamerly bounds
 :mod:`.streets`  a street's points and distances
 :mod:`.fitting`  a street's fit (sampled boards) and the assignment of every situation
-:mod:`.lookup`   :func:`load` a built abstraction, :func:`situation` one situation's features
+:mod:`.lookup`   look buckets up (:class:`Abstraction`), :func:`situation` one situation's features
 :mod:`.report`   within-bucket distances beside equity-percentile buckets
 ================  ==========================================================================
 """
@@ -24,15 +24,15 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .kmeans import Clustering, assign, fit, plusplus
-    from .lookup import Abstraction, AbstractionError, Situation, load, situation
+    from .lookup import Abstraction, AbstractionError, Situation, situation
 
-__all__ = ["Abstraction", "AbstractionError", "Clustering", "Situation", "assign", "fit", "load", "plusplus",
-           "situation"]
+# A built abstraction is opened by pipeline.datasets.load_abstraction (the verified read of its files is the
+# batch layer's, which this package does not import).
+__all__ = ["Abstraction", "AbstractionError", "Clustering", "Situation", "assign", "fit", "plusplus", "situation"]
 
 # Imported when first asked for: a lookup (``pokerpipe bucket``) loads neither k-means nor the report.
 _HOME = {"Clustering": "kmeans", "assign": "kmeans", "fit": "kmeans", "plusplus": "kmeans",
-         "Abstraction": "lookup", "AbstractionError": "lookup", "Situation": "lookup", "load": "lookup",
-         "situation": "lookup"}
+         "Abstraction": "lookup", "AbstractionError": "lookup", "Situation": "lookup", "situation": "lookup"}
 
 
 def __getattr__(name: str) -> Any:

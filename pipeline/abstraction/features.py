@@ -44,6 +44,7 @@ OPPONENTS = 990                      # opponent pairs on a complete board: C(45,
 FULL = 2 * OPPONENTS                 # 2·ahead + tied of a hole ahead of every opponent
 RIVER_PAIRS = 47 * 46 // 2           # live pairs on a complete board
 DEFAULT_BINS = 50
+MAX_BINS = FULL                      # a river count's resolution: finer bins stay empty
 
 
 def board_orbit(board: Sequence[int]) -> int:

@@ -92,8 +92,10 @@ import numpy as np
 from numba import njit
 
 from pipeline.core.errors import InputError
+from pipeline.core.inputs import integer
 from pipeline.core.rng import chunk_state, uniform
 
+MAX_ITERATIONS = 1_000_000    # Lloyd iterations one fit may ask for (converged fits stop after tens)
 CHUNK_ROWS = 1 << 16          # rows per chunk of work: fixed, so reductions do not depend on the executor
 SLACK = 1e-9                  # relative safety margin of Hamerly's bounds against rounding
 _L2 = 0
@@ -756,7 +758,7 @@ def _weights(weights: Any, n: int) -> np.ndarray:
 
 def _check_k(k: Any, w: np.ndarray, n: int) -> int:
     """``k`` as an int, checked between 1 and the number of points of positive weight."""
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
+    if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)):
         raise InputError(f"k must be an integer, not {k!r}.")
     positive = n if w.shape[0] == 0 else int(np.count_nonzero(w > 0))
     if k < 1:
@@ -800,8 +802,7 @@ def plusplus(points: np.ndarray, k: int, *, metric: str, weights: Optional[np.nd
 def _plusplus(pts: np.ndarray, k: int, code: int, w: np.ndarray, seed: int,
               executor: Optional[Executor]) -> np.ndarray:
     """:func:`plusplus` on checked input (the seed is checked here)."""
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
-        raise InputError(f"seed must be an integer from 0 to 2**63 - 1, not {seed!r}.")
+    seed = integer(seed, "seed", 0, 2**63 - 1, error=InputError, strict=True)
     n = pts.shape[0]
     ranges = _ranges(n)
     s0, s1 = (np.uint64(v) for v in chunk_state(seed, 0))
@@ -905,8 +906,7 @@ def fit(points: np.ndarray, k: int, *, metric: str = "l2", weights: Optional[np.
     n = pts.shape[0]
     w = _weights(weights, n)
     k = _check_k(k, w, n)
-    if max_iterations < 0:
-        raise InputError(f"max_iterations must be >= 0, not {max_iterations}.")
+    max_iterations = integer(max_iterations, "max_iterations", 0, MAX_ITERATIONS, error=InputError, strict=True)
     if not tolerance >= 0:
         raise InputError(f"tolerance must be >= 0, not {tolerance}.")
     if init is None:

@@ -11,6 +11,7 @@
 :mod:`.fanout`     the one fan-out: an executor whose tasks show on the progress display
 :mod:`.parquet`    deterministic Parquet bytes and the parts' metadata
 :mod:`.storage`    a local folder or an object-store URL (``Files``), written atomically
+:mod:`.verified`   where a dataset's files lie, and the one verified read of them
 :mod:`.errors`     what a run raises
 =================  ====================================================================
 

@@ -29,8 +29,7 @@ from .parquet import canonical_json, parquet_bytes, sha256
 from .spec import Dataset
 from .storage import Storage
 from .trace import PartTiming
-
-CHECKSUMS = "_checksums"
+from .verified import file_record, record_path, side_path
 
 Built = tuple[int, int, int, str]                   # a part written: (index, rows, bytes, SHA-256)
 Result = tuple[list[Built], list[PartTiming]]        # what a task that writes parts returns: them, and timings
@@ -91,7 +90,7 @@ def _write(dataset: Dataset, index: int, table: pa.Table, storage: Storage) -> t
     sha = sha256(data)
     record = checksum_record(dataset.name, index, params_digest(dataset), sha, table.num_rows, len(data))
     storage.write_atomic(data, dataset.name, part_name(index))
-    storage.write_atomic(json.dumps(record).encode(), dataset.name, CHECKSUMS, part_name(index) + ".json")
+    storage.write_atomic(json.dumps(record).encode(), *record_path(dataset.name, part_name(index)))
     return table.num_rows, len(data), sha
 
 
@@ -153,6 +152,6 @@ def write_side_outputs(dataset: Dataset, location: str, shown: str, inputs: Any,
     for fname, data in sorted(files.items()):
         if fname not in dataset.side_output_names or not fname.startswith("_"):
             raise SideOutputError(f"{dataset.name}: undeclared side output {fname!r}")
-        storage.write_atomic(data, dataset.name, fname)
-        out.append({"file": fname, "bytes": len(data), "sha256": sha256(data)})
+        storage.write_atomic(data, *side_path(dataset.name, fname))
+        out.append(file_record(data, fname))
     return out

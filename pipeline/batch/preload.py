@@ -29,11 +29,13 @@ PREPARE = "POKERPIPE_PREPARE"      # the environment variable: a file of the (da
 def listed(prepare: Sequence[tuple[Any, Any]]) -> Iterator[None]:
     """Within the block, :data:`PREPARE` names a temporary file of the ``(dataset, sample)`` pairs (a file, not
     the value itself: an environment variable is capped at 128 kB, and a sample may hold arrays)."""
-    fd, path = tempfile.mkstemp(prefix="pokerpipe-prepare-", suffix=".pickle")
+    from ..core.files import write_atomic
+
+    folder = tempfile.mkdtemp(prefix="pokerpipe-prepare-")
+    path = os.path.join(folder, "prepare.pickle")
     before = os.environ.get(PREPARE)
     try:
-        with os.fdopen(fd, "wb") as f:
-            pickle.dump(list(prepare), f)
+        write_atomic(path, pickle.dumps(list(prepare)))
         os.environ[PREPARE] = path
         yield
     finally:
@@ -43,6 +45,8 @@ def listed(prepare: Sequence[tuple[Any, Any]]) -> Iterator[None]:
             os.environ[PREPARE] = before
         with contextlib.suppress(OSError):
             os.unlink(path)
+        with contextlib.suppress(OSError):
+            os.rmdir(folder)
 
 
 def prepare_listed(path: str | None) -> int:
@@ -50,12 +54,13 @@ def prepare_listed(path: str | None) -> int:
     piece of work; how many were prepared."""
     if not path:
         return 0
+    from ..core.files import open_regular
     from .parts import prepared
 
     done = 0
     try:
-        with open(path, "rb") as f:
-            pairs = pickle.load(f)
+        with open_regular(path) as f:
+            pairs = pickle.loads(f.read())
     except Exception:                      # noqa: BLE001 - a lost list only loses the head start
         return 0
     for ds, sample in pairs:

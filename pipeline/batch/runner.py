@@ -46,13 +46,10 @@ from concurrent.futures import CancelledError
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.errors import InputError
-from ..core.inputs import parse_json
 from ..core.version import __version__
 from .errors import Interrupted, RunnerError
-from .parquet import read_part, sha256
+from .parquet import canonical_json, read_part, sha256
 from .parts import (
-    CHECKSUMS,
     SideOutputError,
     build_parts,
     compute_piece,
@@ -65,8 +62,21 @@ from .session import Session, signal_handled
 from .spec import Dataset
 from .storage import LOCK, Storage, StorageError, check_name  # noqa: F401  (re-exported)
 from .trace import RunTrace
+from .verified import (  # noqa: F401  (re-exported: the layout is verified.py's)
+    CHECKSUMS,
+    MANIFEST,
+    damaged_side_output,
+    document,
+    file_record,
+    is_count,
+    is_sha256,
+    manifest_path,
+    record_path,
+    records_folder,
+    side_entries,
+    side_path,
+)
 
-MANIFEST = "_manifest.json"
 MAX_TASKS = 512          # whole partitions are grouped into at most this many Dask tasks
 
 
@@ -96,31 +106,16 @@ def _sigterm_as_interrupt() -> Iterator[None]:
 
 def read_manifest(storage: Storage, name: str) -> dict | None:
     """The dataset's manifest if there is a readable one (a JSON object of bounded size and depth), else None."""
-    return _read_document(storage, name, MANIFEST)
-
-
-def _read_document(storage: Storage, *parts: str) -> dict | None:
-    try:
-        doc = parse_json(storage.read_bytes(*parts), parts[-1])
-    except (OSError, InputError):
-        return None
-    return doc if isinstance(doc, dict) else None
+    return document(storage, *manifest_path(name))
 
 
 def manifest_matches(manifest: dict | None, dataset: Dataset) -> bool:
     """Whether ``manifest`` is a run of exactly this dataset, parameters and version (its identity only:
-    :func:`check_manifest` says whether it is a finished one)."""
+    :func:`check_manifest` says whether it is a finished one).  Parameters are compared as JSON text, so
+    that ``true`` is not ``1`` and ``1.0`` is not ``1``."""
     return (manifest is not None and manifest.get("job") == dataset.name
-            and manifest.get("parameters") == json.loads(json.dumps(dataset.params))
+            and canonical_json(manifest.get("parameters")) == canonical_json(dataset.params)
             and manifest.get("version") == __version__ and isinstance(manifest.get("parts"), list))
-
-
-def _count(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
-
-
-def _sha(value: Any) -> bool:
-    return isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value)
 
 
 def check_manifest(manifest: dict | None, dataset: Dataset, count: int) -> str | None:
@@ -139,14 +134,12 @@ def check_manifest(manifest: dict | None, dataset: Dataset, count: int) -> str |
     if len(entries) != count:
         return f"its manifest lists {len(entries)} of {count} parts"
     for i, e in enumerate(entries):
-        if not (isinstance(e, dict) and e.get("file") == part_name(i) and _count(e.get("rows"))
-                and _count(e.get("bytes")) and _sha(e.get("sha256"))):
+        if not (isinstance(e, dict) and e.get("file") == part_name(i) and is_count(e.get("rows"))
+                and is_count(e.get("bytes")) and is_sha256(e.get("sha256"))):
             return f"its manifest entry {i} is not {part_name(i)} with rows, bytes and SHA-256"
-    if not _count(manifest.get("rows")) or manifest["rows"] != sum(e["rows"] for e in entries):
+    if not is_count(manifest.get("rows")) or manifest["rows"] != sum(e["rows"] for e in entries):
         return "its manifest's total rows are not the sum of its parts' rows"
-    side = manifest.get("side_outputs", [])
-    if not (isinstance(side, list) and all(isinstance(f, dict) and f.get("file") in dataset.side_output_names
-                                           and _sha(f.get("sha256")) for f in side)):
+    if side_entries(manifest, dataset.side_output_names) is None:
         return "its manifest's side outputs are damaged"
     return None
 
@@ -157,10 +150,10 @@ def _recorded(storage: Storage, dataset: Dataset, index: int, manifest: dict | N
     name = part_name(index)
     if manifest is not None:
         return str(manifest["parts"][index]["sha256"])
-    record = _read_document(storage, dataset.name, CHECKSUMS, name + ".json")
+    record = document(storage, *record_path(dataset.name, name))
     if (record is not None and record.get("dataset") == dataset.name and record.get("part") == index
             and not isinstance(record.get("part"), bool) and record.get("params") == digest
-            and _sha(record.get("sha256"))):
+            and is_sha256(record.get("sha256"))):
         return str(record["sha256"])
     return None
 
@@ -184,7 +177,7 @@ def _valid_parts(storage: Storage, dataset: Dataset, partitions: list, force: bo
             continue
         try:
             data = storage.read_bytes(dataset.name, name)
-        except OSError:
+        except (OSError, StorageError):      # unreadable, or not a regular file: computed again
             continue
         if sha256(data) == want:
             table = read_part(data, schema, dataset.rows(partition))
@@ -205,9 +198,9 @@ def _clean(storage: Storage, dataset: Dataset, count: int) -> None:
     for f in storage.files(dataset.name):
         if (f.startswith(".") and f.endswith(".tmp")) or (f.startswith("part-") and f not in wanted):
             storage.remove(dataset.name, f)
-    for f in storage.files(dataset.name, CHECKSUMS):
+    for f in storage.files(*records_folder(dataset.name)):
         if f.startswith(".") or f[:-len(".json")] not in wanted:
-            storage.remove(dataset.name, CHECKSUMS, f)
+            storage.remove(*records_folder(dataset.name), f)
 
 
 def _failure(name: str, e: BaseException) -> RunnerError:
@@ -235,13 +228,14 @@ def run_dataset(dataset: Dataset, storage: Storage, session: Session, inputs: An
     start = time.time()
     name = check_name(dataset.name)
     try:
-        storage.makedirs(name, CHECKSUMS)
+        storage.makedirs(*records_folder(name))
+        storage.check("file", *manifest_path(name))   # a folder or FIFO there: one line before any work
     except OSError as e:
         raise RunnerError(f"cannot write to output folder {storage.url(name)}: {e.strerror or e}") from None
-    if storage.exists(name, MANIFEST) and not storage.is_file(name, MANIFEST):
-        raise RunnerError(f"{storage.url(name, MANIFEST)} is not a file; move it away and rerun")
+    except StorageError as e:
+        raise RunnerError(str(e)) from None
     storage.refuse_links(name)               # nothing is read, written or deleted through a link
-    storage.refuse_links(name, CHECKSUMS)
+    storage.refuse_links(*records_folder(name))
     try:
         with storage.lock(name):
             return _run_locked(dataset, storage, session, inputs, force, start)
@@ -260,7 +254,7 @@ def _run_locked(dataset: Dataset, storage: Storage, session: Session, inputs: An
     todo = [i for i in range(len(partitions)) if i not in parts]
     computed = 0
     if not todo and manifest is not None and _agrees(manifest, parts):
-        damaged = _damaged_side_output(storage, name, manifest)
+        damaged = damaged_side_output(storage, name, manifest, dataset.side_output_names)
         if damaged is None:
             session.progress.skip(len(partitions))
             moments.finished = time.time()
@@ -268,12 +262,14 @@ def _run_locked(dataset: Dataset, storage: Storage, session: Session, inputs: An
                              sum(p[1] for p in parts.values()), time.time() - start, manifest, moments)
         print(f"pokerpipe: {storage.url(name, damaged)} is missing or differs from its manifest; writing it again",
               file=sys.stderr)
+    for i in todo:                                # a folder or FIFO where a part goes: one line, no cluster
+        storage.check("file", name, part_name(i))
     if todo:
         reached = time.time()
         session.connect([(dataset, dataset.pieces(partitions[todo[0]])[0])])   # before touching anything
         moments.connected = time.time()
         moments.cluster_seconds = moments.connected - reached
-    storage.remove(name, MANIFEST)                # from here on the dataset is unfinished
+    storage.remove(*manifest_path(name))          # from here on the dataset is unfinished
     _clean(storage, dataset, len(partitions))
     if todo:
         session.progress.dataset(name, len(partitions), len(parts))
@@ -296,7 +292,7 @@ def _run_locked(dataset: Dataset, storage: Storage, session: Session, inputs: An
         "computed_parts": computed,
     }
     doc["rows"] = sum(p["rows"] for p in doc["parts"])
-    storage.write_atomic((json.dumps(doc, indent=1) + "\n").encode(), name, MANIFEST, sync=True)
+    storage.write_atomic((json.dumps(doc, indent=1) + "\n").encode(), *manifest_path(name), sync=True)
     moments.finished = time.time()
     return RunReport(name, storage.url(name), len(partitions), computed, doc["rows"],
                      sum(p["bytes"] for p in doc["parts"]), time.time() - start, doc, moments)
@@ -365,15 +361,6 @@ def _compute(dataset: Dataset, storage: Storage, session: Session, partitions: l
     return computed
 
 
-def _damaged_side_output(storage: Storage, name: str, manifest: dict) -> str | None:
-    """The first side output the manifest lists that is missing or differs from its recorded SHA-256, or None."""
-    for side in manifest.get("side_outputs", []):
-        try:
-            if sha256(storage.read_bytes(name, side["file"])) != side["sha256"]:
-                return str(side["file"])
-        except (OSError, KeyError, TypeError):
-            return str(side.get("file", "?"))
-    return None
 
 
 def _side_outputs(dataset: Dataset, storage: Storage, inputs: Any, count: int, session: Session,

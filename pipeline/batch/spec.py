@@ -5,10 +5,11 @@ A :class:`Dataset` names its output (``name``, a slug path such as
 manifest), its Arrow ``schema``, the datasets it reads (``dependencies``),
 the small picklable ``partitions`` of its work and a ``compute(partition)``
 that turns one partition into an Arrow table on a Dask worker — the shape of
-``dask.dataframe.from_map(func, iterables, meta=...)``.  A partition may be
-cut into ``pieces`` computed apart and ``combine``-d into its part, each
-estimated by ``cost``; ``prepare`` loads a worker's kernels before its first
-part.  ``side_outputs``
+``dask.dataframe.from_map(func, iterables, meta=...)`` — and a low estimate
+of its work (``seconds``), so that a build beyond a day is refused before it
+starts.  A partition may be cut into ``pieces`` computed apart and
+``combine``-d into its part, each estimated by ``cost``; ``prepare`` loads a
+worker's kernels before its first part.  ``side_outputs``
 turns the finished dataset into extra files (a heat map, a strategy table),
 recorded with their SHA-256 in the manifest.
 """
@@ -94,6 +95,13 @@ class Dataset:
         from a process that has prepared the dataset (:mod:`.session`), and find
         everything loaded.  The default prepares nothing.
         """
+
+    def seconds(self) -> float:
+        """A low estimate of the CPU seconds the build takes on one core, from rates above any measured: what
+        the refusal of a build beyond a day rests on (:func:`pipeline.datasets.build_many`).  A recipe whose
+        work grows with a parameter (``trials``, ``hands``) says how; 0 means bounded by the dataset's own
+        fixed size."""
+        return 0.0
 
     def side_outputs(self, table: Callable[..., pa.Table], inputs: Inputs) -> dict[str, bytes]:
         """Files made from the finished dataset (``table()`` reads it, ``table(columns)`` some columns), by name."""

@@ -18,6 +18,10 @@ Two guarantees hold for every path under the root:
   ``<out>/odds-table/_checksums`` or ``<out>/odds-table`` would otherwise let
   a build delete and write outside ``<out>/<name>/``.  ``<out>`` itself may be
   a link; it is the user's choice of where to write.
+* **The right kind of thing.**  Every path is checked for its kind before it
+  is read or written (:meth:`Storage.check`, through
+  :func:`pipeline.core.files.check_kind` locally): a folder where a file
+  belongs, a FIFO or a device is one line, never a hang or a traceback.
 * **One writer.**  :meth:`Storage.lock` holds ``<folder>/_lock`` (pid, host,
   time) while a run writes the folder; a second run is refused while the
   first is alive, and a lock left by a dead writer on this host, or one that
@@ -44,7 +48,17 @@ from typing import BinaryIO
 import pyarrow.fs as pafs
 
 from ..core.errors import InputError
-from ..core.files import atomic_writer, temporary_name, write_atomic
+from ..core.files import (
+    FILE,
+    FOLDER,
+    Kinds,
+    atomic_writer,
+    kind_error,
+    kind_of,
+    open_regular,
+    temporary_name,
+    write_atomic,
+)
 
 URL = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*)://")
 SCHEMES = ("s3", "gs", "gcs", "hdfs", "viewfs", "file")
@@ -129,7 +143,30 @@ class Storage:
         root = (self.shown or self.location).rstrip("/")
         return "/".join([root, *parts]) if parts else (root or "/")
 
+    def kind(self, *parts: str) -> str | None:
+        """What is at ``parts``: ``"file"``, ``"folder"``, ... (:func:`pipeline.core.files.kind_of`), None when
+        nothing is; StorageError for a link below the root."""
+        target = self.path(*parts)
+        if self.is_local:
+            return kind_of(target)
+        info = self.fs.get_file_info(target)
+        return {pafs.FileType.NotFound: None, pafs.FileType.File: FILE,
+                pafs.FileType.Directory: FOLDER}.get(info.type, "other")
+
+    def check(self, want: Kinds, *parts: str) -> str | None:
+        """The kind of ``parts`` (None: nothing there) if it is one of ``want``; else StorageError in one line
+        saying what is there instead (:func:`pipeline.core.files.kind_error`)."""
+        kind = self.kind(*parts)
+        wants = (want,) if isinstance(want, str) else want
+        if kind is not None and kind not in wants:
+            raise kind_error(self.url(*parts), kind, wants, StorageError)
+        return kind
+
     def makedirs(self, *parts: str) -> None:
+        """Make the folder ``parts`` (and its parents below the root); StorageError if one is a file."""
+        steps = "/".join(parts).split("/") if parts else []
+        for i in range(1, len(steps) + 1):
+            self.check(FOLDER, *steps[:i])
         self.fs.create_dir(self.path(*parts), recursive=True)
 
     def exists(self, *parts: str) -> bool:
@@ -143,13 +180,21 @@ class Storage:
         return info.size if info.type == pafs.FileType.File else None
 
     def read_bytes(self, *parts: str) -> bytes:
-        """The file's bytes; OSError (FileNotFoundError included) if it cannot be read."""
+        """The file's bytes; OSError (FileNotFoundError included) if it cannot be read, StorageError if it is
+        not a regular file (a folder, a FIFO: never waited on)."""
+        if self.is_local:
+            with open_regular(self.path(*parts), self.url(*parts), error=StorageError) as f:
+                return f.read()
+        if self.check(FILE, *parts) is None:
+            raise FileNotFoundError(self.url(*parts))
         with self.fs.open_input_stream(self.path(*parts)) as f:
             return f.read()
 
     def write_atomic(self, data: bytes, *parts: str, sync: bool = False) -> None:
-        """Write ``data`` so that readers see the whole file or the old one, never half."""
+        """Write ``data`` so that readers see the whole file or the old one, never half; StorageError before
+        anything is written if something other than a regular file is there."""
         target = self.path(*parts)
+        self.check(FILE, *parts)
         if self.is_local:
             write_atomic(target, data, sync=sync)
             return
@@ -161,6 +206,7 @@ class Storage:
         """A binary file to stream into ``parts``, committed whole when the block ends and never on an error:
         locally through :func:`~pipeline.core.files.atomic_writer`, on an object store held in memory and
         PUT once at the end."""
+        self.check(FILE, *parts)
         if self.is_local:
             with atomic_writer(self.path(*parts)) as f:
                 yield f
@@ -179,6 +225,7 @@ class Storage:
     def create_exclusive(self, data: bytes, *parts: str) -> bool:
         """Create the file only if it does not exist; True if this call created it."""
         target = self.path(*parts)
+        self.check(FILE, *parts)
         if self.is_local:                # whole or not at all: written aside, then hard-linked into place
             tmp = temporary_name(target)
             try:

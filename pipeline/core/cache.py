@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from .files import write_atomic
+from .files import PathKindError, make_folders, open_regular, write_atomic
 from .version import __version__
 
 DIGEST = "__sha256__"
@@ -77,10 +77,10 @@ def arrays_digest(arrays: dict[str, np.ndarray]) -> str:
 def _read(path: Path) -> dict[str, np.ndarray] | None:
     """The arrays at ``path`` if the file is whole and its digest matches, else None."""
     try:
-        with np.load(path, allow_pickle=False) as f:
+        with open_regular(path) as raw, np.load(raw, allow_pickle=False) as f:   # a folder, FIFO, link: one line
             arrays = {k: f[k] for k in f.files}
-    except OSError:                       # missing, or unreadable where it lies: build, nothing to report
-        return None
+    except (OSError, PathKindError):      # missing, unreadable where it lies, a folder or a FIFO (never waited
+        return None                       # on): build, nothing to report (an unusable cache only costs time)
     except Exception:                     # truncated, not a zip, bad CRC, bad header ...
         return {}
     digest = arrays.pop(DIGEST, None)
@@ -107,8 +107,8 @@ def load_or_build(path: Path, build: Callable[[], dict[str, np.ndarray]],
     buf = io.BytesIO()
     np.savez(buf, **payload)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_folders(path.parent)
         write_atomic(path, buf.getvalue())
-    except OSError:
+    except (OSError, PathKindError):
         pass
     return arrays

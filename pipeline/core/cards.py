@@ -23,6 +23,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
+from itertools import islice
+from typing import Any, Union
 
 import numpy as np
 
@@ -116,16 +118,60 @@ def parse_cards(text: str, *, what: str = "cards") -> list[int]:
     return cards
 
 
+def card_id_of(card: Any, what: str = "card") -> int:
+    """``card`` as an int if it is a card id: an integer (Python's or numpy's, not a bool) 0..51; else
+    :class:`CardError` naming ``what``.
+
+    >>> card_id_of(51), card_id_of(np.int8(3))
+    (51, 3)
+    >>> card_id_of(60, "hole cards")
+    Traceback (most recent call last):
+    ...
+    pipeline.core.cards.CardError: hole cards: card id 60 is outside 0..51
+    """
+    if isinstance(card, (bool, np.bool_)) or not isinstance(card, (int, np.integer)):
+        raise CardError(f"{what}: a card id is an integer 0..51, got {_shown(card)}")
+    if not 0 <= card < DECK_SIZE:
+        raise CardError(f"{what}: card id {_shown(card)} is outside 0..51")
+    return int(card)
+
+
+def card_ids(cards: Any, what: str = "cards") -> list[int]:
+    """``cards`` — a sequence of card ids (ints or numpy integers, a numpy array) — as a list of ints, each
+    0..51 and none twice; else :class:`CardError` in one line naming ``what`` (text, a bool, a float, an id
+    out of range, more than 52 cards)."""
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, (Sequence, np.ndarray)):
+        raise CardError(f"{what} must be card text or a sequence of card ids 0..51, got {_shown(cards)}")
+    if isinstance(cards, np.ndarray) and cards.ndim != 1:
+        raise CardError(f"{what} must be a flat sequence of card ids, got an array of shape {cards.shape}")
+    ids = [card_id_of(c, what) for c in islice(iter(cards), DECK_SIZE + 1)]
+    if len(ids) > DECK_SIZE:
+        raise CardError(f"{what}: more than {DECK_SIZE} cards")
+    if len(set(ids)) != len(ids):
+        raise CardError(f"duplicate card {format_card(next(c for c in ids if ids.count(c) > 1))} in {what}")
+    return ids
+
+
+def cards_arg(cards: Union[str, Sequence[int]], what: str = "cards") -> list[int]:
+    """Cards given as text (:func:`parse_cards`) or as card ids (:func:`card_ids`): what a library function
+    taking ``"AhKh"`` or ``[50, 45]`` reads its argument with."""
+    return parse_cards(cards, what=what) if isinstance(cards, str) else card_ids(cards, what)
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def format_card(card: int) -> str:
     """``51`` -> ``'As'``."""
-    if not 0 <= card < DECK_SIZE:
-        raise CardError(f"card id {card} out of range 0..51")
+    card = card_id_of(card)
     return RANKS[card >> 2] + SUITS[card & 3]
 
 
 def format_cards(cards: Iterable[int], sep: str = "") -> str:
     """``[51, 45]`` -> ``'AsKd'`` (or ``'As Kd'`` with ``sep=' '``)."""
-    return sep.join(format_card(int(c)) for c in cards)
+    return sep.join(format_card(c) for c in cards)
 
 
 _CARD_BYTES = np.array([list(format_card(c).encode()) for c in range(DECK_SIZE)], np.uint8)

@@ -1,4 +1,13 @@
-"""Files: the one atomic write of a local file, and the interface of a folder pokerpipe writes into.
+"""Files: the one check of a path's kind, the one open for reading, the one atomic write, and the interface
+of a folder pokerpipe writes into.
+
+:func:`check_kind` is the only place that decides whether a local path is the
+kind of thing pokerpipe is about to open — a regular file, a folder — and says
+in one line what it is instead (a folder where a file belongs, a FIFO, a
+device, a symbolic link); every read and write of a local path goes through it:
+:func:`open_regular` (the one open for reading: a FIFO would block the read for
+ever and ``/dev/zero`` never ends), :func:`atomic_writer` and
+:func:`make_folders`.
 
 :func:`atomic_writer` is the only place that writes a file under a temporary
 name and renames it over the target, so that a reader sees the whole old file
@@ -15,13 +24,114 @@ path parts.  Domain packages never import :mod:`pipeline.batch`; the caller
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import stat
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO, ContextManager, Protocol
+from typing import BinaryIO, ContextManager, Optional, Protocol, Union
+
+from .errors import InputError
 
 TMP_SUFFIX = ".tmp"
+FILE, FOLDER, LINK = "file", "folder", "link"
+_NAMES = {FILE: "a regular file", FOLDER: "a folder", LINK: "a symbolic link", "fifo": "a FIFO (named pipe)",
+          "device": "a device", "socket": "a socket", "other": "not a regular file"}
+Kinds = Union[str, tuple[str, ...]]
+
+
+class PathKindError(InputError):
+    """A path that is not the kind of thing pokerpipe opens there (a folder where a file belongs, a FIFO, ...)."""
+
+
+def kind_of(path: Union[str, os.PathLike[str]], follow: bool = False) -> Optional[str]:
+    """What is at ``path``: ``"file"``, ``"folder"``, ``"link"``, ``"fifo"``, ``"device"``, ``"socket"`` or
+    ``"other"``; None when nothing is (``follow``: what a link points at, None for a dangling one)."""
+    try:
+        mode = (os.stat if follow else os.lstat)(path).st_mode
+    except FileNotFoundError:
+        return None
+    except NotADirectoryError:             # a file where a folder on the way should be: nothing can be here
+        return None
+    return mode_kind(mode)
+
+
+def mode_kind(mode: int) -> str:
+    """The kind (:func:`kind_of`) of an ``st_mode``."""
+    if stat.S_ISREG(mode):
+        return FILE
+    if stat.S_ISDIR(mode):
+        return FOLDER
+    if stat.S_ISLNK(mode):
+        return LINK
+    if stat.S_ISFIFO(mode):
+        return "fifo"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "device"
+    if stat.S_ISSOCK(mode):
+        return "socket"
+    return "other"
+
+
+def kind_error(shown: str, kind: str, want: Kinds, error: type[InputError] = PathKindError) -> InputError:
+    """The one line for ``shown`` being ``kind`` where ``want`` belongs: what it is, what it should be.
+
+    >>> print(kind_error("out/_catalog.json", "folder", "file"))
+    out/_catalog.json is a folder, not a file
+    """
+    wants = (want,) if isinstance(want, str) else want
+    names = ["a file" if w == FILE and kind == FOLDER else _NAMES[w] for w in wants]
+    return error(f"{shown} is {_NAMES.get(kind, kind)}, not {' or '.join(names)}")
+
+
+def check_kind(path: Union[str, os.PathLike[str]], want: Kinds, shown: Optional[str] = None, *,
+               follow: bool = False, error: type[InputError] = PathKindError) -> Optional[str]:
+    """The kind of ``path`` (None if nothing is there) if it is one of ``want``; else ``error`` in one line
+    naming ``shown`` (the path as the user wrote it).  ``follow`` judges what a link points at (a user's own
+    file may be a link); without it a link is a link (pokerpipe never follows one in its own folders)."""
+    kind = kind_of(path, follow)
+    wants = (want,) if isinstance(want, str) else want
+    if kind is not None and kind not in wants:
+        raise kind_error(os.fspath(path) if shown is None else shown, kind, wants, error)
+    return kind
+
+
+def open_regular(path: Union[str, os.PathLike[str]], shown: Optional[str] = None, *, follow: bool = False,
+                 error: type[InputError] = PathKindError) -> BinaryIO:
+    """The local file ``path`` opened for reading if it is a regular file; else ``error`` (a folder, a FIFO,
+    a device, a link unless ``follow``) — decided on the opened file itself, so nothing can swap it between
+    the check and the read, and a FIFO is never waited on.  ``FileNotFoundError`` (an ``OSError``) when
+    nothing is there."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | (0 if follow else os.O_NOFOLLOW)
+    where = os.fspath(path) if shown is None else shown
+    try:
+        fd = os.open(path, flags)
+    except OSError as e:
+        if e.errno == errno.ELOOP and not follow:            # ELOOP: the last part is a symbolic link
+            raise kind_error(where, LINK, FILE, error) from None
+        if isinstance(e, IsADirectoryError):
+            raise kind_error(where, FOLDER, FILE, error) from None
+        raise
+    try:
+        kind = mode_kind(os.fstat(fd).st_mode)
+        if kind != FILE:
+            raise kind_error(where, kind, FILE, error)
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def make_folders(path: Union[str, os.PathLike[str]], shown: Optional[str] = None,
+                 error: type[InputError] = PathKindError) -> None:
+    """Make the local folder ``path`` and its parents, if they are not there; ``error`` in one line if one of
+    them is something else (a file where a folder belongs)."""
+    p = Path(path)
+    for part in [*reversed(p.parents), p]:
+        check_kind(part, FOLDER, shown if part == p and shown else None, follow=True, error=error)
+    p.mkdir(parents=True, exist_ok=True)
 
 
 def temporary_name(target: str | os.PathLike[str]) -> Path:
@@ -43,8 +153,13 @@ def atomic_writer(path: str | os.PathLike[str], *, sync: bool = False) -> Iterat
     The data goes to :func:`temporary_name` and is renamed over ``path`` when
     the block ends; ``sync`` flushes it to the disk first (a commit point: a
     manifest, a checkpoint).  On any failure — Ctrl-C included — the temporary
-    file is removed and ``path`` is untouched.
+    file is removed and ``path`` is untouched.  :class:`PathKindError` before
+    anything is written when something other than a regular file is there (a
+    folder, a FIFO, a device); a link there is replaced by the file, never
+    followed (:class:`pipeline.batch.storage.Storage` refuses links in its
+    folders before this).
     """
+    check_kind(path, (FILE, LINK))
     tmp = temporary_name(path)
     try:
         with open(tmp, "wb") as f:

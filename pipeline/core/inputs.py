@@ -31,12 +31,14 @@ import json
 import math
 import os
 import re
-import stat
 import tomllib
 from pathlib import Path
 from typing import Any, Optional
 
+import numpy as np
+
 from .errors import InputError
+from .files import open_regular
 
 MAX_DEPTH = 32                       # nesting of any JSON/TOML document pokerpipe reads (its own need at most 6)
 MAX_DOCUMENT_BYTES = 64 << 20        # 64 MiB: a checkpoint of a long evolution is a few MiB
@@ -58,10 +60,13 @@ def shown(value: Any) -> str:
 
 
 def integer(value: Any, what: str, lo: Optional[int] = None, hi: Optional[int] = None,
-            error: type[InputError] = InputError) -> int:
-    """``value`` as an int if it is one (an integral float such as ``1e6`` counts; ``bool`` does not)
-    within ``lo .. hi``; else ``error`` naming ``what``."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+            error: type[InputError] = InputError, strict: bool = False) -> int:
+    """``value`` as an int if it is one (an integral float such as ``1e6`` counts unless ``strict``, as does a
+    numpy integer; ``bool`` does not) within ``lo .. hi``; else ``error`` naming ``what``.  Library
+    arguments are ``strict``: an index or a card id written ``2.0`` is a mistake, not a count from a file."""
+    if isinstance(value, np.integer) and not isinstance(value, np.bool_):
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or (strict and isinstance(value, float)):
         raise error(f"{what} must be an integer, got {shown(value)}")
     if isinstance(value, float):
         if not math.isfinite(value) or value != int(value):
@@ -115,22 +120,17 @@ def _amount(x: float) -> str:
 def read_local(path: str | os.PathLike[str], what: str, max_bytes: int = MAX_DOCUMENT_BYTES,
                error: type[InputError] = InputError) -> bytes:
     """The bytes of the local file ``path`` if it is a regular file of at most ``max_bytes``; else ``error``
-    (missing, a folder, a FIFO or device, too large, unreadable)."""
+    (missing, a folder, a FIFO or device, too large, unreadable).  A link is followed: a user's file may be
+    one (:func:`pipeline.core.files.open_regular` judges what it points at)."""
     p = Path(path)
     try:
-        st = p.stat()
+        with open_regular(p, f"{what} {p}", follow=True, error=error) as f:
+            size = os.fstat(f.fileno()).st_size
+            if size > max_bytes:
+                raise error(f"{what} {p}: larger than {max_bytes:,} bytes ({size:,})")
+            data = f.read(max_bytes + 1)
     except FileNotFoundError:
         raise error(f"cannot read {what} {p}: no such file") from None
-    except OSError as e:
-        raise error(f"cannot read {what} {p}: {e.strerror or type(e).__name__}") from None
-    if not stat.S_ISREG(st.st_mode):
-        kind = "a folder, not a file" if stat.S_ISDIR(st.st_mode) else "not a regular file"
-        raise error(f"{what} {p}: {kind}")
-    if st.st_size > max_bytes:
-        raise error(f"{what} {p}: larger than {max_bytes:,} bytes ({st.st_size:,})")
-    try:
-        with open(p, "rb") as f:
-            data = f.read(max_bytes + 1)
     except OSError as e:
         raise error(f"cannot read {what} {p}: {e.strerror or type(e).__name__}") from None
     if len(data) > max_bytes:

@@ -5,8 +5,10 @@ True
 
 :mod:`.registry` finds the recipes (one file per family in :mod:`.recipes`);
 :mod:`.build` builds them through the batch runner and reads them back
-verified.  This is the one package that joins the domain and the batch layer.
+verified; :mod:`.abstraction_lookup` opens a built card abstraction for
+lookups.  This is the one package that joins the domain and the batch layer.
 """
+from .abstraction_lookup import built_clusters, load_abstraction
 from .build import BuildError, build, build_many, catalog, is_built, open_storage, read, update_catalog
 from .recipes.ehs_table import EhsTable
 from .recipes.holdem_weights import HandWeightTables, HoldemWeights
@@ -18,6 +20,6 @@ from .recipes.vs_random import VsRandom
 from .registry import PREFLOP_SET, DatasetError, dataset, names, parameters, registry
 
 __all__ = ["BuildError", "DatasetError", "EhsTable", "HandWeightTables", "HoldemWeights", "Matchups", "OddsTable",
-           "PREFLOP_SET", "PreflopGrid", "Strategy", "VsRandom", "build", "build_many", "catalog", "dataset",
-           "is_built", "matchup_arrays", "names", "open_storage", "parameters", "read", "registry",
-           "update_catalog"]
+           "PREFLOP_SET", "PreflopGrid", "Strategy", "VsRandom", "build", "build_many", "built_clusters", "catalog",
+           "dataset", "is_built", "load_abstraction", "matchup_arrays", "names", "open_storage", "parameters", "read",
+           "registry", "update_catalog"]

@@ -31,6 +31,9 @@ from ..batch.runner import (
 from ..batch.session import Session
 from ..batch.spec import Dataset
 from ..batch.storage import Storage, StorageError
+from ..batch.verified import manifest_path
+from ..core.budget import refuse_beyond
+from ..core.combinatorics import available_cores
 from ..core.errors import InputError
 from ..core.inputs import parse_json, shown
 from .registry import DatasetError, dataset
@@ -50,17 +53,8 @@ class Reader:
 
     def parts(self, ds: Dataset, columns: list[str] | None = None) -> Iterator[pa.Table]:
         """The parts of a finished ``ds`` one at a time, each verified (for datasets too big to hold at once)."""
-        manifest = read_manifest(self.storage, ds.name)
+        manifest = finished_manifest(self.storage, ds)
         where = self.storage.url(ds.name)
-        if manifest is None:
-            raise DatasetError(f"{ds.name} is not built at {where} (no readable {MANIFEST})")
-        if not manifest_matches(manifest, ds):
-            raise DatasetError(f"{ds.name} at {where} was built with other parameters or version: "
-                               f"{shown(manifest.get('parameters'))}")
-        problem = check_manifest(manifest, ds, ds.planned_parts())
-        if problem is not None:
-            raise DatasetError(f"{ds.name} at {where} is not a finished run ({problem}); "
-                               "build it again to repair it")
         schema = ds.full_schema
         for i, p in enumerate(manifest["parts"]):
             table = None
@@ -70,12 +64,39 @@ class Reader:
                     part = pq.ParquetFile(pa.BufferReader(data))
                     if part.schema_arrow.equals(schema, check_metadata=True) and part.metadata.num_rows == p["rows"]:
                         table = part.read(columns=columns)
-            except (OSError, ValueError, pa.ArrowException):
+            except (OSError, ValueError, pa.ArrowException):     # StorageError (not a regular file) included
                 table = None
             if table is None:
                 raise DatasetError(f"{ds.name}: {part_name(i)} at {where} is missing or damaged "
                                    "(SHA-256 or rows differ from the manifest); build it again to repair it")
             yield table
+
+
+def finished_manifest(storage: Storage, ds: Dataset) -> dict:
+    """The manifest of a finished run of ``ds`` at ``storage`` (read bounded, typed and checked against ``ds``,
+    :func:`pipeline.batch.runner.check_manifest`); else DatasetError in one line saying why it is not one."""
+    manifest = read_manifest(storage, ds.name)
+    where = storage.url(ds.name)
+    if manifest is None:
+        try:
+            kind = storage.kind(*manifest_path(ds.name))
+        except StorageError as e:                       # a link on the way
+            raise DatasetError(str(e)) from None
+        if kind is None:
+            raise DatasetError(f"{ds.name} is not built at {where} (no {MANIFEST})")
+        try:
+            storage.read_bytes(*manifest_path(ds.name))
+        except (OSError, InputError) as e:              # a folder, a FIFO, unreadable: what it is
+            raise DatasetError(f"{ds.name} at {where}: {getattr(e, 'strerror', None) or e}") from None
+        raise DatasetError(f"{ds.name} is not built at {where} (no readable {MANIFEST})")
+    if not manifest_matches(manifest, ds):
+        raise DatasetError(f"{ds.name} at {where} was built with other parameters or version: "
+                           f"{shown(manifest.get('parameters'))}")
+    problem = check_manifest(manifest, ds, ds.planned_parts())
+    if problem is not None:
+        raise DatasetError(f"{ds.name} at {where} is not a finished run ({problem}); "
+                           "build it again to repair it")
+    return manifest
 
 
 def _resolve(item: str | Dataset, params: dict[str, Any]) -> Dataset:
@@ -149,6 +170,21 @@ def open_storage(out: str | os.PathLike[str]) -> Storage:
         raise DatasetError(str(e)) from None
 
 
+def refuse_too_long(storage: Storage, planned: Sequence[Dataset], forced: set[str], session: Session) -> None:
+    """:class:`~pipeline.core.budget.TooMuchWork` when the datasets of ``planned`` still to build (not
+    finished at ``storage``, or ``forced``) take beyond a day on the session's local workers by their own
+    low estimates (:meth:`~pipeline.batch.spec.Dataset.seconds`); a cluster's size is not known before it
+    is reached, so a run on one is judged at the workers this machine has."""
+    todo = [ds for ds in planned if ds.seconds() > 0
+            and (ds.name in forced or check_manifest(read_manifest(storage, ds.name), ds, ds.planned_parts()))]
+    if not todo:
+        return
+    workers = max(1, session.workers or available_cores())
+    refuse_beyond(sum(ds.seconds() for ds in todo) / workers,
+                  f"building {', '.join(ds.name for ds in todo)} on {workers} worker{'s' if workers > 1 else ''}",
+                  "smaller parameters (fewer trials or hands), or more workers")
+
+
 def build_many(targets: Iterable[str | Dataset], out: str | os.PathLike[str], session: Session,
                force: bool = False, write_catalog: bool = True,
                params: Mapping[str, Mapping[str, Any]] | None = None) -> list[RunReport]:
@@ -164,7 +200,10 @@ def build_many(targets: Iterable[str | Dataset], out: str | os.PathLike[str], se
     storage = open_storage(out)
     targets = list(targets)
     planned = plan(targets, params)
+    if write_catalog:                       # a folder or FIFO where the catalog goes: one line before any work
+        storage.check("file", CATALOG)
     forced = {t.name if isinstance(t, Dataset) else t for t in targets} if force else set()
+    refuse_too_long(storage, planned, forced, session)
     inputs = PlannedInputs(Reader(storage), planned)
     reports = []
     session.progress.plan(sum(ds.planned_parts() for ds in planned), len(planned))
@@ -223,7 +262,7 @@ def update_catalog(storage: Storage, reports: list[RunReport]) -> None:
             "rows": r.rows,
             "bytes": r.bytes,
             "seconds": r.manifest.get("seconds") if r.computed == 0 else round(r.seconds, 3),
-            "manifest": f"{r.name}/{MANIFEST}",
+            "manifest": "/".join(manifest_path(r.name)),
         }
     doc = {"datasets": sorted(entries.values(), key=lambda e: str(e["dataset"])),
            "updated": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}

@@ -24,9 +24,10 @@ from typing import Callable, NamedTuple, Optional, Sequence, Union
 
 import numpy as np
 
-from ..core.budget import duration
+from ..core.budget import TargetWatch, duration, refuse_beyond, refuse_count
 from ..core.cards import CardError, check_disjoint, format_cards, mask_of, parse_board, parse_cards
 from ..core.combinatorics import available_cores
+from ..core.inputs import integer, shown
 from ..evaluator.tables import tables
 from ..ranges.query import parse_query
 from ..ranges.syntax import Range
@@ -43,9 +44,12 @@ from .threeway import ThreeWayTable
 EXACT_WORK_LIMIT = 1_000_000_000
 EXACT_SECONDS_LIMIT = 3600.0           # even --exact is refused when estimated above an hour on the threads
 DEFAULT_TRIALS = 1_000_000
-MAX_TRIALS = 10**15                   # about a year at 30 M trials/s: refused above
+MAX_TRIALS = 10**15                   # about a year at 30 M trials/s: refused above, as beyond reason
+MC_TRIALS_PER_SECOND = 100e6          # Monte Carlo trials a second on one thread, above the fastest measured (41.5 M
+                                      # heads-up, docs/measured.md): work refused at it is certainly beyond a day
 CHUNK_TRIALS = 1 << 16                # trials per chunk: its own RNG stream, one merge, one interrupt check
 MAX_PLAYERS = 10
+MAX_THREADS = 4096                    # threads one process may ask for
 CHUNK_WORK = 100_000_000              # hand evaluations in one chunk of an exact enumeration (~0.1 s)
 
 Progress = Callable[[int, Optional[int], float, str], None]   # (done, total, seconds, unit)
@@ -96,9 +100,9 @@ class EquityResult:
 
 def thread_count(requested: Optional[int]) -> int:
     """Threads to run on: ``requested``, or every core when None."""
-    if requested is not None and requested < 1:
-        raise CardError(f"threads must be at least 1, got {requested}")
-    return requested or available_cores()
+    if requested is None:
+        return available_cores()
+    return integer(requested, "threads", 1, MAX_THREADS, error=CardError, strict=True)
 
 
 @lru_cache(maxsize=512)
@@ -143,8 +147,18 @@ def _cards_text(text: str) -> tuple[tuple[int, ...], int, str]:
     return tuple(cards), mask_of(cards), format_cards(cards)
 
 
-def check_budget(trials: Optional[int], seed: int, stderr: Optional[float], seconds: Optional[float]) -> None:
-    """One :class:`CardError` line on a Monte Carlo budget out of bounds (shared by every game)."""
+def check_budget(trials: Optional[int], seed: int, stderr: Optional[float], seconds: Optional[float],
+                 workers: int = 1, rate: float = MC_TRIALS_PER_SECOND) -> None:
+    """One :class:`CardError` line on a Monte Carlo budget of the wrong type or out of bounds, and
+    :class:`~pipeline.core.budget.TooMuchWork` on ``trials`` or ``seconds`` beyond a day on ``workers``
+    threads at ``rate`` trials a second each (shared by every game; a ``stderr`` target is judged by its
+    pilot, :class:`~pipeline.core.budget.TargetWatch`)."""
+    for name, count in (("trials", trials), ("seed", seed)):
+        if count is not None and (isinstance(count, (bool, np.bool_)) or not isinstance(count, (int, np.integer))):
+            raise CardError(f"{name} must be an integer, got {shown(count)}")
+    for name, number in (("stderr target", stderr), ("time budget", seconds)):
+        if number is not None and (isinstance(number, (bool, np.bool_)) or not isinstance(number, (int, float))):
+            raise CardError(f"{name} must be a number, got {shown(number)}")
     if trials is not None and trials <= 0:
         raise CardError(f"trials must be positive, got {trials}")
     if trials is not None and trials > MAX_TRIALS:
@@ -156,6 +170,11 @@ def check_budget(trials: Optional[int], seed: int, stderr: Optional[float], seco
         raise CardError(f"stderr target must be above 0 and below 1 (e.g. 0.001), got {stderr}")
     if seconds is not None and not (0.0 < seconds < math.inf):
         raise CardError(f"time budget must be a positive number of seconds, got {seconds}")
+    if trials is not None:
+        refuse_count(trials, rate, f"Monte Carlo of {trials:,} trials on {workers} thread{'s' if workers > 1 else ''}",
+                     "fewer trials, or a --stderr or --time target", workers)
+    if seconds is not None:
+        refuse_beyond(seconds, f"a time budget of {seconds:,.0f} seconds", "a time budget of at most a day")
 
 
 def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = "",
@@ -190,7 +209,7 @@ def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = ""
     adaptive = stderr is not None or seconds is not None
     if (trials is not None or adaptive) and exact:
         raise CardError("choose either exact enumeration or Monte Carlo (trials, stderr or time), not both")
-    check_budget(trials, seed, stderr, seconds)
+    check_budget(trials, seed, stderr, seconds, thread_count(threads))
     board_cards = parse_board(board)
     dead_cards = parse_cards(dead, what="dead cards") if dead else []
     check_disjoint([("board", board_cards), ("dead cards", dead_cards)])
@@ -532,6 +551,8 @@ def _monte_carlo(ranges: list[Range], board_cards: list[int], base_mask: int, tr
         return n, counts, wsums, wtot
 
     stopped = ["trials"]
+    watch = TargetWatch(stderr_target) if stderr_target is not None and time_limit is None and trials is None \
+        else None
 
     def merge(i: int, got: tuple) -> bool:
         acc.add(*got)
@@ -541,6 +562,8 @@ def _monte_carlo(ranges: list[Range], board_cards: list[int], base_mask: int, tr
         if stderr_target is not None and acc.max_stderr() <= stderr_target:
             stopped[0] = "stderr"
             return True
+        if watch is not None:                  # a target beyond a day's work: refused after its pilot
+            watch.check(acc.trials, acc.max_stderr(), elapsed)
         if time_limit is not None and elapsed >= time_limit:
             stopped[0] = "time"
             return True

@@ -16,6 +16,7 @@ from typing import Optional
 import numpy as np
 
 from ..core.cards import CardError
+from ..core.inputs import integer
 from .classes import CATEGORY_NAMES, CATEGORY_SHIFT, describe_value
 from .kernels import evaluate_checked, evaluate_into, first_id_outside_deck
 from .simd import FAST_SIMD, evaluate_hands7, padded_values
@@ -65,5 +66,10 @@ def category(values: np.ndarray) -> np.ndarray:
 
 
 def describe(value: int) -> str:
-    """PokerStars' words for a hand value, e.g. ``'a full house, Kings full of Fours'``."""
-    return describe_value(int(value))
+    """PokerStars' words for a hand value (:func:`evaluate`'s), e.g. ``'a full house, Kings full of Fours'``;
+    :class:`~pipeline.core.cards.CardError` for anything that is not one."""
+    v = integer(value, "hand value", 0, (9 << CATEGORY_SHIFT) - 1, error=CardError, strict=True)
+    try:
+        return describe_value(v)
+    except ValueError:
+        raise CardError(f"hand value {v} is not the value of any hand") from None

@@ -74,6 +74,7 @@ from ..core.files import Files
 from ..core.inputs import boolean, integer, real
 from ..holdem.player import Player
 from ..holdem.weights import WeightSource
+from ..holdem.work import workers_of
 from . import checkpoint
 from .checkpoint import CheckpointError
 from .config import Config
@@ -581,6 +582,7 @@ def evolve(cfg: Config, files: Files, *, executor: Optional[Executor] = None, we
     if (cfg.weights == "tables") != (weights is not None):
         raise EvolveError(f"the evolution plays with {cfg.weights} hand weights: "
                           + ("it needs the hand-weight tables" if weights is None else "give it no tables"))
+    refuse_too_long(cfg, workers_of(executor))        # work beyond a day: refused before anything is written
     with contextlib.nullcontext() if locked else writing(files):
         return _evolve(cfg, files, executor, weights, force, stop_after, on_generation)
 

@@ -11,7 +11,8 @@ evolved players' gene tables) and :mod:`.player` (their files),
 :mod:`.seating` (a table of policies), :mod:`.weights` (hand weights: preflop,
 sampled, the tables after the flop) and :mod:`.weight_build` (building those
 tables), :mod:`.simulate`, :mod:`.record` (hands kept whole) and
-:mod:`.histories` (PokerStars, PHH and OHH writers).
+:mod:`.histories` (PokerStars, PHH and OHH writers); :mod:`.work` estimates a
+run's time, so that one beyond a day is refused before it starts.
 """
 from __future__ import annotations
 

@@ -77,7 +77,7 @@ from typing import Any, Optional
 import numpy as np
 
 from ..core.errors import InputError
-from ..core.files import write_atomic
+from ..core.files import make_folders, write_atomic
 from ..core.inputs import boolean, integer, parse_json, read_local, real, shown
 
 GENE_MIN, GENE_MAX = -99, 99          # thresholds lie in the open interval (-100, 100)
@@ -276,7 +276,7 @@ class Player:
     def save(self, path: str | Path) -> Path:
         """Write the player to the local file ``path`` atomically (:func:`pipeline.core.files.write_atomic`)."""
         path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_folders(path.parent, error=PlayerFileError)
         write_atomic(path, self.to_json().encode())
         return path
 

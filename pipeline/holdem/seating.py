@@ -103,8 +103,9 @@ class Table:
             raise TableError(f"rake must be a percentage 0..100, got {rake_percent}")
         if not (0.0 <= rake_cap_bb <= 1e6) or rake_cap_bb != rake_cap_bb:
             raise TableError(f"rake cap must be 0 or more big blinds, got {rake_cap_bb}")
-        if not 1 <= samples <= 100_000:
-            raise TableError(f"hand-weight samples must be 1 to 100000, got {samples}")
+        if isinstance(samples, (bool, np.bool_)) or not isinstance(samples, (int, np.integer)) \
+                or not 1 <= samples <= 100_000:
+            raise TableError(f"hand-weight samples must be 1 to 100000, got {samples!r}")
         kinds = np.array([EVOLVED if k in players else KINDS[p] for k, p in enumerate(names)], np.int64)
         params = np.stack([default_params(int(k), samples) for k in kinds])
         cap = int(round(rake_cap_bb * BB)) if rake_cap_bb > 0 else 1 << 62   # 0: no cap

@@ -21,6 +21,7 @@ from typing import Any, NamedTuple, Optional, Sequence
 
 import numpy as np
 
+from ..core.inputs import integer
 from ..core.rng import ACTION_STREAM, seed_stream
 from ..evaluator.kernels import Tables
 from ..evaluator.tables import tables
@@ -46,8 +47,9 @@ from .engine import (
 )
 from .jit import hand_kernel
 from .policies import DEFAULT_SAMPLES
-from .seating import DEFAULT_STACK_BB, Seats, Table
+from .seating import DEFAULT_STACK_BB, Seats, Table, TableError
 from .weights import HandWeights, WeightSource, absent, preflop_table
+from .work import MAX_HANDS, refuse_play, workers_of
 
 PARTITION_DEALS = 200_000
 # hands per kernel call: at most about a second of the slowest table (ten tag bots with sampled weights play
@@ -199,15 +201,16 @@ def simulate(policies: Sequence[Any], hands: int, seed: int = 0, duplicate: bool
     """
     table = Table.make(policies, stack_bb=stack_bb, rake_percent=rake_percent, rake_cap_bb=rake_cap_bb,
                        samples=samples)
-    if hands < 1:
-        raise ValueError(f"hands must be positive, got {hands}")
+    hands = integer(hands, "hands", 1, MAX_HANDS, error=TableError, strict=True)
+    seed = integer(seed, "seed", -(1 << 63), (1 << 63) - 1, error=TableError, strict=True)
+    partition_deals = integer(partition_deals, "partition_deals", 1, MAX_HANDS, error=TableError, strict=True)
+    refuse_play(table.names, hands, workers_of(executor))     # work beyond a day: refused before it starts
     n = table.seats
     per = n if duplicate else 1
     deals = -(-hands // per)
     pre = preflop_table()
     if executor is not None:      # enough partitions that every worker stays busy to the end
-        workers = max(1, int(getattr(executor, "workers", 0) or getattr(executor, "_max_workers", 0) or 1))
-        partition_deals = max(1, min(partition_deals, -(-deals // (PARTS_PER_WORKER * workers))))
+        partition_deals = max(1, min(partition_deals, -(-deals // (PARTS_PER_WORKER * workers_of(executor)))))
     parts = [(f, min(partition_deals, deals - f)) for f in range(0, deals, partition_deals)]
     play = partial(play_deals, table, seed, duplicate=duplicate, preflop=pre, weights=weights)
     results = list((executor.map if executor is not None else map)(play, *zip(*parts)))

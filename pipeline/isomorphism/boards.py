@@ -14,16 +14,31 @@ True
 from __future__ import annotations
 
 from functools import cache
+from math import comb
 
 import numpy as np
 from numba import njit
 
+from ..core.cards import CardError
+from ..core.inputs import integer
 from .sort4 import sort4_desc
+
+MAX_SET_BYTES = 1 << 31          # all_card_sets refuses a table larger than this (C(52, 7) is 0.9 GB)
+
+
+def all_card_sets(n: int, k: int) -> np.ndarray:
+    """Every ``k``-card set of an ``n``-card deck (``n`` 0..53, a joker included), ascending ids, in colex order;
+    :class:`~pipeline.core.cards.CardError` for a deck or set size out of range or a table beyond 2 GiB."""
+    n = integer(n, "n (cards in the deck)", 0, 53, error=CardError, strict=True)
+    k = integer(k, "k (cards in a set)", 0, n, error=CardError, strict=True)
+    if comb(n, k) * max(k, 1) > MAX_SET_BYTES:
+        raise CardError(f"k (cards in a set): the {comb(n, k):,} sets of {k} of {n} cards would need more than "
+                        f"{MAX_SET_BYTES >> 30} GiB")
+    return _all_card_sets(n, k)
 
 
 @njit(cache=True, nogil=True)
-def all_card_sets(n: int, k: int) -> np.ndarray:
-    """Every ``k``-card set of an ``n``-card deck, ascending ids, in colex order."""
+def _all_card_sets(n: int, k: int) -> np.ndarray:
     total = 1
     for i in range(k):
         total = total * (n - i) // (i + 1)
@@ -80,18 +95,22 @@ def cards_of_codes(codes: np.ndarray, k: int = 5) -> np.ndarray:
 CANONICAL_BOARDS = {3: 1755, 4: 16432, 5: 134459}   # len(canonical_boards(k)), without enumerating them
 
 
-@cache
 def canonical_boards(k: int = 5) -> np.ndarray:
-    """One representative (ascending ids) of each ``k``-card board up to suits:
+    """One representative (ascending ids) of each ``k``-card board (1..7 cards) up to suits:
     1,755 flops, 16,432 turns, 134,459 rivers.
 
     Listed once and kept in the disk cache (the river's took 1.5 s of a batch
     client's serial time, and again in every worker); read back in a few
     milliseconds.
     """
+    return _canonical_boards(integer(k, "k (board cards)", 1, 7, error=CardError, strict=True))
+
+
+@cache
+def _canonical_boards(k: int) -> np.ndarray:
     from ..core.cache import cache_dir, load_or_build
 
     def build() -> dict[str, np.ndarray]:
         return {"boards": cards_of_codes(np.unique(suit_canonical_codes(all_card_sets(52, k), False)), k)}
 
-    return load_or_build(cache_dir() / f"canonical-boards-{int(k)}.npz", build, {"boards"})["boards"]
+    return load_or_build(cache_dir() / f"canonical-boards-{k}.npz", build, {"boards"})["boards"]

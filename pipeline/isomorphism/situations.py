@@ -37,8 +37,9 @@ from typing import Union
 import numpy as np
 from numba import njit
 
-from ..core.cards import BOARD_SIZES, CardError, check_disjoint, format_cards, parse_cards
+from ..core.cards import BOARD_SIZES, CardError, cards_arg, check_disjoint, format_cards
 from ..core.combinatorics import BINOM
+from ..core.inputs import integer
 from .sort4 import sort4_desc
 
 Cards = Union[str, Sequence[int]]
@@ -133,13 +134,9 @@ def street_size(board_cards: int) -> int:
     return sum(size for _, size in offsets.values())
 
 
-def _cards(x: Cards, what: str) -> list[int]:
-    return parse_cards(x, what=what) if isinstance(x, str) else [int(c) for c in x]
-
-
 def situation_index(hole: Cards, board: Cards = ()) -> int:
     """Dense index of (hole, board as a set) up to suit permutation; O(1) in the deck size."""
-    h, b = _cards(hole, "hole cards"), _cards(board, "board")
+    h, b = cards_arg(hole, "hole cards"), cards_arg(board, "board")
     if len(h) != 2 or len(b) not in BOARD_SIZES:
         raise CardError(f"a situation is 2 hole cards and 0, 3, 4 or 5 board cards, got {len(h)} and {len(b)}")
     check_disjoint([("hole cards", h), ("board", b)])
@@ -152,8 +149,7 @@ def situation_cards(index: int, board_cards: int) -> tuple[list[int], list[int]]
     rounds = _rounds(board_cards)
     offsets, order = _blocks(rounds)
     total = sum(size for _, size in offsets.values())
-    if not 0 <= index < total:
-        raise CardError(f"situation index {index} is outside 0..{total - 1}")
+    index = integer(index, "situation index", 0, total - 1, error=CardError, strict=True)
     lo, hi = 0, len(order) - 1
     while lo < hi:                                  # last block starting at or before index
         mid = (lo + hi + 1) // 2

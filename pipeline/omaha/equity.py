@@ -28,7 +28,7 @@ from typing import Callable, Optional, Sequence
 
 import numpy as np
 
-from ..core.budget import duration
+from ..core.budget import TargetWatch, duration
 from ..core.cards import CardError, check_disjoint, format_cards, mask_of, parse_board, parse_cards
 from ..equity.calculator import (
     CHUNK_TRIALS,
@@ -55,6 +55,10 @@ from .tables import omaha_tables
 
 EXACT_WORK_LIMIT = 100_000_000      # hand values in an automatic exact run (about a second on one core)
 SECONDS_PER_VALUE = 5e-8            # one player's value on one board, measured preflop heads-up (46 ns), for estimates
+TRIALS_SPEEDUP = 4.0                # a batch of values is judged this much faster than SECONDS_PER_VALUE says,
+                                    # so that only work certainly beyond a day is refused
+MC_TRIALS_PER_SECOND = 10e6         # heads-up Monte Carlo trials a second on one thread, about 3x the fastest
+                                    # measured (AAxx vs random, 2.4-2.7 M a CPU second): the refusal's rate
 CHUNK_VALUES = 20_000_000           # hand values in one chunk of an exact run (~0.2 s)
 
 Progress = Callable[[int, Optional[int], float, str], None]
@@ -103,7 +107,7 @@ def _players(texts: Sequence[str], g: Game, board: list[int], dead: list[int], u
     for i, text in enumerate(texts, 1):
         if not isinstance(text, str):
             raise CardError(f"player {i}: an Omaha hand or range is text, got {type(text).__name__}")
-        if is_random(text):
+        if is_random(text, g.hole_cards):
             out.append(_Player("random", None))
             continue
         try:
@@ -139,7 +143,8 @@ def omaha_equity(players: Sequence[str], game: str = "omaha", board: str = "", d
     adaptive = stderr is not None or seconds is not None
     if (trials is not None or adaptive) and exact:
         raise CardError("choose either exact enumeration or Monte Carlo (trials, stderr or time), not both")
-    check_budget(trials, seed, stderr, seconds)
+    check_budget(trials, seed, stderr, seconds, thread_count(threads),
+                 rate=MC_TRIALS_PER_SECOND * 2 / max(2, len(players)))
     board_cards = parse_board(board)
     dead_cards = parse_cards(dead, what="dead cards") if dead else []
     check_disjoint([("board", board_cards), ("dead cards", dead_cards)])
@@ -285,6 +290,8 @@ def _monte_carlo(ps: list[_Player], g: Game, board: list[int], used: int, trials
         return n, t, sq
 
     stopped = ["trials"]
+    watch = TargetWatch(stderr_target) if stderr_target is not None and time_limit is None and trials is None \
+        else None
 
     def merge(i: int, got: tuple) -> bool:
         n, t, sq = got
@@ -294,10 +301,13 @@ def _monte_carlo(ps: list[_Player], g: Game, board: list[int], used: int, trials
         elapsed = time.monotonic() - start
         if progress is not None:
             progress(done[0], trials, elapsed, "trials")
-        if stderr_target is not None and max(_stderr(tally, squares, p, done[0], unit) for p in range(P)) \
-                <= stderr_target:
+        worst = max(_stderr(tally, squares, p, done[0], unit) for p in range(P)) if stderr_target is not None \
+            else 0.0
+        if stderr_target is not None and worst <= stderr_target:
             stopped[0] = "stderr"
             return True
+        if watch is not None:                  # a target beyond a day's work: refused after its pilot
+            watch.check(done[0], worst, elapsed)
         if time_limit is not None and elapsed >= time_limit:
             stopped[0] = "time"
             return True

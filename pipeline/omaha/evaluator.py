@@ -35,6 +35,7 @@ import numpy as np
 from numba import njit
 
 from ..core.cards import CardError
+from ..core.inputs import integer
 from .kernels import LOW_BIT, LOW_COLUMN
 from .tables import NO_LOW, PAIR_COLUMNS, OmahaTables, omaha_tables
 
@@ -167,9 +168,13 @@ def evaluate_omaha_low(holes: Any, boards: Any) -> np.ndarray:
 
 
 def low_ranks(value: int) -> str:
-    """``'7-5-4-3-A'``: the ranks of a low value, highest first (``'-'`` for no low)."""
+    """``'7-5-4-3-A'``: the ranks of a low value (:func:`evaluate_omaha_low`'s), highest first (``'-'`` for no
+    low); :class:`CardError` for anything that is not one."""
+    value = integer(value, "low value", 0, 255, error=CardError, strict=True)
     if value == NO_LOW:
         return "-"
     mask = 256 - value
+    if bin(mask).count("1") != 5:
+        raise CardError(f"low value {value} is not the value of a low (five ranks of eight)")
     names = "A2345678"
     return "-".join(names[r] for r in range(7, -1, -1) if mask >> r & 1)

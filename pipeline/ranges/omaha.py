@@ -47,10 +47,11 @@ _ITEM = re.compile(r"([2-9TJQKA])([cdhs]?)|([xX*])")
 _HOLDEM = re.compile(r"[2-9TJQKA]{2}[so]?[+-]?|[2-9TJQKA]{2}[so]?-[2-9TJQKA]{2}[so]?", re.IGNORECASE)
 
 
-def is_random(text: str) -> bool:
-    """Whether ``text`` is the whole deck (``random``/``any``, or one all-wildcard pattern)."""
+def is_random(text: str, k: int | None = None) -> bool:
+    """Whether ``text`` is the whole deck (``random``/``any``, or one all-wildcard pattern of ``k`` items:
+    ``xxxxx`` is not a 4-card hand, every item counts, wildcards too)."""
     t = text.strip().lower()
-    return t in RANDOM_WORDS or (bool(t) and set(t) <= {"x", "*"})
+    return t in RANDOM_WORDS or (bool(t) and set(t) <= {"x", "*"} and (k is None or len(t) == k))
 
 
 def _items(pattern: str, part: str, k: int) -> list[tuple[int, int]]:
@@ -68,7 +69,8 @@ def _items(pattern: str, part: str, k: int) -> list[tuple[int, int]]:
         pos = m.end()
     if len(items) != k:
         hint = " (hold'em notation?)" if len(items) == 2 else ""
-        raise CardError(f"Omaha range part {part!r} has {len(items)} cards{hint}; a hand of this game holds {k} "
+        raise CardError(f"Omaha range part {part if len(part) <= 40 else part[:37] + '...'!r} has {len(items)} "
+                        f"cards{hint}; a hand of this game holds {k} "
                         f"(write wildcards out: {'AA' + 'x' * (k - 2)} for any hand with two aces)")
     return items
 
@@ -164,7 +166,7 @@ def parse_omaha_range(text: str, k: int = 4) -> Range:
         raise CardError(f"Omaha hands hold 4, 5 or 6 cards, not {k}")
     if not text or not text.strip():
         raise CardError("empty range")
-    if is_random(text):
+    if is_random(text, k):
         raise CardError("random is the whole deck: deal it, do not list it (see is_random)")
     weights: dict[int, float] = {}
     for raw in text.split(","):
@@ -172,7 +174,7 @@ def parse_omaha_range(text: str, k: int = 4) -> Range:
         if not part:
             raise CardError(f"empty part in range {text!r}")
         part, weight = split_weight(part, text)
-        if is_random(part):
+        if is_random(part, k):
             raise CardError(f"range {text!r}: random stands alone, not as a part of a union")
         hands = _part_hands(part, k)
         if len(hands) == 0:

@@ -30,6 +30,7 @@ import numpy as np
 from numba import njit
 
 from ..core.cards import CardError, check_disjoint, parse_board, parse_hole
+from ..core.inputs import integer
 from ..evaluator.kernels import Tables, board_state, hand_value, live_cards, suited_bit
 from ..evaluator.tables import tables
 
@@ -195,8 +196,7 @@ def hand_strength(hole: str, board: str, opponents: int = 1) -> HandStrength:
     """HS, potential, PPOT, NPOT and EHS of ``hole`` on a 3-, 4- or 5-card ``board``."""
     h = parse_hole(hole)
     b = parse_board(board, (3, 4, 5), "hand strength needs 3, 4 or 5")
-    if not 1 <= opponents <= 9:
-        raise CardError(f"opponents must be 1 to 9, got {opponents}")
+    opponents = integer(opponents, "opponents", 1, 9, error=CardError, strict=True)
     check_disjoint([("hole cards", h), ("board", b)])
     t = tables()
     hero, brd = np.array(h, np.int64), np.array(b, np.int64)

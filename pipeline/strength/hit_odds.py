@@ -23,10 +23,12 @@ from math import comb
 from typing import TYPE_CHECKING
 
 from ..core.errors import InputError
+from ..core.inputs import integer
 
 if TYPE_CHECKING:
     import pyarrow as pa
 
+MAX_OUTS = 47                       # the unseen cards after the flop
 MAX_CHIPS = Fraction(10 ** 12)      # pot and call sizes: up to a trillion units ...
 MIN_CHIPS = Fraction(1, 10 ** 6)    # ... and down to a millionth: every ratio of two stays a finite float
 
@@ -37,7 +39,8 @@ def odds_against(hits: int, unseen: int) -> str:
 
 
 def outs_row(n: int) -> dict:
-    """One row of the odds table for ``n`` outs (1..20)."""
+    """One row of the odds table for ``n`` outs (1..47; the table shows 1..20)."""
+    n = integer(n, "outs", 1, MAX_OUTS, error=InputError, strict=True)
     turn = Fraction(n, 47)
     river = Fraction(n, 46)
     both = 1 - Fraction(comb(47 - n, 2), comb(47, 2))
@@ -81,6 +84,9 @@ def ratio_texts(p: Fraction) -> tuple[str, str]:
 def hit_chances(n: int, unseen: int, cards_to_come: int) -> tuple[Fraction, Fraction]:
     """Exact chances that one of ``n`` outs among ``unseen`` cards comes on the next card, and by the
     river (``cards_to_come`` = 2 from the flop, 1 from the turn)."""
+    unseen = integer(unseen, "unseen cards", 1, 52, error=InputError, strict=True)
+    n = integer(n, "outs", 0, unseen, error=InputError, strict=True)
+    cards_to_come = integer(cards_to_come, "cards to come", 1, 2, error=InputError, strict=True)
     nxt = Fraction(n, unseen)
     by_river = 1 - Fraction(comb(unseen - n, cards_to_come), comb(unseen, cards_to_come))
     return nxt, by_river

@@ -20,6 +20,7 @@ from fractions import Fraction
 import numpy as np
 
 from ..core.cards import CardError, check_disjoint, mask_of, parse_board, parse_hole
+from ..core.inputs import integer
 from ..evaluator.tables import tables
 from ..ranges.query import parse_query
 from ..ranges.syntax import Range
@@ -43,8 +44,7 @@ def hand_strength_vs(hole: str, board: str, vs: str | Range, opponents: int = 1)
     weight is 1, exact :class:`~fractions.Fraction` otherwise; the ratios are floats of exact values."""
     h = parse_hole(hole)
     b = parse_board(board, (3, 4, 5), "hand strength needs 3, 4 or 5")
-    if not 1 <= opponents <= 9:
-        raise CardError(f"opponents must be 1 to 9, got {opponents}")
+    opponents = integer(opponents, "opponents", 1, 9, error=CardError, strict=True)
     check_disjoint([("hole cards", h), ("board", b)])
     rng = (parse_query(vs) if isinstance(vs, str) else vs).without(mask_of(h + b))
     keep = rng.weights > 0

@@ -15,8 +15,12 @@ from typing import Callable, Optional
 
 import numpy as np
 
+from ..core.budget import refuse_count
 from ..core.cards import CardError, check_disjoint, format_cards, mask_of, parse_board, parse_cards
+from ..core.combinatorics import available_cores
+from ..core.inputs import integer
 from ..equity import equity
+from ..equity.calculator import MAX_TRIALS, MC_TRIALS_PER_SECOND
 from ..evaluator.tables import tables
 from ..ranges.query import parse_query
 from .hand_strength import AHEAD, TIED, hand_strengths, potential_counts, potentials
@@ -38,12 +42,12 @@ def win_odds(hole: str, board: str, max_opponents: int = MAX_OPPONENTS, trials: 
     b = parse_board(board)
     d = parse_cards(dead, what="dead cards") if dead.strip() else []
     check_disjoint([("board", b), ("dead cards", d)])
-    if not 1 <= max_opponents <= 9:
-        raise CardError(f"opponents must be 1 to 9, got {max_opponents}")
-    if trials < 1:
-        raise CardError(f"trials must be positive, got {trials}")
-    if not 0 <= seed < 2**63 - 10:
-        raise CardError(f"seed must be 0 to 2**63-11, got {seed}")
+    max_opponents = integer(max_opponents, "opponents", 1, MAX_OPPONENTS, error=CardError, strict=True)
+    trials = integer(trials, "trials", 1, MAX_TRIALS, error=CardError, strict=True)
+    seed = integer(seed, "seed", 0, 2**63 - 11, error=CardError, strict=True)
+    counts = max_opponents - (1 if b else 0)           # opponent counts run by Monte Carlo, trials each
+    refuse_count(trials * counts, MC_TRIALS_PER_SECOND, f"{trials:,} trials for each of {counts} opponent counts",
+                 "fewer trials", available_cores())
     rng = parse_query(hole).without(mask_of(b + d))
     if len(rng) == 0:
         raise CardError(f"{hole!r} has no hand left beside the board" + (" and the dead cards" if d else ""))

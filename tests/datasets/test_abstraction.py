@@ -10,9 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pipeline.abstraction.lookup import AbstractionError, load, situation
+from pipeline.abstraction.lookup import AbstractionError, situation
 from pipeline.batch.session import Session
 from pipeline.datasets import DatasetError, dataset, read
+from pipeline.datasets import load_abstraction as load
 from pipeline.datasets.build import build_many
 from pipeline.isomorphism.situations import situation_cards
 

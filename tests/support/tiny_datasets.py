@@ -101,3 +101,25 @@ class SlowPrepare(Squares):
             f.write(str(os.getpid()))
         os.replace(self.marker + ".tmp", self.marker)      # whole when it appears
         time.sleep(60)
+
+
+SIDE = 1000                          # elements of WithSides' array side output
+
+
+class WithSides(Squares):
+    """Squares with two side outputs, as the abstraction and the hand-weight tables have: an array and a document."""
+
+    side_output_names = ("_a.npy", "_b.json")
+
+    def __init__(self, n=4, delay=0.0, name="sides"):
+        super().__init__(n, delay, name)
+
+    def side_outputs(self, table, inputs):
+        import io
+        import json
+
+        import numpy as np
+
+        buf = io.BytesIO()
+        np.save(buf, np.arange(SIDE, dtype=np.uint16))
+        return {"_a.npy": buf.getvalue(), "_b.json": json.dumps({"rows": table().num_rows}).encode()}

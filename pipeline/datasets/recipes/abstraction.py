@@ -42,11 +42,11 @@ ORDER = 70
 BOARDS_PER_PART = {"river": 2000, "turn": 200, "flop": 25}
 BOARDS_PER_PIECE = {"river": 250, "turn": 25, "flop": 1}      # a task of a street table: a few tenths of a second
 SEED_MAX = 2**63 - 1
-MAX_BINS = 1980                      # a river count's resolution: finer bins stay empty
 MATRIX_MAX = 10_000                  # buckets up to which the inter-bucket distances are stored
 
 
 def _check(k: object, bins: object, seed: object, limit: object, what: str) -> tuple[int, int, int, Optional[int]]:
+    from ...abstraction.features import MAX_BINS
     from ...abstraction.streets import MAX_K
 
     return (integer(k, f"{what}.k", lo=1, hi=MAX_K), integer(bins, f"{what}.bins", lo=2, hi=MAX_BINS),

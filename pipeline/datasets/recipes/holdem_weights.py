@@ -19,7 +19,6 @@ about 900 MB/s), once: the tables are then kept for the process's life.
 """
 from __future__ import annotations
 
-import hashlib
 import io
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -29,9 +28,10 @@ from typing import Any, Optional
 import numpy as np
 import pyarrow as pa
 
-from ...batch.runner import MANIFEST, check_manifest, read_manifest
+from ...batch.runner import check_manifest, read_manifest
 from ...batch.spec import Dataset, Inputs
 from ...batch.storage import Storage, StorageError
+from ...batch.verified import manifest_path, side_array
 from ...holdem.weight_build import BOARDS_PER_TASK, STREETS, board_chunks, dense_street, street_weights
 from ...holdem.weights import MULTI, SITUATIONS, WeightTables, pack
 from ..registry import DatasetError
@@ -39,7 +39,6 @@ from ..streets import StreetDataset, planned_parts
 
 ORDER = 60
 ARRAYS = {"flop": ("win2", "multi"), "turn": ("win2", "multi"), "river": ("counts",)}
-HASH_BLOCK = 1 << 24
 
 
 def side_name(array: str) -> str:
@@ -134,7 +133,7 @@ class HandWeightTables:
         except StorageError:
             return None
         for ds in self.datasets():
-            if storage.exists(ds.name, MANIFEST):
+            if storage.exists(*manifest_path(ds.name)):
                 why = check_manifest(read_manifest(storage, ds.name), ds, ds.planned_parts())
                 if why is not None:
                     return f"{storage.url(ds.name)}: {why}"
@@ -162,54 +161,21 @@ class HandWeightTables:
                 raise DatasetError(f"the hand-weight tables are not built at {where} ({why}): build them with "
                                    f"`pokerpipe holdem-weights --out {self.location}`")
             assert manifest is not None
-            recorded = {s.get("file"): s.get("sha256") for s in manifest.get("side_outputs", []) if isinstance(s, dict)}
-            arrays[ds.street] = {a: _verified_array(storage, ds.name, side_name(a), recorded.get(side_name(a)))
+            arrays[ds.street] = {a: side_array(storage, ds.name, manifest, side_name(a), *expected_array(ds.street, a),
+                                               error=DatasetError)
                                  for a in ARRAYS[ds.street]}
-            for a, array in arrays[ds.street].items():
-                dtype, shape = expected_array(ds.street, a)
-                if array.dtype != dtype or array.shape != shape:
-                    raise DatasetError(f"{storage.url(ds.name, side_name(a))} holds a {array.dtype} array of shape "
-                                       f"{array.shape}, not the {dtype} {shape} the engine reads; build the tables "
-                                       "again")
         return pack(arrays["flop"], arrays["turn"], arrays["river"])
 
 
 def expected_array(street: str, array: str) -> tuple[np.dtype, tuple[int, ...]]:
     """The dtype and shape the betting kernel indexes a street's dense array ``array`` by (every situation of
-    the street, partial builds too): checked after the SHA-256, so that no table of another build or
-    version, however consistent with its manifest, is indexed out of bounds."""
+    the street, partial builds too): checked against the verified file's header before it is mapped, so that
+    no table of another build or version, however consistent with its manifest, is indexed out of bounds."""
     n = SITUATIONS[STREETS[street]]
     shapes: dict[str, tuple[np.dtype, tuple[int, ...]]] = {
         "win2": (np.dtype(np.uint32), (n,)), "multi": (np.dtype(np.uint16), (n, MULTI)),
         "counts": (np.dtype(np.uint16), (n, 2))}
     return shapes[array]
-
-
-def _verified_array(storage: Storage, name: str, file: str, want: Optional[str]) -> np.ndarray:
-    """The ``.npy`` side output ``file`` of dataset ``name`` if its bytes hash to ``want``, else DatasetError."""
-    where = storage.url(name, file)
-    if storage.is_local:
-        path = storage.path(name, file)
-        digest = hashlib.sha256()
-        try:
-            with open(path, "rb") as f:
-                while chunk := f.read(HASH_BLOCK):
-                    digest.update(chunk)
-        except OSError as e:
-            raise DatasetError(f"{where} cannot be read ({e.strerror or e}); build the tables again") from None
-        if want is None or digest.hexdigest() != want:
-            raise DatasetError(f"{where} is damaged (SHA-256 differs from the manifest); build the tables again")
-        try:
-            return np.load(path, mmap_mode="r", allow_pickle=False)
-        except (OSError, ValueError) as e:
-            raise DatasetError(f"{where} is not a table ({e}); build the tables again") from None
-    try:
-        data = storage.read_bytes(name, file)
-    except OSError as e:
-        raise DatasetError(f"{where} cannot be read ({e}); build the tables again") from None
-    if want is None or hashlib.sha256(data).hexdigest() != want:
-        raise DatasetError(f"{where} is damaged (SHA-256 differs from the manifest); build the tables again")
-    return np.load(io.BytesIO(data), allow_pickle=False)
 
 
 def registered() -> dict[str, Callable[..., Dataset]]:

@@ -14,7 +14,9 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
+from ...core.budget import refuse_beyond
 from ...core.files import Files
+from ...core.inputs import integer
 from ...evaluator.classes import CATEGORY_NAMES
 from ...holdem.engine import A_BET, A_CALL, A_CHECK, A_FOLD, A_RAISE
 from ...holdem.player import Player
@@ -23,6 +25,7 @@ from ...holdem.record import record
 from ...holdem.seating import Table
 from ...holdem.simulate import play_deals
 from ...holdem.weights import WeightSource, preflop_table
+from ...holdem.work import workers_of
 from ...plots.evolution import line_chart, threshold_map
 from .. import checkpoint
 from ..evolve import FINAL_PLAYER, FOLDER, EvolveError, best_of, load_player, read_parquet
@@ -32,6 +35,7 @@ STREETS = ("preflop", "flop", "turn", "river")
 STYLE_HANDS = 4_000
 REPORT_HANDS = 200_000       # hands per engine yardstick in the report of `pokerpipe evolve`
 LBR_HANDS = 20_000           # heads-up hands of local best response against the final player: about ±30 mbb
+MAX_REPORT_HANDS = 10**12    # a range check only: the report's estimate refuses far fewer
 
 
 def style(player: Player, trainers: Sequence[Player], hands: int = STYLE_HANDS, seed: int = 11,
@@ -189,6 +193,30 @@ def _put(files: Files, data: bytes, name: str) -> None:
             from None
 
 
+def report_opponents(yardstick: str, rlcard_hands: int) -> list[str]:
+    """The opponents the evolution's report plays, one match each: every engine yardstick and the trainers,
+    the ``yardstick`` again for up to four re-measured generations, and the rlcard opponents unless
+    ``rlcard_hands`` is 0."""
+    from .yardsticks import REPORTED, RLCARD
+
+    return [y for y in REPORTED if rlcard_hands or y not in RLCARD] + [yardstick] * 4
+
+
+def report_seconds(seats: int, yardstick: str, hands: int, rlcard_hands: int, lbr_hands: int = 0,
+                   workers: int = 1, tables: bool = False) -> float:
+    """The least time the report takes: ``hands`` against each engine opponent at ``seats`` seats and
+    ``rlcard_hands`` against each rlcard one (:func:`.yardsticks.fastest`), and ``lbr_hands`` of local best
+    response against the final player (:func:`pipeline.exploit.lbr.lbr_seconds`; ``tables``: its weights read
+    from the hand-weight tables), on ``workers`` processes:
+    what a refusal of a report beyond a day rests on."""
+    from ...exploit.lbr import lbr_seconds
+    from .yardsticks import fastest
+
+    seconds = fastest(report_opponents(yardstick, rlcard_hands), hands, rlcard_hands, seats, workers) if hands \
+        else 0.0
+    return seconds + (lbr_seconds("evolved player", lbr_hands, workers, tables) if lbr_hands else 0.0)
+
+
 def build_report(files: Files, hands: int, rlcard_hands: int, *, executor: Optional[Executor] = None,
                  samples: int = DEFAULT_SAMPLES, seed: int = 0, weights: Optional[WeightSource] = None,
                  lbr_hands: int = 0) -> str:
@@ -201,9 +229,19 @@ def build_report(files: Files, hands: int, rlcard_hands: int, *, executor: Optio
     """
     from .yardsticks import REPORTED, against
 
-    digests = checkpoint.load_state(files).get("digests") or {}
+    hands = integer(hands, "hands", 1, MAX_REPORT_HANDS, error=EvolveError, strict=True)
+    rlcard_hands = integer(rlcard_hands, "rlcard_hands", 0, MAX_REPORT_HANDS, error=EvolveError, strict=True)
+    lbr_hands = integer(lbr_hands, "lbr_hands", 0, MAX_REPORT_HANDS, error=EvolveError, strict=True)
+    state = checkpoint.load_state(files)
+    digests = state.get("digests") or {}
     player = load_player(files, FINAL_PLAYER, digests=digests)
     trainers = trainers_in(files, FOLDER, digests=digests)
+    config: dict = state.get("config") if isinstance(state.get("config"), dict) else {}  # type: ignore[assignment]
+    refuse_beyond(report_seconds(len(trainers) + 1 if config.get("format") == "table" else 2,
+                                 str(config.get("yardstick", "tag")), hands, rlcard_hands, lbr_hands,
+                                 workers_of(executor), weights is not None),
+                  f"the report ({hands:,} hands a yardstick, {lbr_hands:,} of local best response)",
+                  "fewer report hands or LBR hands")
     results = []
     for name in REPORTED:
         if name.startswith("rlcard"):

@@ -23,11 +23,15 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any, Optional, Sequence
 
+from ...core.budget import refuse_count
+from ...core.errors import InputError
 from ...core.files import Files
+from ...core.inputs import integer
 from ...holdem.player import Player, PlayerFileError
 from ...holdem.policies import DEFAULT_SAMPLES, KINDS
 from ...holdem.seating import MAX_SEATS
 from ...holdem.weights import WeightSource
+from ...holdem.work import MAX_HANDS
 from ..fitness import fastest_seconds
 from .rlcard_agent import OPPONENTS as RLCARD
 
@@ -113,6 +117,9 @@ def against(player: Player, opponent: str, hands: int, seed: int = 0, *, executo
 
     if opponent in RLCARD:
         from .rlcard_agent import play_rlcard
+
+        hands = integer(hands, "hands", 1, MAX_HANDS, error=InputError, strict=True)
+        refuse_count(hands, RLCARD_HANDS_PER_SECOND, f"{hands:,} hands against {opponent}", "fewer rlcard hands")
 
         r = play_rlcard(player, opponent, hands, seed, samples, weights)
         return YardstickResult(opponent, r.hands, float(r.bb_per_100), float(r.stderr))
