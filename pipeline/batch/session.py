@@ -210,6 +210,13 @@ def _dask_client(workers: int | None, scheduler: str | None, dashboard: str | No
                     local.wait_for_workers(n, timeout=SETTLE_SECONDS)   # workers half started close untidily
                 with contextlib.suppress(Exception):
                     stop_workers(cluster)
+            # closing a cluster whose workers are still joining can trip over Dask's own bookkeeping (a KeyError
+            # for a worker it has not registered yet): the reason the run stopped is what the user sees
+            for closing in (local, cluster):
+                if closing is not None:
+                    with contextlib.suppress(Exception):
+                        closing.close()
+            local = cluster = None
             raise
         finally:
             if local is not None:
@@ -258,6 +265,7 @@ def _forkserver_ready(ctx: Any) -> None:
     that blocks SIGINT (so the workers it forks block it too, :mod:`.workers`), and a Ctrl-C while it
     prepares stops it.  The cluster's start, which holds Ctrl-C until it is done, then only forks."""
     import threading
+    from multiprocessing import resource_tracker
 
     from .preload import ready
     from .workers import block_sigint_in_this_thread
@@ -265,6 +273,9 @@ def _forkserver_ready(ctx: Any) -> None:
     failed: list[BaseException] = []
 
     def start() -> None:
+        # starting multiprocessing's resource tracker unblocks SIGINT in the thread that starts it: started after
+        # the block, by the fork server's own start, it would leave the server, and every worker, open to Ctrl-C
+        resource_tracker.ensure_running()
         block_sigint_in_this_thread()
         try:
             p = ctx.Process(target=ready)

@@ -1,6 +1,8 @@
 """Work spread over workers: the same bytes at any worker count, parts cut into pieces, costly work first, and
 a cluster of separately started workers that gain and lose workers mid-run."""
+import ast
 import contextlib
+import json
 import os
 import signal
 import socket
@@ -66,10 +68,25 @@ def test_costly_work_is_sent_first(tmp_path):
     assert [t.index for t in pieces[:2]] == [5, 5] and [t.index for t in pieces[-2:]] == [0, 0]
 
 
+PREPARED_RUN = """
+import json, sys
+from pipeline.datasets import build
+from pipeline.datasets.recipes.matchups import Matchups
+report = build(Matchups(limit=300), sys.argv[1], workers=2)
+print(json.dumps([[t.index, t.prepare] for t in report.trace.parts]))
+"""
+
+
 def test_a_worker_starts_with_the_dataset_prepared(tmp_path):
-    """A local cluster's workers are forked from a process that prepared the dataset: none prepares it again."""
-    report = build(Matchups(limit=300), tmp_path, workers=2)
-    assert report.trace.parts and all(t.prepare == 0 for t in report.trace.parts)
+    """A local cluster's workers are forked from a process that prepared the dataset: none prepares it again.
+
+    Run in a process of its own: this one's fork server may be serving the session's shared cluster (tests/
+    conftest.py), whose workers still run, and is then kept (the new workers prepare for themselves)."""
+    got = subprocess.run([sys.executable, "-c", PREPARED_RUN, str(tmp_path)], capture_output=True, text=True,
+                         timeout=600, env={**os.environ, "PYTHONPATH": str(HERE.parent.parent)})
+    assert got.returncode == 0, got.stderr
+    parts = json.loads(got.stdout.splitlines()[-1])
+    assert parts and all(prepare == 0 for _, prepare in parts), parts
 
 
 @contextlib.contextmanager
@@ -162,3 +179,26 @@ def test_ctrl_c_while_the_workers_are_prepared_stops_at_once(tmp_path):
     server = int(marker.read_text())               # the process that prepared it is gone
     with pytest.raises(ProcessLookupError):
         os.kill(server, 0)
+
+
+SIGNAL_MASKS = """
+import signal
+from pipeline.batch.session import Session
+def mask():
+    return signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+with Session(2, None, True) as session:
+    session.connect()
+    session.client().wait_for_workers(2, timeout=60)
+    print(session.client().run(mask))
+"""
+
+
+def test_workers_of_a_fresh_process_block_ctrl_c():
+    """Every worker of a local cluster, the first and those that join later, is forked with SIGINT blocked, in a
+    process that has not started multiprocessing's resource tracker yet (starting it unblocks SIGINT in the
+    thread that starts it; the fork server must not inherit that)."""
+    got = subprocess.run([sys.executable, "-c", SIGNAL_MASKS], capture_output=True, text=True, timeout=600,
+                         env={**os.environ, "PYTHONPATH": str(HERE.parent.parent)})
+    assert got.returncode == 0, got.stderr
+    masks = ast.literal_eval(got.stdout.splitlines()[-1])          # {worker address: blocked}
+    assert len(masks) == 2 and all(masks.values()), masks
