@@ -52,6 +52,7 @@ STATE = "_checkpoint.json"
 MANIFEST = "_manifest.json"
 STRATEGY = "strategy.parquet"
 ARRAYS = "_strategy.npy"
+MODULO = "modulo"         # -p abstraction=modulo: buckets by situation index modulo k (smoke tests, no build)
 SCHEMA = pa.schema([("street", pa.int8()), ("bucket", pa.string()), ("history", pa.string()), ("node", pa.int32()),
                     ("row", pa.int64()), ("fold", pa.float64()), ("call", pa.float64()), ("raise", pa.float64())])
 
@@ -220,5 +221,62 @@ def solve(storage: Storage, solver: Solver, params: dict[str, Any], *, iteration
     return manifest, done
 
 
-__all__ = ["Checkpoint", "SolveError", "load_checkpoint", "read_strategy", "save_checkpoint", "solve",
-           "strategy_table", "write_outputs"]
+
+
+class SolvedStrategy:
+    """The strategy of a finished hold'em solve as the engine's ``cfr`` policy (a
+    :class:`pipeline.holdem.strategy.StrategySource`): picklable, each process maps the arrays itself, verified
+    against the solve's manifest and the abstraction's."""
+
+    def __init__(self, folder: str) -> None:
+        self.folder = str(folder)
+        self.name = f"cfr:{self.folder}"
+        self._arrays: Any = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"folder": self.folder, "name": self.name, "_arrays": None}
+
+    def check(self) -> dict[str, Any]:
+        """The solve's manifest (:class:`SolveError` if it is not a finished hold'em solve)."""
+        doc, _ = read_strategy(Storage.open(self.folder))
+        if doc.get("job") != "solve/hulhe":
+            raise SolveError(f"{self.folder} holds a {doc.get('job')} solve; cfr:DIR plays hold'em solves")
+        return doc
+
+    def load(self) -> Any:
+        if self._arrays is None:
+            from ..abstraction import load
+            from ..holdem.strategy import StrategyArrays
+            from ..isomorphism.situations import block_table
+            from ..solver.hulhe import HULHE
+
+            doc, probs = read_strategy(Storage.open(self.folder))
+            p = doc["parameters"]
+            k = int(p["k"])
+            if p["abstraction"] == MODULO:          # the smoke-test stand-in: index modulo k, made here
+                from ..isomorphism.situations import street_size
+
+                streets = [(np.arange(street_size(m), dtype=np.int64) % k).astype(np.uint16) for m in (3, 4, 5)]
+            else:
+                ab = load(p["abstraction"], k=k)
+                streets = [ab.streets[s].array for s in ("flop", "turn", "river")]
+            game = HULHE(k, None)
+            if probs.shape != (game.rows, 3):
+                raise SolveError(f"{self.folder}: its strategy has {probs.shape[0]} rows, the game {game.rows}")
+            self._arrays = StrategyArrays(probs, game.arrays.row_base, *streets, block_table(3), block_table(4),
+                                          block_table(5))
+        return self._arrays
+
+
+def resolve_policy(policy: Any) -> Any:
+    """``policy`` with a ``cfr:DIR`` name turned into its :class:`SolvedStrategy` (checked now: one
+    :class:`SolveError` line if DIR holds no finished hold'em solve); anything else as it is."""
+    if isinstance(policy, str) and policy.strip().lower().startswith("cfr:"):
+        s = SolvedStrategy(policy.strip()[4:])
+        s.check()
+        return s
+    return policy
+
+
+__all__ = ["Checkpoint", "SolveError", "SolvedStrategy", "load_checkpoint", "read_strategy", "resolve_policy",
+           "save_checkpoint", "solve", "strategy_table", "write_outputs"]
