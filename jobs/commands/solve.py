@@ -121,9 +121,9 @@ def solve(game: str = typer.Argument(..., metavar="GAME", help="leduc or hulhe (
     if as_json:
         print(json.dumps(result))
         return
-    e = manifest["exploitability"]
+    ex = manifest["exploitability"]
     print(f"{game}: {done.t:,} iterations in {manifest['seconds']:,.1f} s; exploitability "
-          + (f"{e:.9g} chips a game" if e is not None else "not measured") + f"; strategy in {storage.url()}")
+          + (f"{ex:.9g} chips a game" if ex is not None else "not measured") + f"; strategy in {storage.url()}")
 
 
 def _game(game: str, params: dict[str, Any]) -> Any:

@@ -263,8 +263,8 @@ class SolvedStrategy:
             game = HULHE(k, None)
             if probs.shape != (game.rows, 3):
                 raise SolveError(f"{self.folder}: its strategy has {probs.shape[0]} rows, the game {game.rows}")
-            self._arrays = StrategyArrays(probs, game.arrays.row_base, *streets, block_table(3), block_table(4),
-                                          block_table(5))
+            self._arrays = StrategyArrays(probs, game.arrays.row_base, streets[0], streets[1], streets[2],
+                                          block_table(3), block_table(4), block_table(5))
         return self._arrays
 
 

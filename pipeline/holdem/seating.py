@@ -9,8 +9,8 @@ import numpy as np
 
 from ..core.errors import InputError
 from .policies import CFR, DEFAULT_SAMPLES, EVOLVED, KINDS, default_params, group_of_class, needs_weight
-from .strategy import StrategyArrays, absent
 from .settle import BB
+from .strategy import StrategyArrays, absent
 
 MAX_SEATS = 10
 
