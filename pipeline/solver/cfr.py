@@ -29,6 +29,7 @@ import numpy as np
 from numba import njit
 
 from .game import Game
+from .histories import current_policy, openspiel_iteration, row_legal
 from .vector import Boards, GameArrays, Work, br_walk, cfr_walk, new_work
 
 
@@ -72,13 +73,24 @@ class Solver:
 
     def run(self, iterations: int, executor: Optional[Executor] = None,
             stop: Optional[Callable[[], bool]] = None) -> None:
-        """``iterations`` more iterations (fewer if ``stop()`` turns true between two)."""
+        """``iterations`` more iterations (fewer if ``stop()`` turns true between two).
+
+        A game whose ``walk`` is ``"histories"`` (Leduc's full traversal) walks history by history in
+        OpenSpiel's order (:mod:`.histories`); every other walks in vector form."""
         G = self.game.arrays
+        histories = getattr(self.game, "walk", "vector") == "histories"
+        if histories:
+            legal = row_legal(G, self.game.rows)
+            cur = np.zeros_like(self.regret)
+            current_policy(self.regret.copy(), legal, cur)      # what the last pass left: RM of the regrets
         for _ in range(iterations):
             if stop is not None and stop():
                 return
             self.t += 1
-            iteration(G, self.game.boards(self.t, self.seed), self.regret, self.avg, self.t, self._work)
+            if histories:
+                openspiel_iteration(G, self.regret, self.avg, cur, legal, self.t)
+            else:
+                iteration(G, self.game.boards(self.t, self.seed), self.regret, self.avg, self.t, self._work)
 
     def exploitability(self) -> float:
         """NashConv / 2 of the average strategy in chips a game (OpenSpiel's ``exploitability``), from a best

@@ -65,6 +65,7 @@ class Leduc:
 
     name: str = "leduc"
     full_traversal: bool = True
+    walk: str = "histories"        # "histories": OpenSpiel's order (.histories); "vector": the vector walk
 
     @cached_property
     def tree(self) -> BettingTree:
