@@ -104,11 +104,17 @@ def solve(game: str = typer.Argument(..., metavar="GAME", help="leduc or hulhe (
     def measure(s: Solver) -> Optional[float]:
         return float(s.exploitability()) if s.game.full_traversal else None
 
+    from concurrent.futures import ThreadPoolExecutor
+
+    from pipeline.core.combinatorics import available_cores
+
+    threads = workers or available_cores()
     try:
         storage = Storage.open(out)
-        manifest, done = run_solve(storage, solver, kept, iterations=n, hours=hours,
-                                   checkpoint_seconds=params["checkpoint_seconds"], measure=measure,
-                                   progress=show, force=force)
+        with ThreadPoolExecutor(threads) as executor:
+            manifest, done = run_solve(storage, solver, kept, iterations=n, hours=hours,
+                                       checkpoint_seconds=params["checkpoint_seconds"], measure=measure,
+                                       progress=show, force=force, executor=executor if threads > 1 else None)
     except (SolveError, StorageError) as e:
         raise fail(str(e)) from None
     except OSError as e:

@@ -183,10 +183,11 @@ def read_strategy(storage: Storage) -> tuple[dict[str, Any], np.ndarray]:
 def solve(storage: Storage, solver: Solver, params: dict[str, Any], *, iterations: Optional[int],
           hours: Optional[float], checkpoint_seconds: float, measure: Callable[[Solver], Optional[float]],
           progress: Optional[Callable[[int, Optional[int], Optional[float]], None]] = None,
-          force: bool = False) -> tuple[dict[str, Any], Checkpoint]:
+          force: bool = False, executor: Any = None) -> tuple[dict[str, Any], Checkpoint]:
     """Run (or resume) the solve until ``iterations`` are done or ``hours`` are spent, committing a checkpoint
     (with ``measure(solver)``, the exploitability, on its curve) every ``checkpoint_seconds``; write the
-    outputs.  ``progress(t, total, exploitability)`` is told after every iteration."""
+    outputs.  ``progress(t, total, exploitability)`` is told after every iteration; ``executor`` (threads)
+    spreads each iteration's subtrees (the same bytes with any number of threads)."""
     storage.makedirs()
     with storage.lock():
         done = None if force else load_checkpoint(storage, params, solver)
@@ -201,7 +202,7 @@ def solve(storage: Storage, solver: Solver, params: dict[str, Any], *, iteration
                 (limit is not None and time.monotonic() - start >= limit)
 
         while not over():
-            solver.run(1)
+            solver.run(1, executor)
             now = time.monotonic()
             if now - last >= checkpoint_seconds or over():
                 done.t, done.seconds = solver.t, now - start

@@ -23,6 +23,7 @@ continues bit for bit.
 from __future__ import annotations
 
 from concurrent.futures import Executor
+from functools import partial
 from typing import Any, Callable, Optional
 
 import numpy as np
@@ -30,15 +31,39 @@ from numba import njit
 
 from .game import Game
 from .histories import current_policy, openspiel_iteration, row_legal
-from .vector import Boards, GameArrays, Work, br_walk, cfr_walk, new_work
+from .vector import (
+    COLLECT,
+    USE,
+    Boards,
+    GameArrays,
+    Split,
+    Work,
+    br_walk,
+    cfr_slots,
+    cfr_walk,
+    new_work,
+    no_split,
+    split_at,
+)
+
+CUT_STREET = 1          # hold'em's walk is cut where the turn is dealt: 63 subtrees for the threads
 
 
 @njit(nogil=True)      # recursive (or calls one): numba's cache cannot reload it
-def iteration(G: GameArrays, B: Boards, regret: np.ndarray, avg: np.ndarray, t: int, W: Work) -> None:
+def iteration(G: GameArrays, B: Boards, regret: np.ndarray, avg: np.ndarray, t: int, W: Work, S: Split) -> None:
     """One CFR+ iteration over the boards ``B``: player 0's update, then player 1's."""
     for me in range(2):
         W.reach[0, :, :] = 1.0
-        cfr_walk(G, B, 0, 0, 0, 0, me, G.deal_weight, regret, avg, float(t), W)
+        cfr_walk(G, B, 0, 0, 0, 0, me, G.deal_weight, regret, avg, float(t), W, S)
+
+
+@njit(nogil=True)      # calls a recursive function: numba's cache cannot reload it
+def half(G: GameArrays, B: Boards, me: int, regret: np.ndarray, avg: np.ndarray, t: int, W: Work, S: Split) -> None:
+    """The walk above the cut of a :class:`.vector.Split`: ``COLLECT`` (reaches down) or ``USE`` (values up)."""
+    W.reach[0, :, :] = 1.0
+    if S.mode == COLLECT:
+        S.board[:] = -1
+    cfr_walk(G, B, 0, 0, 0, 0, me, G.deal_weight, regret, avg, float(t), W, S)
 
 
 @njit(nogil=True)      # recursive (or calls one): numba's cache cannot reload it
@@ -69,7 +94,11 @@ class Solver:
         self.regret = np.zeros((game.rows, 3))
         self.avg = np.zeros((game.rows, 3))
         self.t = 0
-        self._work = new_work(game.arrays.cards.shape[0], game.arrays.deck)
+        holdings = game.arrays.cards.shape[0]
+        self._work = new_work(holdings, game.arrays.deck)
+        self._normal = no_split(game.tree.nodes, holdings)
+        self._split: Optional[Split] = None
+        self._works: list[Work] = []
 
     def run(self, iterations: int, executor: Optional[Executor] = None,
             stop: Optional[Callable[[], bool]] = None) -> None:
@@ -79,6 +108,7 @@ class Solver:
         OpenSpiel's order (:mod:`.histories`); every other walks in vector form."""
         G = self.game.arrays
         histories = getattr(self.game, "walk", "vector") == "histories"
+        threads = 0 if executor is None else int(getattr(executor, "_max_workers", 0) or 1)
         if histories:
             legal = row_legal(G, self.game.rows)
             cur = np.zeros_like(self.regret)
@@ -89,8 +119,28 @@ class Solver:
             self.t += 1
             if histories:
                 openspiel_iteration(G, self.regret, self.avg, cur, legal, self.t)
+            elif threads > 1 and not self.game.full_traversal:
+                self._threaded(self.game.boards(self.t, self.seed), executor, threads)
             else:
-                iteration(G, self.game.boards(self.t, self.seed), self.regret, self.avg, self.t, self._work)
+                iteration(G, self.game.boards(self.t, self.seed), self.regret, self.avg, self.t, self._work,
+                          self._normal)
+
+    def _threaded(self, B: Boards, executor: Any, threads: int) -> None:
+        """One iteration with the turn's subtrees spread over ``threads`` threads of ``executor``: the same
+        bytes as one walk (they update disjoint information sets; :class:`.vector.Split`)."""
+        G = self.game.arrays
+        if self._split is None:
+            self._split = split_at(self.game.tree.kind, self.game.tree.street, CUT_STREET, G.cards.shape[0])
+            self._works = [new_work(G.cards.shape[0], G.deck) for _ in range(threads)]
+        S = self._split
+        chunks = [np.arange(k, S.node.size, threads, dtype=np.int64) for k in range(threads)]
+        for me in range(2):
+            half(G, B, me, self.regret, self.avg, self.t, self._work, S)
+            list(executor.map(partial(self._slots, G, B, me, S), chunks, self._works))
+            half(G, B, me, self.regret, self.avg, self.t, self._work, S._replace(mode=USE))
+
+    def _slots(self, G: GameArrays, B: Boards, me: int, S: Split, chunk: np.ndarray, W: Work) -> None:
+        cfr_slots(G, B, chunk, me, self.regret, self.avg, float(self.t), W, S, self._normal)
 
     def exploitability(self) -> float:
         """NashConv / 2 of the average strategy in chips a game (OpenSpiel's ``exploitability``), from a best

@@ -74,6 +74,42 @@ class Work(NamedTuple):
     card_sum: np.ndarray  # (3, deck): reach per card (below, in the tie group, in all)
 
 
+class Split(NamedTuple):
+    """Where an iteration's walk is cut so that its subtrees run on several threads: at the chance nodes that
+    ``slot_of`` numbers (hold'em: the 63 that deal the turn).  A ``COLLECT`` walk stops there and records the
+    reaches (updating nothing); each subtree then runs on its own (:func:`cfr_slots`) and records its values;
+    a ``USE`` walk reads them there.  The subtrees update disjoint information sets (their betting differs),
+    so the result is the same bytes as one walk, whatever the threads."""
+
+    mode: int                 # NORMAL, COLLECT or USE
+    slot_of: np.ndarray       # (nodes,) int64: a cut chance node's slot, else -1
+    node: np.ndarray          # (slots,) int64: the chance node of each slot
+    reach: np.ndarray         # (slots, 2, holdings)
+    value: np.ndarray         # (slots, holdings)
+    board: np.ndarray         # (slots,) int64: the board at the slot, -1 if the walk did not reach it
+    weight: np.ndarray        # (slots,) float64: the chance weight there
+    street: np.ndarray        # (slots,) int64
+
+
+NORMAL, COLLECT, USE = range(3)
+
+
+def no_split(nodes: int, holdings: int) -> Split:
+    """The :class:`Split` of a walk that is not cut."""
+    return Split(NORMAL, np.full(nodes, -1, np.int64), np.zeros(0, np.int64), np.zeros((0, 2, holdings)),
+                 np.zeros((0, holdings)), np.zeros(0, np.int64), np.zeros(0), np.zeros(0, np.int64))
+
+
+def split_at(kind: np.ndarray, street: np.ndarray, cut_street: int, holdings: int) -> Split:
+    """A :class:`Split` (mode ``COLLECT``) at the chance nodes that end ``cut_street``."""
+    nodes = np.flatnonzero((kind == CHANCE) & (street == cut_street))
+    slot_of = np.full(kind.size, -1, np.int64)
+    slot_of[nodes] = np.arange(nodes.size)
+    k = nodes.size
+    return Split(COLLECT, slot_of, nodes.astype(np.int64), np.zeros((k, 2, holdings)), np.zeros((k, holdings)),
+                 np.full(k, -1, np.int64), np.zeros(k), street[nodes].astype(np.int64))
+
+
 def new_work(holdings: int, deck: int) -> Work:
     return Work(np.zeros((MAX_DEPTH, 2, holdings)), np.zeros((MAX_DEPTH, holdings)),
                 np.zeros((MAX_DEPTH, 3, holdings)), np.zeros((MAX_DEPTH, 3, holdings)), np.zeros((3, deck)))
@@ -219,7 +255,7 @@ def terminal(G: GameArrays, B: Boards, node: int, board: int, me: int, w: float,
 
 @njit(nogil=True)      # recursive (or calls one): numba's cache cannot reload it
 def cfr_walk(G: GameArrays, B: Boards, node: int, board: int, street: int, depth: int, me: int, w: float,
-             regret: np.ndarray, avg: np.ndarray, t_weight: float, W: Work) -> None:
+             regret: np.ndarray, avg: np.ndarray, t_weight: float, W: Work, S: Split) -> None:
     """CFR+ at ``node`` for player ``me`` (alternating updates): counterfactual values into
     ``W.value[depth]``, ``me``'s regrets (floored at zero: regret matching+) and average strategy (weighted
     ``t_weight``) updated at its decisions, from the reaches in ``W.reach[depth]``."""
@@ -232,6 +268,16 @@ def cfr_walk(G: GameArrays, B: Boards, node: int, board: int, street: int, depth
         terminal(G, B, node, board, me, w, r_opp, out, W.card_sum)
         return
     if kind == CHANCE:
+        slot = S.slot_of[node]
+        if slot >= 0 and S.mode == COLLECT:
+            S.reach[slot] = W.reach[depth]
+            S.board[slot] = board
+            S.weight[slot] = w
+            out[:] = 0.0
+            return
+        if slot >= 0 and S.mode == USE:
+            out[:] = S.value[slot]
+            return
         out[:] = 0.0
         nxt = G.child[node, 0]
         wc = w * B.weight[street + 1]
@@ -242,7 +288,7 @@ def cfr_walk(G: GameArrays, B: Boards, node: int, board: int, street: int, depth
                 ok = 1.0 if bk[x] >= 0 else 0.0
                 W.reach[depth + 1, 0, x] = W.reach[depth, 0, x] * ok
                 W.reach[depth + 1, 1, x] = W.reach[depth, 1, x] * ok
-            cfr_walk(G, B, nxt, b, street + 1, depth + 1, me, wc, regret, avg, t_weight, W)
+            cfr_walk(G, B, nxt, b, street + 1, depth + 1, me, wc, regret, avg, t_weight, W, S)
             for x in range(n):
                 out[x] += W.value[depth + 1, x]
         return
@@ -271,12 +317,12 @@ def cfr_walk(G: GameArrays, B: Boards, node: int, board: int, street: int, depth
         for x in range(n):
             W.reach[depth + 1, me, x] = r_me[x] * (sig[a, x] if p == me else 1.0)
             W.reach[depth + 1, 1 - me, x] = r_opp[x] * (sig[a, x] if p != me else 1.0)
-        cfr_walk(G, B, G.child[node, a], board, street, depth + 1, me, w, regret, avg, t_weight, W)
+        cfr_walk(G, B, G.child[node, a], board, street, depth + 1, me, w, regret, avg, t_weight, W, S)
         va = W.answer[depth, a]
         for x in range(n):
             va[x] = W.value[depth + 1, x]
             out[x] += sig[a, x] * va[x] if p == me else va[x]
-    if p != me:
+    if p != me or S.mode == COLLECT:
         return
     for x in range(n):
         if bk[x] < 0:
@@ -292,6 +338,19 @@ def cfr_walk(G: GameArrays, B: Boards, node: int, board: int, street: int, depth
             for a in range(3):
                 if regret[row, a] < 0.0:
                     regret[row, a] = 0.0
+
+
+@njit(nogil=True)      # calls a recursive function: numba's cache cannot reload it
+def cfr_slots(G: GameArrays, B: Boards, slots: np.ndarray, me: int, regret: np.ndarray, avg: np.ndarray,
+              t_weight: float, W: Work, S: Split, normal: Split) -> None:
+    """Walk the cut subtrees ``slots`` of the :class:`Split` ``S`` (below them as one walk: ``normal``)."""
+    for i in slots:
+        if S.board[i] < 0:
+            S.value[i, :] = 0.0
+            continue
+        W.reach[0] = S.reach[i]
+        cfr_walk(G, B, S.node[i], S.board[i], S.street[i], 0, me, S.weight[i], regret, avg, t_weight, W, normal)
+        S.value[i] = W.value[0]
 
 
 @njit(nogil=True)      # recursive (or calls one): numba's cache cannot reload it
@@ -347,4 +406,5 @@ def br_walk(G: GameArrays, B: Boards, node: int, board: int, street: int, depth:
         first = False
 
 
-__all__ = ["Boards", "GameArrays", "Work", "br_walk", "cfr_walk", "fold_values", "new_work", "showdown_values"]
+__all__ = ["Boards", "GameArrays", "Split", "Work", "br_walk", "cfr_slots", "cfr_walk", "fold_values", "new_work",
+           "no_split", "showdown_values", "split_at"]
