@@ -147,6 +147,7 @@ def write_outputs(storage: Storage, params: dict[str, Any], solver: Solver, done
                   exploitability: Optional[float]) -> dict[str, Any]:
     """Write the strategy (Parquet and the kernels' array) and, last, the manifest; return the manifest."""
     table, probs = strategy_table(solver, params)
+    storage.makedirs()
     files = []
     buf = io.BytesIO()
     np.save(buf, probs, allow_pickle=False)
