@@ -129,11 +129,8 @@ def load_checkpoint(storage: Storage, params: dict[str, Any], solver: Solver) ->
 def strategy_table(solver: Solver, params: dict[str, Any]) -> tuple[pa.Table, np.ndarray]:
     """The average strategy as the Parquet table and the kernels' array (float32 rows x 3)."""
     game = solver.game
-    legal = (game.tree.child[game.arrays.row_base >= 0] >= 0)
     street, bucket, history, node = row_labels(game)
-    legal_rows = (game.tree.child[node] >= 0).astype(np.float64)
-    assert legal.shape[1] == 3
-    probs = average_policy(solver.avg, legal_rows)
+    probs = average_policy(solver.avg, (game.tree.child[node] >= 0).astype(np.float64))
     names = [game.bucket_name(int(s), int(b)) for s, b in zip(street, bucket)]
     table = pa.table({"street": pa.array(street, pa.int8()), "bucket": pa.array(names, pa.string()),
                       "history": pa.array(history, pa.string()), "node": pa.array(node, pa.int32()),
