@@ -50,3 +50,13 @@ def test_a_strategy_that_always_raises_is_the_maniac(folder):
 def test_a_folder_without_a_solve_is_one_line(tmp_path):
     with pytest.raises(SolveError, match="no finished solve"):
         resolve_policy(f"cfr:{tmp_path}")
+
+
+def test_the_leaderboard_takes_a_solved_strategy(folder):
+    from pipeline.datasets import dataset
+    from pipeline.exploit.lbr import lbr_table
+
+    d = dataset("exploitability", hands=2, player=f"cfr:{folder / 'fold'}")
+    assert d.policies()[-1] == f"cfr:{folder / 'fold'}" and d.params["player"] == f"cfr:{folder / 'fold'}"
+    table = lbr_table(resolve_policy(d.policies()[-1]))
+    assert table.names[1] == f"cfr:{folder / 'fold'}"
