@@ -56,7 +56,7 @@ def test_the_leaderboard_takes_a_solved_strategy(folder):
     from pipeline.datasets import dataset
     from pipeline.exploit.lbr import lbr_table
 
-    d = dataset("exploitability", hands=2, player=f"cfr:{folder / 'fold'}")
-    assert d.policies()[-1] == f"cfr:{folder / 'fold'}" and d.params["player"] == f"cfr:{folder / 'fold'}"
-    table = lbr_table(resolve_policy(d.policies()[-1]))
-    assert table.names[1] == f"cfr:{folder / 'fold'}"
+    name = solved(folder / "board", lambda legal: [0.0, 1.0, 0.0]).name
+    d = dataset("exploitability", hands=2, player=name)
+    assert d.policies()[-1] == name and d.params["player"] == name
+    assert lbr_table(resolve_policy(d.policies()[-1])).names[1] == name
