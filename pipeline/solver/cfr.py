@@ -18,7 +18,7 @@ continues bit for bit.
 >>> s = Solver(leduc())
 >>> s.run(10)
 >>> round(s.exploitability(), 6)
-0.605294
+0.610439
 """
 from __future__ import annotations
 
