@@ -29,9 +29,10 @@ ALLOWED.update({
     "omaha": {"core", "evaluator", "ranges", "equity"},
     "abstraction": {"core", "evaluator", "isomorphism", "equity", "strength", "plots"},
     "exploit": {"core", "evaluator", "isomorphism", "ranges", "equity", "strength", "holdem"},
+    "solver": {"core", "evaluator", "isomorphism", "ranges", "equity", "strength", "holdem", "abstraction"},
     "plots": {"core"},
     "batch": {"core"},
-    "datasets": set(DOMAIN_ORDER) | {"videopoker", "omaha", "abstraction", "exploit", "plots", "batch"},
+    "datasets": set(DOMAIN_ORDER) | {"videopoker", "omaha", "abstraction", "exploit", "solver", "plots", "batch"},
 })
 CLUSTER = {"dask", "distributed"}
 

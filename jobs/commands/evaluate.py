@@ -5,7 +5,7 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 
@@ -59,6 +59,8 @@ def evaluate(player_file: str = typer.Argument(..., help="a player .json written
         raise fail(f"--seats must be 2 to 10, got {seats}")
     if not 1 <= samples <= 100_000:
         raise fail(f"--samples must be 1 to 100000, got {samples}")
+    if player_file.strip().lower().startswith("cfr:"):
+        return _evaluate_solved(player_file, names, hands, seed, as_json, tables, workers, scheduler, quiet)
     if any(n.startswith("rlcard") for n in names) and not rlcard_available():
         raise fail("the rlcard yardsticks need rlcard: pip install -e '.[rlcard]'")
     try:
@@ -102,3 +104,44 @@ def evaluate(player_file: str = typer.Argument(..., help="a player .json written
     for r in results:
         lo, hi = r.ci95
         print(f"{r.opponent:<15s} {r.seats:5d} {r.hands:10,d} {r.bb_per_100:9.2f}  [{lo:8.2f}, {hi:8.2f}]")
+
+
+def _evaluate_solved(policy: str, names: list[str], hands: int, seed: int, as_json: bool, tables: str,
+                     workers: int | None, scheduler: str | None, quiet: bool) -> None:
+    """A solved strategy (cfr:DIR) heads-up against the engine's yardsticks, on duplicate deals."""
+    from pipeline.batch.errors import RunnerError
+    from pipeline.batch.session import Session
+    from pipeline.core.budget import TooMuchWork, refuse_beyond
+    from pipeline.datasets.solve import SolveError, resolve_policy
+    from pipeline.holdem import simulate
+    from pipeline.holdem.policies import KINDS
+
+    bad = [n for n in names if n not in KINDS]
+    if bad:
+        raise fail(f"cfr:DIR plays the engine's yardsticks heads-up ({', '.join(KINDS)}), not {bad[0]!r}")
+    try:
+        cfr = resolve_policy(policy)
+        refuse_beyond(len(names) * hands * 2e-6, f"evaluate of {hands:,} hands per yardstick", "fewer --hands")
+    except (SolveError, TooMuchWork) as e:
+        raise fail(str(e)) from None
+    source = weight_source("auto", tables)
+    rows: list[dict[str, Any]] = []
+    try:
+        with Session(workers, scheduler, quiet=quiet) as session:
+            for n in names:
+                res = simulate([cfr, n], hands, seed, weights=source,
+                               executor=session.executor_or_none("hands") if hands >= 400_000 else None)
+                s = res.seats[0]
+                rows.append({"opponent": n, "seats": 2, "hands": res.hands, "bb_per_100": round(s.bb_per_100, 4),
+                             "ci95": [round(s.ci95[0], 4), round(s.ci95[1], 4)]})
+    except RunnerError as e:
+        raise fail(str(e)) from None
+    if as_json:
+        print(json.dumps({"player": policy, "results": rows}))
+        return
+    print(f"{policy}: BB/100 with 95% intervals (duplicate deals, heads-up)")
+    print(f"{'opponent':<15s} {'seats':>5s} {'hands':>10s} {'BB/100':>9s}  {'95% interval':>20s}")
+    for row in rows:
+        lo, hi = row["ci95"]
+        print(f"{row['opponent']:<15s} {row['seats']:5d} {row['hands']:10,d} {row['bb_per_100']:9.2f}  "
+              f"[{lo:8.2f}, {hi:8.2f}]")

@@ -47,9 +47,12 @@ def play(seats: int = typer.Option(..., "--seats", "-s", help="players at the ta
     if scheduler is None:
         check_work(names, hands, history, workers if many and workers else 1)
     source = weight_source(weights, tables)
+    from pipeline.datasets.solve import SolveError, resolve_policy
+
     try:
-        table = Table.make(names, stack_bb=stack, rake_percent=rake, rake_cap_bb=rake_cap)
-    except TableError as e:
+        players = [resolve_policy(n) for n in names]   # cfr:DIR: a solved strategy
+        table = Table.make(players, stack_bb=stack, rake_percent=rake, rake_cap_bb=rake_cap)
+    except (TableError, SolveError) as e:
         raise fail(str(e)) from None
     from pipeline.batch.errors import RunnerError
     from pipeline.batch.session import Session
@@ -60,7 +63,7 @@ def play(seats: int = typer.Option(..., "--seats", "-s", help="players at the ta
             executor = session.executor("hands") if many else None
             if scheduler is not None:                 # the cluster's size is known once it is reached
                 check_work(names, hands, history, max(1, int(getattr(executor, "workers", 1) or 1)))
-            r = simulate(names, hands, seed, not no_duplicate, stack_bb=stack, rake_percent=rake,
+            r = simulate(players, hands, seed, not no_duplicate, stack_bb=stack, rake_percent=rake,
                          rake_cap_bb=rake_cap, executor=executor, weights=source)
     except RunnerError as e:          # bad --workers, a scheduler that cannot be reached
         raise fail(str(e)) from None

@@ -30,6 +30,7 @@ from .genes import gene_decision
 from .jit import hand_kernel
 from .policies import (
     CALL,
+    CFR,
     EVOLVED,
     FOLD,
     O_CAN_RAISE,
@@ -56,6 +57,8 @@ from .policies import (
 from .rlcard_v1 import rlcard_v1
 from .seating import Seats
 from .settle import BB, award, return_uncalled, showdown_values
+from .strategy import strategy_decision
+from .tree import CHANCE, hulhe
 from .weights import HandWeights, WeightTables, prefetch_row, sampled_weight, situation_at, weight_at
 
 MAX_LOG = 256
@@ -69,6 +72,9 @@ BOARD_SEEN = (0, 3, 4, 5)
 WS_ROWS = 12           # scratch rows: 10 per-seat rows, a deck for the weight sampler, a deck for dealing
 WS_DECK = 10
 MAX_SEATS = 10
+# the heads-up betting tree (.tree), followed by every heads-up hand so that a ``cfr`` seat knows its node
+TREE_CHILD = hulhe().child
+TREE_KIND = hulhe().kind
 
 
 @hand_kernel
@@ -241,6 +247,7 @@ def play_hand(button: int, holes: np.ndarray, board: np.ndarray, seats: Seats, w
     n_in = n
     last_street = 0
     raises_prev = 0
+    node = 0                  # heads-up: the hand's node of the betting tree (.tree), the root after the blinds
     for street in range(4):
         if n_in < 2:
             break
@@ -328,6 +335,10 @@ def play_hand(button: int, holes: np.ndarray, board: np.ndarray, seats: Seats, w
                 a = gene_decision(genes[j], used[j], layout, obs)
             elif kinds[j] == RLCARD_V1:
                 a = rlcard_v1(h0, h1, board, BOARD_SEEN[street], to_call > 0, can_raise)
+            elif kinds[j] == CFR:
+                if TREE_KIND[node] == CHANCE:
+                    node = TREE_CHILD[node, 0]
+                a = strategy_decision(seats.strategy, node, street, h0, h1, board, rng)
             else:
                 a = decide(kinds[j], params[j], obs, group_tab[class_of(h0, h1)], rng)
             if a == FOLD and to_call <= 0:
@@ -335,6 +346,10 @@ def play_hand(button: int, holes: np.ndarray, board: np.ndarray, seats: Seats, w
             capped = a == RAISE and not can_raise     # a raise the cap (or the stacks) turned into a call
             if capped:
                 a = CALL
+            if n == 2 and node >= 0:
+                if TREE_KIND[node] == CHANCE:
+                    node = TREE_CHILD[node, 0]
+                node = TREE_CHILD[node, int(a)]
             if a == FOLD:
                 folded[j] = True
                 n_in -= 1

@@ -25,6 +25,8 @@ Built-in kinds:
              exploitability (it loses 750 mbb a hand heads-up to a best response)
 ``rlcard-v1`` rlcard's ``LimitholdemRuleAgentV1``, ported rule for rule (:mod:`.rlcard_v1`); it reads
              its cards and the board, so the kernels ask :func:`.rlcard_v1.rlcard_v1`, not :func:`decide`
+``cfr``      a strategy solved by ``pokerpipe solve hulhe`` (:mod:`.strategy`), heads-up; named ``cfr:DIR``
+             after its folder, so it has no short name
 ``script``   (not a player: for tests and replays) the answers in its parameter row, in order
 
 The preflop table (``thesis-preflop``) follows the fold/call/raise charts of the
@@ -56,10 +58,10 @@ from ..ranges.query import GROUPS, parse_query
 from .jit import hand_kernel
 
 FOLD, CALL, RAISE = 0, 1, 2
-RANDOM, STATION, MANIAC, TAG, THESIS_PREFLOP, SCRIPT, EVOLVED, FOLDER, RLCARD_V1 = range(9)
+RANDOM, STATION, MANIAC, TAG, THESIS_PREFLOP, SCRIPT, EVOLVED, FOLDER, RLCARD_V1, CFR = range(10)
 KINDS = {"random": RANDOM, "station": STATION, "maniac": MANIAC, "tag": TAG, "thesis-preflop": THESIS_PREFLOP,
          "fold": FOLDER, "rlcard-v1": RLCARD_V1}
-NEEDS_WEIGHT = (False, False, False, True, True, False, True, False, False)
+NEEDS_WEIGHT = (False, False, False, True, True, False, True, False, False, False)
 
 # observation fields (indices into the float array the kernel fills before each decision)
 OBS_FIELDS = ("street", "seat", "position", "raises", "raises_before", "players_in", "pot", "to_call",

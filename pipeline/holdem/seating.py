@@ -8,8 +8,9 @@ from typing import Any, NamedTuple, Sequence
 import numpy as np
 
 from ..core.errors import InputError
-from .policies import DEFAULT_SAMPLES, EVOLVED, KINDS, default_params, group_of_class, needs_weight
+from .policies import CFR, DEFAULT_SAMPLES, EVOLVED, KINDS, default_params, group_of_class, needs_weight
 from .settle import BB
+from .strategy import StrategyArrays, absent
 
 MAX_SEATS = 10
 
@@ -33,6 +34,7 @@ class Seats(NamedTuple):
     stacks: np.ndarray        # (n,) int64: stacks in units at the start of each hand
     rake_bp: int              # rake in basis points of the pot
     rake_cap: int             # rake cap in units
+    strategy: StrategyArrays = absent()   # the solved strategy a ``cfr`` seat plays (.strategy)
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,7 @@ class Table:
     rake_cap: int
     genes: np.ndarray = field(default_factory=lambda: np.zeros((1, 1, 2), np.int8))   # (seats, genes, 2)
     layout: np.ndarray = field(default_factory=lambda: np.ones(7, np.float64))       # .genes' layout array
+    source: Any = None        # the .strategy.StrategySource of the table's ``cfr`` seats, mapped by arrays()
 
     @property
     def seats(self) -> int:
@@ -57,7 +60,8 @@ class Table:
     def arrays(self) -> Seats:
         """The table as the kernels take it."""
         return Seats(self.kinds, self.params, self.needs_weight, self.genes, self.layout, self.group_tab,
-                     self.stacks, self.rake_bp, self.rake_cap)
+                     self.stacks, self.rake_bp, self.rake_cap,
+                     absent() if self.source is None else self.source.load())
 
     @classmethod
     def make(cls, policies: Sequence[Any], *, stack_bb: float | Sequence[float] = DEFAULT_STACK_BB,
@@ -73,8 +77,13 @@ class Table:
         if not 2 <= len(policies) <= MAX_SEATS:
             raise TableError(f"a table seats 2 to {MAX_SEATS} players, got {len(policies)}")
         players: dict[int, Player] = {}
+        solved: dict[int, Any] = {}
         names_list = []
         for k, p in enumerate(policies):
+            if hasattr(p, "load") and hasattr(p, "name") and not isinstance(p, (str, Player)):
+                solved[k] = p                  # a solved strategy (.strategy.StrategySource): cfr:DIR
+                names_list.append(str(p.name))
+                continue
             if isinstance(p, Player):
                 players[k] = p
                 names_list.append(str(p.about.get("name", "evolved")))
@@ -106,7 +115,16 @@ class Table:
         if isinstance(samples, (bool, np.bool_)) or not isinstance(samples, (int, np.integer)) \
                 or not 1 <= samples <= 100_000:
             raise TableError(f"hand-weight samples must be 1 to 100000, got {samples!r}")
-        kinds = np.array([EVOLVED if k in players else KINDS[p] for k, p in enumerate(names)], np.int64)
+        if solved:
+            if len(names) != 2:
+                raise TableError("a solved strategy (cfr:DIR) plays heads-up only")
+            if len({id(s) for s in solved.values()}) > 1 and len({s.name for s in solved.values()}) > 1:
+                raise TableError("one solved strategy a table: both cfr seats must play the same cfr:DIR")
+            if np.any(stacks_bb < 24):
+                raise TableError("a solved strategy needs stacks of at least 24 big blinds (heads-up limit betting "
+                                 "puts in at most 24)")
+        kinds = np.array([CFR if k in solved else EVOLVED if k in players else KINDS[p]
+                          for k, p in enumerate(names)], np.int64)
         params = np.stack([default_params(int(k), samples) for k in kinds])
         cap = int(round(rake_cap_bb * BB)) if rake_cap_bb > 0 else 1 << 62   # 0: no cap
         if players:
@@ -114,8 +132,10 @@ class Table:
             genes = np.zeros((len(names), layout.genes, 2), np.int8)
             for k, pl in players.items():
                 genes[k] = pl.genes
-            extra = {"genes": genes, "layout": layout.array()}
+            extra: dict[str, Any] = {"genes": genes, "layout": layout.array()}
         else:
             extra = {}
+        if solved:
+            extra["source"] = next(iter(solved.values()))
         return cls(names, kinds, params, needs_weight(kinds), group_of_class(),
                    np.round(stacks_bb * BB).astype(np.int64), int(round(rake_percent * 100)), cap, **extra)

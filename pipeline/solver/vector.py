@@ -1,0 +1,410 @@
+"""Vector-form walks of a public tree: both players' reach over their private holdings, values for all at once.
+
+A *public state* is a node of the betting tree (:mod:`pipeline.holdem.tree`)
+and the public cards dealt so far (a *board*, :class:`Boards`).  Each carries
+the reach of both players over their holdings (Leduc: 6 cards; hold'em: the
+1,326 pairs) and returns the counterfactual value of every holding of the
+player being updated, so that a whole street's holdings are one pass of
+array arithmetic (Johanson, Bowling, Waugh and Zinkevich, "Accelerating best
+response calculation in large extensive games", IJCAI 2011; Johanson et al.,
+"Efficient Nash equilibrium approximation through Monte Carlo counterfactual
+regret minimization", AAMAS 2012).
+
+Terminal values are exact with card removal: a holding meets only the
+opponent's holdings that share none of its cards, counted by inclusion and
+exclusion over its (one or two) cards, so a fold costs O(n) and a showdown
+O(n) after the board's holdings are sorted by strength once (O(n log n)).
+
+Information sets are rows of the regret and strategy tables: the row of a
+holding at a decision node is ``row_base[node] + bucket[board, holding]``
+(its card in Leduc's first round, card and public card in its second; in
+hold'em its preflop class or its bucket of the card abstraction on the board).
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+DECISION, CHANCE, FOLDED, SHOWDOWN = range(4)     # as pipeline.holdem.tree
+MAX_DEPTH = 48
+
+
+class GameArrays(NamedTuple):
+    """A game as the kernels read it: the betting tree, the rows of its information sets and the holdings."""
+
+    kind: np.ndarray        # (nodes,) int64: DECISION, CHANCE, FOLDED, SHOWDOWN
+    player: np.ndarray      # (nodes,) int64
+    child: np.ndarray       # (nodes, 3) int64: by answer fold, call, raise (-1 not legal)
+    put: np.ndarray         # (nodes, 2) int64: what each player has put in
+    row_base: np.ndarray    # (nodes,) int64: the first row of a decision's information sets, -1 elsewhere
+    cards: np.ndarray       # (holdings, 2) int64: a holding's cards (the second -1 for one-card holdings)
+    deck: int               # cards in the deck
+    deal_weight: float      # chance of each deal of two compatible holdings (1/30 in Leduc)
+
+
+class Boards(NamedTuple):
+    """The public cards of a walk: a tree of boards, street by street (board 0 is the empty one).
+
+    A chance node at a board walks every child board, each weighing
+    ``weight[street of the child]``: the chance of one compatible outcome over
+    the share of the deck's outcomes that are walked (1/4 in Leduc's full
+    traversal; ``C(52,3) / C(48,3)`` for one sampled flop), so that a walk of
+    sampled boards is an unbiased estimate of the full one.
+    """
+
+    first_child: np.ndarray   # (boards,) int64: the first of a board's next-street boards
+    n_child: np.ndarray       # (boards,) int64
+    bucket: np.ndarray        # (boards, holdings) int64: a holding's bucket there, -1 if it holds a board card
+    showdown: np.ndarray      # (boards,) int64: the row of ``order``/``rank`` of a complete board, else -1
+    order: np.ndarray         # (complete boards, holdings) int64: the valid holdings, weakest first
+    n_valid: np.ndarray       # (complete boards,) int64
+    rank: np.ndarray          # (complete boards, holdings) int64: strength (ties equal)
+    weight: np.ndarray        # (streets,) float64: the weight of a chance outcome into each street
+
+
+class Work(NamedTuple):
+    """Scratch of one walk: per depth, both reaches, the value, the values by answer and the strategy."""
+
+    reach: np.ndarray     # (MAX_DEPTH, 2, holdings)
+    value: np.ndarray     # (MAX_DEPTH, holdings)
+    answer: np.ndarray    # (MAX_DEPTH, 3, holdings)
+    sigma: np.ndarray     # (MAX_DEPTH, 3, holdings)
+    card_sum: np.ndarray  # (3, deck): reach per card (below, in the tie group, in all)
+
+
+class Split(NamedTuple):
+    """Where an iteration's walk is cut so that its subtrees run on several threads: at the chance nodes that
+    ``slot_of`` numbers (hold'em: the 63 that deal the turn).  A ``COLLECT`` walk stops there and records the
+    reaches (updating nothing); each subtree then runs on its own (:func:`cfr_slots`) and records its values;
+    a ``USE`` walk reads them there.  The subtrees update disjoint information sets (their betting differs),
+    so the result is the same bytes as one walk, whatever the threads."""
+
+    mode: int                 # NORMAL, COLLECT or USE
+    slot_of: np.ndarray       # (nodes,) int64: a cut chance node's slot, else -1
+    node: np.ndarray          # (slots,) int64: the chance node of each slot
+    reach: np.ndarray         # (slots, 2, holdings)
+    value: np.ndarray         # (slots, holdings)
+    board: np.ndarray         # (slots,) int64: the board at the slot, -1 if the walk did not reach it
+    weight: np.ndarray        # (slots,) float64: the chance weight there
+    street: np.ndarray        # (slots,) int64
+
+
+NORMAL, COLLECT, USE = range(3)
+
+
+def no_split(nodes: int, holdings: int) -> Split:
+    """The :class:`Split` of a walk that is not cut."""
+    return Split(NORMAL, np.full(nodes, -1, np.int64), np.zeros(0, np.int64), np.zeros((0, 2, holdings)),
+                 np.zeros((0, holdings)), np.zeros(0, np.int64), np.zeros(0), np.zeros(0, np.int64))
+
+
+def split_at(kind: np.ndarray, street: np.ndarray, cut_street: int, holdings: int) -> Split:
+    """A :class:`Split` (mode ``COLLECT``) at the chance nodes that end ``cut_street``."""
+    nodes = np.flatnonzero((kind == CHANCE) & (street == cut_street))
+    slot_of = np.full(kind.size, -1, np.int64)
+    slot_of[nodes] = np.arange(nodes.size)
+    k = nodes.size
+    return Split(COLLECT, slot_of, nodes.astype(np.int64), np.zeros((k, 2, holdings)), np.zeros((k, holdings)),
+                 np.full(k, -1, np.int64), np.zeros(k), street[nodes].astype(np.int64))
+
+
+def new_work(holdings: int, deck: int) -> Work:
+    return Work(np.zeros((MAX_DEPTH, 2, holdings)), np.zeros((MAX_DEPTH, holdings)),
+                np.zeros((MAX_DEPTH, 3, holdings)), np.zeros((MAX_DEPTH, 3, holdings)), np.zeros((3, deck)))
+
+
+@njit(cache=True, nogil=True)
+def fold_values(out: np.ndarray, r: np.ndarray, payoff: float, cards: np.ndarray, bucket: np.ndarray,
+                cs: np.ndarray) -> None:
+    """``out[x] = payoff · Σ r[y]`` over the opponent holdings ``y`` sharing no card with ``x`` (0 for an
+    invalid ``x``)."""
+    n = r.size
+    cs[:] = 0.0
+    total = 0.0
+    two = cards[0, 1] >= 0
+    for y in range(n):
+        ry = r[y]
+        if ry != 0.0:
+            total += ry
+            cs[cards[y, 0]] += ry
+            if two:
+                cs[cards[y, 1]] += ry
+    for x in range(n):
+        if bucket[x] < 0:
+            out[x] = 0.0
+            continue
+        c = total - cs[cards[x, 0]]
+        if two:
+            c += r[x] - cs[cards[x, 1]]
+        out[x] = payoff * c
+
+
+@njit(cache=True, nogil=True)
+def showdown_values(out: np.ndarray, r: np.ndarray, amount: float, order: np.ndarray, n_valid: int,
+                    rank: np.ndarray, cards: np.ndarray, bucket: np.ndarray, cs: np.ndarray) -> None:
+    """``out[x] = amount · (Σ r[y] over compatible y that ``x`` beats − Σ over those that beat it)``: one sweep
+    of the holdings from the weakest, with the reach below and each card's share of it (ties in groups)."""
+    n = r.size
+    two = cards[0, 1] >= 0
+    below_c = cs[0]
+    group_c = cs[1]
+    below_c[:] = 0.0
+    group_c[:] = 0.0
+    total = 0.0
+    for y in range(n):
+        total += r[y]
+    all_c = cs[2]                     # the reach holding each card, for the compatible total of each holding
+    all_c[:] = 0.0
+    for y in range(n):
+        ry = r[y]
+        if ry != 0.0:
+            all_c[cards[y, 0]] += ry
+            if two:
+                all_c[cards[y, 1]] += ry
+    for x in range(n):
+        if bucket[x] < 0:
+            out[x] = 0.0
+    below = 0.0
+    i = 0
+    while i < n_valid:
+        j = i
+        g = 0.0
+        while j < n_valid and rank[order[j]] == rank[order[i]]:
+            y = order[j]
+            g += r[y]
+            group_c[cards[y, 0]] += r[y]
+            if two:
+                group_c[cards[y, 1]] += r[y]
+            j += 1
+        for k in range(i, j):
+            x = order[k]
+            a, b = cards[x, 0], cards[x, 1]
+            win = below - below_c[a]
+            tie = g - group_c[a]
+            comp = total - all_c[a]
+            if two:
+                win -= below_c[b]
+                tie += r[x] - group_c[b]
+                comp += r[x] - all_c[b]
+            out[x] = amount * (2.0 * win + tie - comp)      # win − lose, lose = comp − win − tie
+        for k in range(i, j):
+            y = order[k]
+            below += r[y]
+            below_c[cards[y, 0]] += r[y]
+            group_c[cards[y, 0]] -= r[y]
+            if two:
+                below_c[cards[y, 1]] += r[y]
+                group_c[cards[y, 1]] -= r[y]
+        i = j
+
+
+@njit(cache=True, nogil=True, inline="always")
+def regret_matching(regret: np.ndarray, row: int, legal: np.ndarray, out: np.ndarray, x: int) -> None:
+    """The strategy of regret matching at ``row`` into ``out[:, x]``: positive regrets normalised, uniform over
+    the legal answers when none is positive."""
+    s = 0.0
+    m = 0
+    for a in range(3):
+        if legal[a]:
+            m += 1
+            if regret[row, a] > 0.0:
+                s += regret[row, a]
+    for a in range(3):
+        if not legal[a]:
+            out[a, x] = 0.0
+        elif s > 0.0:
+            out[a, x] = regret[row, a] / s if regret[row, a] > 0.0 else 0.0
+        else:
+            out[a, x] = 1.0 / m
+
+
+@njit(cache=True, nogil=True, inline="always")
+def average_strategy(avg: np.ndarray, row: int, legal: np.ndarray, out: np.ndarray, x: int) -> None:
+    """The average strategy at ``row`` into ``out[:, x]`` (uniform over the legal answers where nothing was
+    added, as OpenSpiel's average policy)."""
+    s = 0.0
+    m = 0
+    for a in range(3):
+        if legal[a]:
+            m += 1
+            s += avg[row, a]
+    for a in range(3):
+        if not legal[a]:
+            out[a, x] = 0.0
+        elif s > 0.0:
+            out[a, x] = avg[row, a] / s
+        else:
+            out[a, x] = 1.0 / m
+
+
+@njit(cache=True, nogil=True)
+def terminal(G: GameArrays, B: Boards, node: int, board: int, me: int, w: float, r_opp: np.ndarray,
+             out: np.ndarray, cs: np.ndarray) -> None:
+    """The value of a fold or showdown ``node`` for player ``me``'s holdings, chance weight ``w`` included."""
+    if G.kind[node] == FOLDED:
+        folder = G.player[node]
+        payoff = -G.put[node, me] if folder == me else G.put[node, 1 - me]
+        fold_values(out, r_opp, w * payoff, G.cards, B.bucket[board], cs[0])
+    else:
+        s = B.showdown[board]
+        showdown_values(out, r_opp, w * G.put[node, 0], B.order[s], B.n_valid[s], B.rank[s], G.cards,
+                        B.bucket[board], cs)
+
+
+@njit(nogil=True)      # recursive (or calls one): numba's cache cannot reload it
+def cfr_walk(G: GameArrays, B: Boards, node: int, board: int, street: int, depth: int, me: int, w: float,
+             regret: np.ndarray, avg: np.ndarray, t_weight: float, W: Work, S: Split) -> None:
+    """CFR+ at ``node`` for player ``me`` (alternating updates): counterfactual values into
+    ``W.value[depth]``, ``me``'s regrets (floored at zero: regret matching+) and average strategy (weighted
+    ``t_weight``) updated at its decisions, from the reaches in ``W.reach[depth]``."""
+    out = W.value[depth]
+    r_me = W.reach[depth, me]
+    r_opp = W.reach[depth, 1 - me]
+    n = out.size
+    kind = G.kind[node]
+    if kind == FOLDED or kind == SHOWDOWN:
+        terminal(G, B, node, board, me, w, r_opp, out, W.card_sum)
+        return
+    if kind == CHANCE:
+        slot = S.slot_of[node]
+        if slot >= 0 and S.mode == COLLECT:
+            S.reach[slot] = W.reach[depth]
+            S.board[slot] = board
+            S.weight[slot] = w
+            out[:] = 0.0
+            return
+        if slot >= 0 and S.mode == USE:
+            out[:] = S.value[slot]
+            return
+        out[:] = 0.0
+        nxt = G.child[node, 0]
+        wc = w * B.weight[street + 1]
+        for k in range(B.n_child[board]):
+            b = B.first_child[board] + k
+            bk = B.bucket[b]
+            for x in range(n):
+                ok = 1.0 if bk[x] >= 0 else 0.0
+                W.reach[depth + 1, 0, x] = W.reach[depth, 0, x] * ok
+                W.reach[depth + 1, 1, x] = W.reach[depth, 1, x] * ok
+            cfr_walk(G, B, nxt, b, street + 1, depth + 1, me, wc, regret, avg, t_weight, W, S)
+            for x in range(n):
+                out[x] += W.value[depth + 1, x]
+        return
+    any_reach = False
+    for x in range(n):
+        if r_me[x] != 0.0 or r_opp[x] != 0.0:
+            any_reach = True
+            break
+    if not any_reach:                 # nobody gets here: nothing to update below, every value 0
+        out[:] = 0.0
+        return
+    p = G.player[node]
+    base = G.row_base[node]
+    bk = B.bucket[board]
+    legal = G.child[node] >= 0
+    sig = W.sigma[depth]
+    for x in range(n):
+        if bk[x] >= 0:
+            regret_matching(regret, base + bk[x], legal, sig, x)
+        else:
+            sig[0, x] = sig[1, x] = sig[2, x] = 0.0
+    out[:] = 0.0
+    for a in range(3):
+        if not legal[a]:
+            continue
+        for x in range(n):
+            W.reach[depth + 1, me, x] = r_me[x] * (sig[a, x] if p == me else 1.0)
+            W.reach[depth + 1, 1 - me, x] = r_opp[x] * (sig[a, x] if p != me else 1.0)
+        cfr_walk(G, B, G.child[node, a], board, street, depth + 1, me, w, regret, avg, t_weight, W, S)
+        va = W.answer[depth, a]
+        for x in range(n):
+            va[x] = W.value[depth + 1, x]
+            out[x] += sig[a, x] * va[x] if p == me else va[x]
+    if p != me or S.mode == COLLECT:
+        return
+    for x in range(n):
+        if bk[x] < 0:
+            continue
+        row = base + bk[x]
+        for a in range(3):
+            if legal[a]:
+                regret[row, a] += W.answer[depth, a, x] - out[x]
+                avg[row, a] += t_weight * r_me[x] * sig[a, x]
+    for x in range(n):                # regret matching+: what is below zero is forgotten
+        if bk[x] >= 0:
+            row = base + bk[x]
+            for a in range(3):
+                if regret[row, a] < 0.0:
+                    regret[row, a] = 0.0
+
+
+@njit(nogil=True)      # calls a recursive function: numba's cache cannot reload it
+def cfr_slots(G: GameArrays, B: Boards, slots: np.ndarray, me: int, regret: np.ndarray, avg: np.ndarray,
+              t_weight: float, W: Work, S: Split, normal: Split) -> None:
+    """Walk the cut subtrees ``slots`` of the :class:`Split` ``S`` (below them as one walk: ``normal``)."""
+    for i in slots:
+        if S.board[i] < 0:
+            S.value[i, :] = 0.0
+            continue
+        W.reach[0] = S.reach[i]
+        cfr_walk(G, B, S.node[i], S.board[i], S.street[i], 0, me, S.weight[i], regret, avg, t_weight, W, normal)
+        S.value[i] = W.value[0]
+
+
+@njit(nogil=True)      # recursive (or calls one): numba's cache cannot reload it
+def br_walk(G: GameArrays, B: Boards, node: int, board: int, street: int, depth: int, me: int, w: float,
+            avg: np.ndarray, W: Work) -> None:
+    """A best response of ``me`` (choosing per holding at each public state: exact when holdings and public
+    cards are all a player knows, as in Leduc) against the other's average strategy in ``avg``: its values
+    into ``W.value[depth]``."""
+    out = W.value[depth]
+    r_opp = W.reach[depth, 1 - me]
+    n = out.size
+    kind = G.kind[node]
+    if kind == FOLDED or kind == SHOWDOWN:
+        terminal(G, B, node, board, me, w, r_opp, out, W.card_sum)
+        return
+    if kind == CHANCE:
+        out[:] = 0.0
+        nxt = G.child[node, 0]
+        wc = w * B.weight[street + 1]
+        for k in range(B.n_child[board]):
+            b = B.first_child[board] + k
+            bk = B.bucket[b]
+            for x in range(n):
+                W.reach[depth + 1, 1 - me, x] = W.reach[depth, 1 - me, x] if bk[x] >= 0 else 0.0
+            br_walk(G, B, nxt, b, street + 1, depth + 1, me, wc, avg, W)
+            for x in range(n):
+                out[x] += W.value[depth + 1, x]
+        return
+    p = G.player[node]
+    base = G.row_base[node]
+    bk = B.bucket[board]
+    legal = G.child[node] >= 0
+    sig = W.sigma[depth]
+    if p != me:
+        for x in range(n):
+            if bk[x] >= 0:
+                average_strategy(avg, base + bk[x], legal, sig, x)
+            else:
+                sig[0, x] = sig[1, x] = sig[2, x] = 0.0
+    first = True
+    for a in range(3):
+        if not legal[a]:
+            continue
+        for x in range(n):
+            W.reach[depth + 1, 1 - me, x] = r_opp[x] * (sig[a, x] if p != me else 1.0)
+        br_walk(G, B, G.child[node, a], board, street, depth + 1, me, w, avg, W)
+        for x in range(n):
+            v = W.value[depth + 1, x]
+            if p != me:
+                out[x] = v if first else out[x] + v
+            else:
+                out[x] = v if first else max(out[x], v)
+        first = False
+
+
+__all__ = ["Boards", "GameArrays", "Split", "Work", "br_walk", "cfr_slots", "cfr_walk", "fold_values", "new_work",
+           "no_split", "showdown_values", "split_at"]
