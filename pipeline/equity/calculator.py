@@ -384,9 +384,9 @@ def _exact_seconds(ranges: list[Range], masks: np.ndarray, offsets: np.ndarray, 
     args = (sample, np.ones(len(sample), np.int64), np.ones(len(sample)), combos, np.array(board, np.int64),
             np.uint64(used), np.zeros((P, P), np.int64), np.zeros((P, P)), t)
     exact_counts(*args)   # compiled and warm
-    t = time.perf_counter()
+    start = time.perf_counter()
     exact_counts(*args)
-    per = (time.perf_counter() - t) / max(len(sample), 1)
+    per = (time.perf_counter() - start) / max(len(sample), 1)
     return bound * per / len(stabilizer(board, dead))
 
 
