@@ -69,8 +69,7 @@ class Deck(NamedTuple):
         """:class:`CardError` naming the first of ``cards`` that this deck does not hold."""
         for c in cards:
             if not self.first_card <= c < 52:
-                raise CardError(f"{what}: {format_card(c) if 0 <= c < 52 else c} is not a card of the "
-                                f"{self.title} ({self.size} cards)")
+                raise CardError(f"{what}: {format_card(c) if 0 <= c < 52 else c} is not a card of the {self.title}")
 
     @property
     def title(self) -> str:
