@@ -10,7 +10,7 @@ from pipeline.equity.matchups import decode
 from pipeline.evaluator import SHORT_DECK, SHORT_DECK_TRIPS
 from pipeline.shortdeck import equity
 from pipeline.shortdeck.classes import CLASS_INDEX, CLASS_LABELS, COMBOS, class_of
-from pipeline.shortdeck.preflop import BOARDS, grid, matchup_counts, matchups, vs_random
+from pipeline.shortdeck.preflop import BOARDS, grid, matchup_counts, matchups, vs_random, vs_two
 from pipeline.strength.win_odds import win_odds
 
 
@@ -79,3 +79,33 @@ def test_odds_against_one_opponent_equal_brute_force():
         win_odds("5h5d", board, deck=SHORT_DECK_TRIPS)
     with pytest.raises(CardError, match="no hand left .* in the short deck"):
         win_odds("22-55", board, deck=SHORT_DECK_TRIPS)
+
+
+def test_two_opponents_board_by_board_equal_brute_force():
+    """The board-first counts on the short deck (465 hands of 31 live cards, 71,253 opponent pairs each)
+    against every pair of opponent hands scored by the oracle, on a rainbow and a full-house board."""
+    from oracles.shortdeck import codes_of
+    from oracles.two_opponents_brute import _showdowns
+
+    from pipeline.core.hand_classes import class_of as holdem_class_of
+    from pipeline.equity.two_opponents import class_counts_of_boards
+
+    for board in (parse_cards("AsKs9d7h6c"), parse_cards("TcTdThJsJc")):
+        live = [c for c in range(16, 52) if c not in board]
+        hands = np.array(list(combinations(live, 2)), np.int64)
+        codes = codes_of(np.hstack([hands, np.tile(board, (len(hands), 1))]), tiers(POKERKIT_ORDER))
+        want = np.zeros((169, 4), np.int64)
+        for i, (a, b) in enumerate(hands.tolist()):
+            others = (hands != a).all(axis=1) & (hands != b).all(axis=1)
+            want[holdem_class_of(a, b)] += _showdowns(int(codes[i]), codes[others], hands[others])
+        got = class_counts_of_boards(np.array([board]), deck=SHORT_DECK)
+        assert (got == want).all() and (want.sum(axis=1) % 71_253 == 0).all()
+
+
+def test_each_class_against_two_random_hands():
+    counts = vs_two()
+    assert (counts.sum(axis=1) == COMBOS * 278_256 * 71_253).all()
+    aa = counts[CLASS_INDEX["AA"]]
+    exact = (aa[0] + aa[1] / 2 + aa[2] / 3) / aa.sum()
+    mc = equity(["AA", "random", "random"], trials=400_000, seed=2).players[0]
+    assert abs(exact - mc.equity) < 5 * mc.stderr, (exact, mc)

@@ -8,7 +8,9 @@ The 52-card family (``matchups``, ``preflop-grid``, ``vs-random``) on the 36-car
 * ``shortdeck-preflop-grid``: the 81x81 class-vs-class grid (6,561 rows) summed from them, one part per
   first rank, and ``_heatmap.png``, each class's equity against one random hand as a 9x9 picture;
 * ``shortdeck-vs-random``: each of the 81 classes against k = 1..9 random hands, exact for one opponent
-  (from the grid), seeded Monte Carlo beyond, each class seeded from ``(seed, k, class)`` alone.
+  (from the grid) and for two (every board and pair of opponent hands, board first:
+  :func:`pipeline.shortdeck.preflop.vs_two`, one part of a few seconds), seeded Monte Carlo beyond, each
+  class seeded from ``(seed, k, class)`` alone.
 
 Each takes ``ranking``: ``"straight"`` (a straight beats three of a kind, as pokerkit ranks it; the
 default) or ``"trips"`` (the Six Plus ranking); a flush beats a full house in both.
@@ -37,9 +39,11 @@ from .vs_random import (
     opponent_counts,
     vs_random_exact_rows,
     vs_random_mc_rows,
+    vs_two_exact_rows,
 )
 
 ROWS_PER_PART = 500
+EXACT = (1, 2)              # opponent counts counted exactly; trials and seed apply to the rest
 RANKINGS = ("straight", "trips")
 
 
@@ -157,7 +161,8 @@ class ShortDeckPreflopGrid(Dataset):
 
 
 class ShortDeckVsRandom(Dataset):
-    """One part for k = 1 (exact, from the grid) and 9 parts of 9 classes for each k >= 2 (Monte Carlo)."""
+    """One part for each of k = 1 (exact, from the grid) and k = 2 (exact, counted), 9 parts of 9 classes for
+    each k >= 3 (Monte Carlo)."""
 
     name = "shortdeck-vs-random"
     schema = VS_RANDOM_SCHEMA
@@ -172,7 +177,7 @@ class ShortDeckVsRandom(Dataset):
         self.seed = integer(seed, f"{self.name}.seed", lo=0, hi=MAX_SEED)
         self.ranking = _ranking(ranking, f"{self.name}.ranking")
         self.params = {"opponents": self.opponents, "trials": self.trials, "seed": self.seed,
-                       "ranking": self.ranking, "exact": [k for k in self.opponents if k == 1]}
+                       "ranking": self.ranking, "exact": [k for k in self.opponents if k in EXACT]}
 
     def dependencies(self) -> Sequence[Dataset]:
         return (ShortDeckMatchups(self.ranking),) if 1 in self.opponents else ()
@@ -184,21 +189,26 @@ class ShortDeckVsRandom(Dataset):
         for k in self.opponents:
             if k == 1:
                 parts.append(("exact", vs_random(_grid(inputs, self.ranking))))
+            elif k == 2:
+                parts.append(("exact2",))
             else:
                 parts.extend(("mc", k, list(range(r, r + 9)), self.trials, self.seed) for r in range(0, 81, 9))
         return parts
 
     def planned_parts(self) -> int:
-        return sum(1 if k == 1 else 9 for k in self.opponents)
+        return sum(1 if k in EXACT else 9 for k in self.opponents)
 
     def rows(self, partition: Any) -> int:
-        return 81 if partition[0] == "exact" else len(partition[2])
+        return 81 if partition[0] in ("exact", "exact2") else len(partition[2])
 
     def compute(self, partition: Any) -> pa.Table:
         from ...shortdeck import deck_of
+        from ...shortdeck.preflop import vs_two
 
         if partition[0] == "exact":
             return vs_random_exact_rows(partition[1], _labels())
+        if partition[0] == "exact2":
+            return vs_two_exact_rows(vs_two(deck_of(self.ranking)), _labels())
         _, k, classes, trials, seed = partition
         return vs_random_mc_rows(k, classes, trials, seed, _labels(), deck_of(self.ranking))
 

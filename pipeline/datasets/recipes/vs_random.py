@@ -180,22 +180,25 @@ def vs_random_exact_rows(wtl: np.ndarray, labels: list[str] | None = None) -> pa
     })
 
 
-def vs_two_exact_rows(counts: np.ndarray) -> pa.Table:
-    """Arrow table: each class against two random hands, exact, from (169, 4) counts of sole wins, two-way
-    ties, three-way ties and losses (``tie`` is both kinds; equity one division of integers)."""
+def vs_two_exact_rows(counts: np.ndarray, labels: list[str] | None = None) -> pa.Table:
+    """Arrow table: each class against two random hands, exact, from (n, 4) counts of sole wins, two-way
+    ties, three-way ties and losses of the ``n`` classes ``labels`` (the 169 of hold'em by default; ``tie``
+    is both kinds; equity one division of integers)."""
     from ...core.hand_classes import CLASS_LABELS
     from ...equity.two_opponents import outcome_fractions
 
+    labels = CLASS_LABELS if labels is None else labels
+    n = len(labels)
     win, tie, equity, deals = outcome_fractions(counts)
     return pa.table({
-        "hand": labels_array(np.arange(169), CLASS_LABELS),
-        "opponents": pa.array(np.full(169, 2, np.int64), pa.int64()),
+        "hand": labels_array(np.arange(n), labels),
+        "opponents": pa.array(np.full(n, 2, np.int64), pa.int64()),
         "win": pa.array(win, pa.float64()),
         "tie": pa.array(tie, pa.float64()),
         "equity": pa.array(equity, pa.float64()),
-        "stderr": pa.array(np.zeros(169), pa.float64()),
+        "stderr": pa.array(np.zeros(n), pa.float64()),
         "samples": pa.array(deals, pa.int64()),
-        "exact": pa.array(np.ones(169, bool), pa.bool_()),
+        "exact": pa.array(np.ones(n, bool), pa.bool_()),
     })
 
 
