@@ -191,7 +191,7 @@ def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = ""
     every range is made of whole classes.  ``progress(done, total, seconds, unit)`` is called
     after each merged chunk: Monte Carlo ``"trials"`` (``total`` None when
     adaptive) or exact ``"combo pairs of players 1 and 2"`` enumerated.  ``deck``: the cards dealt and how
-    hands rank (module doc); the tables are the 52-card deck's only.
+    hands rank (module doc); the matchups and three-way tables serve the 52-card deck only.
     """
     if (board and exact is not False and trials is None and stderr is None and seconds is None
             and 2 <= len(players) <= MAX_PLAYERS):

@@ -67,6 +67,33 @@ def _pairs(n: int) -> tuple:
     return pid, pa, pb
 
 
+@njit(cache=True, nogil=True)
+def _order_of(vals: np.ndarray) -> np.ndarray:
+    """The indices of ``vals`` (hand values, 0 .. 2**16 - 1) in ascending order of value: a stable radix sort,
+    a byte a pass.  Faster than ``np.argsort`` on a board's 1,081 values, and safe to cache: numba names the
+    sort helpers it compiles for ``np.argsort`` by a per-process counter, so two cached kernels compiled in
+    different processes can hold different helpers under one symbol, and the one loaded first then serves
+    both (after ``strength.street.street_counts`` had run, the short deck's ``_count_board`` sorted with
+    another kernel's helper and counted nonsense)."""
+    n = vals.size
+    order = np.arange(n)
+    other = np.empty(n, np.int64)
+    count = np.empty(257, np.int64)
+    for shift in (0, 8):
+        count[:] = 0
+        for i in range(n):
+            count[((vals[i] >> shift) & 255) + 1] += 1
+        for b in range(256):
+            count[b + 1] += count[b]
+        for i in range(n):
+            j = order[i]
+            d = (vals[j] >> shift) & 255
+            other[count[d]] = j
+            count[d] += 1
+        order, other = other, order
+    return order
+
+
 def deals_per_combo(absent: int = 0) -> int:
     """Deals (board, unordered disjoint pair of opponent hands) of one hero hand: :data:`DEALS_PER_COMBO` on
     52 cards, 278,256 x 71,253 on the short deck (``absent``: the mask of the cards the deck lacks)."""
@@ -88,7 +115,7 @@ def _count_board(board: np.ndarray, T: Tables, pid: np.ndarray, pa: np.ndarray, 
     for p in range(hands):
         ca, cb = live[pa[p]], live[pb[p]]
         vals[p] = hand_value(key + T.card_keys[ca] + T.card_keys[cb], suited | suited_bit(ca) | suited_bit(cb), T)
-    order = np.argsort(vals)
+    order = _order_of(vals)
     grp = np.empty(hands + 1, np.int64)
     grp[hands] = hands                     # the sentinel hand pid[c, c]: above every group
     g = -1
