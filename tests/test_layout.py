@@ -7,7 +7,9 @@ The rules (the README's layout picture):
 
 * ``core`` <- ``evaluator`` <- ``isomorphism`` <- ``ranges`` <- ``equity`` <-
   ``strength`` <- ``holdem`` <- ``ga``: each package imports only packages to
-  its left; ``videopoker`` sits on ``core``, ``evaluator`` and ``isomorphism``;
+  its left; ``videopoker`` sits on ``core``, ``evaluator`` and ``isomorphism``; ``shortdeck`` on ``core``,
+  ``evaluator``, ``isomorphism`` and ``equity`` (the short deck is a deck of theirs: it holds only its
+  classes and tables);
   ``exploit`` on ``holdem`` and the packages below it; ``plots`` and ``batch`` on ``core`` alone; ``ga`` also draws with ``plots`` and measures with ``exploit``;
 * only ``datasets`` joins the domain and ``batch``; no package of the engine
   imports ``jobs``, and only ``batch`` imports ``dask`` or ``distributed``;
@@ -27,12 +29,14 @@ ALLOWED["ga"] |= {"plots", "exploit"}
 ALLOWED.update({
     "videopoker": {"core", "evaluator", "isomorphism"},
     "omaha": {"core", "evaluator", "ranges", "equity"},
+    "shortdeck": {"core", "evaluator", "isomorphism", "equity"},
     "abstraction": {"core", "evaluator", "isomorphism", "equity", "strength", "plots"},
     "exploit": {"core", "evaluator", "isomorphism", "ranges", "equity", "strength", "holdem"},
     "solver": {"core", "evaluator", "isomorphism", "ranges", "equity", "strength", "holdem", "abstraction"},
     "plots": {"core"},
     "batch": {"core"},
-    "datasets": set(DOMAIN_ORDER) | {"videopoker", "omaha", "abstraction", "exploit", "solver", "plots", "batch"},
+    "datasets": set(DOMAIN_ORDER) | {"videopoker", "omaha", "shortdeck", "abstraction", "exploit", "solver", "plots",
+                                     "batch"},
 })
 CLUSTER = {"dask", "distributed"}
 

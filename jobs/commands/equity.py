@@ -10,6 +10,9 @@ from jobs.app import app, fail
 from jobs.counts import COUNT
 from jobs.estimate import Estimate
 from jobs.matchups_table import matchups_table, three_way_table
+from pipeline.evaluator.decks import DECKS, deck_named
+
+SHORT_DECKS = [name for name in DECKS if name != "standard"]      # --game shortdeck, shortdeck-trips
 
 
 def _pct(x: float) -> str:
@@ -25,8 +28,9 @@ def equity(
     hands: List[str] = typer.Argument(..., metavar="HAND_OR_RANGE...",
                                       help="2 to 10 players: a hand (AhKh) or a range (QQ+,AKs); Omaha: "
                                       "AsKsQdJd, AAxx, AAKKds, random"),
-    game: str = typer.Option("holdem", "--game", "-g", help="holdem, omaha, omaha5, omaha6, omaha-hilo or "
-                             "omaha5-hilo"),
+    game: str = typer.Option("holdem", "--game", "-g", help="holdem, shortdeck (6+: 36 cards, a flush beats a "
+                             "full house, a straight beats trips), shortdeck-trips (trips beat a straight), omaha, "
+                             "omaha5, omaha6, omaha-hilo or omaha5-hilo"),
     board: str = typer.Option("", "--board", "-b", help="0, 3, 4 or 5 board cards, e.g. 'Ah7c2d'"),
     dead: str = typer.Option("", "--dead", "-d", help="cards known out of play"),
     trials: Optional[int] = typer.Option(None, "--trials", "-n", parser=COUNT,
@@ -52,8 +56,17 @@ def equity(
                              exact=True if exact else None, threads=threads, stderr=stderr, seconds=seconds,
                              table=matchups_table(no_table), three_way=three_way_table(no_table),
                              progress=Estimate())
+        elif game in SHORT_DECKS:
+            result = compute(hands, board=board, dead=dead, trials=trials, seed=seed,
+                             exact=True if exact else None, threads=threads, stderr=stderr, seconds=seconds,
+                             progress=Estimate(), deck=deck_named(game))
         else:
             from pipeline.omaha.equity import omaha_equity
+            from pipeline.omaha.games import GAMES
+
+            if game not in GAMES:
+                raise fail(f"unknown game {game!r}; choose holdem, {', '.join(SHORT_DECKS)} or one of "
+                           f"{', '.join(GAMES)}")
 
             result = omaha_equity(hands, game=game, board=board, dead=dead, trials=trials, seed=seed,
                                   exact=True if exact else None, threads=threads, stderr=stderr,

@@ -19,16 +19,22 @@ def odds(hole: str = typer.Argument(..., help="two hole cards or a pocket query"
          trials: int = typer.Option(DEFAULT_TRIALS, "--trials", "-n", parser=COUNT,
                                     help="Monte Carlo trials per opponent count"),
          seed: int = typer.Option(0, "--seed", min=0, help="Monte Carlo seed (>= 0)"),
+         game: str = typer.Option("holdem", "--game", "-g", help="holdem, shortdeck (6+: 36 cards) or "
+                                  "shortdeck-trips (trips beat a straight)"),
          plot: Path | None = typer.Option(None, "--plot", help="also draw win odds and HS^k against k to FILE.png"),
          as_json: bool = typer.Option(False, "--json", help="print one JSON object")) -> None:
     """Chance to win at showdown against k = 1..9 random hands (exact for one opponent on a board),
     beside HS^k and PPOT/NPOT against k opponents (Monte Carlo with standard errors for k > 1)."""
     from jobs.estimate import Estimate
     from pipeline.core.cards import CardError
+    from pipeline.evaluator.decks import DECKS, deck_named
     from pipeline.strength.win_odds import win_odds
 
+    if game == "standard" or game not in ("holdem", *DECKS):
+        raise fail(f"unknown game {game!r}; choose holdem, shortdeck or shortdeck-trips")
     try:
-        r = win_odds(hole, board, max_opponents, trials, seed, dead=dead,
+        deck = deck_named("standard" if game == "holdem" else game)
+        r = win_odds(hole, board, max_opponents, trials, seed, dead=dead, deck=deck,
                      progress=Estimate("each opponent count runs as long; fewer --trials bound the work"))
     except CardError as e:
         raise fail(str(e)) from None
@@ -45,7 +51,7 @@ def odds(hole: str = typer.Argument(..., help="two hole cards or a pocket query"
     if as_json:
         print(json.dumps(r))
         return
-    head = f"{hole} on {board or '(preflop)'}"
+    head = ("" if game == "holdem" else f"{game}: ") + f"{hole} on {board or '(preflop)'}"
     if r["hs"] is not None:
         head += f": HS {r['hs']:.4f}  PPOT {r['ppot']:.4f}  NPOT {r['npot']:.4f}"
     print(head)

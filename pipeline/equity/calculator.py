@@ -12,6 +12,16 @@ the board and dead cards (:mod:`.suits`) — is at most :data:`EXACT_WORK_LIMIT`
 hand evaluations (about a second on one core); otherwise Monte Carlo with
 :data:`DEFAULT_TRIALS` trials.  ``trials=N`` forces Monte Carlo and
 ``exact=True`` forces enumeration.
+
+``deck=`` plays another deck (:mod:`pipeline.evaluator.decks`): short-deck hold'em
+deals from 36 cards, six to ace, valued by that deck's tables.  The cards the deck
+lacks are dead to every deal, so every path here (exact or Monte Carlo, hands or
+ranges) serves it; a range keeps its combos of the deck's cards.
+
+>>> from pipeline.evaluator.decks import SHORT_DECK
+>>> r = equity(["AhKh", "QsQd"], deck=SHORT_DECK)
+>>> r.boards, [p.wins for p in r.players]
+(201376, [108298, 91071])
 """
 from __future__ import annotations
 
@@ -28,6 +38,8 @@ from ..core.budget import TargetWatch, duration, refuse_beyond, refuse_count
 from ..core.cards import CardError, check_disjoint, format_cards, mask_of, parse_board, parse_cards
 from ..core.combinatorics import available_cores
 from ..core.inputs import integer, shown
+from ..evaluator.decks import STANDARD, Deck
+from ..evaluator.kernels import Tables
 from ..evaluator.tables import tables
 from ..ranges.query import parse_query
 from ..ranges.syntax import Range
@@ -183,7 +195,7 @@ def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = ""
            seconds: Optional[float] = None, executor: Optional[Executor] = None,
            table: Union[bool, tuple[np.ndarray, np.ndarray]] = True,
            three_way: Optional[ThreeWayTable] = None,
-           progress: Optional[Progress] = None) -> EquityResult:
+           progress: Optional[Progress] = None, deck: Deck = STANDARD) -> EquityResult:
     """Equity of each player; see the module doc for how exact or Monte Carlo is chosen.
 
     Monte Carlo stops after ``trials`` trials, or — with ``stderr`` — once every
@@ -197,11 +209,12 @@ def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = ""
     from ``three_way`` (:class:`~.threeway.ThreeWayTable`, the ``preflop-3way`` counts) when
     every range is made of whole classes.  ``progress(done, total, seconds, unit)`` is called
     after each merged chunk: Monte Carlo ``"trials"`` (``total`` None when
-    adaptive) or exact ``"combo pairs of players 1 and 2"`` enumerated.
+    adaptive) or exact ``"combo pairs of players 1 and 2"`` enumerated.  ``deck``: the cards dealt and how
+    hands rank (module doc); the matchups and three-way tables serve the 52-card deck only.
     """
     if (board and exact is not False and trials is None and stderr is None and seconds is None
             and 2 <= len(players) <= MAX_PLAYERS):
-        result = _exact_fast(players, board, dead, threads, progress)
+        result = _exact_fast(players, board, dead, threads, progress, deck)
         if result is not None:
             return result
     if not 2 <= len(players) <= MAX_PLAYERS:
@@ -213,9 +226,11 @@ def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = ""
     board_cards = parse_board(board)
     dead_cards = parse_cards(dead, what="dead cards") if dead else []
     check_disjoint([("board", board_cards), ("dead cards", dead_cards)])
-    used = mask_of(board_cards) | mask_of(dead_cards)
+    deck.check_cards(board_cards, "board")
+    deck.check_cards(dead_cards, "dead cards")
+    used = mask_of(board_cards) | mask_of(dead_cards) | deck.absent_mask
     missing = 5 - len(board_cards)
-    left = 52 - len(board_cards) - len(dead_cards)
+    left = deck.size - len(board_cards) - len(dead_cards)
     if left < 2 * len(players) + missing:
         cards = "card" if missing == 1 else "cards"
         raise CardError(f"impossible deal: {len(players)} players and {missing} board {cards} need "
@@ -229,9 +244,11 @@ def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = ""
         if len(rng) == 1:   # a specific hand: name the clash with board or dead cards
             check_disjoint([("board", board_cards), ("dead cards", dead_cards),
                             (f"player {i} ({rng.text})", list(rng.combos[0]))])
+            deck.check_cards(rng.combos[0].tolist(), f"player {i}")
         rest = rng.without(used)
         if len(rest) == 0:
-            raise CardError(f"player {i}: range {rng.text!r} has no combo left beside the board and dead cards")
+            raise CardError(f"player {i}: range {rng.text!r} has no combo left beside the board and dead cards"
+                            + (f" in the {deck.title}" if deck.low_rank else ""))
         total = float(np.sum(rest.weights))
         if not (total > 0.0 and math.isfinite(total)) or float(np.min(rest.weights)) < 0.0:
             raise CardError(f"player {i}: the weights of range {rng.text!r} add up to {total:g}; "
@@ -257,12 +274,13 @@ def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = ""
     assignments_bound = math.prod(len(r) for r in ranges)
     work = assignments_bound * math.comb(live, missing) * len(ranges)
     if ((exact or (exact is None and trials is None and not adaptive)) and table is not False
-            and len(ranges) == 2 and not board_cards and not dead_cards):
+            and len(ranges) == 2 and not board_cards and not dead_cards and deck == STANDARD):
         result = _from_table(ranges, table)
         if result is not None:
             return result
     if ((exact or (exact is None and trials is None and not adaptive)) and table is not False
-            and three_way is not None and len(ranges) == 3 and not board_cards and not dead_cards):
+            and three_way is not None and len(ranges) == 3 and not board_cards and not dead_cards
+            and deck == STANDARD):
         result = _from_three_way(ranges, three_way)
         if result is not None:
             return result
@@ -270,9 +288,11 @@ def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = ""
         work //= len(stabilizer(board_cards, dead_cards))
         exact = trials is None and not adaptive and work <= EXACT_WORK_LIMIT
     n_threads = thread_count(threads)
+    t = tables(deck)
     if exact:
         if work > EXACT_WORK_LIMIT:     # long enough to be worth timing a sample: refuse hours
-            seconds_needed = _exact_seconds(ranges, masks, offsets, board_cards, dead_cards, used, assignments_bound)
+            seconds_needed = _exact_seconds(ranges, masks, offsets, board_cards, dead_cards, used, assignments_bound,
+                                            t)
             if seconds_needed / n_threads > EXACT_SECONDS_LIMIT:
                 raise CardError(f"exact enumeration of these ranges is too large ({assignments_bound:,} combo "
                                 f"assignments, about {duration(seconds_needed / n_threads)} on {n_threads} "
@@ -280,20 +300,20 @@ def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = ""
                                 "use --trials N, --stderr TARGET or --time SECONDS")
         result = None
         if board_cards and assignments_bound > 1:   # after the flop, ranges: each runout valued once (.runouts)
-            result = _exact_by_runouts(ranges, board_cards, dead_cards, used, executor, n_threads, progress)
+            result = _exact_by_runouts(ranges, board_cards, dead_cards, used, executor, n_threads, progress, t)
         if result is None:
-            result = _exact(ranges, masks, offsets, board_cards, dead_cards, used, executor, n_threads, progress)
+            result = _exact(ranges, masks, offsets, board_cards, dead_cards, used, executor, n_threads, progress, t)
     else:
         if trials is None and not adaptive:
             trials = DEFAULT_TRIALS
         result = _monte_carlo(ranges, board_cards, used, trials, seed, stderr, seconds,
-                              executor, n_threads, progress)
+                              executor, n_threads, progress, t)
     result.board, result.dead = format_cards(board_cards), format_cards(dead_cards)
     return result
 
 
 def _exact_fast(players: Sequence[Union[str, Range]], board: str, dead: str, threads: Optional[int],
-                progress: Optional[Progress]) -> Optional[EquityResult]:
+                progress: Optional[Progress], deck: Deck) -> Optional[EquityResult]:
     """Exact equity after the flop, with a front of its own, for one range against specific hands
     (:mod:`.one_range`) and for ranges whose combo assignments can be listed (:mod:`.grouped`): parsed texts
     and each range's arrays are kept between calls, so a call costs little more than its kernel.  None
@@ -311,8 +331,15 @@ def _exact_fast(players: Sequence[Union[str, Range]], board: str, dead: str, thr
         return None
     used = board_mask | dead_mask
     if (len(board_cards) not in (3, 4, 5) or bin(used).count("1") != len(board_cards) + len(dead_cards)
-            or 52 - len(board_cards) - len(dead_cards) < 2 * len(players) + 5 - len(board_cards)):
+            or deck.size - len(board_cards) - len(dead_cards) < 2 * len(players) + 5 - len(board_cards)
+            or used & deck.absent_mask):
         return None
+    if deck.absent_mask:          # the cards the deck lacks: dead, and out of every range
+        dead_mask |= deck.absent_mask
+        used |= deck.absent_mask
+        if any(info.hand_mask & deck.absent_mask for info in infos):
+            return None
+        infos = [info if info.hand_mask else _player_of(info.rng.without(deck.absent_mask)) for info in infos]
     seats = [i for i, info in enumerate(infos) if not info.hand_mask]
     hands = used
     for info in infos:
@@ -321,10 +348,11 @@ def _exact_fast(players: Sequence[Union[str, Range]], board: str, dead: str, thr
         hands |= info.hand_mask
     if not seats:
         return None                       # hand against hand: the rank-multiset walk of .exact
+    t = tables(deck)
     if len(seats) == 1 and all(info.unit for info in infos if info.hand_mask):
-        got = _one_range(infos, seats[0], board_cards, dead_mask)
+        got = _one_range(infos, seats[0], board_cards, dead_mask, t)
     elif math.prod(len(info.rng) for info in infos) <= MAX_PRODUCT:
-        got = _grouped(infos, board_cards, dead_cards, dead_mask)
+        got = _grouped(infos, board_cards, dead_cards, dead_mask, t)
     else:
         return None
     if got is None:
@@ -337,45 +365,47 @@ def _exact_fast(players: Sequence[Union[str, Range]], board: str, dead: str, thr
     return result
 
 
-def _one_range(infos: list[_Player], seat: int, board: tuple[int, ...], dead_mask: int) -> Optional[tuple]:
+def _one_range(infos: list[_Player], seat: int, board: tuple[int, ...], dead_mask: int,
+               t: Tables) -> Optional[tuple]:
     """``(counts, wcounts, boards, weighted boards, unit, runouts)`` of the range of player ``seat`` against
     the others' hands (:func:`.one_range.one_range_counts`), or None when it has no live combo."""
     fixed = np.array([info.combos[0] for info in infos if info.hand_mask], np.int64)
     seats = np.array([i for i, info in enumerate(infos) if info.hand_mask], np.int64)
     counts, wcounts, boards, wboards, live, wlive, unit, runouts = one_range_counts(
         np.array(board, np.int64), np.uint64(dead_mask), fixed, seats, seat, infos[seat].combos,
-        infos[seat].weights, *tables())
+        infos[seat].weights, *t)
     if live == 0 or not (wlive > 0.0 and math.isfinite(wlive)):
         return None
     return counts, wcounts, boards, wboards, unit, runouts
 
 
-def _grouped(infos: list[_Player], board: tuple[int, ...], dead: tuple[int, ...], dead_mask: int) -> Optional[tuple]:
+def _grouped(infos: list[_Player], board: tuple[int, ...], dead: tuple[int, ...], dead_mask: int,
+             t: Tables) -> Optional[tuple]:
     """The same by :func:`.grouped.grouped_kernel`, or None unless its status is FIT."""
     status, counts, wcounts, boards, wboards, unit, runouts = grouped_kernel(
         np.concatenate([info.combos for info in infos]), np.concatenate([info.masks for info in infos]),
         np.concatenate([info.weights for info in infos]),
         np.cumsum([0] + [len(info.rng) for info in infos]).astype(np.int64), np.array(board, np.int64),
         np.uint64(dead_mask), np.ascontiguousarray(stabilizer(list(board), list(dead)), np.int64),
-        math.prod(len(info.rng) for info in infos), *tables())
+        math.prod(len(info.rng) for info in infos), *t)
     if status != FIT:
         return None
     return counts, wcounts, boards, wboards, unit, runouts
 
 
 def _exact_seconds(ranges: list[Range], masks: np.ndarray, offsets: np.ndarray, board: list[int],
-                   dead: list[int], used: int, bound: int) -> float:
+                   dead: list[int], used: int, bound: int, t: Tables) -> float:
     """Rough time of an exact run of up to ``bound`` assignments: a timed sample, with the
     suit symmetry's saving."""
     combos = np.ascontiguousarray(np.concatenate([r.combos for r in ranges]).astype(np.int64))
     sample = first_assignments(masks, offsets, used, 4)
     P = len(ranges)
     args = (sample, np.ones(len(sample), np.int64), np.ones(len(sample)), combos, np.array(board, np.int64),
-            np.uint64(used), np.zeros((P, P), np.int64), np.zeros((P, P)), tables())
+            np.uint64(used), np.zeros((P, P), np.int64), np.zeros((P, P)), t)
     exact_counts(*args)   # compiled and warm
-    t = time.perf_counter()
+    start = time.perf_counter()
     exact_counts(*args)
-    per = (time.perf_counter() - t) / max(len(sample), 1)
+    per = (time.perf_counter() - start) / max(len(sample), 1)
     return bound * per / len(stabilizer(board, dead))
 
 
@@ -385,7 +415,8 @@ def _no_assignment(ranges: list[Range]) -> CardError:
 
 
 def _exact(ranges: list[Range], masks: np.ndarray, offsets: np.ndarray, board: list[int], dead: list[int],
-           used: int, executor: Optional[Executor], n_threads: int, progress: Optional[Progress]) -> EquityResult:
+           used: int, executor: Optional[Executor], n_threads: int, progress: Optional[Progress],
+           t: Tables) -> EquityResult:
     """Enumerate in chunks of the first two players' combo pairs (:func:`.exact.exact_chunk`),
     merged in order: memory stays flat however many assignments there are."""
     P = len(ranges)
@@ -393,7 +424,6 @@ def _exact(ranges: list[Range], masks: np.ndarray, offsets: np.ndarray, board: l
     weights = np.concatenate([r.weights for r in ranges]).astype(np.float64)
     perms = stabilizer(board, dead)
     assignments = Assignments(masks, offsets, combos, weights, combo_index(combos, offsets), perms)
-    t = tables()
     pairs = len(ranges[0]) * len(ranges[1])
     # about 0.1 s a chunk (a merge and an interrupt check each), a few chunks a thread
     work = math.prod(len(r) for r in ranges) * math.comb(52 - bin(used).count("1") - 2 * P, 5 - len(board)) \
@@ -418,7 +448,7 @@ RUNOUT_CHUNK_WORK = 20_000_000     # combo values and assignment tests in one ch
 
 def _exact_by_runouts(ranges: list[Range], board: list[int], dead: list[int], used: int,
                       executor: Optional[Executor], n_threads: int,
-                      progress: Optional[Progress]) -> Optional[EquityResult]:
+                      progress: Optional[Progress], t: Tables) -> Optional[EquityResult]:
     """Exact equity on a flop, turn or river by :mod:`.runouts`, in chunks of runouts merged in order (the
     chunks do not depend on the thread count, so neither do the sums); None when the assignments are too
     many to list (:func:`.runouts.plan`)."""
@@ -426,7 +456,8 @@ def _exact_by_runouts(ranges: list[Range], board: list[int], dead: list[int], us
 
     P = len(ranges)
     start = time.monotonic()
-    got = grouped_counts(ranges, board, dead)        # few enough assignments to list: by groups, in one call
+    absent = [c for c in range(52) if used >> c & 1 and c not in board and c not in dead]   # a short deck's
+    got = grouped_counts(ranges, board, dead + absent, t)   # few enough assignments to list: by groups, one call
     if got is not None:
         counts, wcounts, boards, wboards, runouts = got
         if progress is not None:
@@ -441,8 +472,7 @@ def _exact_by_runouts(ranges: list[Range], board: list[int], dead: list[int], us
     per_runout = len(p.combos) + max(len(p.assign), 8 * len(p.combos)) * P
     n_chunks = max(1, min(R, R * per_runout // RUNOUT_CHUNK_WORK))
     bounds = np.linspace(0, R, n_chunks + 1).astype(np.int64)
-    t = tables()
-    dead_mask = np.uint64(mask_of(dead))
+    dead_mask = np.uint64(mask_of(dead + absent))
 
     def kernel(lo: int, hi: int, c: np.ndarray, w: np.ndarray) -> tuple:
         return runout_counts(lo, hi, p, dead_mask, c, w, t)
@@ -533,10 +563,9 @@ def _from_three_way(ranges: list[Range], table: ThreeWayTable) -> Optional[Equit
 
 def _monte_carlo(ranges: list[Range], board_cards: list[int], base_mask: int, trials: Optional[int], seed: int,
                  stderr_target: Optional[float], time_limit: Optional[float], executor: Optional[Executor],
-                 workers: int, progress: Optional[Progress]) -> EquityResult:
+                 workers: int, progress: Optional[Progress], t: Tables) -> EquityResult:
     P = len(ranges)
     plan = plan_deal(ranges, board_cards, base_mask)
-    t = tables()
     acc = MonteCarloTotals(P, plan.weighted)
     start = time.monotonic()
     size = CHUNK_TRIALS

@@ -35,7 +35,7 @@ import numpy as np
 from numba import njit
 
 from ..core.cards import mask_of
-from ..evaluator.kernels import RANK_KEYS, RANK_SUM_MASK, board_state, suited_bit
+from ..evaluator.kernels import RANK_KEYS, RANK_SUM_MASK, Tables, board_state, suited_bit
 from ..evaluator.tables import tables
 from ..ranges.syntax import Range
 from .one_range import rank_sum_value
@@ -554,10 +554,12 @@ def grouped_kernel(all_combos: np.ndarray, all_masks: np.ndarray, all_weights: n
     return FIT, counts, wcounts, boards, wboards, unit, R
 
 
-def grouped_counts(ranges: list[Range], board: list[int], dead: list[int]) -> Optional[tuple]:
+def grouped_counts(ranges: list[Range], board: list[int], dead: list[int],
+                   T: Optional[Tables] = None) -> Optional[tuple]:
     """``(counts, wcounts, boards, weighted boards, runouts)`` of an exact postflop question by groups (the
     ranges already without the board and dead cards), or None when it is too large to list or its groups
-    would not pay (:mod:`.runouts` answers it then)."""
+    would not pay (:mod:`.runouts` answers it then).  ``T``: the evaluator's tables (a deck's; the 52-card
+    deck's by default)."""
     rows = math.prod(len(r) for r in ranges)
     if rows > MAX_PRODUCT or not board:
         return None
@@ -567,7 +569,7 @@ def grouped_counts(ranges: list[Range], board: list[int], dead: list[int]) -> Op
     offsets = np.cumsum([0] + [len(r) for r in ranges]).astype(np.int64)
     status, counts, wcounts, boards, wboards, _, runouts = grouped_kernel(
         combos, masks, weights, offsets, np.array(board, np.int64), np.uint64(mask_of(dead)),
-        np.ascontiguousarray(stabilizer(board, dead), np.int64), rows, *tables())
+        np.ascontiguousarray(stabilizer(board, dead), np.int64), rows, *(tables() if T is None else T))
     if status != FIT:
         return None
     return counts, wcounts, boards, wboards, runouts

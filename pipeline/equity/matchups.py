@@ -14,6 +14,14 @@ class stands for.
 (47008, 812175)
 >>> format_matchup(int(codes[0]))
 ('AsAh', 'AdAc')
+
+A deck without the low ranks (:mod:`pipeline.evaluator.decks`) is a parameter: its
+lowest card ``first`` (16 for short-deck hold'em, six to ace) bounds every loop
+over cards, and the deck's tables value the boards.
+
+>>> codes, weights = canonical_matchups(16)
+>>> len(codes), int(weights.sum()), format_matchup(int(codes[-1]))
+(10215, 176715, ('6s6h', '6d6c'))
 """
 from __future__ import annotations
 
@@ -59,14 +67,21 @@ def canonical_code(a1: int, a2: int, b1: int, b2: int, perms: np.ndarray) -> tup
     return best, a_first
 
 
+def specific_matchups(first: int = 0) -> int:
+    """Unordered pairs of disjoint hole-card pairs of the deck from card ``first`` to 51 (812,175 of 52
+    cards, 176,715 of the short deck's 36)."""
+    n = 52 - first
+    return n * (n - 1) // 2 * ((n - 2) * (n - 3) // 2) // 2
+
+
 @njit(cache=True, nogil=True)
-def _all_specific(perms: np.ndarray) -> np.ndarray:
-    codes = np.empty(SPECIFIC_MATCHUPS, np.int64)
+def _all_specific(perms: np.ndarray, first: int = 0, size: int = SPECIFIC_MATCHUPS) -> np.ndarray:
+    codes = np.empty(size, np.int64)
     n = 0
-    for a1 in range(52):
-        for a2 in range(a1):
+    for a1 in range(first, 52):
+        for a2 in range(first, a1):
             for b1 in range(a1, 52):
-                for b2 in range(b1):
+                for b2 in range(first, b1):
                     if b1 == a1 and b2 <= a2:
                         continue      # each unordered pair once: (b1, b2) after (a1, a2)
                     if b1 == a2 or b2 == a1 or b2 == a2 or b1 == a1:
@@ -76,9 +91,10 @@ def _all_specific(perms: np.ndarray) -> np.ndarray:
     return codes[:n]
 
 
-@lru_cache(maxsize=1)
-def canonical_matchups() -> tuple[np.ndarray, np.ndarray]:
-    """Sorted canonical codes of the 47,008 matchup classes (descending) and their weights.
+@lru_cache(maxsize=None)
+def canonical_matchups(first: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted canonical codes of the 47,008 matchup classes (descending) and their weights; of the 10,554 of
+    the short deck with ``first`` 16 (the deck's lowest card id).
 
     Derived from all 812,175 specific matchups (about 1.5 s) and cached on disk
     beside the evaluator tables.
@@ -86,11 +102,13 @@ def canonical_matchups() -> tuple[np.ndarray, np.ndarray]:
     from ..core.cache import cache_dir, load_or_build
 
     def build() -> dict:
-        codes, weights = np.unique(_all_specific(SUIT_PERMUTATIONS), return_counts=True)
+        codes, weights = np.unique(_all_specific(SUIT_PERMUTATIONS, first, specific_matchups(first)),
+                                   return_counts=True)
         order = np.argsort(-codes, kind="stable")
         return {"codes": codes[order], "weights": weights[order].astype(np.int64)}
 
-    got = load_or_build(cache_dir() / "matchups-v2.npz", build, {"codes", "weights"})
+    name = "matchups-v2.npz" if first == 0 else f"matchups-from-{first}-v1.npz"
+    got = load_or_build(cache_dir() / name, build, {"codes", "weights"})
     return got["codes"], got["weights"]
 
 
@@ -106,8 +124,9 @@ def format_matchup(code: int) -> tuple[str, str]:
 
 
 @njit(cache=True, nogil=True)
-def count_matchups(codes: np.ndarray, T: Tables) -> np.ndarray:
-    """(n, 3) hero wins, ties, losses over all 1,712,304 boards of each matchup code."""
+def count_matchups(codes: np.ndarray, T: Tables, first: int = 0) -> np.ndarray:
+    """(n, 3) hero wins, ties, losses over all 1,712,304 boards of each matchup code; over the 201,376 of the
+    short deck with its lowest card ``first`` (16) and its tables ``T``."""
     out = np.empty((codes.size, 3), np.int64)
     keys = np.empty(2, np.uint64)
     suited = np.empty(2, np.uint64)
@@ -121,12 +140,12 @@ def count_matchups(codes: np.ndarray, T: Tables) -> np.ndarray:
         suited[0] = suited_bit(cards[0]) | suited_bit(cards[1])
         suited[1] = suited_bit(cards[2]) | suited_bit(cards[3])
         n = 0
-        for c in range(52):
+        for c in range(first, 52):
             if c != cards[0] and c != cards[1] and c != cards[2] and c != cards[3]:
                 live[n] = c
                 n += 1
         counts[:] = 0
-        boards = enumerate_by_ranks(keys, suited, live, 5, counts, T)
+        boards = enumerate_by_ranks(keys, suited, live[:n], 5, counts, T)
         out[i, 0] = counts[0, 0]
         out[i, 1] = counts[0, 1]
         out[i, 2] = boards - counts[0, 0] - counts[0, 1]
@@ -146,12 +165,13 @@ def matchup_result(a1: int, a2: int, b1: int, b2: int, codes_sorted: np.ndarray,
 
 
 @njit(cache=True, nogil=True)
-def _grid(codes_sorted: np.ndarray, order: np.ndarray, wtl: np.ndarray, perms: np.ndarray) -> np.ndarray:
+def _grid(codes_sorted: np.ndarray, order: np.ndarray, wtl: np.ndarray, perms: np.ndarray,
+          first: int = 0) -> np.ndarray:
     grid = np.zeros((169, 169, 4), np.int64)   # combos, wins, ties, losses (row hand's view)
-    for a1 in range(52):
-        for a2 in range(a1):
-            for b1 in range(52):
-                for b2 in range(b1):
+    for a1 in range(first, 52):
+        for a2 in range(first, a1):
+            for b1 in range(first, 52):
+                for b2 in range(first, b1):
                     if b1 == a1 or b1 == a2 or b2 == a1 or b2 == a2:
                         continue
                     win, tie, loss = matchup_result(a1, a2, b1, b2, codes_sorted, order, wtl, perms)
@@ -163,11 +183,12 @@ def _grid(codes_sorted: np.ndarray, order: np.ndarray, wtl: np.ndarray, perms: n
     return grid
 
 
-def class_grid(codes: np.ndarray, wtl: np.ndarray) -> np.ndarray:
+def class_grid(codes: np.ndarray, wtl: np.ndarray, first: int = 0) -> np.ndarray:
     """(169, 169, 4) combos, wins, ties, losses of every ordered class pair, summed over
-    all 1,624,350 ordered specific matchups, from the matchup classes' counts."""
+    all 1,624,350 ordered specific matchups, from the matchup classes' counts; for a deck from card ``first``
+    (the short deck's 16) the classes it lacks hold zeros."""
     order = np.argsort(codes, kind="stable")
-    return _grid(np.ascontiguousarray(codes[order]), order, np.ascontiguousarray(wtl), SUIT_PERMUTATIONS)
+    return _grid(np.ascontiguousarray(codes[order]), order, np.ascontiguousarray(wtl), SUIT_PERMUTATIONS, first)
 
 
 def vs_random_exact(grid: np.ndarray) -> np.ndarray:

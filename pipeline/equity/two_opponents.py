@@ -25,15 +25,21 @@ are ``|S||T| − Σ s_c t_c``.  The per-card counts of ``B`` are running sums
 over the groups; those of ``B_h`` and ``E_h`` differ from ``B``'s and ``E``'s
 only by the hands ``{c, a}`` and ``{c, b}``, so each hero costs one pass over
 the 47 live cards: O(1,081 x 47) per board after an O(n log n) sort.
+
+A deck without the low ranks (:mod:`pipeline.evaluator.decks`) is a parameter: its missing cards are dead
+on every board (``absent``), so the short deck's 31 live cards make 465 hands, with C(29, 2) x C(27, 2) / 2
+= 71,253 opponent pairs per hero on each of its C(34, 5) = 278,256 boards (:func:`deals_per_combo`).
 """
 from __future__ import annotations
 
 from concurrent.futures import Executor
+from math import comb
 
 import numpy as np
 from numba import njit
 
 from ..core.hand_classes import class_of
+from ..evaluator.decks import Deck
 from ..evaluator.kernels import Tables, board_state, hand_value, live_cards, suited_bit
 
 LIVE = 47                            # live cards on a complete board
@@ -62,35 +68,72 @@ def _pairs(n: int) -> tuple:
 
 
 @njit(cache=True, nogil=True)
+def _order_of(vals: np.ndarray) -> np.ndarray:
+    """The indices of ``vals`` (hand values, 0 .. 2**16 - 1) in ascending order of value: a stable radix sort,
+    a byte a pass.  Faster than ``np.argsort`` on a board's 1,081 values, and safe to cache: numba names the
+    sort helpers it compiles for ``np.argsort`` by a per-process counter, so two cached kernels compiled in
+    different processes can hold different helpers under one symbol, and the one loaded first then serves
+    both (after ``strength.street.street_counts`` had run, the short deck's ``_count_board`` sorted with
+    another kernel's helper and counted nonsense)."""
+    n = vals.size
+    order = np.arange(n)
+    other = np.empty(n, np.int64)
+    count = np.empty(257, np.int64)
+    for shift in (0, 8):
+        count[:] = 0
+        for i in range(n):
+            count[((vals[i] >> shift) & 255) + 1] += 1
+        for b in range(256):
+            count[b + 1] += count[b]
+        for i in range(n):
+            j = order[i]
+            d = (vals[j] >> shift) & 255
+            other[count[d]] = j
+            count[d] += 1
+        order, other = other, order
+    return order
+
+
+def deals_per_combo(absent: int = 0) -> int:
+    """Deals (board, unordered disjoint pair of opponent hands) of one hero hand: :data:`DEALS_PER_COMBO` on
+    52 cards, 278,256 x 71,253 on the short deck (``absent``: the mask of the cards the deck lacks)."""
+    n = 50 - bin(absent).count("1")
+    return comb(n, 5) * (comb(n - 5, 2) * comb(n - 7, 2) // 2)
+
+
+@njit(cache=True, nogil=True)
 def _count_board(board: np.ndarray, T: Tables, pid: np.ndarray, pa: np.ndarray, pb: np.ndarray,
-                 live: np.ndarray, out: np.ndarray) -> None:
+                 live: np.ndarray, out: np.ndarray, absent: int = 0) -> None:
     """``out[p]`` (1,081, 4): sole wins, two-way ties, three-way ties and losses of hand ``p`` of the live
-    cards ``live`` (written, ascending ids) over every unordered disjoint pair of opponent hands on ``board``."""
-    key, suited, used = board_state(board, np.uint64(0), T.card_keys)
-    live_cards(used, live)
-    vals = np.empty(HANDS, np.int64)
-    for p in range(HANDS):
+    cards ``live`` (written, ascending ids) over every unordered disjoint pair of opponent hands on ``board``
+    (the cards of the ``absent`` mask in no hand: 465 hands of 31 live cards on the short deck)."""
+    key, suited, used = board_state(board, np.uint64(absent), T.card_keys)
+    n_live = live_cards(used, live)
+    hands = pa.size
+    pairs_per_hero = (n_live - 2) * (n_live - 3) // 2 * ((n_live - 4) * (n_live - 5) // 2) // 2
+    vals = np.empty(hands, np.int64)
+    for p in range(hands):
         ca, cb = live[pa[p]], live[pb[p]]
         vals[p] = hand_value(key + T.card_keys[ca] + T.card_keys[cb], suited | suited_bit(ca) | suited_bit(cb), T)
-    order = np.argsort(vals)
-    grp = np.empty(HANDS + 1, np.int64)
-    grp[HANDS] = HANDS                     # the sentinel hand pid[c, c]: above every group
+    order = _order_of(vals)
+    grp = np.empty(hands + 1, np.int64)
+    grp[hands] = hands                     # the sentinel hand pid[c, c]: above every group
     g = -1
     prev = -1
-    for i in range(HANDS):
+    for i in range(hands):
         p = order[i]
         if vals[p] != prev:
             g += 1
             prev = vals[p]
         grp[p] = g
-    nb = np.zeros(LIVE, np.int64)          # hands below the group holding each card
-    ne = np.zeros(LIVE, np.int64)          # hands of the group holding each card
+    nb = np.zeros(n_live, np.int64)          # hands below the group holding each card
+    ne = np.zeros(n_live, np.int64)          # hands of the group holding each card
     size_b = 0
     i = 0
-    while i < HANDS:
+    while i < hands:
         g = grp[order[i]]
         j = i
-        while j < HANDS and grp[order[j]] == g:
+        while j < hands and grp[order[j]] == g:
             q = order[j]
             ne[pa[q]] += 1
             ne[pb[q]] += 1
@@ -103,7 +146,7 @@ def _count_board(board: np.ndarray, T: Tables, pid: np.ndarray, pa: np.ndarray, 
             eh = size_e - ne[a] - ne[b] + 1              # the hero holds both
             sb = se = sx = 0
             ra, rb = pid[a], pid[b]
-            for c in range(LIVE):                        # c = a, b included: pid[c, c] is the sentinel
+            for c in range(n_live):                        # c = a, b included: pid[c, c] is the sentinel
                 ga, gb = grp[ra[c]], grp[rb[c]]
                 xb = nb[c] - (ga < g) - (gb < g)
                 xe = ne[c] - (ga == g) - (gb == g)
@@ -121,7 +164,7 @@ def _count_board(board: np.ndarray, T: Tables, pid: np.ndarray, pa: np.ndarray, 
             out[q, SOLE] = sole
             out[q, TWO_WAY] = two
             out[q, THREE_WAY] = three
-            out[q, LOSS] = PAIRS_PER_HERO - sole - two - three
+            out[q, LOSS] = pairs_per_hero - sole - two - three
         for t in range(i, j):
             q = order[t]
             nb[pa[q]] += 1
@@ -133,18 +176,22 @@ def _count_board(board: np.ndarray, T: Tables, pid: np.ndarray, pa: np.ndarray, 
 
 
 @njit(cache=True, nogil=True)
-def _class_kernel(boards: np.ndarray, orbits: np.ndarray, T: Tables) -> np.ndarray:
-    """(169, 4) outcome counts of every hero hand of each class over ``boards``, each ``orbits`` times."""
-    pid, pa, pb = _pairs(LIVE)
+def _class_kernel(boards: np.ndarray, orbits: np.ndarray, T: Tables, absent: int = 0) -> np.ndarray:
+    """(169, 4) outcome counts of every hero hand of each class over ``boards``, each ``orbits`` times (the
+    ``absent`` mask's cards in no hand; their classes' rows stay 0)."""
+    n = LIVE
+    for c in range(52):
+        n -= (absent >> c) & 1
+    pid, pa, pb = _pairs(n)
     live = np.empty(52, np.int64)
-    out = np.empty((HANDS, 4), np.int64)
+    out = np.empty((pa.size, 4), np.int64)
     counts = np.zeros((169, 4), np.int64)
     board = np.empty(5, np.int64)
     for bi in range(boards.shape[0]):
         board[:] = boards[bi]
-        _count_board(board, T, pid, pa, pb, live, out)
+        _count_board(board, T, pid, pa, pb, live, out, absent)
         w = orbits[bi]
-        for p in range(HANDS):
+        for p in range(pa.size):
             c = class_of(live[pa[p]], live[pb[p]])
             for k in range(4):
                 counts[c, k] += w * out[p, k]
@@ -177,10 +224,10 @@ def board_orbits(boards: np.ndarray) -> np.ndarray:
     return out
 
 
-def _tables() -> Tables:
+def _tables(deck: Deck | None = None) -> Tables:
     from ..evaluator.tables import tables
 
-    return tables()
+    return tables() if deck is None else tables(deck)
 
 
 def board_outcomes(board: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -194,12 +241,16 @@ def board_outcomes(board: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.stack([live[pa], live[pb]], axis=1), out
 
 
-def class_counts_of_boards(boards: np.ndarray, orbits: np.ndarray | None = None) -> np.ndarray:
+def class_counts_of_boards(boards: np.ndarray, orbits: np.ndarray | None = None,
+                           deck: Deck | None = None) -> np.ndarray:
     """(169, 4) int64: sole wins, two-way ties, three-way ties and losses of each class (grid order) against
-    two random hands over ``boards`` (rows of 5 ids), each counted ``orbits`` times (default once)."""
+    two random hands over ``boards`` (rows of 5 ids), each counted ``orbits`` times (default once); with a
+    ``deck`` lacking the low ranks, from its cards only, valued by its tables."""
     boards = np.ascontiguousarray(boards, np.int64)
     orbits = np.ones(len(boards), np.int64) if orbits is None else np.ascontiguousarray(orbits, np.int64)
-    return _class_kernel(boards, orbits, _tables())
+    if deck is None or not deck.absent_mask:
+        return _class_kernel(boards, orbits, _tables() if deck is None else _tables(deck))
+    return _class_kernel(boards, orbits, _tables(deck), deck.absent_mask)
 
 
 def board_chunks(chunks: int = DEFAULT_CHUNKS) -> list[tuple[int, int]]:

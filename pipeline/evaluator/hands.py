@@ -17,6 +17,8 @@ per hand, eight hands a step where the CPU has AVX-512 (:func:`~.simd.evaluate_k
 
 Keys are only meaningful when they come from these functions with 5 to 7 distinct cards in all;
 :func:`hand_keys` checks its cards, :func:`evaluate_keys` trusts its keys (as OMPEval's evaluator does).
+A key is the same for every deck (:mod:`.decks`); ``deck=`` says which deck's cards to accept and whose
+tables value the keys.
 """
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ import numpy as np
 from numba import njit
 
 from ..core.cards import CardError
+from .decks import STANDARD, Deck
 from .kernels import (
     _HM,
     _HS,
@@ -73,31 +76,35 @@ def _evaluate_keys(keys: np.ndarray, suited: np.ndarray, out: np.ndarray, T: Tab
             out[i] = values[offsets[s >> _HS] + (s & _HM)]
 
 
-def _checked(cards: np.ndarray) -> np.ndarray:
+def _checked(cards: np.ndarray, deck: Deck) -> np.ndarray:
     cards = np.asarray(cards)
     if cards.ndim != 2 or cards.shape[1] > 7 or cards.dtype.kind not in "iu":
         raise CardError(f"cards must be an integer array of shape (n, 0..7), got {cards.dtype} {cards.shape}")
-    bad = check_cards(cards) if cards.size else -1
+    bad = check_cards(cards, deck.first_card) if cards.size else -1
     if bad >= 0:
-        raise CardError(f"row {bad} of cards is not a set of distinct card ids 0..51: {cards[bad].tolist()}")
+        raise CardError(f"row {bad} of cards is not a set of distinct card ids {deck.first_card}..51: "
+                        f"{cards[bad].tolist()}")
     return cards
 
 
-def hand_keys(cards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(keys, suited)`` (uint64 each, one per row) of the card sets ``cards`` (n, 0..7 distinct ids)."""
-    cards = _checked(cards)
+def hand_keys(cards: np.ndarray, deck: Deck = STANDARD) -> tuple[np.ndarray, np.ndarray]:
+    """``(keys, suited)`` (uint64 each, one per row) of the card sets ``cards`` (n, 0..7 distinct ids of
+    ``deck``)."""
+    cards = _checked(cards, deck)
     keys = np.full(len(cards), KEY_BASE, np.uint64)
     suited = np.zeros(len(cards), np.uint64)
     _accumulate(cards, keys, suited, tables().card_keys)
     return keys, suited
 
 
-def add_cards(keys: np.ndarray, suited: np.ndarray, cards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """New ``(keys, suited)``: each row's hand with the cards of the same row of ``cards`` added.
+def add_cards(keys: np.ndarray, suited: np.ndarray, cards: np.ndarray,
+              deck: Deck = STANDARD) -> tuple[np.ndarray, np.ndarray]:
+    """New ``(keys, suited)``: each row's hand with the cards of the same row of ``cards`` (ids of ``deck``)
+    added.
 
     The caller keeps the hands' cards distinct (a card added twice makes a key no real hand has).
     """
-    cards = _checked(cards)
+    cards = _checked(cards, deck)
     keys = np.array(keys, np.uint64)
     suited = np.array(suited, np.uint64)
     if keys.shape != (len(cards),) or suited.shape != keys.shape:
@@ -106,8 +113,10 @@ def add_cards(keys: np.ndarray, suited: np.ndarray, cards: np.ndarray) -> tuple[
     return keys, suited
 
 
-def evaluate_keys(keys: np.ndarray, suited: np.ndarray, out: Optional[np.ndarray] = None) -> np.ndarray:
-    """Values (int32, as :func:`pipeline.evaluate`) of complete hands of 5 to 7 cards given by their keys.
+def evaluate_keys(keys: np.ndarray, suited: np.ndarray, out: Optional[np.ndarray] = None,
+                  deck: Deck = STANDARD) -> np.ndarray:
+    """Values (int32, as :func:`pipeline.evaluate`) of complete hands of 5 to 7 cards of ``deck`` given by their
+    keys.
 
     ``out`` (int32, one per key) receives them instead of a new array, as in :func:`pipeline.evaluate`.
     """
@@ -120,7 +129,7 @@ def evaluate_keys(keys: np.ndarray, suited: np.ndarray, out: Optional[np.ndarray
     elif out.dtype != np.int32 or out.shape != keys.shape or not out.flags.c_contiguous:
         raise CardError(f"out must be a contiguous int32 array of {keys.size} values, got {out.dtype} {out.shape}")
     if FAST_SIMD:
-        evaluate_keys8(keys, suited, out, tables(), lookup_values())
+        evaluate_keys8(keys, suited, out, tables(deck), lookup_values(deck))
     else:
-        _evaluate_keys(keys, suited, out, tables())
+        _evaluate_keys(keys, suited, out, tables(deck))
     return out

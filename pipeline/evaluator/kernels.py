@@ -132,25 +132,28 @@ def evaluate_into(cards: np.ndarray, out: np.ndarray, T: Tables) -> None:
 
 
 @njit(cache=True, nogil=True)
-def evaluate_checked(cards: np.ndarray, out: np.ndarray, T: Tables) -> int:
+def evaluate_checked(cards: np.ndarray, out: np.ndarray, T: Tables, lowest: int = 0) -> int:
     """:func:`evaluate_into` and :func:`check_cards` in one pass: the index of the first row holding an id
-    outside 0..51 or a repeated card (that row's value and the later rows' are not written), else -1.
+    outside ``lowest``..51 or a repeated card (that row's value and the later rows' are not written), else -1.
 
     The checks ride along the key sum: an id is in the deck when it is at most 51 as an unsigned number
-    (a negative id wraps above), and a row's cards are distinct when the sum of their bits equals their OR
-    (a repeated bit carries).  One pass is 1.6x the rate of a check pass then :func:`evaluate_into` (about
-    200 against 123 M hands/s), though still about half the bare kernel's (issue 24).
+    (a negative id wraps above; ``id - lowest`` at most ``51 - lowest`` for a deck without the low ranks,
+    :mod:`.decks`), and a row's cards are distinct when the sum of their bits equals their OR (a repeated
+    bit carries).  One pass is 1.6x the rate of a check pass then :func:`evaluate_into` (about 200 against
+    123 M hands/s), though still about half the bare kernel's (issue 24).
     """
     n, m = cards.shape
     K, flush_values = T.card_keys, T.flush_values     # locals: the loop keeps them in registers
     one = np.uint64(1)
-    deck = np.uint64(51)
+    low = np.uint64(lowest)
+    deck = np.uint64(51) - low
     for i in range(n):
         if m == 7:
             c0, c1, c2, c3, c4, c5, c6 = (np.uint64(cards[i, 0]), np.uint64(cards[i, 1]), np.uint64(cards[i, 2]),
                                           np.uint64(cards[i, 3]), np.uint64(cards[i, 4]), np.uint64(cards[i, 5]),
                                           np.uint64(cards[i, 6]))
-            if (c0 > deck) | (c1 > deck) | (c2 > deck) | (c3 > deck) | (c4 > deck) | (c5 > deck) | (c6 > deck):
+            if ((c0 - low > deck) | (c1 - low > deck) | (c2 - low > deck) | (c3 - low > deck) | (c4 - low > deck)
+                    | (c5 - low > deck) | (c6 - low > deck)):
                 return i
             b0, b1, b2, b3, b4, b5, b6 = (one << c0, one << c1, one << c2, one << c3, one << c4, one << c5,
                                           one << c6)
@@ -163,7 +166,7 @@ def evaluate_checked(cards: np.ndarray, out: np.ndarray, T: Tables) -> int:
             key = KEY_BASE
             for j in range(m):
                 c = np.uint64(cards[i, j])
-                if c > deck:
+                if c - low > deck:
                     return i
                 b = one << c
                 total += b
@@ -179,14 +182,14 @@ def evaluate_checked(cards: np.ndarray, out: np.ndarray, T: Tables) -> int:
 
 
 @njit(cache=True, nogil=True)
-def check_cards(cards: np.ndarray) -> int:
-    """Index of the first row holding an id outside 0..51 or a repeated card, else -1."""
+def check_cards(cards: np.ndarray, lowest: int = 0) -> int:
+    """Index of the first row holding an id outside ``lowest``..51 or a repeated card, else -1."""
     n, m = cards.shape
     for i in range(n):
         seen = np.uint64(0)
         for j in range(m):
             c = cards[i, j]
-            if c < 0 or c > 51:
+            if c < lowest or c > 51:
                 return i
             b = np.uint64(1) << np.uint64(c)
             if seen & b:
@@ -196,18 +199,19 @@ def check_cards(cards: np.ndarray) -> int:
 
 
 @njit(cache=True, nogil=True)
-def first_id_outside_deck(cards: np.ndarray) -> int:
-    """Index of the first row holding an id outside 0..51, else -1: the bound check alone.
+def first_id_outside_deck(cards: np.ndarray, lowest: int = 0) -> int:
+    """Index of the first row holding an id outside ``lowest``..51, else -1: the bound check alone.
 
     An id past the deck would index the tables out of bounds (numba does not
     check), reading stray memory or crashing; this scan costs a fraction of an
-    evaluation, so even ``evaluate(..., check=False)`` runs it.
+    evaluation, so even ``evaluate(..., check=False)`` runs it.  (A rank the deck
+    lacks would read a rank-table slot the deck's table does not hold.)
     """
     n, m = cards.shape
     for i in range(n):
         for j in range(m):
             c = cards[i, j]
-            if c < 0 or c > 51:
+            if c < lowest or c > 51:
                 return i
     return -1
 

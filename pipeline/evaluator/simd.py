@@ -42,6 +42,7 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from .decks import STANDARD, Deck
 from .kernels import (
     FLUSH_FLAGS,
     FLUSH_SLOTS,
@@ -119,10 +120,11 @@ def _look_up(builder: Any, key: Any, wanted: Any, offsets_at: Any, values_at: An
     store.align = 4
 
 
-def _hands7_block(typingctx: Any, cards: Any, row: Any, out: Any, offsets: Any, values: Any) -> tuple:
+def _hands7_block(typingctx: Any, cards: Any, row: Any, out: Any, offsets: Any, values: Any, lowest: Any) -> tuple:
     """Rows ``row .. row+7`` of ``cards``: their values to ``out[row:row+8]``; returns the flush lanes (bits
-    0..7, values left to the caller) and bit 8 when a row of the block holds a bad id or a repeated card."""
-    sig = types.uint64(cards, types.int64, out, offsets, values)
+    0..7, values left to the caller) and bit 8 when a row of the block holds a bad id (outside ``lowest``..51,
+    a uint8: the deck's first card, :mod:`.decks`) or a repeated card."""
+    sig = types.uint64(cards, types.int64, out, offsets, values, types.uint8)
 
     def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
         data = [context.make_array(signature.args[i])(context, builder, args[i]).data for i in (0, 2, 3, 4)]
@@ -139,7 +141,11 @@ def _hands7_block(typingctx: Any, cards: Any, row: Any, out: Any, offsets: Any, 
         lane = builder.bitcast(lane_bytes, _Q8)
         any_of = _declare(builder, "llvm.vector.reduce.or.v64i1", _I1, [_M64])
         card_bytes = _const(_M64, [1] * 7 + [0])
-        bad = builder.call(any_of, [builder.and_(builder.icmp_unsigned(">", lane_bytes, _const(_B64, [51])),
+        low = builder.shuffle_vector(builder.insert_element(ir.Constant(_B64, ir.Undefined), args[5],
+                                                           ir.Constant(_I32, 0)),
+                                     ir.Constant(_B64, ir.Undefined), ir.Constant(ir.VectorType(_I32, 64), [0] * 64))
+        bad = builder.call(any_of, [builder.and_(builder.icmp_unsigned(">", builder.sub(lane_bytes, low),
+                                                                       builder.sub(_const(_B64, [51]), low)),
                                                  card_bytes)])
         rotate = _declare(builder, "llvm.fshl.v8i64", _Q8, [_Q8, _Q8, _Q8])
         for shift in range(1, 5):      # byte b against byte b - shift (mod 8): every pair of the seven cards
@@ -214,24 +220,24 @@ def _keys_block(typingctx: Any, keys: Any, suited: Any, row: Any, out: Any, offs
 
 
 # typed for mypy as the call the kernel makes (an intrinsic's own signature starts with numba's typing context)
-hands7_block = cast(Callable[[Any, Any, Any, Any, Any], np.uint64], intrinsic(_hands7_block))
+hands7_block = cast(Callable[[Any, Any, Any, Any, Any, Any], np.uint64], intrinsic(_hands7_block))
 keys_block = cast(Callable[[Any, Any, Any, Any, Any, Any], None], intrinsic(_keys_block))
 
 
 
-@lru_cache(maxsize=1)
-def padded_values() -> np.ndarray:
+@lru_cache(maxsize=None)
+def padded_values(deck: Deck = STANDARD) -> np.ndarray:
     """The evaluator's rank table with two zero entries after it: a gather reads four bytes at each two-byte
-    slot (built once per process from :func:`~.tables.tables`)."""
-    return np.concatenate([tables().rank_values, np.zeros(2, np.uint16)])
+    slot (built once per process and deck from :func:`~.tables.tables`)."""
+    return np.concatenate([tables(deck).rank_values, np.zeros(2, np.uint16)])
 
 
-@lru_cache(maxsize=1)
-def lookup_values() -> np.ndarray:
+@lru_cache(maxsize=None)
+def lookup_values(deck: Deck = STANDARD) -> np.ndarray:
     """The flush table, then the rank table, then two zero entries: the one table :func:`keys_block`'s second
     gather reads (a flush at its rank mask, any other hand :data:`~.kernels.FLUSH_SLOTS` past its rank slot),
-    four bytes at each two-byte slot (built once per process from :func:`~.tables.tables`)."""
-    T = tables()
+    four bytes at each two-byte slot (built once per process and deck from :func:`~.tables.tables`)."""
+    T = tables(deck)
     return np.concatenate([T.flush_values, T.rank_values, np.zeros(2, np.uint16)])
 
 
@@ -258,10 +264,10 @@ CHUNK = 1 << 13     # rows whose flushes are valued together, while their cards 
 
 
 @njit(cache=True, nogil=True)
-def evaluate_hands7(cards: np.ndarray, out: np.ndarray, T: Tables, values: np.ndarray) -> int:
+def evaluate_hands7(cards: np.ndarray, out: np.ndarray, T: Tables, values: np.ndarray, lowest: int = 0) -> int:
     """:func:`~.kernels.evaluate_checked` for a C-ordered uint8 ``(n, 7)`` array, eight rows a step
     (:func:`hands7_block`; ``values`` is the padded rank table, :func:`padded_values`): the index of the first
-    row holding an id outside 0..51 or a repeated card, else -1.
+    row holding an id outside ``lowest``..51 or a repeated card, else -1.
 
     The blocks holding a flush (a fifth of them) are listed without a branch and valued after each chunk:
     a branch per block mispredicts on them (416 M hands/s against 602 without flushes, issue 24)."""
@@ -269,15 +275,16 @@ def evaluate_hands7(cards: np.ndarray, out: np.ndarray, T: Tables, values: np.nd
     K, flush_values, offsets = T.card_keys, T.flush_values, T.rank_offsets
     pending = np.empty(CHUNK // 8, np.uint64)
     one, byte = np.uint64(1), np.uint64(8)
+    low = np.uint8(lowest)
     r = 0
     whole = n - n % 8
     while r < whole:
         end = min(r + CHUNK, whole)
         count = 0
         while r < end:
-            flags = hands7_block(cards, r, out, offsets, values)
+            flags = hands7_block(cards, r, out, offsets, values, low)
             if flags >> byte:
-                return r + check_cards(cards[r:r + 8])
+                return r + check_cards(cards[r:r + 8], lowest)
             pending[count] = (np.uint64(r) << byte) | flags
             count += flags != 0
             r += 8
@@ -298,7 +305,7 @@ def evaluate_hands7(cards: np.ndarray, out: np.ndarray, T: Tables, values: np.nd
                     ranks |= ((c & 3) == suit) << (c >> 2)
                 out[i] = flush_values[ranks]
     if r < n:
-        bad = evaluate_checked(cards[r:], out[r:], T)
+        bad = evaluate_checked(cards[r:], out[r:], T, lowest)
         if bad >= 0:
             return r + bad
     return -1

@@ -1,6 +1,6 @@
-"""A 13x13 heat map PNG of the 169 preflop hands, the picture poker players expect.
+"""A 13x13 heat map PNG of the 169 preflop hands, the picture poker players expect (9x9 for the short deck's 81).
 
-Rows and columns run A..2; suited hands above the diagonal, offsuit below,
+Rows and columns run A..2 (A..6); suited hands above the diagonal, offsuit below,
 pairs on it.  Each cell shows its label and value, coloured from blue (weak)
 through white to red (strong).
 """
@@ -22,11 +22,12 @@ def _colour(t: float) -> tuple[int, int, int]:
 
 
 def heatmap_png(values: np.ndarray, labels: list[str], title: str = "Equity vs one random hand") -> bytes:
-    """``values`` (169, in grid order) as a labelled 13x13 PNG image."""
+    """``values`` (169 or 81, in grid order) as a labelled 13x13 (9x9) PNG image."""
     from PIL import Image, ImageDraw, ImageFont
 
+    side = round(len(values) ** 0.5)
     cell, top = 56, 40
-    img = Image.new("RGB", (13 * cell + 1, 13 * cell + top + 1), "white")
+    img = Image.new("RGB", (side * cell + 1, side * cell + top + 1), "white")
     draw = ImageDraw.Draw(img)
     try:
         font = ImageFont.load_default(size=14)
@@ -36,7 +37,7 @@ def heatmap_png(values: np.ndarray, labels: list[str], title: str = "Equity vs o
     lo, hi = float(np.min(values)), float(np.max(values))
     draw.text((8, 10), f"{title}  ({100 * lo:.1f}% .. {100 * hi:.1f}%)", fill="black", font=font)
     for k, (label, v) in enumerate(zip(labels, values, strict=True)):
-        i, j = divmod(k, 13)
+        i, j = divmod(k, side)
         x, y = j * cell, top + i * cell
         draw.rectangle([x, y, x + cell, y + cell], fill=_colour((v - lo) / (hi - lo or 1)), outline="grey")
         draw.text((x + 5, y + 6), label, fill="black", font=font)

@@ -89,14 +89,16 @@ def ratio_with_stderr(hp: np.ndarray, wx: np.ndarray, wy: np.ndarray) -> tuple[f
     return r, math.sqrt(resid / (n * (n - 1))) / (sy / n)
 
 
-def potentials_mc(heroes: np.ndarray, board: list[int], k: int, trials: int, seed: int, dead: int = 0) -> dict:
+def potentials_mc(heroes: np.ndarray, board: list[int], k: int, trials: int, seed: int, dead: int = 0,
+                  T: Optional[Tables] = None) -> dict:
     """``{"ppot", "ppot_stderr", "npot", "npot_stderr", "potential"}`` against ``k`` random opponents;
-    ``dead`` a mask of cards out of the deck."""
+    ``dead`` a mask of cards out of the deck (a short deck's missing ranks among them), ``T`` the tables of
+    the deck (the 52-card deck's by default)."""
     from ..evaluator.tables import tables
 
     hp = np.zeros((3, 3), np.int64)
-    potential_trials(np.asarray(heroes, np.int64), np.array(board, np.int64), k, trials, seed, hp, tables(),
-                     np.uint64(dead))
+    potential_trials(np.asarray(heroes, np.int64), np.array(board, np.int64), k, trials, seed, hp,
+                     tables() if T is None else T, np.uint64(dead))
     ppot, ppot_se = ratio_with_stderr(hp, _PPOT_X, _PPOT_Y)
     npot, npot_se = ratio_with_stderr(hp, _NPOT_X, _NPOT_Y)
     return {"ppot": ppot, "ppot_stderr": ppot_se, "npot": npot, "npot_stderr": npot_se, "potential": hp.tolist()}

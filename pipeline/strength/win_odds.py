@@ -6,7 +6,9 @@ counts once.  Against two or more, and preflop, they are seeded Monte Carlo
 (:func:`pipeline.equity.equity` with ``random`` opponents) with a standard error.
 The hole may be a pocket query: its combos that fit the board are pooled, each
 counting equally.  Each row also carries HS^k and PPOT/NPOT against k opponents
-(exact for one, seeded Monte Carlo with standard errors beyond).
+(exact for one, seeded Monte Carlo with standard errors beyond).  ``deck=`` plays
+another deck (:mod:`pipeline.evaluator.decks`; the short deck's missing ranks are
+dead to every deal).
 """
 from __future__ import annotations
 
@@ -21,6 +23,8 @@ from ..core.combinatorics import available_cores
 from ..core.inputs import integer
 from ..equity import equity
 from ..equity.calculator import MAX_TRIALS, MC_TRIALS_PER_SECOND
+from ..evaluator.decks import STANDARD, Deck
+from ..evaluator.kernels import Tables
 from ..evaluator.tables import tables
 from ..ranges.query import parse_query
 from .hand_strength import AHEAD, TIED, hand_strengths, potential_counts, potentials
@@ -32,7 +36,8 @@ DEFAULT_TRIALS = 100_000     # Monte Carlo trials per opponent count
 
 def win_odds(hole: str, board: str, max_opponents: int = MAX_OPPONENTS, trials: int = DEFAULT_TRIALS, seed: int = 0, *,
              dead: str = "", executor: Optional[Executor] = None,
-             progress: Optional[Callable[[int, Optional[int], float, str], None]] = None) -> dict:
+             progress: Optional[Callable[[int, Optional[int], float, str], None]] = None,
+             deck: Deck = STANDARD) -> dict:
     """``{"hs", "ppot", "npot", "combos", "opponents": [{opponents, win, tie, equity, stderr, exact}]}``.
 
     ``executor`` and ``progress`` are passed to :func:`pipeline.equity.equity` for each
@@ -42,24 +47,31 @@ def win_odds(hole: str, board: str, max_opponents: int = MAX_OPPONENTS, trials: 
     b = parse_board(board)
     d = parse_cards(dead, what="dead cards") if dead.strip() else []
     check_disjoint([("board", b), ("dead cards", d)])
+    deck.check_cards(b, "board")
+    deck.check_cards(d, "dead cards")
     max_opponents = integer(max_opponents, "opponents", 1, MAX_OPPONENTS, error=CardError, strict=True)
     trials = integer(trials, "trials", 1, MAX_TRIALS, error=CardError, strict=True)
     seed = integer(seed, "seed", 0, 2**63 - 11, error=CardError, strict=True)
     counts = max_opponents - (1 if b else 0)           # opponent counts run by Monte Carlo, trials each
     refuse_count(trials * counts, MC_TRIALS_PER_SECOND, f"{trials:,} trials for each of {counts} opponent counts",
                  "fewer trials", available_cores())
-    rng = parse_query(hole).without(mask_of(b + d))
+    query = parse_query(hole)
+    if len(query) == 1:
+        deck.check_cards(query.combos[0].tolist(), "hole cards")
+    rng = query.without(mask_of(b + d) | deck.absent_mask)
     if len(rng) == 0:
-        raise CardError(f"{hole!r} has no hand left beside the board" + (" and the dead cards" if d else ""))
+        raise CardError(f"{hole!r} has no hand left beside the board" + (" and the dead cards" if d else "")
+                        + (f" in the {deck.title}" if deck.low_rank else ""))
+    dead_mask = mask_of(d) | deck.absent_mask
     rows = []
     out: dict = {"combos": len(rng), "hs": None, "ppot": None, "npot": None}
+    t = tables(deck)
     if b:
-        t = tables()
         now = np.zeros(3, np.int64)
         hp = np.zeros((3, 3), np.int64)
         for combo in rng.combos:
             potential_counts(np.array(combo, np.int64), np.array(b, np.int64), 5 - len(b), now, hp, t,
-                             np.uint64(mask_of(d)))
+                             np.uint64(dead_mask))
         out["hs"] = float(hand_strengths(now))
         if len(b) < 5:
             out["ppot"], out["npot"] = (float(x) for x in potentials(hp))
@@ -74,18 +86,18 @@ def win_odds(hole: str, board: str, max_opponents: int = MAX_OPPONENTS, trials: 
     text = rng.text if len(rng) > 1 else format_cards(rng.combos[0])
     for k in range(start, max_opponents + 1):
         r = equity([text] + ["random"] * k, board=format_cards(b), dead=format_cards(d), trials=trials, seed=seed + k,
-                   executor=executor, progress=progress)
+                   executor=executor, progress=progress, deck=deck)
         p = r.players[0]
         rows.append({"opponents": k, "win": p.win, "tie": p.tie, "equity": p.equity, "stderr": p.stderr,
                      "exact": r.exact})
     for row in rows:
-        _add_strength(row, out, rng.combos, b, trials, seed, mask_of(d))
+        _add_strength(row, out, rng.combos, b, trials, seed, dead_mask, t)
     out["opponents"] = rows
     return out
 
 
 def _add_strength(row: dict, out: dict, heroes: np.ndarray, board: list[int], trials: int, seed: int,
-                  dead: int) -> None:
+                  dead: int, t: Tables) -> None:
     """HS^k, and PPOT/NPOT against k random opponents: the exact enumeration's for k = 1, seeded
     Monte Carlo (:mod:`.potential_mc`, stream ``(seed, k)``) with standard errors beyond; None preflop."""
     k = row["opponents"]
@@ -94,5 +106,5 @@ def _add_strength(row: dict, out: dict, heroes: np.ndarray, board: list[int], tr
         row.update(ppot=out["ppot"], npot=out["npot"], ppot_stderr=0.0 if board else None,
                    npot_stderr=0.0 if board else None)
         return
-    mc = potentials_mc(heroes, board, k, trials, seed, dead)
+    mc = potentials_mc(heroes, board, k, trials, seed, dead, t)
     row.update(ppot=mc["ppot"], npot=mc["npot"], ppot_stderr=mc["ppot_stderr"], npot_stderr=mc["npot_stderr"])

@@ -18,6 +18,9 @@ from ...batch.spec import Dataset, Inputs
 from .matchups import Matchups, matchup_arrays
 
 HEATMAP = "_heatmap.png"   # leading underscore: dataset readers skip it, like _manifest.json
+GRID_SCHEMA = pa.schema([("hero", dictionary_type()), ("villain", dictionary_type()), ("combos", pa.int64()),
+                         ("wins", pa.int64()), ("ties", pa.int64()), ("losses", pa.int64()),
+                         ("win", pa.float64()), ("tie", pa.float64()), ("equity", pa.float64())])
 
 
 class PreflopGrid(Dataset):
@@ -25,9 +28,7 @@ class PreflopGrid(Dataset):
 
     name = "preflop-grid"
     params = {"source": "matchups"}
-    schema = pa.schema([("hero", dictionary_type()), ("villain", dictionary_type()), ("combos", pa.int64()),
-                        ("wins", pa.int64()), ("ties", pa.int64()), ("losses", pa.int64()),
-                        ("win", pa.float64()), ("tie", pa.float64()), ("equity", pa.float64())])
+    schema = GRID_SCHEMA
     side_output_names = (HEATMAP,)
 
     def dependencies(self) -> Sequence[Dataset]:
@@ -51,33 +52,43 @@ class PreflopGrid(Dataset):
 
     def side_outputs(self, table: Callable[[], pa.Table], inputs: Inputs) -> dict[str, bytes]:
         from ...core.hand_classes import CLASS_LABELS
-        from ...equity.scoring import equity_fraction
-        from ...plots.heatmap import heatmap_png
 
-        t = table()
-        hero = t.column("hero").combine_chunks().indices.to_numpy()
-        wtl = np.zeros((169, 3), np.int64)
-        for k, c in enumerate(("wins", "ties", "losses")):
-            np.add.at(wtl[:, k], hero, t.column(c).to_numpy())
-        equity = equity_fraction(wtl[:, 0], wtl[:, 1], wtl.sum(axis=1), unit=2)
-        return {HEATMAP: heatmap_png(equity, CLASS_LABELS)}
+        return {HEATMAP: heatmap_of(table(), CLASS_LABELS)}
 
 
-def grid_rows(grid: np.ndarray, first_hero: int = 0) -> pa.Table:
+def heatmap_of(t: pa.Table, labels: list[str], title: str = "Equity vs one random hand") -> bytes:
+    """The heat map of a finished grid ``t`` over the classes ``labels``: each hero class's equity against one
+    random hand, its rows' wins, ties and losses summed."""
+    from ...equity.scoring import equity_fraction
+    from ...plots.heatmap import heatmap_png
+
+    n = len(labels)
+    hero = t.column("hero").combine_chunks().indices.to_numpy()
+    wtl = np.zeros((n, 3), np.int64)
+    for k, c in enumerate(("wins", "ties", "losses")):
+        np.add.at(wtl[:, k], hero, t.column(c).to_numpy())
+    equity = equity_fraction(wtl[:, 0], wtl[:, 1], wtl.sum(axis=1), unit=2)
+    return heatmap_png(equity, labels, title)
+
+
+def grid_rows(grid: np.ndarray, first_hero: int = 0, labels: list[str] | None = None) -> pa.Table:
     """Arrow table of ordered class pairs from rows of :func:`pipeline.equity.matchups.class_grid`'s array.
 
-    ``grid`` is (h, 169, 4) for the hero classes ``first_hero .. first_hero + h - 1``.
+    ``grid`` is (h, n, 4) for the hero classes ``first_hero .. first_hero + h - 1`` of the ``n`` classes
+    ``labels`` (the 169 of hold'em by default).
     """
     from ...core.hand_classes import CLASS_LABELS
     from ...equity.scoring import equity_fraction
 
+    labels = CLASS_LABELS if labels is None else labels
+    n = len(labels)
     h = grid.shape[0]
-    idx = np.arange(h * 169)
+    idx = np.arange(h * n)
     g = grid.reshape(-1, 4)
     total = g[:, 1] + g[:, 2] + g[:, 3]
     return pa.table({
-        "hero": labels_array(first_hero + idx // 169, CLASS_LABELS),
-        "villain": labels_array(idx % 169, CLASS_LABELS),
+        "hero": labels_array(first_hero + idx // n, labels),
+        "villain": labels_array(idx % n, labels),
         "combos": pa.array(g[:, 0], pa.int64()),
         "wins": pa.array(g[:, 1], pa.int64()),
         "ties": pa.array(g[:, 2], pa.int64()),

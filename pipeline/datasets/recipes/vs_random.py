@@ -23,6 +23,7 @@ from ...batch.parquet import dictionary_type, labels_array
 from ...batch.spec import Dataset, Inputs
 from ...core.errors import InputError
 from ...core.inputs import integer, shown
+from ...evaluator.decks import Deck
 from .matchups import Matchups, matchup_arrays
 from .two_opponents import TwoOpponents, two_opponent_totals
 
@@ -56,17 +57,22 @@ def parse_opponents(text: str) -> list[int]:
     return sorted(out)
 
 
-def opponent_counts(value: Any) -> list[int]:
-    """The ``opponents`` parameter in any of its forms — text (``'1-9'``, ``'1,3'``), one count (``3``) or a
-    list of counts — as sorted counts 1..9; InputError for anything else."""
+def opponent_counts(value: Any, what: str = "vs-random.opponents") -> list[int]:
+    """The ``opponents`` parameter (named ``what`` in messages) in any of its forms — text (``'1-9'``,
+    ``'1,3'``), one count (``3``) or a list of counts — as sorted counts 1..9; InputError for anything else."""
     if isinstance(value, str):
         return parse_opponents(value)
     if isinstance(value, (list, tuple)) and value:
-        return sorted({integer(k, "vs-random.opponents", lo=1, hi=MAX_OPPONENTS) for k in value})
+        return sorted({integer(k, what, lo=1, hi=MAX_OPPONENTS) for k in value})
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return [integer(value, "vs-random.opponents", lo=1, hi=MAX_OPPONENTS)]
-    raise InputError(f"vs-random.opponents must be a count 1 to {MAX_OPPONENTS}, a span like \"1-9\" or a list "
+        return [integer(value, what, lo=1, hi=MAX_OPPONENTS)]
+    raise InputError(f"{what} must be a count 1 to {MAX_OPPONENTS}, a span like \"1-9\" or a list "
                      f"like [1, 3], got {shown(value)}")
+
+
+VS_RANDOM_SCHEMA = pa.schema([("hand", dictionary_type()), ("opponents", pa.int64()), ("win", pa.float64()),
+                              ("tie", pa.float64()), ("equity", pa.float64()), ("stderr", pa.float64()),
+                              ("samples", pa.int64()), ("exact", pa.bool_())])
 
 
 class VsRandom(Dataset):
@@ -76,9 +82,7 @@ class VsRandom(Dataset):
     Monte Carlo is never taken for this recipe's (its parts have another identity and are recomputed)."""
 
     name = "vs-random"
-    schema = pa.schema([("hand", dictionary_type()), ("opponents", pa.int64()), ("win", pa.float64()),
-                        ("tie", pa.float64()), ("equity", pa.float64()), ("stderr", pa.float64()),
-                        ("samples", pa.int64()), ("exact", pa.bool_())])
+    schema = VS_RANDOM_SCHEMA
 
     def __init__(self, opponents: list[int] | int | str = DEFAULT_OPPONENTS, trials: int = DEFAULT_TRIALS,
                  seed: int = DEFAULT_SEED) -> None:
@@ -130,24 +134,29 @@ class VsRandom(Dataset):
         return vs_random_mc_rows(k, classes, trials, seed)
 
 
-def vs_random_mc_rows(opponents: int, classes: list[int], trials: int, seed: int) -> pa.Table:
-    """Arrow table: each class in ``classes`` against ``opponents`` random hands, Monte Carlo.
+def vs_random_mc_rows(opponents: int, classes: list[int], trials: int, seed: int, labels: list[str] | None = None,
+                      deck: Deck | None = None) -> pa.Table:
+    """Arrow table: each class in ``classes`` (indices into ``labels``, the 169 of hold'em by default) against
+    ``opponents`` random hands of ``deck`` (the 52-card deck by default), Monte Carlo.
 
     Class ``c`` is seeded from ``(seed, opponents, c)`` alone, so a row never
     depends on how the classes were split into partitions.
     """
     from ...core.hand_classes import CLASS_LABELS
     from ...equity.calculator import equity
+    from ...evaluator.decks import STANDARD
 
+    labels = CLASS_LABELS if labels is None else labels
     cols: dict[str, list] = {"win": [], "tie": [], "equity": [], "stderr": []}
     for c in classes:
         s = int(np.random.SeedSequence([seed, opponents, c]).generate_state(1)[0])
-        r = equity([CLASS_LABELS[c]] + ["random"] * opponents, trials=trials, seed=s, threads=1).players[0]
+        r = equity([labels[c]] + ["random"] * opponents, trials=trials, seed=s, threads=1,
+                   deck=STANDARD if deck is None else deck).players[0]
         for k in cols:
             cols[k].append(getattr(r, k))
     n = len(classes)
     return pa.table({
-        "hand": labels_array(classes, CLASS_LABELS),
+        "hand": labels_array(classes, labels),
         "opponents": pa.array([opponents] * n, pa.int64()),
         **{k: pa.array(v, pa.float64()) for k, v in cols.items()},
         "samples": pa.array([trials] * n, pa.int64()),
@@ -155,41 +164,47 @@ def vs_random_mc_rows(opponents: int, classes: list[int], trials: int, seed: int
     })
 
 
-def vs_random_exact_rows(wtl: np.ndarray) -> pa.Table:
-    """Arrow table: each class against one random hand, exact, from (169, 3) counts."""
+def vs_random_exact_rows(wtl: np.ndarray, labels: list[str] | None = None) -> pa.Table:
+    """Arrow table: each class against one random hand, exact, from (n, 3) counts of the ``n`` classes
+    ``labels`` (the 169 of hold'em by default)."""
     from ...core.hand_classes import CLASS_LABELS
     from ...equity.scoring import equity_fraction
 
+    labels = CLASS_LABELS if labels is None else labels
+    n = len(labels)
     wtl = np.asarray(wtl, np.int64)
     total = wtl.sum(axis=1)
     return pa.table({
-        "hand": labels_array(np.arange(169), CLASS_LABELS),
-        "opponents": pa.array(np.ones(169, np.int64), pa.int64()),
+        "hand": labels_array(np.arange(n), labels),
+        "opponents": pa.array(np.ones(n, np.int64), pa.int64()),
         "win": pa.array(wtl[:, 0] / total, pa.float64()),
         "tie": pa.array(wtl[:, 1] / total, pa.float64()),
         "equity": pa.array(equity_fraction(wtl[:, 0], wtl[:, 1], total, unit=2), pa.float64()),
-        "stderr": pa.array(np.zeros(169), pa.float64()),
+        "stderr": pa.array(np.zeros(n), pa.float64()),
         "samples": pa.array(total, pa.int64()),
-        "exact": pa.array(np.ones(169, bool), pa.bool_()),
+        "exact": pa.array(np.ones(n, bool), pa.bool_()),
     })
 
 
-def vs_two_exact_rows(counts: np.ndarray) -> pa.Table:
-    """Arrow table: each class against two random hands, exact, from (169, 4) counts of sole wins, two-way
-    ties, three-way ties and losses (``tie`` is both kinds; equity one division of integers)."""
+def vs_two_exact_rows(counts: np.ndarray, labels: list[str] | None = None) -> pa.Table:
+    """Arrow table: each class against two random hands, exact, from (n, 4) counts of sole wins, two-way
+    ties, three-way ties and losses of the ``n`` classes ``labels`` (the 169 of hold'em by default; ``tie``
+    is both kinds; equity one division of integers)."""
     from ...core.hand_classes import CLASS_LABELS
     from ...equity.two_opponents import outcome_fractions
 
+    labels = CLASS_LABELS if labels is None else labels
+    n = len(labels)
     win, tie, equity, deals = outcome_fractions(counts)
     return pa.table({
-        "hand": labels_array(np.arange(169), CLASS_LABELS),
-        "opponents": pa.array(np.full(169, 2, np.int64), pa.int64()),
+        "hand": labels_array(np.arange(n), labels),
+        "opponents": pa.array(np.full(n, 2, np.int64), pa.int64()),
         "win": pa.array(win, pa.float64()),
         "tie": pa.array(tie, pa.float64()),
         "equity": pa.array(equity, pa.float64()),
-        "stderr": pa.array(np.zeros(169), pa.float64()),
+        "stderr": pa.array(np.zeros(n), pa.float64()),
         "samples": pa.array(deals, pa.int64()),
-        "exact": pa.array(np.ones(169, bool), pa.bool_()),
+        "exact": pa.array(np.ones(n, bool), pa.bool_()),
     })
 
 
