@@ -103,11 +103,11 @@ def _players(texts: Sequence[str], g: Game, board: list[int], dead: list[int], u
     for i, text in enumerate(texts, 1):
         if not isinstance(text, str):
             raise CardError(f"player {i}: an Omaha hand or range is text, got {type(text).__name__}")
-        if is_random(text):
+        if is_random(text, g.hole_cards):
             out.append(_Player("random", None))
             continue
         try:
-            r = parse_omaha_range(text, g.hole_cards)
+            r = parse_omaha_range(text, g.hole_cards, hilo=g.hilo)
         except CardError as e:
             raise CardError(f"player {i}: {e}") from None
         if len(r) == 1:

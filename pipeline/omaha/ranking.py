@@ -199,7 +199,7 @@ def main(argv: list[str] | None = None) -> None:
         params[name] = {"seed": a.seed, "first_round_trials": a.first_trials, "rounds": ROUNDS,
                         "others": OTHERS[k, six], "top_chips": round(float(chips[order[0]]), 4)}
         out["_params"] = np.array(json.dumps(params, sort_keys=True))
-        np.savez_compressed(a.out, **out)
+        np.savez_compressed(a.out, **out)   # type: ignore[arg-type]
         hands, _ = class_hands(k)
         top = ", ".join(f"{format_cards(hands[i].tolist())} {chips[i]:.3f}" for i in order[:8])
         print(f"{name}: written to {a.out}; best: {top}")

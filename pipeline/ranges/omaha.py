@@ -20,7 +20,7 @@ PPT's documentation (propokertools.com, "Generic Syntax"; see docs/omaha.md) def
                     non-low [K-9], wheel [A,5-2], broadway [A-T], face [K-J]
 ``$ds`` ``$np``     hand macros: suit shapes ``$r $ss $ds $ts $ms`` (the class-label
                     suffixes of :mod:`.omaha_hands`), no pair ``$np``, no trips ``$nt``
-``15%``             PPT-style percentages of all hands by a ranking (:mod:`.omaha_ranking`):
+``15%``             PPT's percentages of all hands by a ranking (:mod:`.omaha_ranking`):
                     ``5%-10%``, ``15%6h`` (six-handed)
 ``a,b  a:b  a!b``   union; hands in both; hands of ``a`` not in ``b`` (``!b``: not ``b``);
                     ``(...)`` groups. ``AA:xxyy, JJ!JJJ, KK`` is double-suited aces, exactly

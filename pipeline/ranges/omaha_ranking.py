@@ -1,4 +1,4 @@
-"""ProPokerTools-style percentages of Omaha hands: ``15%``, ``5%-10%``, ``15%6h``, by a hand ranking.
+"""ProPokerTools' percentages of Omaha hands: ``15%``, ``5%-10%``, ``15%6h``, by a hand ranking.
 
 A ranking orders the suit classes of k-card hands (16,432 of four cards), best first.
 The rankings shipped in ``data/omaha-rankings.npz`` were computed by

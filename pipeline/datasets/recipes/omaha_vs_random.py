@@ -5,11 +5,11 @@ One row per suit class of starting hands (16,432 classes of four cards standing 
 and opponent count: the canonical hand, its ``omaha_class`` label as players write it
 (``AAKKds``, ``8877ss``, ``AKQJr``: :func:`pipeline.omaha.classes.class_labels`), its
 ``combos``, the accepted ``samples``, sole ``wins``, ``ties`` (any shared pot), ``equity``
-and its ``stderr``.  Seeded Monte Carlo in which one deal serves a whole part of hands (:mod:`pipeline.omaha.vs_random`): a part
-is ``rows_per_part`` classes (default 1,000) at one opponent count, ``trials`` deals
-(default 2,300,000: each hand meets about 1,050,000 of them heads-up, a standard error of
-at most 0.05 percentage points), seeded from ``(seed, opponents, part)`` alone — the
-same bytes whatever the workers.
+and its ``stderr``.  Seeded Monte Carlo in which one deal serves a whole part of hands
+(:mod:`pipeline.omaha.vs_random`): a part is ``rows_per_part`` classes (default 1,000) at
+one opponent count, ``trials`` deals (default 2,300,000: each hand meets about 1,050,000
+of them heads-up, a standard error of at most 0.05 percentage points), seeded from
+``(seed, opponents, part)`` alone — the same bytes whatever the workers.
 """
 from __future__ import annotations
 
