@@ -23,8 +23,8 @@ def _count(x: Optional[int]) -> str:
 @app.command()
 def equity(
     hands: List[str] = typer.Argument(..., metavar="HAND_OR_RANGE...",
-                                      help="2 to 10 players: a hand (AhKh) or a range (QQ+,AKs); Omaha: "
-                                      "AsKsQdJd, AAxx, AAKKds, random"),
+                                      help="2 to 10 players: a hand (AhKh) or a range (QQ+,AKs); Omaha, in "
+                                      "ProPokerTools' syntax: AsKsQdJd, AA:$ds, RROO, 15%, AAKKds, random"),
     game: str = typer.Option("holdem", "--game", "-g", help="holdem, omaha, omaha5, omaha6, omaha-hilo or "
                              "omaha5-hilo"),
     board: str = typer.Option("", "--board", "-b", help="0, 3, 4 or 5 board cards, e.g. 'Ah7c2d'"),

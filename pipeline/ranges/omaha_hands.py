@@ -32,8 +32,8 @@ one class (AsKs AhKh), ``AKQJds`` three (which card each suit pairs with).
 >>> h = all_hands(4)
 >>> len(h), h[0].tolist(), h[-1].tolist()
 (270725, [0, 1, 2, 3], [48, 49, 50, 51])
->>> class_labels(np.array([[51, 50, 47, 46], [24, 25, 20, 21], [51, 47, 43, 39]])).tolist()
-['AAKKds', '8877ss', 'AKQJr']
+>>> class_labels(np.array([[51, 50, 47, 46], [24, 25, 20, 22], [51, 46, 41, 36], [51, 47, 43, 39]])).tolist()
+['AAKKds', '8877ss', 'AKQJr', 'AKQJms']
 """
 from __future__ import annotations
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from ..core.cards import CardError
 from .omaha_hands import SUFFIXES
@@ -35,8 +36,6 @@ SUIT_VARS = "wxyz"
 # PPT's rank macros: card sets by rank (ranks 0..12 for 2..A)
 RANK_MACROS = {"B": "AKQJ", "M": "T987", "Z": "65432", "L": "A2345678", "N": "KQJT9", "W": "A2345",
                "R": "AKQJT", "F": "KQJ"}
-RANK_MACRO_NAMES = {"B": "big", "M": "middle", "Z": "small", "L": "low", "N": "non-low", "W": "wheel",
-                    "R": "broadway", "F": "face"}
 # hand macros: suit shapes (named as the class labels) and rank shapes
 HAND_MACROS = {**{s: f"suit shape {s}" for s in SUFFIXES}, "np": "no pair", "nt": "no three of a rank"}
 _PERCENT = re.compile(r"(\d+(?:\.\d*)?|\.\d+)%(?:-(\d+(?:\.\d*)?|\.\d+)%)?(6h)?", re.IGNORECASE)
@@ -192,8 +191,10 @@ class _Reader:
         return node
 
     def _legacy_weight(self) -> str:
+        """The number after ':' when it can only be a weight of the old ``:w`` notation ('' otherwise: ``AA:22``
+        is aces with two deuces)."""
         m = _NUMBER.match(self.text, self.pos)
-        if m and (self.text[m.end():m.end() + 1] in ("", ",")) and not re.fullmatch(r"[2-9]", m.group()):
+        if m and self.text[m.end():m.end() + 1] in ("", ",") and not set(m.group()) <= set("23456789"):
             return m.group()
         return ""
 
@@ -219,6 +220,8 @@ class _Reader:
         if ch == "(":
             self.pos += 1
             node = self.union()
+            if self.peek() == "@":
+                raise self.fail("a weight (@) follows a whole comma part, outside the parentheses")
             if self.peek() != ")":
                 raise self.fail("'(' is never closed")
             self.pos += 1
@@ -260,8 +263,7 @@ class _Reader:
         raise self.fail(f"unknown macro ${word}: known are {known}")
 
     def _label(self) -> Label | None:
-        m = re.compile(rf"([2-9TJQKA]{{{self.k}}})({'|'.join(sorted(SUFFIXES, key=len, reverse=True))})",
-                       re.IGNORECASE).match(self.text, self.pos)
+        m = _label_pattern(self.k).match(self.text, self.pos)
         if not m or not self._ends(m.end()):
             return None
         self.pos = m.end()
@@ -390,6 +392,12 @@ class _Reader:
         if not cards:
             raise self.fail("an empty bracketed list")
         return cards
+
+
+@lru_cache(maxsize=4)
+def _label_pattern(k: int) -> re.Pattern[str]:
+    """k ranks and a class-label suffix (longest suffixes tried first)."""
+    return re.compile(rf"([2-9TJQKA]{{{k}}})({'|'.join(sorted(SUFFIXES, key=len, reverse=True))})", re.IGNORECASE)
 
 
 def _shifted(items: list[Item], by: dict[int, int]) -> Pattern:

@@ -166,6 +166,13 @@ def test_five_and_six_card_counts(text, k, n):
     assert len(parse_omaha_range(text, k)) == n
 
 
+def test_a_filter_of_ranks_is_no_weight():
+    """``AA:22`` and ``AA:2`` filter by deuces; only a number no pattern can be (``:0.5``, ``:1``) is taken for the
+    old weight notation and refused."""
+    assert len(parse_omaha_range("AA:22")) == 36
+    assert len(parse_omaha_range("AA:2")) == 6 * (comb(48, 2) - comb(44, 2)) + 4 * 4
+
+
 def test_weights_are_relative_and_the_later_part_wins():
     r = parse_omaha_range("AA@0.5, AsAh**@2")
     w = dict(zip(map(int, r.masks), r.weights.tolist()))
@@ -175,6 +182,7 @@ def test_weights_are_relative_and_the_later_part_wins():
 
 @pytest.mark.parametrize("text, k, match", [
     ("AAxx:0.5", 4, "':' is ProPokerTools' filter.*@0.5"),
+    ("AA:1", 4, "':' is ProPokerTools' filter.*@1"),
     ("$foo", 4, "unknown macro \\$foo"),
     ("xxxxx", 4, "has 5 cards; a hand of this game holds 4"),
     ("AsKsQdJdTc", 4, "has 5 cards"),
