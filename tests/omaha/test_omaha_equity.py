@@ -107,7 +107,7 @@ def test_json_keeps_the_holdem_shape():
     (["AsKsQdJdTc", "QdQc"], {}, "has 5 cards; a hand of this game holds 4"),
     (["AA:0.5", "KK"], {}, "':' is ProPokerTools' filter"),
     (["$foo", "KK"], {}, "unknown macro"),
-    (["AsKsQsJs", "TdTc9d9c"], {"game": "omaha5"}, "holds 5"),
+    (["AsKsQsJsTs9s", "TdTc9d9c"], {"game": "omaha5"}, "has 6 cards; a hand of this game holds 5"),
     (["AsKsQsJs", "AsTc9d9c"], {}, "duplicate card As"),
     (["AsKsQsJs", "TdTc9d9c"], {"board": "As2c3d"}, "duplicate card As"),
     (["AAAAds", "KK"], {}, "matches no 4-card hand"),
