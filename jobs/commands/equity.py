@@ -26,8 +26,8 @@ def _count(x: Optional[int]) -> str:
 @app.command()
 def equity(
     hands: List[str] = typer.Argument(..., metavar="HAND_OR_RANGE...",
-                                      help="2 to 10 players: a hand (AhKh) or a range (QQ+,AKs); Omaha: "
-                                      "AsKsQdJd, AAxx, AAKKds, random"),
+                                      help="2 to 10 players: a hand (AhKh) or a range (QQ+,AKs); Omaha, in "
+                                      "ProPokerTools' syntax: AsKsQdJd, AA:$ds, RROO, 15%, AAKKds, random"),
     game: str = typer.Option("holdem", "--game", "-g", help="holdem, shortdeck (6+: 36 cards, a flush beats a "
                              "full house, a straight beats trips), shortdeck-trips (trips beat a straight), omaha, "
                              "omaha5, omaha6, omaha-hilo or omaha5-hilo"),

@@ -5,32 +5,29 @@ equity against random hands is the same for every member.  A class is named by i
 *canonical* member — the one whose 52-bit card mask is smallest over the 24 suit
 permutations — and weighs the number of hands it stands for (1 to 24).
 
+Each class also has the label players write (:func:`class_labels`, the ``omaha_class``
+column of the Omaha tables: ranks high to low and the suit shape, ``AAKKds``), which a
+few classes may share: ``AKQJds`` is three classes, one for each way the suits pair.
+
 >>> hands, weights = starting_classes(4)
 >>> len(hands), int(weights.sum())
 (16432, 270725)
+>>> labels = class_labels(hands)
+>>> len(set(labels.tolist())), int(weights[labels == "AKQJds"].sum()), int((labels == "AKQJds").sum())
+(7566, 36, 3)
 """
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import permutations
 
 import numpy as np
 
 from ..ranges.omaha import cards_of_masks, choose
+from ..ranges.omaha_hands import canonical_masks, class_labels
+
+__all__ = ["CLASS_COUNTS", "canonical_masks", "class_labels", "starting_classes"]
 
 CLASS_COUNTS = {4: 16_432, 5: 134_459}
-
-
-def canonical_masks(hands: np.ndarray) -> np.ndarray:
-    """The smallest card mask over the 24 suit permutations of each hand (n, k) of card ids."""
-    ranks, suits = hands >> 2, hands & 3
-    best = None
-    for perm in permutations(range(4)):
-        mapped = (ranks << 2) | np.array(perm, np.int64)[suits]
-        m = np.bitwise_or.reduce(np.uint64(1) << mapped.astype(np.uint64), axis=1)
-        best = m if best is None else np.minimum(best, m)
-    assert best is not None
-    return best
 
 
 @lru_cache(maxsize=2)

@@ -111,7 +111,7 @@ def _players(texts: Sequence[str], g: Game, board: list[int], dead: list[int], u
             out.append(_Player("random", None))
             continue
         try:
-            r = parse_omaha_range(text, g.hole_cards)
+            r = parse_omaha_range(text, g.hole_cards, hilo=g.hilo)
         except CardError as e:
             raise CardError(f"player {i}: {e}") from None
         if len(r) == 1:

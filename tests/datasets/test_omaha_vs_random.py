@@ -4,12 +4,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from pipeline.batch.session import Session
 from pipeline.core.errors import InputError
 from pipeline.datasets import dataset, read
 from pipeline.datasets.build import build_many
 from pipeline.omaha.classes import canonical_masks, starting_classes
 from pipeline.omaha.equity import omaha_equity
+from pipeline.ranges.omaha import parse_omaha_range
 
 PARAMS = {"omaha-vs-random": {"limit": 60, "rows_per_part": 20, "trials": 40_000, "opponents": [1, 3]}}
 
@@ -34,6 +36,31 @@ def test_twenty_rows_agree_with_an_independent_monte_carlo(built):
     for r in [t[i] for i in rng.choice(len(t), 20, replace=False)]:
         mc = omaha_equity([r["hand"]] + ["random"] * r["opponents"], trials=100_000, seed=7).players[0]
         assert abs(mc.equity - r["equity"]) < 4 * (mc.stderr ** 2 + r["stderr"] ** 2) ** 0.5, (r, mc)
+
+
+def independent_label(hand: str) -> str:
+    """Ranks high to low and the suit-shape suffix (docs/omaha.md), worked out from the text of a hand."""
+    ranks = sorted(hand[0::2], key="23456789TJQKA".index, reverse=True)
+    shape = tuple(sorted((hand[1::2].count(s) for s in set(hand[1::2])), reverse=True))
+    return "".join(ranks) + {(1, 1, 1, 1): "r", (2, 1, 1): "ss", (2, 2): "ds", (3, 1): "ts", (4,): "ms"}[shape]
+
+
+def test_omaha_class_answers_sql(built):
+    """``omaha_class`` is the players' label of each row, and ``WHERE omaha_class = ...`` in DuckDB finds
+    every class of a label: the first 60 classes hold every hand of ranks 2 to 4, so those labels' combos
+    add up to the hands the range parser reads for the label."""
+    import duckdb
+
+    glob = str(built / "omaha-vs-random" / "**" / "*.parquet")
+    rows = duckdb.sql(f"SELECT hand, omaha_class FROM read_parquet('{glob}')").fetchall()
+    assert rows and all(label == independent_label(hand) for hand, label in rows)
+    one = duckdb.sql(f"SELECT hand, combos FROM read_parquet('{glob}') WHERE omaha_class = '3322ds' "
+                     "AND opponents = 1").fetchall()
+    assert len(one) == 1 and one[0][1] == 6
+    sums = duckdb.sql(f"SELECT omaha_class, sum(combos) FROM read_parquet('{glob}') WHERE opponents = 1 "
+                      "GROUP BY omaha_class").fetchall()
+    low = {label: n for label, n in sums if set(label[:4]) <= set("234")}
+    assert len(low) == 36 and all(len(parse_omaha_range(label)) == n for label, n in low.items())
 
 
 def test_a_part_is_recomputed_to_its_bytes_alone(built, tmp_path):

@@ -4,6 +4,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from pipeline.batch.session import Session
 from pipeline.datasets import read
 from pipeline.datasets.build import build_many

@@ -2,13 +2,14 @@
 
 One row per suit class of starting hands (16,432 classes of four cards standing for
 270,725 hands; 134,459 of five cards for ``omaha5-vs-random``, :mod:`pipeline.omaha.classes`)
-and opponent count: the canonical hand, its ``combos``, the accepted ``samples``, sole
-``wins``, ``ties`` (any shared pot), ``equity`` and its ``stderr``.  Seeded Monte Carlo
-in which one deal serves a whole part of hands (:mod:`pipeline.omaha.vs_random`): a part
-is ``rows_per_part`` classes (default 1,000) at one opponent count, ``trials`` deals
-(default 2,300,000: each hand meets about 1,050,000 of them heads-up, a standard error of
-at most 0.05 percentage points), seeded from ``(seed, opponents, part)`` alone — the
-same bytes whatever the workers.
+and opponent count: the canonical hand, its ``omaha_class`` label as players write it
+(``AAKKds``, ``8877ss``, ``AKQJr``: :func:`pipeline.omaha.classes.class_labels`), its
+``combos``, the accepted ``samples``, sole ``wins``, ``ties`` (any shared pot), ``equity``
+and its ``stderr``.  Seeded Monte Carlo in which one deal serves a whole part of hands
+(:mod:`pipeline.omaha.vs_random`): a part is ``rows_per_part`` classes (default 1,000) at
+one opponent count, ``trials`` deals (default 2,300,000: each hand meets about 1,050,000
+of them heads-up, a standard error of at most 0.05 percentage points), seeded from
+``(seed, opponents, part)`` alone — the same bytes whatever the workers.
 """
 from __future__ import annotations
 
@@ -51,7 +52,8 @@ class OmahaVsRandom(Dataset):
 
     name = "omaha-vs-random"
     cards = 4
-    schema = pa.schema([("hand", pa.string()), ("combos", pa.int64()), ("opponents", pa.int64()),
+    schema = pa.schema([("hand", pa.string()), ("omaha_class", pa.string()), ("combos", pa.int64()),
+                        ("opponents", pa.int64()),
                         ("samples", pa.int64()), ("wins", pa.int64()), ("ties", pa.int64()),
                         ("equity", pa.float64()), ("stderr", pa.float64())])
 
@@ -94,7 +96,7 @@ class OmahaVsRandom(Dataset):
 
     def compute(self, partition: Any) -> pa.Table:
         from ...core.cards import format_card_rows
-        from ...omaha.classes import starting_classes
+        from ...omaha.classes import class_labels, starting_classes
         from ...omaha.tables import omaha_tables
         from ...omaha.vs_random import block_vs_random, share_unit
 
@@ -109,7 +111,8 @@ class OmahaVsRandom(Dataset):
         s = np.maximum(samples, 1)
         equity = units / (unit * s)
         var = np.maximum(squares / (unit * unit * s) - equity ** 2, 0.0) * s / np.maximum(s - 1, 1)
-        return pa.table({"hand": pa.array(format_card_rows(hands).astype(str)), "combos": pa.array(weights[start:stop]),
+        return pa.table({"hand": pa.array(format_card_rows(hands).astype(str)),
+                         "omaha_class": pa.array(class_labels(hands)), "combos": pa.array(weights[start:stop]),
                          "opponents": pa.array(np.full(n, k, np.int64)), "samples": pa.array(samples),
                          "wins": pa.array(wins), "ties": pa.array(ties), "equity": pa.array(equity),
                          "stderr": pa.array(np.sqrt(var / s))}, schema=self.schema)
