@@ -155,22 +155,9 @@ def _choose(n: int, k: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _squeeze(mask: int, used: int) -> int:
-    """``mask``'s ranks renumbered among the ranks not in ``used`` (its ranks are not in ``used``)."""
-    out = 0
-    at = 0
-    for r in range(13):
-        if used >> r & 1:
-            continue
-        if mask >> r & 1:
-            out |= 1 << at
-        at += 1
-    return out
-
-
-@njit(cache=True, nogil=True)
 def _expand(squeezed: int, used: int) -> int:
-    """The inverse of :func:`_squeeze`: the ranks of ``squeezed`` counted among those not in ``used``."""
+    """The ranks of ``squeezed`` counted among those not in ``used`` (a round's ranks renumbered past the ranks
+    its suit received before, as the suit index numbers them)."""
     out = 0
     at = 0
     for r in range(13):
@@ -209,7 +196,8 @@ def _index_rows(cards: np.ndarray, cards_per_round: np.ndarray, last: int, words
         w0 = w1 = w2 = w3 = 0
         at = 0
         for j in range(last + 1):
-            m0 = m1 = m2 = m3 = 0
+            m0 = m1 = m2 = m3 = 0                  # this round's ranks per suit, and squeezed past the used ones
+            q0 = q1 = q2 = q3 = 0
             for t in range(at, at + cards_per_round[j]):
                 c = cards[row, t]
                 if c < 0 or c > 51:
@@ -220,23 +208,27 @@ def _index_rows(cards: np.ndarray, cards_per_round: np.ndarray, last: int, words
                     if (m0 | used0) & bit:
                         return row
                     m0 |= bit
+                    q0 |= bit >> POP13[used0 & (bit - 1)]
                 elif s == 1:
                     if (m1 | used1) & bit:
                         return row
                     m1 |= bit
+                    q1 |= bit >> POP13[used1 & (bit - 1)]
                 elif s == 2:
                     if (m2 | used2) & bit:
                         return row
                     m2 |= bit
+                    q2 |= bit >> POP13[used2 & (bit - 1)]
                 else:
                     if (m3 | used3) & bit:
                         return row
                     m3 |= bit
+                    q3 |= bit >> POP13[used3 & (bit - 1)]
             at += cards_per_round[j]
-            idx0 += mul0 * COLEX13[_squeeze(m0, used0)]
-            idx1 += mul1 * COLEX13[_squeeze(m1, used1)]
-            idx2 += mul2 * COLEX13[_squeeze(m2, used2)]
-            idx3 += mul3 * COLEX13[_squeeze(m3, used3)]
+            idx0 += mul0 * COLEX13[q0]
+            idx1 += mul1 * COLEX13[q1]
+            idx2 += mul2 * COLEX13[q2]
+            idx3 += mul3 * COLEX13[q3]
             mul0 *= BINOM[13 - POP13[used0], POP13[m0]]
             mul1 *= BINOM[13 - POP13[used1], POP13[m1]]
             mul2 *= BINOM[13 - POP13[used2], POP13[m2]]
