@@ -78,6 +78,7 @@ Cards = Union[str, Sequence[int]]
 HOLDEM_ROUNDS = {"preflop": (2,), "flop": (2, 3), "turn": (2, 4), "river": (2, 5)}
 """Cards per round of the boards-as-sets hold'em indexers (the export's, one per street)."""
 MAX_ROUNDS = 8                 # the C library's
+MAX_CONFIGURATIONS = 10_000     # a round's suit configurations (hold'em's most: 158, perfect-recall river)
 SUIT_BITS = 24                 # a suit index below 2**24 (hold'em's largest, perfect recall, is 720,720)
 _SUIT_MASK = (1 << SUIT_BITS) - 1
 
@@ -112,31 +113,67 @@ def _multiset_count(n: int, g: int) -> int:
     return comb(n + g - 1, g)
 
 
+def _splits(n: int) -> list[tuple[int, ...]]:
+    """The ways to deal ``n`` cards of a round among the four suits (counts per suit)."""
+    return [s for s in product(range(n + 1), repeat=4) if sum(s) == n]
+
+
 @lru_cache(maxsize=None)
-def _round_tables(cards_per_round: tuple[int, ...], last: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(words, offsets, suit_sizes)`` of round ``last``: each configuration's four suit words (largest
-    first), in ascending lexicographic order; the first index of each and, last, the round's size; each
-    position's suit size."""
+def _configurations(cards_per_round: tuple[int, ...]) -> tuple[tuple[tuple[tuple[int, ...], ...], ...], ...]:
+    """Each round's configurations (four suits' counts per round so far, sorted largest first), in ascending
+    lexicographic order of their suit words: a round's are the last round's, each suit given its share of the
+    round's cards, sorted again — so only distinct configurations are ever extended."""
+    level: set[tuple[tuple[int, ...], ...]] = {((), (), (), ())}
+    out = []
+    for j, n in enumerate(cards_per_round):
+        level = {tuple(sorted((cfg[i] + (s[i],) for i in range(4)), reverse=True))
+                 for cfg in level for s in _splits(n) if all(sum(cfg[i]) + s[i] <= 13 for i in range(4))}
+        if len(level) > MAX_CONFIGURATIONS:
+            raise IndexerError(f"cards per round {shown(list(cards_per_round))}: round {j} has {len(level):,} suit "
+                               f"configurations, more than the {MAX_CONFIGURATIONS:,} an indexer here tabulates")
+        out.append(tuple(sorted(level, key=lambda cfg: tuple(_word(c) for c in cfg))))
+    return tuple(out)
+
+
+MAX_LOOKUP = 1 << 20     # count patterns up to which a round finds its configuration by one table read
+
+
+@lru_cache(maxsize=None)
+def _round_tables(cards_per_round: tuple[int, ...], last: int) -> tuple[np.ndarray, ...]:
+    """``(words, offsets, suit_sizes, lookup)`` of round ``last``: each configuration's four suit words
+    (largest first), in ascending lexicographic order; the first index of each and, last, the round's size;
+    each position's suit size; and the configuration of every pattern of counts (per round, suits 0..2 in
+    mixed radix ``cards + 1``; empty where the patterns exceed :data:`MAX_LOOKUP`: a binary search then)."""
     rounds = cards_per_round[:last + 1]
-    configs = set()
-    splits = [[s for s in product(range(n + 1), repeat=4) if sum(s) == n] for n in rounds]
-    for choice in product(*splits):
-        suits = [tuple(choice[j][s] for j in range(len(rounds))) for s in range(4)]
-        if all(sum(c) <= 13 for c in suits):
-            configs.add(tuple(sorted(suits, reverse=True)))
-    order = sorted(configs, key=lambda cfg: tuple(_word(c) for c in cfg))
+    order = _configurations(cards_per_round)[last]
     words = np.array([[_word(c) for c in cfg] for cfg in order], np.int64)
     sizes = np.array([[_suit_size(c) for c in cfg] for cfg in order], np.int64)
-    offsets = np.zeros(len(order) + 1, np.int64)
-    for i, cfg in enumerate(order):
+    starts = [0]
+    for cfg in order:
         block = 1
         for c in sorted(set(cfg), reverse=True):
             block *= _multiset_count(_suit_size(c), cfg.count(c))
-        offsets[i + 1] = offsets[i] + block
-    if int(sizes.max()) > _SUIT_MASK:
-        raise IndexerError(f"cards per round {shown(list(cards_per_round))}: a suit can receive "
-                           f"{int(sizes.max()):,} rank sets, more than this indexer numbers (2**{SUIT_BITS})")
-    return words, offsets, sizes
+        starts.append(starts[-1] + block)
+    if int(sizes.max()) > _SUIT_MASK or starts[-1] >= 1 << 63:
+        raise IndexerError(f"cards per round {shown(list(cards_per_round))}: more hands than this indexer numbers "
+                           f"(a suit's rank sets below 2**{SUIT_BITS}, a round's classes below 2**63)")
+    offsets = np.array(starts, np.int64)
+    patterns = 1
+    for n in rounds:
+        patterns *= (n + 1) ** 3
+    lookup = np.zeros(0, np.int32)
+    if patterns <= MAX_LOOKUP:
+        lookup = np.full(patterns, -1, np.int32)
+        ids = {cfg: i for i, cfg in enumerate(order)}
+        for choice in product(*(_splits(n) for n in rounds)):
+            suits = [tuple(choice[j][i] for j in range(len(rounds))) for i in range(4)]
+            if any(sum(c) > 13 for c in suits):
+                continue
+            key = 0
+            for n, split in zip(rounds, choice):
+                key = key * (n + 1) ** 3 + (split[0] * (n + 1) + split[1]) * (n + 1) + split[2]
+            lookup[key] = ids[tuple(sorted(suits, reverse=True))]
+    return words, offsets, sizes, lookup
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -186,7 +223,7 @@ def _find(words: np.ndarray, w0: int, w1: int, w2: int, w3: int) -> int:
 
 @njit(cache=True, nogil=True)
 def _index_rows(cards: np.ndarray, cards_per_round: np.ndarray, last: int, words: np.ndarray,
-                offsets: np.ndarray, sizes: np.ndarray, out: np.ndarray) -> int:
+                offsets: np.ndarray, sizes: np.ndarray, lookup: np.ndarray, out: np.ndarray) -> int:
     """Index each row of ``cards`` (its rounds' cards, in order) on round ``last`` into ``out``; the first
     row holding a card twice or a card outside 0..51, or -1 when every row is a hand."""
     for row in range(cards.shape[0]):
@@ -194,6 +231,7 @@ def _index_rows(cards: np.ndarray, cards_per_round: np.ndarray, last: int, words
         idx0 = idx1 = idx2 = idx3 = 0
         mul0 = mul1 = mul2 = mul3 = 1
         w0 = w1 = w2 = w3 = 0
+        pattern = 0
         at = 0
         for j in range(last + 1):
             m0 = m1 = m2 = m3 = 0                  # this round's ranks per suit, and squeezed past the used ones
@@ -241,9 +279,14 @@ def _index_rows(cards: np.ndarray, cards_per_round: np.ndarray, last: int, words
             w1 = w1 << 4 | POP13[m1]
             w2 = w2 << 4 | POP13[m2]
             w3 = w3 << 4 | POP13[m3]
+            radix = cards_per_round[j] + 1
+            pattern = pattern * radix * radix * radix + (POP13[m0] * radix + POP13[m1]) * radix + POP13[m2]
         k0, k1, k2, k3 = sort4_desc(w0 << SUIT_BITS | idx0, w1 << SUIT_BITS | idx1, w2 << SUIT_BITS | idx2,
                                     w3 << SUIT_BITS | idx3)
-        cfg = _find(words, k0 >> SUIT_BITS, k1 >> SUIT_BITS, k2 >> SUIT_BITS, k3 >> SUIT_BITS)
+        if lookup.size:
+            cfg = lookup[pattern]
+        else:
+            cfg = _find(words, k0 >> SUIT_BITS, k1 >> SUIT_BITS, k2 >> SUIT_BITS, k3 >> SUIT_BITS)
         index = offsets[cfg]
         mult = 1
         i = 0
@@ -405,10 +448,10 @@ class HandIndexer:
                                f"{a.dtype} {a.shape}")
         out = np.empty(a.shape[0], np.int64)
         if a.shape[0]:
-            words, offsets, sizes = self._tables[r]
+            words, offsets, sizes, lookup = self._tables[r]
             kept = a.dtype in (np.uint8, np.int32, np.int64)          # the kernels compiled; others as int64
             rows = np.ascontiguousarray(a if kept else a.astype(np.int64))
-            bad = _index_rows(rows, self._cpr, r, words, offsets, sizes, out)
+            bad = _index_rows(rows, self._cpr, r, words, offsets, sizes, lookup, out)
             if bad >= 0:
                 raise IndexerError(f"cards: row {bad:,} ({shown(a[bad].tolist())}) holds a card twice or one "
                                    "outside 0..51")
@@ -426,7 +469,7 @@ class HandIndexer:
             raise IndexerError(f"indices: {bad:,} is outside 0..{self.size(r) - 1:,} of round {r}")
         out = np.empty((a.size, self.cards(r)), np.uint8)
         if a.size:
-            words, offsets, sizes = self._tables[r]
+            words, offsets, sizes, _ = self._tables[r]
             _unindex_rows(a, self._cpr, r, words, offsets, sizes, out)
         return out
 

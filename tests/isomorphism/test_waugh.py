@@ -231,3 +231,33 @@ def test_bad_input():
         holdem_indexer("showdown")
     assert ix.index_array(np.zeros((0, 5), np.uint8)).shape == (0,)
     assert ix.unindex_array(np.zeros(0, np.int64)).shape == (0, 5)
+
+
+def test_the_binary_search_equals_the_lookup_table():
+    """An indexer whose count patterns exceed the lookup table's bound finds its configuration by binary
+    search: both give the same indices."""
+    from pipeline.isomorphism.waugh import _index_rows
+
+    ix = PERFECT_RECALL
+    hands = _hands(7, 50_000, seed=9).astype(np.int64)
+    words, offsets, sizes, lookup = ix._tables[3]
+    assert lookup.size == 110_592
+    out = np.empty(len(hands), np.int64)
+    assert _index_rows(hands, ix._cpr, 3, words, offsets, sizes, lookup[:0], out) == -1
+    assert (out == ix.index_array(hands)).all()
+
+
+def test_indexers_beyond_hold_em_are_bounded():
+    """Three rounds of one card: the sizes are the brute-force count of classes of all 132,600 ordered deals,
+    and every deal's class is its index's."""
+    ix = HandIndexer((1, 1, 1))
+    deals = np.array([(a, b, c) for a in range(52) for b in range(52) for c in range(52) if len({a, b, c}) == 3])
+    for r in range(3):
+        canon = np.unique(_canonical(deals[:, :r + 1], (1,) * (r + 1)), axis=0, return_inverse=True)[1].ravel()
+        index = ix.index_array(deals[:, :r + 1], r)
+        assert ix.size(r) == canon.max() + 1 == len(set(zip(canon.tolist(), index.tolist())))
+    assert (ix.index_array(ix.unindex_array(np.arange(ix.size()))) == np.arange(ix.size())).all()
+    with pytest.raises(IndexerError, match="configurations"):
+        HandIndexer((13, 13, 13, 13))
+    with pytest.raises(IndexerError, match="more hands"):
+        HandIndexer((1,) * 8)
