@@ -15,6 +15,7 @@ distance in imperfect-information games", AAAI 2014), from exact features.
 :mod:`.fitting`  a street's fit (sampled boards) and the assignment of every situation
 :mod:`.lookup`   look buckets up (:class:`Abstraction`), :func:`situation` one situation's features
 :mod:`.report`   within-bucket distances beside equity-percentile buckets
+:mod:`.waugh_file` the bucket file solvers read: a flat array keyed by Waugh's hand index
 ================  ==========================================================================
 """
 from __future__ import annotations
@@ -24,15 +25,18 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .kmeans import Clustering, assign, fit, plusplus
-    from .lookup import Abstraction, AbstractionError, Situation, situation
+    from .lookup import Abstraction, AbstractionError, Situation, preflop_situation, situation
+    from .waugh_file import WaughBuckets
 
 # A built abstraction is opened by pipeline.datasets.load_abstraction (the verified read of its files is the
 # batch layer's, which this package does not import).
-__all__ = ["Abstraction", "AbstractionError", "Clustering", "Situation", "assign", "fit", "plusplus", "situation"]
+__all__ = ["Abstraction", "AbstractionError", "Clustering", "Situation", "WaughBuckets", "assign", "fit", "plusplus",
+           "preflop_situation", "situation"]
 
 # Imported when first asked for: a lookup (``pokerpipe bucket``) loads neither k-means nor the report.
 _HOME = {"Clustering": "kmeans", "assign": "kmeans", "fit": "kmeans", "plusplus": "kmeans",
-         "Abstraction": "lookup", "AbstractionError": "lookup", "Situation": "lookup", "situation": "lookup"}
+         "Abstraction": "lookup", "AbstractionError": "lookup", "Situation": "lookup", "situation": "lookup",
+         "preflop_situation": "lookup", "WaughBuckets": "waugh_file"}
 
 
 def __getattr__(name: str) -> Any:

@@ -31,9 +31,10 @@ import numpy as np
 
 from ..core.cards import CardError, cards_arg, check_disjoint
 from ..core.errors import InputError
-from ..core.hand_classes import CLASS_INDEX
+from ..core.hand_classes import CLASS_INDEX, CLASS_LABELS, class_of
 from ..core.inputs import integer, shown
 from ..isomorphism.situations import situation_index, street_size
+from ..isomorphism.waugh import holdem_indexer
 from .features import DEFAULT_BINS, FULL, MAX_BINS, river_features, runout_features
 from .streets import NO_BUCKET, STREETS
 
@@ -116,13 +117,19 @@ def check_clusters(clusters: Any) -> np.ndarray:
 @dataclass(frozen=True)
 class Situation:
     """One situation's exact features: ``street``, ``index`` (situation_index), ``equity`` against a random
-    hand, ``histogram`` (turn, flop: counts of runouts per equity bin) or ``ochs`` (river)."""
+    hand, ``histogram`` (turn, flop: counts of runouts per equity bin) or ``ochs`` (river); ``waugh`` its
+    Waugh hand index (:mod:`pipeline.isomorphism.waugh`, the street's boards-as-sets indexer: what the
+    ``_buckets.waugh`` exports are keyed by); preflop also ``hand_class`` and its lossless ``bucket`` (the
+    class's grid index, as ``abstraction/preflop.bucket``)."""
 
     street: str
     index: int
     equity: float
     histogram: Optional[list[int]] = None
     ochs: Optional[list[float]] = None
+    waugh: Optional[int] = None
+    hand_class: Optional[str] = None
+    bucket: Optional[int] = None
 
 
 def situation(hole: Cards, board: Cards, bins: int = DEFAULT_BINS,
@@ -133,14 +140,43 @@ def situation(hole: Cards, board: Cards, bins: int = DEFAULT_BINS,
     bins = check_bins(bins)
     street = street_of(b)
     idx = situation_index(h, b)
+    waugh = holdem_indexer(street).index(h + b)
     boards = np.array([b], np.int64)
     if street == "river":
         rf = river_features(boards, default_clusters() if clusters is None else check_clusters(clusters))
         row = int(np.searchsorted(rf.index, idx))
-        return Situation(street, idx, float(rf.win2[row]) / FULL, ochs=[float(x) for x in rf.ochs[row]])
+        return Situation(street, idx, float(rf.win2[row]) / FULL, ochs=[float(x) for x in rf.ochs[row]],
+                         waugh=waugh)
     f = runout_features(boards, bins)
     row = int(np.searchsorted(f.index, idx))
-    return Situation(street, idx, float(f.equity[row]), histogram=[int(x) for x in f.histogram[row]])
+    return Situation(street, idx, float(f.equity[row]), histogram=[int(x) for x in f.histogram[row]], waugh=waugh)
+
+
+@lru_cache(maxsize=1)
+def preflop_equities() -> np.ndarray:
+    """Each of the 169 classes' exact all-in equity against one random hand (ties half), in grid order, from
+    the heads-up matchup table shipped with :mod:`pipeline.equity` (AA 0.852037, 72o 0.345836)."""
+    from ..equity.matchup_sums import packaged_table
+    from ..equity.matchups import class_grid, vs_random_exact
+
+    table = packaged_table()
+    if table is None:
+        raise AbstractionError("the packaged heads-up matchup table (pipeline/equity/data/matchups-wtl.npz) is "
+                               "missing or damaged; reinstall pokerpipe")
+    wtl = vs_random_exact(class_grid(*table))
+    return (wtl[:, 0] + wtl[:, 1] / 2) / wtl.sum(axis=1)
+
+
+def preflop_situation(hole: Cards) -> Situation:
+    """``hole``'s preflop situation: its class, whose grid index (0 AA .. 168 22, :mod:`pipeline.core.hand_classes`)
+    is the lossless preflop bucket, the situation index and Waugh's preflop index (both 169 classes, numbered
+    otherwise), and the class's exact equity against a random hand."""
+    h = cards_arg(hole, "hole cards")
+    if len(h) != 2:
+        raise CardError(f"hole cards are 2 cards, got {len(h)}")
+    grid = class_of(h[0], h[1])
+    return Situation("preflop", situation_index(h), float(preflop_equities()[grid]),
+                     waugh=holdem_indexer("preflop").index(h), hand_class=CLASS_LABELS[grid], bucket=grid)
 
 
 @dataclass

@@ -8,7 +8,7 @@ True
 verified; :mod:`.abstraction_lookup` opens a built card abstraction for
 lookups.  This is the one package that joins the domain and the batch layer.
 """
-from .abstraction_lookup import built_clusters, load_abstraction
+from .abstraction_lookup import built_clusters, load_abstraction, load_waugh_buckets
 from .build import BuildError, build, build_many, catalog, is_built, open_storage, read, update_catalog
 from .recipes.ehs_table import EhsTable
 from .recipes.holdem_weights import HandWeightTables, HoldemWeights
@@ -21,5 +21,5 @@ from .registry import PREFLOP_SET, DatasetError, dataset, names, parameters, reg
 
 __all__ = ["BuildError", "DatasetError", "EhsTable", "HandWeightTables", "HoldemWeights", "Matchups", "OddsTable",
            "PREFLOP_SET", "PreflopGrid", "Strategy", "VsRandom", "build", "build_many", "built_clusters", "catalog",
-           "dataset", "is_built", "load_abstraction", "matchup_arrays", "names", "open_storage", "parameters", "read",
-           "registry", "update_catalog"]
+           "dataset", "is_built", "load_abstraction", "load_waugh_buckets", "matchup_arrays", "names",
+           "open_storage", "parameters", "read", "registry", "update_catalog"]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any, Optional
 
@@ -37,9 +37,10 @@ from ..abstraction.lookup import (
     clusters_from,
 )
 from ..abstraction.streets import DEFAULT_K, MAX_K
+from ..abstraction.waugh_file import WaughBuckets
 from ..batch.runner import check_manifest, manifest_matches
 from ..batch.storage import Storage, StorageError
-from ..batch.verified import manifest_path, read_document, side_array, side_document, side_path
+from ..batch.verified import manifest_path, read_document, side_array, side_bytes, side_document, side_path
 from ..core.errors import InputError
 from ..core.inputs import integer, shown
 from ..isomorphism.situations import street_size
@@ -86,16 +87,18 @@ def _manifest(storage: Storage, name: str, what: str) -> dict:
         raise AbstractionNotBuilt(f"the {what} is not built at {storage.url()}") from None
 
 
-def _built(storage: Storage, street: str, manifest: dict) -> Street:
-    """The dataset ``manifest`` records, rebuilt from its own parameters through the recipe (each checked by
-    type and range), and checked to be a finished run of it; AbstractionError saying what is wrong."""
-    where = storage.url(*manifest_path(f"abstraction/{street}"))
+def _built(storage: Storage, street: str, manifest: dict, recipe: Callable[..., Any] = Street,
+           name: Optional[str] = None) -> Any:
+    """The dataset ``manifest`` records (``recipe``'s of ``street``, named ``name``: ``abstraction/<street>``
+    by default), rebuilt from its own parameters through the recipe (each checked by type and range), and
+    checked to be a finished run of it; AbstractionError saying what is wrong."""
+    where = storage.url(*manifest_path(name or f"abstraction/{street}"))
     params = manifest.get("parameters")
     if not isinstance(params, dict):
         raise AbstractionError(f"{where}: its parameters are {shown(params)}, not an object; build it again")
     accepted = {"k", "bins", "seed", "limit", "turn_k"}
     try:
-        ds = Street(street, **{key: v for key, v in params.items() if key in accepted})
+        ds = recipe(street, **{key: v for key, v in params.items() if key in accepted})
     except (InputError, TypeError) as e:
         raise AbstractionError(f"{where} records parameters no build has: {e}; build it again") from None
     if not manifest_matches(manifest, ds):
@@ -106,6 +109,45 @@ def _built(storage: Storage, street: str, manifest: dict) -> Street:
         raise AbstractionError(f"the {street} abstraction at {storage.url()} is not a finished run ({why}); "
                                "build it again")
     return ds
+
+
+def _parameters_agree(ds: Any, street: str, k: int, bins: int, seed: int, where: str) -> None:
+    want = {"k": k, "seed": seed, **({"bins": bins} if street != "river" else {})}
+    got = {key: ds.params.get(key) for key in want}
+    if got != want:
+        raise AbstractionError(f"the {street} abstraction at {where} was built with "
+                               f"{', '.join(f'{a}={b}' for a, b in got.items())}, not "
+                               f"{', '.join(f'{a}={b}' for a, b in want.items())}")
+
+
+def load_waugh_buckets(out: str | os.PathLike[str], street: str, k: int = DEFAULT_K, bins: int = DEFAULT_BINS,
+                       seed: int = 0) -> WaughBuckets:
+    """The ``_buckets.waugh`` file of ``abstraction/<street>-waugh`` built under the local folder ``out`` with
+    these parameters (``preflop`` has none: its buckets are the 169 classes), its bytes hashed here against
+    the manifest's SHA-256 and then decoded with every header field and both CRCs checked.
+
+    AbstractionNotBuilt when it is not built there; AbstractionError when it is unfinished, damaged, built
+    with other parameters, or an argument is out of range.
+    """
+    from ..abstraction.waugh_file import FILE_NAME, decode
+    from .recipes.abstraction_waugh import PreflopWaugh, StreetWaugh
+
+    k, bins, seed = check_lookup(k, bins, seed)
+    if street != "preflop":
+        street = check_street(street)
+    storage = _local(out)
+    name = f"abstraction/{street}-waugh"
+    manifest = _manifest(storage, name, f"{street} export keyed by Waugh's index")
+    if street == "preflop":
+        ds: Any = PreflopWaugh()
+        why = check_manifest(manifest, ds, ds.planned_parts())
+        if why is not None:
+            raise AbstractionError(f"{storage.url(name)} is not a finished run ({why}); build it again")
+    else:
+        ds = _built(storage, street, manifest, StreetWaugh, name)
+        _parameters_agree(ds, street, k, bins, seed, storage.url())
+    data = side_bytes(storage, name, manifest, FILE_NAME, max_bytes=1 << 31, error=AbstractionError)
+    return decode(data, storage.url(*side_path(name, FILE_NAME)))
 
 
 def load_abstraction(out: str | os.PathLike[str], k: int = DEFAULT_K, bins: int = DEFAULT_BINS, seed: int = 0,
@@ -126,12 +168,7 @@ def load_abstraction(out: str | os.PathLike[str], k: int = DEFAULT_K, bins: int 
         name = f"abstraction/{street}"
         manifest = _manifest(storage, name, f"{street} abstraction")
         ds = _built(storage, street, manifest)
-        want = {"k": k, "seed": seed, **({"bins": bins} if street != "river" else {})}
-        got = {key: ds.params.get(key) for key in want}
-        if got != want:
-            raise AbstractionError(f"the {street} abstraction at {storage.url()} was built with "
-                                   f"{', '.join(f'{a}={b}' for a, b in got.items())}, not "
-                                   f"{', '.join(f'{a}={b}' for a, b in want.items())}")
+        _parameters_agree(ds, street, k, bins, seed, storage.url())
         mapped = partial(side_array, storage, name, manifest, BUCKETS, np.uint16, (street_size(STREETS[street]),),
                          error=AbstractionError)
         found[street] = StreetBuckets(street, k, dict(ds.params), mapped)

@@ -40,6 +40,7 @@ from numba import njit
 from ..core.cards import BOARD_SIZES, CardError, cards_arg, check_disjoint, format_cards
 from ..core.combinatorics import BINOM
 from ..core.inputs import integer
+from .ranksets import COLEX13, POP13
 from .sort4 import sort4_desc
 
 Cards = Union[str, Sequence[int]]
@@ -208,20 +209,7 @@ def _block_table(board_cards: int) -> np.ndarray:
     return table
 
 
-def _colex13() -> np.ndarray:
-    """Colex rank of every 13-bit rank mask (a set's rank among sets of its size)."""
-    out = np.zeros(1 << 13, np.int64)
-    for mask in range(1 << 13):
-        k = 0
-        for pos in range(13):
-            if mask >> pos & 1:
-                k += 1
-                out[mask] += comb(pos, k)
-    return out
-
-
-_COLEX13 = _colex13()
-_POP13 = np.array([bin(m).count("1") for m in range(1 << 13)], np.int64)
+_COLEX13, _POP13 = COLEX13, POP13          # module globals: numba freezes them into the kernels
 
 
 @njit(cache=True, nogil=True)
@@ -299,3 +287,25 @@ def situation_index_nb(h0: int, h1: int, board: np.ndarray, nboard: int, blocks:
         mult *= _comb_upto4(size + g - 1, g)
         i += g
     return blocks[key] + idx
+
+
+def situation_indices(cards: np.ndarray) -> np.ndarray:
+    """:func:`situation_index` of each row of ``cards`` (an integer array of shape (situations, 2 + n) with
+    n = 0, 3, 4 or 5: hole cards, then board), in numba; the cards are assumed valid and distinct (the
+    callers' own kernels made them)."""
+    a = np.asarray(cards)
+    if a.ndim != 2 or a.shape[1] - 2 not in BOARD_SIZES or (a.dtype.kind not in "iu" and a.size):
+        raise CardError(f"cards must be an integer array of shape (situations, 2, 5, 6 or 7), got {a.dtype} {a.shape}")
+    out = np.empty(a.shape[0], np.int64)
+    _situation_rows(np.ascontiguousarray(a, np.int64), block_table(a.shape[1] - 2), out)
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _situation_rows(cards: np.ndarray, blocks: np.ndarray, out: np.ndarray) -> None:
+    board = np.zeros(5, np.int64)
+    nboard = cards.shape[1] - 2
+    for row in range(cards.shape[0]):
+        for j in range(nboard):
+            board[j] = cards[row, 2 + j]
+        out[row] = situation_index_nb(cards[row, 0], cards[row, 1], board, nboard, blocks)

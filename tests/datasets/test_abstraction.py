@@ -16,6 +16,7 @@ from pipeline.datasets import DatasetError, dataset, read
 from pipeline.datasets import load_abstraction as load
 from pipeline.datasets.build import build_many
 from pipeline.isomorphism.situations import situation_cards
+from pipeline.isomorphism.waugh import holdem_indexer, situations_of
 
 K, LIMIT = 6, 12
 STREET_NAMES = ["abstraction/river", "abstraction/turn", "abstraction/flop", "abstraction/river-centroids",
@@ -164,7 +165,8 @@ def test_bucket_cli(built: Path, tmp_path: Path) -> None:
                   "--json")
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)
-    assert set(doc) == {"street", "index", "bucket", "buckets", "equity", "histogram", "ochs"}
+    assert set(doc) == {"street", "index", "waugh_index", "bucket", "buckets", "equity", "histogram", "ochs"}
+    assert doc["waugh_index"] == holdem_indexer("turn").index(hole + board)
     assert doc["street"] == "turn" and doc["bucket"] == t.column("bucket")[3].as_py() and doc["buckets"] == K
     assert doc["histogram"] == t.column("histogram")[3].as_py() and doc["ochs"] is None
     r = pokerpipe("bucket", "AsKd", "--board", "QhJc2d3s7h", "--out", str(tmp_path), "--json")
@@ -181,3 +183,49 @@ def test_tables_refuses_more_buckets_than_situations(tmp_path: Path) -> None:
     r = pokerpipe("tables", "abstraction/turn-centroids", "--param", "abstraction/turn-centroids.k=5000",
                   "--param", "abstraction/turn-centroids.limit=1", "--out", str(tmp_path), "--workers", "1", "-q")
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "5000" in r.stderr, r.stderr
+
+
+def test_buckets_keyed_by_waughs_index(built: Path, tmp_path: Path) -> None:
+    """The flop export: every Waugh index's bucket is the abstraction's bucket of that hand; the file is the
+    Parquet rows; the preflop export is the 169 classes; resumed, nothing is computed again."""
+    from pipeline.abstraction.waugh_file import FILE_NAME
+    from pipeline.datasets import load_waugh_buckets
+
+    names = ["abstraction/preflop-waugh", "abstraction/flop-waugh"]
+    with Session(1, None, True) as s:
+        build_many(names, str(built), s, params=FLOP_PARAMS | {"abstraction/flop-waugh": {"k": K, "limit": LIMIT}},
+                   write_catalog=False)
+        again = build_many(names, str(built), s, params=FLOP_PARAMS | {"abstraction/flop-waugh": {"k": K,
+                                                                                               "limit": LIMIT}},
+                           write_catalog=False)
+    assert sum(r.computed for r in again) == 0
+    flop = load_waugh_buckets(built, "flop", K)
+    ab = load(built, K, seed=0)
+    assert (flop.buckets == ab.buckets(situations_of("flop", np.arange(1_286_792)), "flop")).all()
+    assert (flop.buckets != 65535).sum() == (ab.streets["flop"].array != 65535).sum() > 0
+    hands = np.random.RandomState(4).random_sample((2000, 52)).argsort(axis=1)[:, :5]
+    for cards in hands[:200].tolist():
+        bucket = ab.bucket(cards[:2], cards[2:])
+        assert flop.bucket(holdem_indexer("flop").index(cards)) == (65535 if bucket is None else bucket)
+    rows = read("abstraction/flop-waugh", str(built), k=K, limit=LIMIT)
+    assert (rows.column("index").to_numpy() == np.arange(1_286_792)).all()
+    assert (rows.column("bucket").to_numpy() == flop.buckets).all()
+    pre = load_waugh_buckets(built, "preflop")
+    table = read("abstraction/preflop-waugh", str(built)).to_pydict()
+    assert pre.k == 169 and sorted(pre.buckets.tolist()) == list(range(169)) == sorted(table["bucket"])
+    assert table["class"][holdem_indexer("preflop").index("AsKs")] == "AKs" and pre.bucket(168) == 1
+    with pytest.raises(AbstractionError, match="k=6"):
+        load_waugh_buckets(built, "flop", 256)
+    with pytest.raises(AbstractionError, match="not built"):
+        load_waugh_buckets(built, "turn", K)
+    f = built / "abstraction" / "flop-waugh" / FILE_NAME
+    f.write_bytes(f.read_bytes()[:-1] + b"\x00")
+    with pytest.raises(AbstractionError, match="damaged"):
+        load_waugh_buckets(built, "flop", K)
+    r = pokerpipe("bucket", "AhKh", "--json")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert doc == {"street": "preflop", "class": "AKs", "index": doc["index"], "waugh_index": 168, "bucket": 1,
+                   "buckets": 169, "equity": pytest.approx(0.670446, abs=5e-7)}
+    r = pokerpipe("bucket", "7h2d")
+    assert r.returncode == 0 and "72o" in r.stdout and "0.345836" in r.stdout and "163 of 169" in r.stdout
