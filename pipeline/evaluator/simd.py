@@ -1,4 +1,5 @@
-"""The evaluator's AVX-512 paths: eight seven-card hands a step, their checks included, and eight prebuilt hands.
+"""The evaluator's AVX-512 paths, and the kernels that run them or the AVX2 ones (:mod:`.avx2`): eight seven-card
+hands a step, their checks included, and eight prebuilt hands.
 
 :func:`pipeline.evaluate` must refuse a hand holding an id outside the deck or a repeated card.  Checked card
 by card, that costs as much as the evaluation (a bound test and a bit per card: half the kernel's rate, issue
@@ -23,8 +24,10 @@ cache, with table reads that hit it (hands sharing boards), the hardware's own p
 rate with it (290 against 720 M hands/s; the ``pool`` rows of benchmarks/bench_vs_ompeval.py).
 
 A block that fails is re-read by :func:`~.kernels.check_cards` to name its first bad row.  The values are
-the kernel's, bit for bit (tests/evaluator).  The x86 intrinsics need AVX-512 F and BW (:data:`FAST_SIMD`);
-elsewhere :func:`pipeline.evaluate` keeps the scalar :func:`~.kernels.evaluate_checked`.
+the kernel's, bit for bit (tests/evaluator).  The x86 intrinsics here need AVX-512 F and BW; :mod:`.avx2` does
+the same work in 256-bit registers for CPUs without them.  The kernels below run either, by the ``level`` they
+are given (:func:`pipeline.core.cpu.simd_level`: the best the CPU has, or ``POKERPIPE_SIMD``); on the scalar
+path :func:`pipeline.evaluate` keeps :func:`~.kernels.evaluate_checked`.
 
 Prebuilt hands (:mod:`.hands`: keys and suited masks accumulated beforehand) need no key work, so there a
 flush is valued in its lane (:func:`keys_block`): its suit's ranks cut from the suited mask, the second
@@ -35,13 +38,14 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, Callable, cast
 
-import llvmlite.binding as llvm
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
-from numba.core import cgutils
 from numba.extending import intrinsic
 
+from ..core.cpu import AVX512
+from .avx2 import hands7_block_avx2, keys_block_avx2
+from .intrinsics import I1, I8, I32, I64, PREFETCH_BYTES, const, declare, pointers, prefetch, trap, unsupported, vector
 from .kernels import (
     FLUSH_FLAGS,
     FLUSH_SLOTS,
@@ -58,64 +62,23 @@ from .kernels import (
 )
 from .tables import tables
 
-
-def _has_avx512() -> bool:
-    try:
-        features = llvm.get_host_cpu_features()
-    except RuntimeError:
-        return False
-    return bool(features.get("avx512f", False) and features.get("avx512bw", False))
-
-
-FAST_SIMD = _has_avx512()
-
-# How far ahead both paths ask for their input (module doc): 36 blocks of cards, 32 of keys.  Measured on
-# large arrays of hands from few distinct ones: 512 bytes gave 606 M hands/s, 1,024 to 8,192 gave 740-800.
-PREFETCH_BYTES = 2048
-
-_I1, _I8, _I32, _I64 = ir.IntType(1), ir.IntType(8), ir.IntType(32), ir.IntType(64)
-_B64, _Q8, _D8, _M8, _M64 = (ir.VectorType(_I8, 64), ir.VectorType(_I64, 8), ir.VectorType(_I32, 8),
-                             ir.VectorType(_I1, 8), ir.VectorType(_I1, 64))
-
-
-def _const(t: ir.VectorType, values: list) -> ir.Constant:
-    return ir.Constant(t, values if len(values) == t.count else values * (t.count // len(values)))
-
-
-def _declare(builder: Any, name: str, ret: ir.Type, args: list) -> Any:
-    return cgutils.get_or_insert_function(builder.module, ir.FunctionType(ret, args), name)
-
-
-def _pointers(builder: Any, base: Any, index: Any, size: int, element: ir.Type) -> Any:
-    """Eight pointers ``base + size * index`` (llvmlite's gep takes no vector index)."""
-    start = builder.insert_element(ir.Constant(_Q8, ir.Undefined), builder.ptrtoint(base, _I64), ir.Constant(_I32, 0))
-    start = builder.shuffle_vector(start, ir.Constant(_Q8, ir.Undefined), _const(_D8, [0]))
-    return builder.inttoptr(builder.add(start, builder.mul(index, _const(_Q8, [size]))),
-                            ir.VectorType(element.as_pointer(), 8))
-
-
-def _prefetch(builder: Any, at: Any, ahead: int) -> None:
-    """Ask for the cache line ``ahead`` bytes past ``at`` into L1 (a hint: it never faults, so the end of an
-    array needs no test)."""
-    prefetch = _declare(builder, "llvm.prefetch.p0", ir.VoidType(), [_I8.as_pointer(), _I32, _I32, _I32])
-    line = builder.gep(builder.bitcast(at, _I8.as_pointer()), [ir.Constant(_I64, ahead)])
-    builder.call(prefetch, [line, ir.Constant(_I32, 0), ir.Constant(_I32, 3), ir.Constant(_I32, 1)])
+_B64, _Q8, _D8, _M8, _M64 = vector(I8, 64), vector(I64, 8), vector(I32, 8), vector(I1, 8), vector(I1, 64)
 
 
 def _look_up(builder: Any, key: Any, wanted: Any, offsets_at: Any, values_at: Any, out_at: Any) -> None:
     """The rank hash's two lookups for the ``wanted`` lanes of eight keys, as gathers; their values (0 in the
     other lanes) stored as eight int32 at ``out_at``."""
-    rank_sum = builder.and_(key, _const(_Q8, [0xFFFFFFFF]))
-    gather64 = _declare(builder, "llvm.masked.gather.v8i64.v8p0", _Q8,
-                        [ir.VectorType(_I64.as_pointer(), 8), _I32, _M8, _Q8])
-    row_offset = builder.call(gather64, [_pointers(builder, offsets_at, builder.lshr(rank_sum, _const(
-        _Q8, [HASH_SHIFT])), 8, _I64), ir.Constant(_I32, 8), wanted, _const(_Q8, [0])])
-    slot = builder.add(row_offset, builder.and_(rank_sum, _const(_Q8, [HASH_MASK])))
-    gather32 = _declare(builder, "llvm.masked.gather.v8i32.v8p0", _D8,
-                        [ir.VectorType(_I32.as_pointer(), 8), _I32, _M8, _D8])
-    value = builder.call(gather32, [_pointers(builder, values_at, slot, 2, _I32), ir.Constant(_I32, 2), wanted,
-                                    _const(_D8, [0])])      # 4 bytes at a uint16 slot: the table is padded
-    store = builder.store(builder.and_(value, _const(_D8, [0xFFFF])), builder.bitcast(out_at, _D8.as_pointer()))
+    rank_sum = builder.and_(key, const(_Q8, [0xFFFFFFFF]))
+    gather64 = declare(builder, "llvm.masked.gather.v8i64.v8p0", _Q8,
+                        [ir.VectorType(I64.as_pointer(), 8), I32, _M8, _Q8])
+    row_offset = builder.call(gather64, [pointers(builder, offsets_at, builder.lshr(rank_sum, const(
+        _Q8, [HASH_SHIFT])), 8, I64), ir.Constant(I32, 8), wanted, const(_Q8, [0])])
+    slot = builder.add(row_offset, builder.and_(rank_sum, const(_Q8, [HASH_MASK])))
+    gather32 = declare(builder, "llvm.masked.gather.v8i32.v8p0", _D8,
+                        [ir.VectorType(I32.as_pointer(), 8), I32, _M8, _D8])
+    value = builder.call(gather32, [pointers(builder, values_at, slot, 2, I32), ir.Constant(I32, 2), wanted,
+                                    const(_D8, [0])])      # 4 bytes at a uint16 slot: the table is padded
+    store = builder.store(builder.and_(value, const(_D8, [0xFFFF])), builder.bitcast(out_at, _D8.as_pointer()))
     store.align = 4
 
 
@@ -125,49 +88,51 @@ def _hands7_block(typingctx: Any, cards: Any, row: Any, out: Any, offsets: Any, 
     sig = types.uint64(cards, types.int64, out, offsets, values)
 
     def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        if unsupported("avx512"):
+            return trap(context, builder, I64)
         data = [context.make_array(signature.args[i])(context, builder, args[i]).data for i in (0, 2, 3, 4)]
         cards_at, out_at, offsets_at, values_at = data
         row = args[1]
-        first = builder.bitcast(builder.gep(cards_at, [builder.mul(row, ir.Constant(_I64, 7))]), _B64.as_pointer())
-        _prefetch(builder, first, PREFETCH_BYTES)
-        load = _declare(builder, "llvm.masked.load.v64i8.p0", _B64, [_B64.as_pointer(), _I32, _M64, _B64])
-        raw = builder.call(load, [first, ir.Constant(_I32, 1), _const(_M64, [1] * 56 + [0] * 8), _const(_B64, [0])])
+        first = builder.bitcast(builder.gep(cards_at, [builder.mul(row, ir.Constant(I64, 7))]), _B64.as_pointer())
+        prefetch(builder, first, PREFETCH_BYTES)
+        load = declare(builder, "llvm.masked.load.v64i8.p0", _B64, [_B64.as_pointer(), I32, _M64, _B64])
+        raw = builder.call(load, [first, ir.Constant(I32, 1), const(_M64, [1] * 56 + [0] * 8), const(_B64, [0])])
         lanes = []           # lane k: bytes 7k .. 7k+6 of the block, then a pad byte (0xFF)
         for k in range(8):
             lanes += [7 * k + b for b in range(7)] + [64]
-        lane_bytes = builder.shuffle_vector(raw, _const(_B64, [0xFF]), ir.Constant(ir.VectorType(_I32, 64), lanes))
+        lane_bytes = builder.shuffle_vector(raw, const(_B64, [0xFF]), ir.Constant(ir.VectorType(I32, 64), lanes))
         lane = builder.bitcast(lane_bytes, _Q8)
-        any_of = _declare(builder, "llvm.vector.reduce.or.v64i1", _I1, [_M64])
-        card_bytes = _const(_M64, [1] * 7 + [0])
-        bad = builder.call(any_of, [builder.and_(builder.icmp_unsigned(">", lane_bytes, _const(_B64, [51])),
+        any_of = declare(builder, "llvm.vector.reduce.or.v64i1", I1, [_M64])
+        card_bytes = const(_M64, [1] * 7 + [0])
+        bad = builder.call(any_of, [builder.and_(builder.icmp_unsigned(">", lane_bytes, const(_B64, [51])),
                                                  card_bytes)])
-        rotate = _declare(builder, "llvm.fshl.v8i64", _Q8, [_Q8, _Q8, _Q8])
+        rotate = declare(builder, "llvm.fshl.v8i64", _Q8, [_Q8, _Q8, _Q8])
         for shift in range(1, 5):      # byte b against byte b - shift (mod 8): every pair of the seven cards
-            turned = builder.bitcast(builder.call(rotate, [lane, lane, _const(_Q8, [8 * shift])]), _B64)
-            pairs = _const(_M64, [int(b != 7 and (b - shift) % 8 != 7) for b in range(8)])
+            turned = builder.bitcast(builder.call(rotate, [lane, lane, const(_Q8, [8 * shift])]), _B64)
+            pairs = const(_M64, [int(b != 7 and (b - shift) % 8 != 7) for b in range(8)])
             same = builder.and_(builder.icmp_unsigned("==", lane_bytes, turned), pairs)
             bad = builder.or_(bad, builder.call(any_of, [same]))
-        permute2 = _declare(builder, "llvm.x86.avx512.vpermi2var.q.512", _Q8, [_Q8, _Q8, _Q8])
-        low = _const(_Q8, list(RANK_MULTIPLIERS[:8]))
-        high = _const(_Q8, list(RANK_MULTIPLIERS[8:]) + [0, 0, 0])
-        key = _const(_Q8, [int(KEY_BASE)])
+        permute2 = declare(builder, "llvm.x86.avx512.vpermi2var.q.512", _Q8, [_Q8, _Q8, _Q8])
+        low = const(_Q8, list(RANK_MULTIPLIERS[:8]))
+        high = const(_Q8, list(RANK_MULTIPLIERS[8:]) + [0, 0, 0])
+        key = const(_Q8, [int(KEY_BASE)])
         for j in range(7):             # the permute reads bits 0..3 of its index: the rank bits of byte j
-            rank = builder.lshr(lane, _const(_Q8, [8 * j + 2]))
+            rank = builder.lshr(lane, const(_Q8, [8 * j + 2]))
             key = builder.add(key, builder.call(permute2, [low, rank, high]))
-        suit = builder.or_(builder.and_(lane_bytes, _const(_B64, [3])), _const(_B64, [0] * 7 + [4]))
-        shuffle = _declare(builder, "llvm.x86.avx512.pshuf.b.512", _B64, [_B64, _B64])
-        byte_sum = _declare(builder, "llvm.x86.avx512.psad.bw.512", _Q8, [_B64, _B64])
-        clubs_diamonds = builder.call(byte_sum, [builder.call(shuffle, [_const(_B64, [1, 16] + [0] * 14), suit]),
-                                                 _const(_B64, [0])])
-        hearts_spades = builder.call(byte_sum, [builder.call(shuffle, [_const(_B64, [0, 0, 1, 16] + [0] * 12), suit]),
-                                                _const(_B64, [0])])
-        counters = builder.or_(clubs_diamonds, builder.shl(hearts_spades, _const(_Q8, [8])))
-        key = builder.add(key, builder.shl(counters, _const(_Q8, [32])))
-        flush = builder.icmp_unsigned("!=", builder.and_(key, _const(_Q8, [int(FLUSH_FLAGS)])), _const(_Q8, [0]))
-        wanted = builder.select(bad, _const(_M8, [0]), builder.not_(flush))
+        suit = builder.or_(builder.and_(lane_bytes, const(_B64, [3])), const(_B64, [0] * 7 + [4]))
+        shuffle = declare(builder, "llvm.x86.avx512.pshuf.b.512", _B64, [_B64, _B64])
+        byte_sum = declare(builder, "llvm.x86.avx512.psad.bw.512", _Q8, [_B64, _B64])
+        clubs_diamonds = builder.call(byte_sum, [builder.call(shuffle, [const(_B64, [1, 16] + [0] * 14), suit]),
+                                                 const(_B64, [0])])
+        hearts_spades = builder.call(byte_sum, [builder.call(shuffle, [const(_B64, [0, 0, 1, 16] + [0] * 12), suit]),
+                                                const(_B64, [0])])
+        counters = builder.or_(clubs_diamonds, builder.shl(hearts_spades, const(_Q8, [8])))
+        key = builder.add(key, builder.shl(counters, const(_Q8, [32])))
+        flush = builder.icmp_unsigned("!=", builder.and_(key, const(_Q8, [int(FLUSH_FLAGS)])), const(_Q8, [0]))
+        wanted = builder.select(bad, const(_M8, [0]), builder.not_(flush))
         _look_up(builder, key, wanted, offsets_at, values_at, builder.gep(out_at, [row]))
-        flags = builder.zext(builder.bitcast(flush, ir.IntType(8)), _I64)
-        return builder.or_(flags, builder.shl(builder.zext(bad, _I64), ir.Constant(_I64, 8)))
+        flags = builder.zext(builder.bitcast(flush, ir.IntType(8)), I64)
+        return builder.or_(flags, builder.shl(builder.zext(bad, I64), ir.Constant(I64, 8)))
 
     return sig, codegen
 
@@ -180,32 +145,34 @@ def _keys_block(typingctx: Any, keys: Any, suited: Any, row: Any, out: Any, offs
     sig = types.void(keys, suited, row, out, offsets, values)
 
     def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        if unsupported("avx512"):
+            return trap(context, builder, None)
         data = [context.make_array(signature.args[i])(context, builder, args[i]).data for i in (0, 1, 3, 4, 5)]
         keys_at, suited_at, out_at, offsets_at, values_at = data
         row = args[2]
         blocks = [builder.gep(at, [row]) for at in (keys_at, suited_at)]
         for block in blocks:
-            _prefetch(builder, block, PREFETCH_BYTES)
+            prefetch(builder, block, PREFETCH_BYTES)
         key, suits = (builder.load(builder.bitcast(block, _Q8.as_pointer()), align=8) for block in blocks)
-        flags = builder.and_(key, _const(_Q8, [int(FLUSH_FLAGS)]))
-        ctlz = _declare(builder, "llvm.ctlz.v8i64", _Q8, [_Q8, _I1])
-        leading = builder.call(ctlz, [builder.or_(flags, _const(_Q8, [1 << 35])), ir.Constant(_I1, 0)])
-        shift = builder.shl(builder.sub(_const(_Q8, [28]), leading), _const(_Q8, [2]))    # clubs where no flush
-        flush_ranks = builder.and_(builder.lshr(suits, shift), _const(_Q8, [0x1FFF]))
-        rank_sum = builder.and_(key, _const(_Q8, [0xFFFFFFFF]))
-        every = _const(_M8, [1])
-        gather64 = _declare(builder, "llvm.masked.gather.v8i64.v8p0", _Q8,
-                            [ir.VectorType(_I64.as_pointer(), 8), _I32, _M8, _Q8])
-        row_offset = builder.call(gather64, [_pointers(builder, offsets_at, builder.lshr(rank_sum, _const(
-            _Q8, [HASH_SHIFT])), 8, _I64), ir.Constant(_I32, 8), every, _const(_Q8, [0])])
-        slot = builder.add(row_offset, builder.add(builder.and_(rank_sum, _const(_Q8, [HASH_MASK])),
-                                                   _const(_Q8, [FLUSH_SLOTS])))
-        slot = builder.select(builder.icmp_unsigned("!=", flags, _const(_Q8, [0])), flush_ranks, slot)
-        gather32 = _declare(builder, "llvm.masked.gather.v8i32.v8p0", _D8,
-                            [ir.VectorType(_I32.as_pointer(), 8), _I32, _M8, _D8])
-        value = builder.call(gather32, [_pointers(builder, values_at, slot, 2, _I32), ir.Constant(_I32, 2), every,
-                                        _const(_D8, [0])])      # 4 bytes at a uint16 slot: the table is padded
-        store = builder.store(builder.and_(value, _const(_D8, [0xFFFF])), builder.bitcast(builder.gep(out_at, [row]),
+        flags = builder.and_(key, const(_Q8, [int(FLUSH_FLAGS)]))
+        ctlz = declare(builder, "llvm.ctlz.v8i64", _Q8, [_Q8, I1])
+        leading = builder.call(ctlz, [builder.or_(flags, const(_Q8, [1 << 35])), ir.Constant(I1, 0)])
+        shift = builder.shl(builder.sub(const(_Q8, [28]), leading), const(_Q8, [2]))    # clubs where no flush
+        flush_ranks = builder.and_(builder.lshr(suits, shift), const(_Q8, [0x1FFF]))
+        rank_sum = builder.and_(key, const(_Q8, [0xFFFFFFFF]))
+        every = const(_M8, [1])
+        gather64 = declare(builder, "llvm.masked.gather.v8i64.v8p0", _Q8,
+                            [ir.VectorType(I64.as_pointer(), 8), I32, _M8, _Q8])
+        row_offset = builder.call(gather64, [pointers(builder, offsets_at, builder.lshr(rank_sum, const(
+            _Q8, [HASH_SHIFT])), 8, I64), ir.Constant(I32, 8), every, const(_Q8, [0])])
+        slot = builder.add(row_offset, builder.add(builder.and_(rank_sum, const(_Q8, [HASH_MASK])),
+                                                   const(_Q8, [FLUSH_SLOTS])))
+        slot = builder.select(builder.icmp_unsigned("!=", flags, const(_Q8, [0])), flush_ranks, slot)
+        gather32 = declare(builder, "llvm.masked.gather.v8i32.v8p0", _D8,
+                            [ir.VectorType(I32.as_pointer(), 8), I32, _M8, _D8])
+        value = builder.call(gather32, [pointers(builder, values_at, slot, 2, I32), ir.Constant(I32, 2), every,
+                                        const(_D8, [0])])      # 4 bytes at a uint16 slot: the table is padded
+        store = builder.store(builder.and_(value, const(_D8, [0xFFFF])), builder.bitcast(builder.gep(out_at, [row]),
                                                                                           _D8.as_pointer()))
         store.align = 4
         return context.get_dummy_value()
@@ -236,13 +203,18 @@ def lookup_values() -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
-def evaluate_keys8(keys: np.ndarray, suited: np.ndarray, out: np.ndarray, T: Tables, values: np.ndarray) -> None:
+def evaluate_keys8(keys: np.ndarray, suited: np.ndarray, out: np.ndarray, T: Tables, values: np.ndarray,
+                   level: int) -> None:
     """The values of prebuilt hands (contiguous uint64 keys and suited masks, :mod:`.hands`), eight a step
-    (:func:`keys_block`; ``values`` is :func:`lookup_values`), the last few by the scalar lookups."""
+    (:func:`keys_block` at ``level`` AVX512, else :func:`~.avx2.keys_block_avx2`; ``values`` is
+    :func:`lookup_values`), the last few by the scalar lookups."""
     n = keys.size
     r = 0
     while r + 8 <= n:
-        keys_block(keys, suited, r, out, T.rank_offsets, values)
+        if level == AVX512:
+            keys_block(keys, suited, r, out, T.rank_offsets, values)
+        else:
+            keys_block_avx2(keys, suited, r, out, T.rank_offsets, values)
         r += 8
     offsets, rank_values, flush_values = T.rank_offsets, T.rank_values, T.flush_values
     for i in range(r, n):
@@ -258,10 +230,11 @@ CHUNK = 1 << 13     # rows whose flushes are valued together, while their cards 
 
 
 @njit(cache=True, nogil=True)
-def evaluate_hands7(cards: np.ndarray, out: np.ndarray, T: Tables, values: np.ndarray) -> int:
+def evaluate_hands7(cards: np.ndarray, out: np.ndarray, T: Tables, values: np.ndarray, level: int) -> int:
     """:func:`~.kernels.evaluate_checked` for a C-ordered uint8 ``(n, 7)`` array, eight rows a step
-    (:func:`hands7_block`; ``values`` is the padded rank table, :func:`padded_values`): the index of the first
-    row holding an id outside 0..51 or a repeated card, else -1.
+    (:func:`hands7_block` at ``level`` AVX512, else :func:`~.avx2.hands7_block_avx2`; ``values`` is the padded
+    rank table, :func:`padded_values`): the index of the first row holding an id outside 0..51 or a repeated
+    card, else -1.
 
     The blocks holding a flush (a fifth of them) are listed without a branch and valued after each chunk:
     a branch per block mispredicts on them (416 M hands/s against 602 without flushes, issue 24)."""
@@ -275,7 +248,10 @@ def evaluate_hands7(cards: np.ndarray, out: np.ndarray, T: Tables, values: np.nd
         end = min(r + CHUNK, whole)
         count = 0
         while r < end:
-            flags = hands7_block(cards, r, out, offsets, values)
+            if level == AVX512:
+                flags = hands7_block(cards, r, out, offsets, values)
+            else:
+                flags = hands7_block_avx2(cards, r, out, offsets, values)
             if flags >> byte:
                 return r + check_cards(cards[r:r + 8])
             pending[count] = (np.uint64(r) << byte) | flags
@@ -291,7 +267,7 @@ def evaluate_hands7(cards: np.ndarray, out: np.ndarray, T: Tables, values: np.nd
                 key = KEY_BASE
                 for j in range(7):
                     key += K[cards[i, j]]
-                suit = flush_shift(key) >> np.uint64(4)
+                suit = np.int64(flush_shift(key) >> np.uint64(4))     # signed, as ``c & 3``: no float compare
                 ranks = 0
                 for j in range(7):
                     c = cards[i, j]

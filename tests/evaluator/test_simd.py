@@ -1,13 +1,21 @@
-"""The eight-hands-a-step path of pipeline.evaluate (uint8 seven-card arrays, AVX-512) against the plain kernel:
-the same values, and the first bad row named wherever it falls in a block of eight or in the tail."""
+"""Every SIMD path this machine can run (AVX-512, AVX2: pipeline.core.cpu) against the scalar kernels: the same
+values for seven-card arrays and prebuilt hands, and the first bad row named wherever it falls in a block of eight
+or in the tail.  A path the CPU lacks is skipped (CI runs whichever its machine has)."""
 import numpy as np
 import pytest
 
 from pipeline import CardError, evaluate
+from pipeline.core.cpu import PATHS, runnable_paths
+from pipeline.evaluator.hands import _evaluate_keys, evaluate_keys, hand_keys
 from pipeline.evaluator.kernels import evaluate_into
-from pipeline.evaluator.hands import _evaluate_keys, hand_keys
-from pipeline.evaluator.simd import FAST_SIMD, evaluate_hands7, evaluate_keys8, lookup_values, padded_values
+from pipeline.evaluator.simd import evaluate_hands7, evaluate_keys8, lookup_values, padded_values
 from pipeline.evaluator.tables import tables
+
+VECTOR_PATHS = [pytest.param(p, marks=pytest.mark.skipif(p not in runnable_paths(), reason=f"this CPU lacks {p}"))
+                for p in PATHS[1:]]
+FLUSHES = np.array([[0, 4, 8, 12, 16, 30, 41], [48, 44, 40, 36, 32, 1, 2], [3, 7, 11, 19, 27, 35, 51],
+                    [2, 6, 10, 14, 22, 0, 1], [1, 5, 9, 13, 17, 21, 25], [51, 47, 43, 39, 35, 31, 27],
+                    [50, 46, 42, 38, 34, 30, 26], [49, 45, 41, 37, 33, 29, 25]], np.uint8)   # every suit, flushes
 
 
 def _hands(n: int, seed: int) -> np.ndarray:
@@ -15,62 +23,87 @@ def _hands(n: int, seed: int) -> np.ndarray:
     return np.argsort(rng.random((n, 52)), axis=1)[:, :7].astype(np.uint8)
 
 
+def _plain(hands: np.ndarray) -> np.ndarray:
+    out = np.empty(len(hands), np.int32)
+    evaluate_into(hands, out, tables())
+    return out
+
+
+@pytest.fixture(params=PATHS)
+def path(request, monkeypatch):
+    """Each path this CPU runs, forced through POKERPIPE_SIMD (scalar included: the reference's own route)."""
+    if request.param not in runnable_paths():
+        pytest.skip(f"this CPU lacks {request.param}")
+    monkeypatch.setenv("POKERPIPE_SIMD", request.param)
+    return request.param
+
+
 @pytest.mark.parametrize("n", [1, 7, 8, 9, 20_003])
-def test_values_equal_the_kernel(n):
-    hands = _hands(n, n)
-    plain = np.empty(n, np.int32)
-    evaluate_into(hands, plain, tables())
+def test_values_equal_the_kernel(n, path):
+    hands = np.concatenate([_hands(n, n), FLUSHES, _hands(11, 2), FLUSHES[::-1]])
+    plain = _plain(hands)
     assert (evaluate(hands) == plain).all() and (evaluate(hands.view(np.int8)) == plain).all()
-    if FAST_SIMD:
-        out = np.zeros(n, np.int32)
-        assert evaluate_hands7(hands, out, tables(), padded_values()) == -1 and (out == plain).all()
-
-
-def test_flushes_and_straight_flushes_in_every_lane():
-    """A block of eight flush hands (each valued in its lane: the suit picked per lane) among ordinary ones."""
-    flushes = np.array([[0, 4, 8, 12, 16, 30, 41], [48, 44, 40, 36, 32, 1, 2], [3, 7, 11, 19, 27, 35, 51],
-                        [2, 6, 10, 14, 22, 0, 1], [1, 5, 9, 13, 17, 21, 25], [51, 47, 43, 39, 35, 31, 27],
-                        [50, 46, 42, 38, 34, 30, 26], [49, 45, 41, 37, 33, 29, 25]], np.uint8)
-    hands = np.concatenate([_hands(5, 1), flushes, _hands(11, 2), flushes[::-1]])
-    plain = np.empty(len(hands), np.int32)
-    evaluate_into(hands, plain, tables())
-    assert (evaluate(hands) == plain).all()
-    assert (plain[5:13] >> 12 >= 5).all()          # flushes or better
+    assert (plain[n:n + 8] >> 12 >= 5).all()          # flushes or better
+    if path != "scalar":
+        out = np.zeros(len(hands), np.int32)
+        assert evaluate_hands7(hands, out, tables(), padded_values(), PATHS.index(path)) == -1
+        assert (out == plain).all()
 
 
 @pytest.mark.parametrize("row", [0, 3, 7, 8, 15, 40, 41])
-@pytest.mark.parametrize("fault", ["repeat", "past 51", "negative"])
-def test_the_first_bad_row_is_named(row, fault):
+@pytest.mark.parametrize("fault", ["repeat", "past 51", "negative", "pad"])
+def test_the_first_bad_row_is_named(row, fault, path):
     hands = _hands(42, 7)
     i, j = [(0, 6), (2, 3), (5, 1)][row % 3]
     if fault == "repeat":
         hands[row, j] = hands[row, i]
     elif fault == "past 51":
         hands[row, j] = 52 + row
-    else:
+    elif fault == "negative":
         hands.view(np.int8)[row, j] = -1
+    else:       # 255: the byte the AVX2 path pads each row with
+        hands[row, j] = 255
     hands[row + 1:, 0] = hands[row + 1:, 1]        # later rows are bad too: the first one is named
     for cards in (hands, hands.view(np.int8)):
         with pytest.raises(CardError, match=f"row {row} "):
             evaluate(cards)
 
 
-@pytest.mark.skipif(not FAST_SIMD, reason="the eight-a-step paths need AVX-512 F and BW")
 @pytest.mark.parametrize("n", [1, 7, 8, 9, 20_003])
-def test_prebuilt_hands_eight_a_step_equal_the_scalar_lookups(n):
-    """evaluate_keys8 (flushes valued in their lanes, from the joined table) against the scalar loop, on random
+def test_prebuilt_hands_equal_the_scalar_lookups(n, path):
+    """evaluate_keys (flushes valued in their lanes, from the joined table) against the scalar loop, on random
     hands and on blocks made of flushes of every suit, five to seven cards."""
-    flushes = np.array([[0, 4, 8, 12, 16, 30, 41], [48, 44, 40, 36, 32, 1, 2], [3, 7, 11, 19, 27, 35, 51],
-                        [2, 6, 10, 14, 22, 0, 1], [1, 5, 9, 13, 17, 21, 25], [51, 47, 43, 39, 35, 31, 27],
-                        [50, 46, 42, 38, 34, 30, 26], [49, 45, 41, 37, 33, 29, 25]], np.uint8)
-    hands = np.concatenate([_hands(n, n + 1), flushes, flushes[::-1]])
+    hands = np.concatenate([_hands(n, n + 1), FLUSHES, FLUSHES[::-1]])
     for k in (5, 6, 7):
         keys, suited = hand_keys(hands[:, :k])
         plain = np.empty(len(hands), np.int32)
         _evaluate_keys(keys, suited, plain, tables())
-        fast = np.zeros(len(hands), np.int32)
-        evaluate_keys8(keys, suited, fast, tables(), lookup_values())
-        assert (fast == plain).all()
-        assert (evaluate_into(hands[:, :k], plain, tables()) is None) and (fast == plain).all()
-        if k == 7:
-            assert (plain[n:] >> 12 >= 5).all()          # flushes or better
+        assert (evaluate_keys(keys, suited) == plain).all()
+        assert (_plain(hands[:, :k]) == plain).all()
+        if path != "scalar":
+            fast = np.zeros(len(hands), np.int32)
+            evaluate_keys8(keys, suited, fast, tables(), lookup_values(), PATHS.index(path))
+            assert (fast == plain).all()
+
+
+@pytest.mark.parametrize("path", VECTOR_PATHS)
+def test_every_flush_of_every_suit_in_every_lane(path):
+    """All 1,287 suited rank sets of five cards beside two cards of other suits, each suit, each of the eight
+    lanes (the flush suit is read per lane on both paths)."""
+    from itertools import combinations
+
+    level = PATHS.index(path)
+    rows = []
+    for ranks in combinations(range(13), 5):
+        for suit in range(4):
+            other = (suit + 1) % 4
+            rows.append([4 * r + suit for r in ranks] + [4 * ranks[0] + other, 4 * ranks[1] + (other + 1) % 4])
+    hands = np.array(rows, np.uint8)
+    for shift in range(8):
+        h = np.ascontiguousarray(np.roll(hands, shift, axis=0))
+        plain = _plain(h)
+        out = np.zeros(len(h), np.int32)
+        assert evaluate_hands7(h, out, tables(), padded_values(), level) == -1 and (out == plain).all()
+        keys, suited = hand_keys(h)
+        evaluate_keys8(keys, suited, out, tables(), lookup_values(), level)
+        assert (out == plain).all()
