@@ -27,6 +27,8 @@ import numpy as np
 from ..core.budget import duration
 from ..core.cards import CardError, check_disjoint, format_cards, mask_of, parse_board, parse_cards
 from ..core.combinatorics import available_cores
+from ..core.cpu import simd_level
+from ..evaluator.simd import lookup_values
 from ..evaluator.tables import tables
 from ..ranges.query import parse_query
 from ..ranges.syntax import Range
@@ -518,6 +520,7 @@ def _monte_carlo(ranges: list[Range], board_cards: list[int], base_mask: int, tr
     P = len(ranges)
     plan = plan_deal(ranges, board_cards, base_mask)
     t = tables()
+    level, lookup = simd_level(), lookup_values()
     acc = MonteCarloTotals(P, plan.weighted)
     start = time.monotonic()
     size = CHUNK_TRIALS
@@ -528,7 +531,7 @@ def _monte_carlo(ranges: list[Range], board_cards: list[int], base_mask: int, tr
         counts = np.zeros((P, P), np.int64)
         wsums = np.zeros((P, P + 2), np.float64)
         wtot = np.zeros(2, np.float64)
-        monte_carlo_chunk(n, seed, i, plan.for_chunk(), counts, wsums, wtot, t)
+        monte_carlo_chunk(n, seed, i, plan.for_chunk(), counts, wsums, wtot, t, lookup, level)
         return n, counts, wsums, wtot
 
     stopped = ["trials"]
