@@ -19,7 +19,7 @@ from ..core.cards import CardError
 from ..core.cpu import SCALAR, simd_level
 from .classes import CATEGORY_NAMES, CATEGORY_SHIFT, describe_value
 from .kernels import evaluate_checked, evaluate_into, first_id_outside_deck
-from .simd import evaluate_hands7, padded_values
+from .simd import evaluate_hands7, offsets32, padded_values
 from .tables import tables
 
 __all__ = ["evaluate", "category", "describe", "CATEGORY_NAMES"]
@@ -49,7 +49,7 @@ def evaluate(cards: np.ndarray, *, check: bool = True, out: Optional[np.ndarray]
     level = simd_level()
     if check and level != SCALAR and cards.shape[1] == 7 and cards.dtype.itemsize == 1 and cards.flags.c_contiguous:
         # eight hands a step, the checks in the same vector work (int8 viewed as uint8: a negative id is > 51)
-        bad = evaluate_hands7(cards.view(np.uint8), out, tables(), padded_values(), level)
+        bad = evaluate_hands7(cards.view(np.uint8), out, tables(), padded_values(), offsets32(), level)
     elif check:      # one pass: the checks ride along the key sums
         bad = evaluate_checked(cards, out, tables())
     else:

@@ -9,9 +9,10 @@ Numba keys its cache by the target, so a kernel compiled with the trap never run
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from llvmlite import ir
+from numba import types
 from numba.core import cgutils
 
 from ..core.cpu import NEEDS, target_features
@@ -66,3 +67,55 @@ def trap(context: Any, builder: Any, result: ir.Type) -> Any:
     of the block's result type (``None`` for a block that returns nothing)."""
     builder.call(declare(builder, "llvm.trap", ir.VoidType(), []), [])
     return context.get_dummy_value() if result is None else ir.Constant(result, 0)
+
+
+def seven_card_block(path: str, body: Callable[[Any, Any], tuple]) -> Callable:
+    """The typing and code of a seven-card block intrinsic ``(cards, row, out) -> uint64`` of ``path``: rows
+    ``row .. row+7`` of a C-ordered uint8 ``(n, 7)`` array.  ``body(builder, first)`` gets the address of the
+    block's first card (the input :data:`PREFETCH_BYTES` ahead asked for) and returns ``(rank_sums, flush,
+    bad)``: eight int32, eight i1 and one i1.  The block stores the rank sums (0 for a flush) at
+    ``out[row:row+8]`` for the caller's lookups and returns the flush lanes (bits 0..7) and ``bad`` (bit 8: a
+    row of the block holds an id outside the deck or a repeated card)."""
+    def typer(typingctx: Any, cards: Any, row: Any, out: Any) -> tuple:
+        sig = types.uint64(cards, types.int64, out)
+
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            if unsupported(path):
+                return trap(context, builder, I64)
+            cards_at, out_at = (context.make_array(signature.args[i])(context, builder, args[i]).data for i in (0, 2))
+            row = args[1]
+            first = builder.gep(cards_at, [builder.mul(row, ir.Constant(I64, 7))])
+            prefetch(builder, first, PREFETCH_BYTES)
+            rank_sums, flush, bad = body(builder, first)
+            d8 = vector(I32, 8)
+            at = builder.bitcast(builder.gep(out_at, [row]), d8.as_pointer())
+            builder.store(builder.select(flush, const(d8, [0]), rank_sums), at).align = 4
+            lanes = builder.zext(builder.bitcast(flush, I8), I64)
+            return builder.or_(lanes, builder.shl(builder.zext(bad, I64), ir.Constant(I64, 8)))
+
+        return sig, codegen
+
+    return typer
+
+
+def prebuilt_block(path: str, body: Callable[..., Any]) -> Callable:
+    """The typing and code of a prebuilt-hand block intrinsic ``(keys, suited, row, out, offsets, values)`` of
+    ``path``: ``body(builder, keys_at, suited_at, row, offsets_at, values_at, offset_bytes)`` returns the eight
+    hands' values (int32), stored at ``out[row:row+8]`` (``offset_bytes``: the width of an ``offsets`` entry)."""
+    def typer(typingctx: Any, keys: Any, suited: Any, row: Any, out: Any, offsets: Any, values: Any) -> tuple:
+        sig = types.void(keys, suited, row, out, offsets, values)
+
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            if unsupported(path):
+                return trap(context, builder, None)
+            keys_at, suited_at, out_at, offsets_at, values_at = (
+                context.make_array(signature.args[i])(context, builder, args[i]).data for i in (0, 1, 3, 4, 5))
+            row = args[2]
+            value = body(builder, keys_at, suited_at, row, offsets_at, values_at, signature.args[4].dtype.bitwidth // 8)
+            d8 = vector(I32, 8)
+            builder.store(value, builder.bitcast(builder.gep(out_at, [row]), d8.as_pointer())).align = 4
+            return context.get_dummy_value()
+
+        return sig, codegen
+
+    return typer

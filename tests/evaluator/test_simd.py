@@ -8,7 +8,7 @@ from pipeline import CardError, evaluate
 from pipeline.core.cpu import PATHS, runnable_paths
 from pipeline.evaluator.hands import _evaluate_keys, evaluate_keys, hand_keys
 from pipeline.evaluator.kernels import evaluate_into
-from pipeline.evaluator.simd import evaluate_hands7, evaluate_keys8, lookup_values, padded_values
+from pipeline.evaluator.simd import evaluate_hands7, evaluate_keys8, lookup_values, offsets32, padded_values
 from pipeline.evaluator.tables import tables
 
 VECTOR_PATHS = [pytest.param(p, marks=pytest.mark.skipif(p not in runnable_paths(), reason=f"this CPU lacks {p}"))
@@ -46,7 +46,7 @@ def test_values_equal_the_kernel(n, path):
     assert (plain[n:n + 8] >> 12 >= 5).all()          # flushes or better
     if path != "scalar":
         out = np.zeros(len(hands), np.int32)
-        assert evaluate_hands7(hands, out, tables(), padded_values(), PATHS.index(path)) == -1
+        assert evaluate_hands7(hands, out, tables(), padded_values(), offsets32(), PATHS.index(path)) == -1
         assert (out == plain).all()
 
 
@@ -103,7 +103,7 @@ def test_every_flush_of_every_suit_in_every_lane(path):
         h = np.ascontiguousarray(np.roll(hands, shift, axis=0))
         plain = _plain(h)
         out = np.zeros(len(h), np.int32)
-        assert evaluate_hands7(h, out, tables(), padded_values(), level) == -1 and (out == plain).all()
+        assert evaluate_hands7(h, out, tables(), padded_values(), offsets32(), level) == -1 and (out == plain).all()
         keys, suited = hand_keys(h)
         evaluate_keys8(keys, suited, out, tables(), lookup_values(), level)
         assert (out == plain).all()
