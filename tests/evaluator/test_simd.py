@@ -107,3 +107,40 @@ def test_every_flush_of_every_suit_in_every_lane(path):
         keys, suited = hand_keys(h)
         evaluate_keys8(keys, suited, out, tables(), lookup_values(), level)
         assert (out == plain).all()
+
+
+@pytest.mark.slow       # a fresh process compiling the evaluator's kernels for another target: ~30 s the first time
+@pytest.mark.skipif("avx2" not in runnable_paths(), reason="this CPU lacks AVX2")
+def test_the_avx2_path_compiled_for_a_cpu_without_avx512():
+    """In a process whose numba target is x86-64-v3 (AVX2, no AVX-512: what an AVX2-only CPU compiles), the
+    default path is avx2, its values equal the scalar kernel's, and avx512 is refused by name: the AVX-512
+    blocks compile there to a trap that is never reached."""
+    import os
+    import subprocess
+    import sys
+
+    script = """
+import numpy as np
+from pipeline import evaluate
+from pipeline.core.cpu import SimdError, simd_path, target_cpu
+from pipeline.evaluator.hands import evaluate_keys, hand_keys
+from pipeline.evaluator.kernels import evaluate_into
+from pipeline.evaluator.tables import tables
+rng = np.random.default_rng(5)
+hands = np.argsort(rng.random((4099, 52)), axis=1)[:, :7].astype(np.uint8)
+plain = np.empty(len(hands), np.int32)
+evaluate_into(hands, plain, tables())
+assert target_cpu()[0] == "x86-64-v3" and simd_path() == "avx2", target_cpu()
+assert (evaluate(hands) == plain).all() and (evaluate_keys(*hand_keys(hands)) == plain).all()
+import os
+os.environ["POKERPIPE_SIMD"] = "avx512"
+try:
+    simd_path()
+except SimdError as e:
+    print("refused:", e)
+"""
+    env = {**os.environ, "NUMBA_CPU_NAME": "x86-64-v3", "NUMBA_CPU_FEATURES": "+avx2"}
+    env.pop("POKERPIPE_SIMD", None)
+    got = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=600)
+    assert got.returncode == 0, got.stderr
+    assert "refused: POKERPIPE_SIMD=avx512 needs avx512f, avx512bw" in got.stdout
