@@ -20,7 +20,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import random_hands  # noqa: E402
+from common import ALL_CLASSES, random_hands  # noqa: E402
 
 from pipeline.datasets.recipes.vs_random import vs_random_mc_rows  # noqa: E402
 from pipeline.equity import equity  # noqa: E402
@@ -29,7 +29,6 @@ from pipeline.evaluator import evaluate  # noqa: E402
 EVAL7_README_RATE = 9.3e6
 EVALUATOR_README_RATE = 293e6     # README: batch evaluator, random 7-card hands, one core
 OMPEVAL = {1: 19.8e6, 3: 11.9e6, 5: 8.7e6}
-ALL_CLASSES = "22+,A2+,K2+,Q2+,J2+,T2+,92+,82+,72+,62+,52+,42+,32"
 
 
 def interleaved(fns, rounds: int = 5) -> list[float]:

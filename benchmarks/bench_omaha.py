@@ -1,19 +1,15 @@
 """Omaha evaluation rate: pokerpipe's batch evaluator beside the peers measured in the same run.
 
-    python benchmarks/bench_omaha.py [--hands 1000000] [--phevaluator BUILD_DIR] [--rounds 3]
+    python benchmarks/bench_omaha.py [--hands 1000000] [--peer-hands 200000] [--rounds 3]
 
 Random deals of 4, 5 and 6 hole cards with a five-card board; pokerpipe's
 ``evaluate_omaha`` (high) and ``evaluate_omaha_low`` on all of them at once, best of
 three; pokerkit's ``OmahaHoldemHand.from_game`` on the first 2,000 (pure Python);
-PHEvaluator's Python binding (``phevaluator.evaluate_omaha_cards``, 4 hole cards only)
-on the first 200,000 when it is installed (``pip install phevaluator``).  Rates are
-hands per second on one thread; quote them as ratios, the machine is shared.
-
-``--phevaluator BUILD_DIR`` adds PHEvaluator's C library (4-card Omaha), built from its
-public source by ``benchmarks/peers/build_phevaluator.sh SRC BUILD_DIR``: the same deals
-are written to a file, its ``omaha_bench`` evaluates them (best of three) and pokerpipe
-evaluates them in the same round, ``--rounds`` rounds interleaved; both give the same
-order on every deal (checked here: PHEvaluator's 1..7462, lower better, against ours).
+PHEvaluator from the registry (``pip install phevaluator``: its C extension, 4 hole cards
+only in the published wheels, ``evaluate_omaha_cards`` called per hand from Python) on the
+first ``--peer-hands``, interleaved with ours over ``--rounds`` rounds, and its order of
+those deals checked against ours (its ranks 1..7462, lower better).  Rates are hands per
+second on one thread; quote them as ratios, the machine is shared.
 """
 from __future__ import annotations
 
@@ -56,29 +52,27 @@ def phevaluator_all(rows: list) -> None:
         evaluate_omaha_cards(*b, *h)
 
 
-def versus_c_library(build: str, n: int, rounds: int) -> None:
-    """pokerpipe and PHEvaluator's C ``omaha_bench`` on the same 4-card deals, interleaved."""
-    import subprocess
-    import tempfile
-    from pathlib import Path
+def versus_phevaluator(n: int, rounds: int) -> str:
+    """pokerpipe and PHEvaluator's Python binding on the same 4-card deals, interleaved; its order checked."""
+    from phevaluator import evaluate_omaha_cards
 
     holes, boards = deals(4, n, seed=7)
-    with tempfile.TemporaryDirectory() as tmp:
-        deals_file, values_file = Path(tmp) / "deals.bin", Path(tmp) / "values.bin"
-        np.concatenate([boards, holes], axis=1).astype("<i4").tofile(deals_file)
-        evaluate_omaha(holes[:10], boards[:10])
-        for r in range(rounds):
-            out = subprocess.run([str(Path(build) / "omaha_bench"), str(deals_file), str(values_file), "3"],
-                                 capture_output=True, text=True, check=True).stdout
-            ph = float(out.split("hands_per_second")[1].split()[0])
-            ours = n / best_of(evaluate_omaha, holes, boards)
-            print(f"round {r + 1}: 4-card Omaha on {n:,} random deals: pokerpipe {ours / 1e6:.1f} M hands/s, "
-                  f"PHEvaluator (C, -O3 -march=native) {ph / 1e6:.1f} M/s: {ours / ph:.2f}x", flush=True)
-        theirs = np.fromfile(values_file, "<i4")[:100_000].astype(np.int64)
-        mine = evaluate_omaha(holes[:100_000], boards[:100_000]).astype(np.int64)
-        i = np.random.default_rng(1).integers(0, len(mine), (2, 200_000))
-        same = np.sign(mine[i[0]] - mine[i[1]]) == -np.sign(theirs[i[0]] - theirs[i[1]])
-        print(f"same order as PHEvaluator on {same.sum():,} of {same.size:,} random pairs of deals")
+    rows = [(b.tolist(), h.tolist()) for h, b in zip(holes, boards)]
+    evaluate_omaha(holes[:10], boards[:10])
+    ours = theirs = float("inf")
+    for r in range(rounds):
+        for side in ("ours", "theirs") if r % 2 == 0 else ("theirs", "ours"):
+            if side == "ours":
+                ours = min(ours, best_of(evaluate_omaha, holes, boards))
+            else:
+                theirs = min(theirs, best_of(phevaluator_all, rows, repeat=1))
+    ranks = np.array([evaluate_omaha_cards(*b, *h) for b, h in rows[:100_000]], np.int64)
+    mine = evaluate_omaha(holes[:100_000], boards[:100_000]).astype(np.int64)
+    i = np.random.default_rng(1).integers(0, len(mine), (2, 200_000))
+    same = np.sign(mine[i[0]] - mine[i[1]]) == -np.sign(ranks[i[0]] - ranks[i[1]])
+    return (f"4-card Omaha on {n:,} random deals, best of {rounds} interleaved: pokerpipe {n / ours / 1e6:.1f} M "
+            f"hands/s, phevaluator (registry, per hand from Python) {n / theirs / 1e6:.2f} M/s: {theirs / ours:.1f}x; "
+            f"same order on {same.sum():,} of {same.size:,} random pairs of deals")
 
 
 def exact_preflop(rounds: int) -> None:
@@ -99,12 +93,14 @@ def exact_preflop(rounds: int) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--hands", type=int, default=1_000_000)
-    ap.add_argument("--phevaluator", metavar="BUILD_DIR", help="a build of benchmarks/peers/build_phevaluator.sh")
+    ap.add_argument("--peer-hands", type=int, default=200_000, help="deals PHEvaluator evaluates from Python")
     ap.add_argument("--rounds", type=int, default=3)
     args = ap.parse_args()
     n = args.hands
-    if args.phevaluator:
-        versus_c_library(args.phevaluator, n, args.rounds)
+    try:
+        print(versus_phevaluator(min(n, args.peer_hands), args.rounds), flush=True)
+    except ImportError:
+        print("phevaluator not installed (pip install phevaluator): no registry peer for 4-card Omaha", flush=True)
     exact_preflop(args.rounds)
     for k in (4, 5, 6):
         holes, boards = deals(k, n)
@@ -122,16 +118,6 @@ def main() -> None:
             line += f" | pokerkit {pk:,.0f} hands/s ({hi / pk:,.0f}x)"
         except ImportError:
             line += " | pokerkit not installed"
-        if k == 4:
-            try:
-                import phevaluator  # noqa: F401
-
-                m = min(n, 200_000)
-                rows = [(b.tolist(), h.tolist()) for h, b in zip(holes[:m], boards[:m])]
-                ph = m / best_of(phevaluator_all, rows, repeat=1)
-                line += f" | phevaluator (Python binding) {ph / 1e6:.2f} M hands/s ({hi / ph:.1f}x)"
-            except ImportError:
-                line += " | phevaluator not installed"
         print(line, flush=True)
 
 

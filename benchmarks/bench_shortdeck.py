@@ -12,7 +12,8 @@
    best wall time and the best thread CPU time of the rounds (on a shared machine the CPU time is the
    steadier figure).  ``--pokerkit-hands 0`` skips the agreement.
 
-The CPU and its vector flags are printed first: AVX-512 machines take the eight-a-step path.
+The CPU, its vector flags and the SIMD path taken are printed first (:func:`pipeline.core.cpu.simd_path`: the
+best the CPU has, or ``POKERPIPE_SIMD=avx512|avx2|scalar``; AVX-512 and AVX2 take the eight-a-step paths).
 """
 from __future__ import annotations
 
@@ -25,10 +26,10 @@ from concurrent.futures import ProcessPoolExecutor
 sys.path.insert(0, os.path.dirname(__file__))
 import numpy as np  # noqa: E402
 
+from pipeline.core.cpu import simd_path  # noqa: E402
 from pipeline.evaluator import SHORT_DECK, STANDARD, evaluate  # noqa: E402
 from pipeline.evaluator.hands import add_cards, evaluate_keys, hand_keys  # noqa: E402
 from pipeline.evaluator.kernels import evaluate_into  # noqa: E402
-from pipeline.evaluator.simd import FAST_SIMD  # noqa: E402
 from pipeline.evaluator.tables import tables  # noqa: E402
 
 TEXT = ["23456789TJQKA"[c >> 2] + "cdhs"[c & 3] for c in range(52)]
@@ -94,7 +95,7 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes running pokerkit")
     ap.add_argument("--rounds", type=int, default=5)
     args = ap.parse_args()
-    print(f"CPU: {cpu()}; eight-a-step AVX-512 path: {'yes' if FAST_SIMD else 'no'}")
+    print(f"CPU: {cpu()}; SIMD path: {simd_path()}")
 
     check = deck_hands(max(args.pokerkit_hands, 20_000), 36, seed=44)
     bad = 0

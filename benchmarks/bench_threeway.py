@@ -1,37 +1,37 @@
-"""The exact three-way preflop count per triple: pokerpipe against OMPEval, one thread each.
+"""The exact three-way preflop count per triple: pokerpipe beside a peer, one thread each.
 
-    python benchmarks/bench_threeway.py [OMPEVAL_DIR] [--triples 400] [--rounds 3] [--seed 1]
+    python benchmarks/bench_threeway.py [--ompeval-driver PATH] [--triples 400] [--rounds 3] [--seed 1]
+                                        [--eval7-boards 20000]
 
 Draws ``--triples`` canonical triples from :func:`pipeline.equity.threeway.canonical_triples`
 (seeded) and, interleaved over ``--rounds`` rounds (the order of the two alternating), times
 
 1. pokerpipe: :func:`pipeline.equity.threeway.count_triples` on all of them in one call, in
    this process, the numba kernel warmed on another triple first;
-2. OMPEval (https://github.com/zekyll/OMPEval, when ``OMPEVAL_DIR`` is a checkout of it): its
-   ``EquityCalculator`` enumerating each of the same deals exactly (three specific hands, no
-   board; ``start(..., enumerateAll=true, ..., threadCount=1)`` then ``wait()``), through the
-   driver ``benchmarks/ompeval_triples.cpp``, built here with ``g++ -O3 -march=native`` into a
-   temporary folder from a copy of the sources with the two fixes current compilers need
-   (``constexpr`` ``min()``/``max()`` in ``omp/Random.h``, ``#include <functional>`` in
-   ``omp/EquityCalculator.h``).  Its time is the sum of the per-deal times the driver reports
-   (process start and table set-up left out).
+2. OMPEval (https://github.com/zekyll/OMPEval), when ``--ompeval-driver`` names an executable the
+   user built from ``benchmarks/ompeval_triples.cpp`` (our driver of OMPEval's library; pokerpipe
+   ships neither OMPEval nor a way to build it): its ``EquityCalculator`` enumerating each of the
+   same deals exactly (three specific hands, no board; ``start(..., enumerateAll=true, ...,
+   threadCount=1)`` then ``wait()``).  Its time is the sum of the per-deal times the driver reports
+   (process start and table set-up left out).  Every deal's results are checked against
+   pokerpipe's counts: per hand, sole wins (``winsByPlayerMask`` of its bit alone), two-way ties
+   (the masks of two bits holding it) and three-way ties (all three bits) must match exactly over
+   the 1,370,754 boards, and the equities to 1e-9;
+3. without the driver, eval7 from the registry (``pip install eval7``): its ``evaluate`` on the
+   first triple's first ``--eval7-boards`` boards from Python, its time scaled to the 1,370,754
+   boards of a triple, and its counts on those boards checked against ``pipeline.evaluate``'s.
 
 It prints each round's ms per triple, the best of the rounds for each and their ratio, and
 what the whole ``matchups-3way`` table (13,763,646 triples) would take on 2 cores at
-pokerpipe's best rate (two cores run this kernel about 1.9x as fast as one).  Every deal's
-OMPEval results are checked against pokerpipe's counts: per hand, sole wins
-(``winsByPlayerMask`` of its bit alone), two-way ties (the masks of two bits holding it) and
-three-way ties (all three bits) must match exactly over the 1,370,754 boards, and the
-equities to 1e-9.  The machine is shared, so the rounds are interleaved and the best taken.
-Without ``OMPEVAL_DIR``, or when the build fails, only pokerpipe is measured.
+pokerpipe's best rate (two cores run this kernel about 1.9x as fast as one).  The machine is
+shared, so the rounds are interleaved and the best taken.
 """
 from __future__ import annotations
 
 import argparse
-import os
+import itertools
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -39,7 +39,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import build_ompeval_driver  # noqa: E402
+from common import load_line  # noqa: E402
 
 from pipeline.equity.threeway import (  # noqa: E402
     BOARDS,
@@ -50,13 +50,7 @@ from pipeline.equity.threeway import (  # noqa: E402
 )
 from pipeline.evaluator.tables import tables  # noqa: E402
 
-DRIVER = Path(__file__).resolve().parent / "ompeval_triples.cpp"
 CORE_SCALING = 1.9          # two cores against one on this kernel
-
-
-def build_ompeval(src: Path, tmp: Path) -> Path:
-    """Compile the driver against a patched copy of OMPEval's sources; the executable's path."""
-    return build_ompeval_driver(src, tmp, DRIVER, "ompeval_triples")
 
 
 def run_ompeval(exe: Path, deals: list[tuple[str, str, str]]) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
@@ -89,9 +83,49 @@ def disagreements(counts: np.ndarray, hands: np.ndarray, masks: np.ndarray, equi
     return bad
 
 
+def eval7_triple(deal: tuple[str, str, str], boards: int) -> tuple[float, np.ndarray, np.ndarray]:
+    """``(seconds, counts (3, 3), cards (boards, 3, 7))``: eval7 on the deal's first ``boards`` boards (in the
+    order of the combinations of the live cards), each hand's pots by number of winners."""
+    import eval7
+
+    hands = [[eval7.Card(h[i:i + 2]) for i in (0, 2)] for h in deal]
+    held = {h[i:i + 2] for h in deal for i in (0, 2)}
+    live = [r + s for r in "23456789TJQKA" for s in "cdhs" if r + s not in held]
+    picked = list(itertools.islice(itertools.combinations(live, 5), boards))
+    cards = [[eval7.Card(c) for c in b] for b in picked]
+    counts = np.zeros((3, 3), np.int64)
+    evaluate = eval7.evaluate
+    t = time.perf_counter()
+    for b in cards:
+        v = [evaluate(b + h) for h in hands]
+        best = max(v)
+        n = v.count(best)
+        for i in range(3):
+            if v[i] == best:
+                counts[i, n - 1] += 1
+    seconds = time.perf_counter() - t
+    from pipeline.core.cards import parse_cards
+
+    ids = np.array([[parse_cards("".join(b) + h) for h in deal] for b in picked], np.uint8)
+    return seconds, counts, ids
+
+
+def ours_on_boards(ids: np.ndarray) -> np.ndarray:
+    """pokerpipe's counts on the same boards (``pipeline.evaluate``): the check of eval7's."""
+    from pipeline import evaluate
+
+    v = evaluate(ids.reshape(-1, 7)).reshape(-1, 3)
+    best = v.max(axis=1, keepdims=True)
+    win = v == best
+    n = win.sum(axis=1)
+    return np.array([[int(np.sum(win[:, i] & (n == k))) for k in (1, 2, 3)] for i in range(3)], np.int64)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("ompeval_dir", nargs="?", type=Path, help="an OMPEval checkout (omp/, libdivide/)")
+    ap.add_argument("--ompeval-driver", type=Path, metavar="PATH",
+                    help="an executable built from benchmarks/ompeval_triples.cpp")
+    ap.add_argument("--eval7-boards", type=int, default=20_000, help="boards eval7 evaluates without the driver")
     ap.add_argument("--triples", type=int, default=400)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
@@ -105,55 +139,55 @@ def main() -> None:
     count_triples(codes[:1], T)                 # compile or load the kernel before timing
     n = sample.size
     print(f"{n} canonical triples of {THREE_WAY_CLASSES:,} (seed {args.seed}), each over {BOARDS:,} boards; "
-          f"first: {' '.join(deals[0])}; load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+          f"first: {' '.join(deals[0])}; {load_line()}")
 
-    with tempfile.TemporaryDirectory() as tmp:
-        exe = None
-        if args.ompeval_dir is None:
-            print("OMPEval not measured: no OMPEVAL_DIR given")
-        else:
-            t = time.perf_counter()
-            try:
-                exe = build_ompeval(args.ompeval_dir, Path(tmp))
-                print(f"OMPEval driver built in {time.perf_counter() - t:.0f} s (g++ -O3 -march=native)")
-            except (OSError, subprocess.CalledProcessError) as e:
-                detail = getattr(e, "stderr", "") or str(e)
-                print(f"OMPEval not measured: build failed: {detail.strip()[-2000:]}")
-
-        ours_best = theirs_best = float("inf")
-        checked = 0
-        bad: list[str] = []
-        for r in range(args.rounds):
-            line = [f"round {r + 1}:"]
-            for side in ("pokerpipe", "OMPEval") if r % 2 == 0 else ("OMPEval", "pokerpipe"):
-                if side == "pokerpipe":
-                    t = time.perf_counter()
-                    counts = count_triples(sample, T)
-                    ours = time.perf_counter() - t
-                    ours_best = min(ours_best, ours)
-                    line.append(f"pokerpipe {1e3 * ours / n:.3f} ms/triple")
-                elif exe is not None:
-                    theirs, hands, masks, equity = run_ompeval(exe, deals)
-                    theirs_best = min(theirs_best, theirs)
-                    line.append(f"OMPEval {1e3 * theirs / n:.3f} ms/triple")
-            if exe is not None:
-                bad += disagreements(counts, hands, masks, equity)
-                checked += n
-                line.append(f"ratio OMPEval/pokerpipe {theirs / ours:.2f}x")
-            print("  ".join(line))
+    exe = args.ompeval_driver
+    print(f"peer: OMPEval, the driver {exe}" if exe else
+          f"peer: eval7 (registry; no --ompeval-driver given), on {args.eval7_boards:,} boards of the first triple")
+    ours_best = theirs_best = float("inf")
+    checked = 0
+    bad: list[str] = []
+    for r in range(args.rounds):
+        line = [f"round {r + 1}:"]
+        for side in ("pokerpipe", "peer") if r % 2 == 0 else ("peer", "pokerpipe"):
+            if side == "pokerpipe":
+                t = time.perf_counter()
+                counts = count_triples(sample, T)
+                ours = time.perf_counter() - t
+                ours_best = min(ours_best, ours)
+                line.append(f"pokerpipe {1e3 * ours / n:.3f} ms/triple")
+            elif exe is not None:
+                seconds, hands, masks, equity = run_ompeval(exe, deals)
+                theirs = seconds / n
+                line.append(f"OMPEval {1e3 * theirs:.3f} ms/triple")
+            else:
+                seconds, e7_counts, ids = eval7_triple(deals[0], args.eval7_boards)
+                theirs = seconds * BOARDS / len(ids)
+                line.append(f"eval7 {1e3 * theirs:.1f} ms/triple (scaled from {len(ids):,} boards)")
+                if not np.array_equal(e7_counts, ours_on_boards(ids)):
+                    bad.append(f"eval7 {e7_counts.tolist()} against pipeline.evaluate "
+                               f"{ours_on_boards(ids).tolist()} on the first {len(ids):,} boards")
+        theirs_best = min(theirs_best, theirs)
+        if exe is not None:
+            bad += disagreements(counts, hands, masks, equity)
+            checked += n
+        line.append(f"ratio peer/pokerpipe {theirs / (ours / n):.2f}x")
+        print("  ".join(line), flush=True)
 
     print(f"best of {args.rounds}: pokerpipe {1e3 * ours_best / n:.3f} ms/triple (count_triples, numba, 1 thread)")
-    if exe is not None:
-        print(f"best of {args.rounds}: OMPEval   {1e3 * theirs_best / n:.3f} ms/triple "
-              f"(EquityCalculator, exact enumeration, 1 thread)")
-        print(f"ratio: OMPEval takes {theirs_best / ours_best:.2f}x pokerpipe's time per triple")
-        if bad:
-            print(f"OMPEval DISAGREES with pokerpipe on {len(bad)} of {checked} deal results:")
-            for b in bad[:10]:
-                print("  " + b)
-        else:
-            print(f"check: OMPEval agrees on all {checked} deal results ({n} deals x {args.rounds} rounds): "
-                  f"sole wins, two-way and three-way ties per hand exactly, equities to 1e-9")
+    peer = "OMPEval" if exe else "eval7"
+    print(f"best of {args.rounds}: {peer:9s} {1e3 * theirs_best:.3f} ms/triple "
+          + ("(EquityCalculator, exact enumeration, 1 thread)" if exe else "(evaluate per hand from Python)"))
+    print(f"ratio: {peer} takes {theirs_best / (ours_best / n):.2f}x pokerpipe's time per triple")
+    if bad:
+        print(f"{peer} DISAGREES with pokerpipe on {len(bad)} results:")
+        for b in bad[:10]:
+            print("  " + b)
+    elif exe is not None:
+        print(f"check: OMPEval agrees on all {checked} deal results ({n} deals x {args.rounds} rounds): "
+              f"sole wins, two-way and three-way ties per hand exactly, equities to 1e-9")
+    else:
+        print("check: eval7's counts equal pipeline.evaluate's on the same boards in every round")
     whole = THREE_WAY_CLASSES * ours_best / n / CORE_SCALING
     print(f"estimate: matchups-3way ({THREE_WAY_CLASSES:,} triples) on 2 cores at pokerpipe's best rate "
           f"({CORE_SCALING}x for 2 cores): {whole / 3600:.1f} h wall")

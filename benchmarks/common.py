@@ -1,11 +1,11 @@
-"""Helpers shared by the benchmark scripts: timing and random hands."""
+"""Helpers shared by the benchmark scripts: timing, random hands, the machine's state."""
 from __future__ import annotations
 
-import re
-import shutil
-import subprocess
+import os
+import platform
 import time
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
@@ -31,29 +31,40 @@ def random_hands(n: int, k: int = 7, seed: int = 1) -> np.ndarray:
     return out
 
 
-def patched_ompeval(src: Path, tmp: Path) -> Path:
-    """A copy of OMPEval's sources (``omp/``, ``libdivide/``) under ``tmp`` with the two fixes current compilers
-    need: ``constexpr`` ``min()``/``max()`` in ``omp/Random.h``, ``#include <functional>`` in
-    ``omp/EquityCalculator.h``.  Returns the copy's folder (the ``-I`` of a driver's build)."""
-    copy = tmp / "ompeval"
-    for sub in ("omp", "libdivide"):
-        shutil.copytree(src / sub, copy / sub)
-    random_h = copy / "omp" / "Random.h"
-    random_h.write_text(re.sub(r"static uint64_t (min|max)\(\)", r"static constexpr uint64_t \1()",
-                               random_h.read_text()))
-    calc_h = copy / "omp" / "EquityCalculator.h"
-    text = calc_h.read_text()
-    if "#include <functional>" not in text:
-        calc_h.write_text(text.replace("#include <cstdint>", "#include <cstdint>\n#include <functional>", 1))
-    return copy
+ALL_CLASSES = "22+,A2+,K2+,Q2+,J2+,T2+,92+,82+,72+,62+,52+,42+,32"     # every hand, in eval7's range syntax
 
 
-def build_ompeval_driver(src: Path, tmp: Path, driver: Path, name: str) -> Path:
-    """``driver`` (a C++ file of ``benchmarks/``) compiled with ``g++ -O3 -march=native`` against a patched
-    copy of OMPEval's sources (:func:`patched_ompeval`); the executable's path, ``tmp / name``."""
-    copy = patched_ompeval(src, tmp)
-    exe = tmp / name
-    subprocess.run(["g++", "-O3", "-march=native", "-std=c++11", "-pthread", "-I", str(copy), "-o", str(exe),
-                    str(driver), *map(str, sorted((copy / "omp").glob("*.cpp")))],
-                   check=True, capture_output=True, text=True)
-    return exe
+def interleave(rounds: int, a: Callable[[], tuple], b: Callable[[], tuple]) -> tuple[tuple, tuple]:
+    """Best times of ``a`` and ``b`` over ``rounds``, alternating which runs first: each returns a tuple of times
+    (wall seconds, CPU seconds, ...), each kept at its own best."""
+    best: list = [None, None]
+    for i in range(rounds):
+        for k in ((0, 1) if i % 2 == 0 else (1, 0)):
+            got = (a if k == 0 else b)()
+            best[k] = got if best[k] is None else tuple(min(x, y) for x, y in zip(best[k], got))
+    return best[0], best[1]
+
+
+def load_line() -> str:
+    """The load averages (1, 5 and 15 minutes) and the cores: how quiet the machine was."""
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.2f}, {five:.2f}, {fifteen:.2f} on {os.cpu_count()} cores"
+
+
+SIMD_FLAGS = ("avx2", "bmi2", "avx512f", "avx512bw", "avx512vl", "avx512vbmi")
+
+
+def cpu_line() -> str:
+    """The CPU's name and its vector flags (Linux's /proc/cpuinfo; else the platform's words)."""
+    name, flags = platform.processor() or platform.machine(), set()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            key, _, value = line.partition(":")
+            if key.strip() == "model name":
+                name = value.strip()
+            elif key.strip() == "flags":
+                flags = set(value.split())
+                break
+    except OSError:
+        pass
+    return f"CPU: {name}; flags {' '.join(f for f in SIMD_FLAGS if f in flags) or 'unknown'}"

@@ -1,7 +1,7 @@
 // OMPEval's equity calculator and hand evaluator, one thread, timed: the peer of benchmarks/bench_vs_ompeval.py.
 //
-// Built by that script:
-//     g++ -O3 -march=native -std=c++11 -pthread -I OMPEVAL_DIR ompeval_equity.cpp OMPEVAL_DIR/omp/*.cpp
+// The user builds it against OMPEval's library (https://github.com/zekyll/OMPEval) and passes the executable to
+// that script (--ompeval-driver PATH); pokerpipe ships no copy of OMPEval.
 //
 // stdin, one question per line:
 //     e - BOARD DEAD RANGE RANGE ...    exact enumeration (start(..., enumerateAll=true, ..., threadCount=1))
@@ -11,8 +11,9 @@
 //     t FILE N                          the same, timings only (no values printed)
 // BOARD and DEAD are card text such as Qh7h2c, or "-" for none; ranges are OMPEval's syntax (AK,AQ 22+ random).
 // stdout, one line per question:
-//     e/m: seconds hands m1 .. m(2^P-1) eq1 .. eqP   (winsByPlayerMask[k]: boards won by exactly the players in
-//          bit mask k, bit 0 = first range; seconds: the wall time of start() + wait())
+//     e/m: seconds hands m1 .. m(2^P-1) eq1 .. eqP cpu_seconds   (winsByPlayerMask[k]: boards won by exactly the
+//          players in bit mask k, bit 0 = first range; seconds: the wall time of start() + wait(); cpu_seconds:
+//          the process's CPU time over the same span (CLOCK_PROCESS_CPUTIME_ID: the calculator's own thread))
 //     v:   seconds_card_arrays seconds_prebuilt_hands checksum cpu_seconds_card_arrays cpu_seconds_prebuilt_hands,
 //          then N lines of OMPEval's value of each hand (so the caller can check that both evaluators order the
 //          hands the same way); t: the first line only.  cpu_seconds: the thread's CPU time (CLOCK_THREAD_CPUTIME_ID),
@@ -35,10 +36,10 @@ static double now()
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-static double cpu_now()        // this thread's CPU time
+static double cpu_now(clockid_t clock = CLOCK_THREAD_CPUTIME_ID)     // this thread's (or process's) CPU time
 {
     timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    clock_gettime(clock, &t);
     return t.tv_sec + 1e-9 * t.tv_nsec;
 }
 
@@ -114,20 +115,20 @@ int main()
         bool exact = mode == "e";
         if (!exact)
             calc.setHandLimit(std::stoull(limit));
-        double t0 = now();
+        double t0 = now(), c0 = cpu_now(CLOCK_PROCESS_CPUTIME_ID);
         if (!calc.start(ranges, board_mask, dead_mask, exact, 0, nullptr, 1e9, 1)) {
             std::fprintf(stderr, "cannot start: %s\n", line.c_str());
             return 1;
         }
         calc.wait();
-        double seconds = now() - t0;
+        double seconds = now() - t0, cpu_seconds = cpu_now(CLOCK_PROCESS_CPUTIME_ID) - c0;
         omp::EquityCalculator::Results r = calc.getResults();
         std::printf("%.9f %llu", seconds, (unsigned long long)r.hands);
         for (unsigned mask = 1; mask < (1u << ranges.size()); ++mask)
             std::printf(" %llu", (unsigned long long)r.winsByPlayerMask[mask]);
         for (unsigned i = 0; i < ranges.size(); ++i)
             std::printf(" %.17g", r.equity[i]);
-        std::printf("\n");
+        std::printf(" %.9f\n", cpu_seconds);
         std::fflush(stdout);
     }
     return 0;

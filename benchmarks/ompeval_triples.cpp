@@ -1,7 +1,7 @@
 // OMPEval's exact enumeration of specific three-way preflop deals, one thread, timed per deal.
 //
-// Built and run by benchmarks/bench_threeway.py:
-//     g++ -O3 -march=native -std=c++11 -pthread -I OMPEVAL_DIR ompeval_triples.cpp OMPEVAL_DIR/omp/*.cpp
+// The user builds it against OMPEval's library (https://github.com/zekyll/OMPEval) and passes the executable to
+// benchmarks/bench_threeway.py (--ompeval-driver PATH); pokerpipe ships no copy of OMPEval.
 //
 // stdin: one deal per line, three hands such as "AsAh AdAc KsKh" (no board, no dead cards).
 // stdout: one line per deal, in order:

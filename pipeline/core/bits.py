@@ -17,12 +17,13 @@ from __future__ import annotations
 
 from typing import Any, Callable, cast
 
-import llvmlite.binding as llvm
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
+
+from .cpu import target_cpu
 
 _I64 = ir.IntType(64)
 
@@ -59,13 +60,10 @@ _pdep = cast(Callable[[Any, Any], np.uint64], intrinsic(_pdep_codegen))   # BMI2
 
 
 def _fast_pdep() -> bool:
-    """Whether this CPU has BMI2's ``pdep`` in hardware at one instruction (AMD before Zen 3 microcodes it)."""
-    try:
-        features = llvm.get_host_cpu_features()
-        name = llvm.get_host_cpu_name()
-    except RuntimeError:
-        return False
-    return bool(features.get("bmi2", False)) and name not in ("znver1", "znver2", "bdver4", "bdver3", "bdver2")
+    """Whether numba's target (:func:`~.cpu.target_cpu`: this CPU, unless NUMBA_CPU_NAME names another) has BMI2's
+    ``pdep`` in hardware at one instruction (AMD before Zen 3 microcodes it)."""
+    name, features = target_cpu()
+    return "bmi2" in features and name not in ("znver1", "znver2", "bdver4", "bdver3", "bdver2")
 
 
 FAST_PDEP = _fast_pdep()

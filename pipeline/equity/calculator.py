@@ -37,9 +37,11 @@ import numpy as np
 from ..core.budget import TargetWatch, duration, refuse_beyond, refuse_count
 from ..core.cards import CardError, check_disjoint, format_cards, mask_of, parse_board, parse_cards
 from ..core.combinatorics import available_cores
+from ..core.cpu import simd_level
 from ..core.inputs import integer, shown
 from ..evaluator.decks import STANDARD, Deck
 from ..evaluator.kernels import Tables
+from ..evaluator.simd import lookup_values
 from ..evaluator.tables import tables
 from ..ranges.query import parse_query
 from ..ranges.syntax import Range
@@ -307,7 +309,7 @@ def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = ""
         if trials is None and not adaptive:
             trials = DEFAULT_TRIALS
         result = _monte_carlo(ranges, board_cards, used, trials, seed, stderr, seconds,
-                              executor, n_threads, progress, t)
+                              executor, n_threads, progress, deck)
     result.board, result.dead = format_cards(board_cards), format_cards(dead_cards)
     return result
 
@@ -563,9 +565,14 @@ def _from_three_way(ranges: list[Range], table: ThreeWayTable) -> Optional[Equit
 
 def _monte_carlo(ranges: list[Range], board_cards: list[int], base_mask: int, trials: Optional[int], seed: int,
                  stderr_target: Optional[float], time_limit: Optional[float], executor: Optional[Executor],
-                 workers: int, progress: Optional[Progress], t: Tables) -> EquityResult:
+                 workers: int, progress: Optional[Progress], deck: Deck) -> EquityResult:
+    """Monte Carlo trials of ``deck`` (its cards absent from it already dead in ``base_mask``), valued by its
+    tables on the SIMD path the CPU takes (:func:`~pipeline.core.cpu.simd_level`): the lookup table of the
+    vector path is the deck's as well (:func:`~pipeline.evaluator.simd.lookup_values`)."""
     P = len(ranges)
     plan = plan_deal(ranges, board_cards, base_mask)
+    t = tables(deck)
+    level, lookup = simd_level(), lookup_values(deck)
     acc = MonteCarloTotals(P, plan.weighted)
     start = time.monotonic()
     size = CHUNK_TRIALS
@@ -576,7 +583,7 @@ def _monte_carlo(ranges: list[Range], board_cards: list[int], base_mask: int, tr
         counts = np.zeros((P, P), np.int64)
         wsums = np.zeros((P, P + 2), np.float64)
         wtot = np.zeros(2, np.float64)
-        monte_carlo_chunk(n, seed, i, plan.for_chunk(), counts, wsums, wtot, t)
+        monte_carlo_chunk(n, seed, i, plan.for_chunk(), counts, wsums, wtot, t, lookup, level)
         return n, counts, wsums, wtot
 
     stopped = ["trials"]

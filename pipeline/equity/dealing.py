@@ -77,32 +77,6 @@ def deal_the_rest(s0: np.uint64, s1: np.uint64, b: int, deck: np.ndarray, taken:
     return s0, s1
 
 
-@njit(cache=True, nogil=True)
-def deal_deck_block(nb: int, s0: np.uint64, s1: np.uint64, deck: np.ndarray, missing: int,
-                    dplayers: np.ndarray, bkey0: np.uint64, bkeys: np.ndarray, bcards: np.ndarray,
-                    keys: np.ndarray, hole: np.ndarray, card_keys: np.ndarray) -> tuple:
-    """Plans without range players: the ``missing`` board cards, then two cards for each deck
-    player, by a partial Fisher-Yates shuffle of ``deck``."""
-    L = deck.size
-    D = dplayers.size
-    for b in range(nb):
-        pos = 0
-        bkey = bkey0
-        for _d in range(missing):
-            s0, s1, c, pos = deal_card(s0, s1, deck, pos, L)
-            bkey += card_keys[c]
-            bcards[b, 5 - missing + _d] = c
-        bkeys[b] = bkey
-        for q in range(D):
-            s0, s1, c, pos = deal_card(s0, s1, deck, pos, L)
-            s0, s1, c2, pos = deal_card(s0, s1, deck, pos, L)
-            p = dplayers[q]
-            keys[p, b] = card_keys[c] + card_keys[c2]
-            hole[p, b, 0] = c
-            hole[p, b, 1] = c2
-    return s0, s1
-
-
 _LOW16 = np.uint64(0xFFFF)
 
 

@@ -12,8 +12,9 @@ A trial deals, in this order (the plan is built by :mod:`.plan`):
    his choices), or all redrawn on a clash.  The counts then stay integers;
 3. *deck* players (``random`` or any range holding every live combo at equal
    weight) and the missing board cards are dealt straight from the remaining
-   cards, each a uniform live card (:func:`.dealing.deal_bits_block`; a
-   partial Fisher–Yates shuffle of the deck when no range player is dealt).
+   cards, each a uniform live card (:func:`.dealing.deal_bits_block`, four
+   cards to a generator output; with importance weights, from a partial
+   Fisher–Yates shuffle of the deck).
 
 Step 3 is exact as it stands: whatever the range players hold, every deck
 player's completion count is the same, so dealing from the rest of the deck
@@ -34,18 +35,23 @@ Trials are dealt a block at a time and then evaluated player by player over
 the block, so that the table lookups of different trials overlap in the CPU;
 the evaluation and the deal are written out in the loop because a numba call
 that passes the table arrays costs more than the lookups it makes (2x on
-heads-up trials).
+heads-up trials).  On a SIMD path (:mod:`pipeline.core.cpu`) a player's hands
+are valued eight trials a step, the board's key and his added in registers
+(:func:`~pipeline.evaluator.avx2.board_keys_block_avx2`: two 8 x 32-bit gathers);
+the deal stays one stream of draws on every path.
 
 Trials run in chunks; chunk ``i`` draws from its own xoroshiro128++ stream
 seeded from ``(seed, i)`` (:mod:`pipeline.core.rng`), so a result depends on the seed and
-the trial count, never on the threads.
+the trial count, never on the threads or the SIMD path.
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
+from ..core.cpu import SCALAR
 from ..core.rng import chunk_state
+from ..evaluator.avx2 import board_keys_block_avx2
 from ..evaluator.kernels import (
     FLUSH_FLAGS,
     HASH_MASK,
@@ -56,7 +62,8 @@ from ..evaluator.kernels import (
     flush_suit,
     suit_ranks,
 )
-from .dealing import deal_bits_block, deal_deck_block, deal_ranges_block
+from ..evaluator.simd import evaluate_keys8
+from .dealing import deal_bits_block, deal_ranges_block
 from .plan import DealPlan
 from .scoring import SHARE_UNIT, equity_fraction, wins_ties_units
 
@@ -72,10 +79,12 @@ HM = np.uint64(HASH_MASK)
 
 @njit(cache=True, nogil=True)
 def monte_carlo_chunk(trials: int, seed: int, chunk: int, plan: DealPlan, counts: np.ndarray, wsums: np.ndarray,
-                      wtot: np.ndarray, T: Tables) -> None:
+                      wtot: np.ndarray, T: Tables, lookup: np.ndarray, level: int) -> None:
     """Run ``trials`` trials of chunk ``chunk`` of ``plan`` (:func:`.plan.plan_deal`; its own deck:
     :meth:`~.plan.DealPlan.for_chunk`, shuffled in place); add to ``counts`` (unweighted plans) or
-    ``wsums``/``wtot`` (weighted plans: sums of omega and omega squared)."""
+    ``wsums``/``wtot`` (weighted plans: sums of omega and omega squared).  ``level`` is the SIMD path
+    (:mod:`pipeline.core.cpu`) that values the hands of plans dealt as bits, ``lookup`` the table it reads
+    (:func:`pipeline.evaluator.simd.lookup_values`)."""
     s0, s1 = chunk_state(seed, chunk)
     hole_keys, hole_cards, board = plan.hole_keys, plan.hole_cards, plan.board
     P = hole_keys.size
@@ -92,6 +101,8 @@ def monte_carlo_chunk(trials: int, seed: int, chunk: int, plan: DealPlan, counts
         for p in range(P):
             suited[p, :] = plan.hole_suited[p]
         bsuited = np.empty(BLOCK, np.uint64)
+        hand_keys = np.empty(BLOCK, np.uint64)       # one player's seven cards in each trial, on a SIMD path
+        hand_suited = np.empty(BLOCK, np.uint64)
         bit_keys = np.zeros(64, np.uint64)      # the key of the card at each bit of the suited layout
         for c in range(52):
             bit_keys[16 * (c & 3) + (c >> 2)] = T.card_keys[c]
@@ -105,7 +116,7 @@ def monte_carlo_chunk(trials: int, seed: int, chunk: int, plan: DealPlan, counts
                                      plan.reject, plan.choices, plan.choice_count, plan.live,
                                      5 - board.size, plan.dplayers, bkey0, bsuit0, bkeys, bsuited, keys, suited,
                                      bit_keys)
-            evaluate_bits_block(nb, bkeys, bsuited, keys, suited, values, T)
+            evaluate_bits_block(nb, bkeys, bsuited, keys, suited, values, T, lookup, level, hand_keys, hand_suited)
             showdown_block(nb, values, omegas, False, counts, wsums, wtot)
         return
     hole = np.empty((P, BLOCK, 2), np.uint8)
@@ -121,21 +132,31 @@ def monte_carlo_chunk(trials: int, seed: int, chunk: int, plan: DealPlan, counts
     while done < trials:
         nb = min(BLOCK, trials - done)
         done += nb
-        if R == 0:
-            s0, s1 = deal_deck_block(nb, s0, s1, plan.deck, 5 - board.size, plan.dplayers, bkey0, bkeys, bcards,
-                                     keys, hole, T.card_keys)
-        else:
-            s0, s1 = deal_ranges_block(nb, s0, s1, plan, bkey0, bkeys, bcards, keys, hole, omegas, scratch,
-                                       T.card_keys)
+        s0, s1 = deal_ranges_block(nb, s0, s1, plan, bkey0, bkeys, bcards, keys, hole, omegas, scratch, T.card_keys)
         evaluate_block(nb, bkeys, bcards, keys, hole, values, T)
         showdown_block(nb, values, omegas, plan.weighted, counts, wsums, wtot)
 
 
 @njit(cache=True, nogil=True)
 def evaluate_bits_block(nb: int, bkeys: np.ndarray, bsuited: np.ndarray, keys: np.ndarray, suited: np.ndarray,
-                        values: np.ndarray, T: Tables) -> None:
+                        values: np.ndarray, T: Tables, lookup: np.ndarray, level: int, hand_keys: np.ndarray,
+                        hand_suited: np.ndarray) -> None:
     """:func:`evaluate_block` for cards kept as suited masks: a flush's ranks are its suit's 13 bits of the
-    board's mask OR the player's."""
+    board's mask OR the player's.  On a SIMD path (``level``), each player's hands are summed into
+    ``hand_keys``/``hand_suited`` and valued eight a step (:func:`~pipeline.evaluator.simd.evaluate_keys8`:
+    gathers, flushes in their lanes); the values are the same on every path."""
+    if level != SCALAR:
+        whole = nb - nb % 8
+        for p in range(keys.shape[0]):
+            pk, ps, pv = keys[p], suited[p], values[p]
+            for b in range(0, whole, 8):
+                board_keys_block_avx2(bkeys, bsuited, pk, ps, b, pv, T.rank_offsets, lookup)
+            for b in range(whole, nb):
+                hand_keys[b] = bkeys[b] + keys[p, b]
+                hand_suited[b] = bsuited[b] | suited[p, b]
+            if whole < nb:
+                evaluate_keys8(hand_keys[whole:nb], hand_suited[whole:nb], values[p, whole:nb], T, lookup, level)
+        return
     rank_offsets, rank_values, flush_values = T.rank_offsets, T.rank_values, T.flush_values   # locals: registers
     for p in range(keys.shape[0]):
         for b in range(nb):

@@ -382,7 +382,8 @@ def plan_deal(ranges: list[Range], board: list[int], base_mask: int) -> DealPlan
             choice_count = free.sum(axis=1).astype(np.int64)
             order = np.argsort(~free, axis=1, kind="stable")[:, :int(choice_count.max())]
             choices = np.ascontiguousarray(order + lo, dtype=np.uint16)
-    hole_suited = np.array([np.bitwise_or.reduce(suited_bits(hole_cards[p])) if p in fixed else 0 for p in range(P)],
+    held = [p for p in range(P) if hole_keys[p]]        # the fixed players and a lone range of one class
+    hole_suited = np.array([np.bitwise_or.reduce(suited_bits(hole_cards[p])) if p in held else 0 for p in range(P)],
                            np.uint64)
     deck = np.array([c for c in range(52) if not used >> c & 1], np.uint8)
     live = np.bitwise_or.reduce(suited_bits(deck))
@@ -392,7 +393,7 @@ def plan_deal(ranges: list[Range], board: list[int], base_mask: int) -> DealPlan
                     weighted, np.array(deck_players, np.int64),
                     np.array([bool(np.all(rest[p].weights == rest[p].weights[0])) for p in range(P)
                               if p in range_players], np.bool_), card_weight, pair_weight,
-                    how.bits and R > 0, hole_suited, np.uint64(live), ckeys.astype(np.uint64), csuited,
+                    how.bits, hole_suited, np.uint64(live), ckeys.astype(np.uint64), csuited,
                     np.array(how.listed, np.int64), rows.astype(np.int64), row_mask, row_prob, row_alias, row_cut,
                     row_total,
                     np.array(how.alone, np.int64), how.reject, choices, choice_count)

@@ -4,7 +4,7 @@ A hand's key is the sum of its cards' keys (rank multipliers and suit counters, 
 suited mask the OR of their suit bits; both add card by card, so a caller who scores many hands sharing cards
 — every hole against one board, every river against one turn — builds the shared part once and adds the rest
 (OMPEval's ``Hand`` objects, by the same idea).  :func:`evaluate_keys` is then one flag test and one lookup
-per hand, eight hands a step where the CPU has AVX-512 (:func:`~.simd.evaluate_keys8`).
+per hand, eight hands a step where the CPU has AVX2 or AVX-512 (:func:`~.simd.evaluate_keys8`).
 
 >>> import numpy as np
 >>> from pipeline.core.cards import parse_cards
@@ -28,6 +28,7 @@ import numpy as np
 from numba import njit
 
 from ..core.cards import CardError
+from ..core.cpu import SCALAR, simd_level
 from .decks import STANDARD, Deck
 from .kernels import (
     _HM,
@@ -40,7 +41,7 @@ from .kernels import (
     flush_shift,
     suited_bit,
 )
-from .simd import FAST_SIMD, evaluate_keys8, lookup_values
+from .simd import evaluate_keys8, lookup_values
 from .tables import tables
 
 __all__ = ["add_cards", "evaluate_keys", "hand_keys"]
@@ -62,7 +63,7 @@ def _accumulate(cards: np.ndarray, keys: np.ndarray, suited: np.ndarray, card_ke
 
 @njit(cache=True, nogil=True)
 def _evaluate_keys(keys: np.ndarray, suited: np.ndarray, out: np.ndarray, T: Tables) -> None:
-    """The scalar lookups, where :data:`~.simd.FAST_SIMD` is false.  A branch on the flush flag: on random
+    """The scalar lookups, on the ``scalar`` path (:mod:`pipeline.core.cpu`).  A branch on the flush flag: on random
     hands it mispredicts for 3% of them (370 M hands/s, 837 without flushes), yet every branch-free form
     measured ran at a third of this rate on hands sharing cards (one board, all its holes: 349 against 928 M/s
     here), and those are the callers this path is for (issue 24)."""
@@ -128,8 +129,9 @@ def evaluate_keys(keys: np.ndarray, suited: np.ndarray, out: Optional[np.ndarray
         out = np.empty(keys.size, np.int32)
     elif out.dtype != np.int32 or out.shape != keys.shape or not out.flags.c_contiguous:
         raise CardError(f"out must be a contiguous int32 array of {keys.size} values, got {out.dtype} {out.shape}")
-    if FAST_SIMD:
-        evaluate_keys8(keys, suited, out, tables(deck), lookup_values(deck))
+    level = simd_level()
+    if level != SCALAR:
+        evaluate_keys8(keys, suited, out, tables(deck), lookup_values(deck), level)
     else:
         _evaluate_keys(keys, suited, out, tables(deck))
     return out

@@ -1,4 +1,5 @@
-"""The evaluator's AVX-512 paths: eight seven-card hands a step, their checks included, and eight prebuilt hands.
+"""The evaluator's AVX-512 paths, and the kernels that run them or the AVX2 ones (:mod:`.avx2`): eight seven-card
+hands a step, their checks included, and eight prebuilt hands.
 
 :func:`pipeline.evaluate` must refuse a hand holding an id outside the deck or a repeated card.  Checked card
 by card, that costs as much as the evaluation (a bound test and a bit per card: half the kernel's rate, issue
@@ -6,14 +7,17 @@ by card, that costs as much as the evaluation (a bound test and a bit per card: 
 ``(n, 7)`` array at a time (56 bytes, one masked load):
 
 * each row is moved into its own 64-bit lane, its seventh byte followed by a pad byte;
-* an id above 51 is one byte compare over the 56 bytes;
+* an id outside the deck is one byte compare over the 56 bytes: ``id - lowest > 51 - lowest`` unsigned, where
+  ``lowest`` is the deck's first card (0 for the 52-card deck, 16 for the short deck, :mod:`.decks`), so an id
+  below it wraps above as a negative id does;
 * a repeated card is an equal pair of bytes within a lane: the lane rotated by one to four bytes, compared
   bytewise with itself, covers all 21 pairs of the seven cards;
 * the key (:mod:`.tables`) is the rank multipliers' sum, each looked up in registers (a two-table permute
   of the 13 multipliers indexed by ``id >> 2``), plus the suit counters, counted for the whole row at
   once (a byte table of ``16**suit`` split over two bytes, summed by ``psadbw``);
-* the two lookups of the rank hash are gathers, skipped for flushes and for every lane of a block that
-  failed its checks;
+* the block writes its rank sums (0 for a flush); the two lookups of the rank hash then run for a whole chunk
+  of rows as scalar loads in a loop of their own (:func:`evaluate_hands7`), where the loads of many hands
+  overlap: as gathers in the block they ran at about half that rate on an AMD EPYC (Zen 5), on both paths;
 * a flush (3% of hands, in a fifth of the blocks) is valued after its chunk of rows, from a list of the
   blocks holding one made without a branch: a branch per block mispredicts on them, which cost a third of
   the rate.  (Valuing them in their lanes, a suited mask built by a shift per card, measured 8% slower.)
@@ -23,8 +27,10 @@ cache, with table reads that hit it (hands sharing boards), the hardware's own p
 rate with it (290 against 720 M hands/s; the ``pool`` rows of benchmarks/bench_vs_ompeval.py).
 
 A block that fails is re-read by :func:`~.kernels.check_cards` to name its first bad row.  The values are
-the kernel's, bit for bit (tests/evaluator).  The x86 intrinsics need AVX-512 F and BW (:data:`FAST_SIMD`);
-elsewhere :func:`pipeline.evaluate` keeps the scalar :func:`~.kernels.evaluate_checked`.
+the kernel's, bit for bit (tests/evaluator).  The x86 intrinsics here need AVX-512 F and BW; :mod:`.avx2` does
+the same work in 256-bit registers for CPUs without them.  The kernels below run either, by the ``level`` they
+are given (:func:`pipeline.core.cpu.simd_level`: the best the CPU has, or ``POKERPIPE_SIMD``); on the scalar
+path :func:`pipeline.evaluate` keeps :func:`~.kernels.evaluate_checked`.
 
 Prebuilt hands (:mod:`.hands`: keys and suited masks accumulated beforehand) need no key work, so there a
 flush is valued in its lane (:func:`keys_block`): its suit's ranks cut from the suited mask, the second
@@ -35,14 +41,29 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, Callable, cast
 
-import llvmlite.binding as llvm
 import numpy as np
 from llvmlite import ir
-from numba import njit, types
-from numba.core import cgutils
+from numba import njit
 from numba.extending import intrinsic
 
+from ..core.cpu import AVX512
+from .avx2 import hands7_block_avx2, keys_block_avx2
 from .decks import STANDARD, Deck
+from .intrinsics import (
+    I1,
+    I8,
+    I32,
+    I64,
+    PREFETCH_BYTES,
+    broadcast,
+    const,
+    declare,
+    pointers,
+    prebuilt_block,
+    prefetch,
+    seven_card_block,
+    vector,
+)
 from .kernels import (
     FLUSH_FLAGS,
     FLUSH_SLOTS,
@@ -59,196 +80,128 @@ from .kernels import (
 )
 from .tables import tables
 
-
-def _has_avx512() -> bool:
-    try:
-        features = llvm.get_host_cpu_features()
-    except RuntimeError:
-        return False
-    return bool(features.get("avx512f", False) and features.get("avx512bw", False))
+_B64, _Q8, _D8, _M8, _M64 = vector(I8, 64), vector(I64, 8), vector(I32, 8), vector(I1, 8), vector(I1, 64)
 
 
-FAST_SIMD = _has_avx512()
-
-# How far ahead both paths ask for their input (module doc): 36 blocks of cards, 32 of keys.  Measured on
-# large arrays of hands from few distinct ones: 512 bytes gave 606 M hands/s, 1,024 to 8,192 gave 740-800.
-PREFETCH_BYTES = 2048
-
-_I1, _I8, _I32, _I64 = ir.IntType(1), ir.IntType(8), ir.IntType(32), ir.IntType(64)
-_B64, _Q8, _D8, _M8, _M64 = (ir.VectorType(_I8, 64), ir.VectorType(_I64, 8), ir.VectorType(_I32, 8),
-                             ir.VectorType(_I1, 8), ir.VectorType(_I1, 64))
-
-
-def _const(t: ir.VectorType, values: list) -> ir.Constant:
-    return ir.Constant(t, values if len(values) == t.count else values * (t.count // len(values)))
-
-
-def _declare(builder: Any, name: str, ret: ir.Type, args: list) -> Any:
-    return cgutils.get_or_insert_function(builder.module, ir.FunctionType(ret, args), name)
-
-
-def _pointers(builder: Any, base: Any, index: Any, size: int, element: ir.Type) -> Any:
-    """Eight pointers ``base + size * index`` (llvmlite's gep takes no vector index)."""
-    start = builder.insert_element(ir.Constant(_Q8, ir.Undefined), builder.ptrtoint(base, _I64), ir.Constant(_I32, 0))
-    start = builder.shuffle_vector(start, ir.Constant(_Q8, ir.Undefined), _const(_D8, [0]))
-    return builder.inttoptr(builder.add(start, builder.mul(index, _const(_Q8, [size]))),
-                            ir.VectorType(element.as_pointer(), 8))
-
-
-def _prefetch(builder: Any, at: Any, ahead: int) -> None:
-    """Ask for the cache line ``ahead`` bytes past ``at`` into L1 (a hint: it never faults, so the end of an
-    array needs no test)."""
-    prefetch = _declare(builder, "llvm.prefetch.p0", ir.VoidType(), [_I8.as_pointer(), _I32, _I32, _I32])
-    line = builder.gep(builder.bitcast(at, _I8.as_pointer()), [ir.Constant(_I64, ahead)])
-    builder.call(prefetch, [line, ir.Constant(_I32, 0), ir.Constant(_I32, 3), ir.Constant(_I32, 1)])
-
-
-def _look_up(builder: Any, key: Any, wanted: Any, offsets_at: Any, values_at: Any, out_at: Any) -> None:
-    """The rank hash's two lookups for the ``wanted`` lanes of eight keys, as gathers; their values (0 in the
-    other lanes) stored as eight int32 at ``out_at``."""
-    rank_sum = builder.and_(key, _const(_Q8, [0xFFFFFFFF]))
-    gather64 = _declare(builder, "llvm.masked.gather.v8i64.v8p0", _Q8,
-                        [ir.VectorType(_I64.as_pointer(), 8), _I32, _M8, _Q8])
-    row_offset = builder.call(gather64, [_pointers(builder, offsets_at, builder.lshr(rank_sum, _const(
-        _Q8, [HASH_SHIFT])), 8, _I64), ir.Constant(_I32, 8), wanted, _const(_Q8, [0])])
-    slot = builder.add(row_offset, builder.and_(rank_sum, _const(_Q8, [HASH_MASK])))
-    gather32 = _declare(builder, "llvm.masked.gather.v8i32.v8p0", _D8,
-                        [ir.VectorType(_I32.as_pointer(), 8), _I32, _M8, _D8])
-    value = builder.call(gather32, [_pointers(builder, values_at, slot, 2, _I32), ir.Constant(_I32, 2), wanted,
-                                    _const(_D8, [0])])      # 4 bytes at a uint16 slot: the table is padded
-    store = builder.store(builder.and_(value, _const(_D8, [0xFFFF])), builder.bitcast(out_at, _D8.as_pointer()))
-    store.align = 4
+def _hands7_body(builder: Any, first: Any, lowest: Any) -> tuple:
+    """The AVX-512 block's work (:func:`~.intrinsics.seven_card_block`): ``(rank sums, flush lanes, bad)`` of the
+    eight rows of 56 bytes at ``first``, a card outside ``lowest``..51 (an i8, the deck's first card) bad."""
+    first = builder.bitcast(first, _B64.as_pointer())
+    load = declare(builder, "llvm.masked.load.v64i8.p0", _B64, [_B64.as_pointer(), I32, _M64, _B64])
+    raw = builder.call(load, [first, ir.Constant(I32, 1), const(_M64, [1] * 56 + [0] * 8), const(_B64, [0])])
+    lanes = []           # lane k: bytes 7k .. 7k+6 of the block, then a pad byte (0xFF)
+    for k in range(8):
+        lanes += [7 * k + b for b in range(7)] + [64]
+    lane_bytes = builder.shuffle_vector(raw, const(_B64, [0xFF]), ir.Constant(ir.VectorType(I32, 64), lanes))
+    lane = builder.bitcast(lane_bytes, _Q8)
+    any_of = declare(builder, "llvm.vector.reduce.or.v64i1", I1, [_M64])
+    card_bytes = const(_M64, [1] * 7 + [0])
+    low = broadcast(builder, lowest, _B64)
+    bad = builder.call(any_of, [builder.and_(builder.icmp_unsigned(">", builder.sub(lane_bytes, low),
+                                                                   builder.sub(const(_B64, [51]), low)),
+                                             card_bytes)])
+    rotate = declare(builder, "llvm.fshl.v8i64", _Q8, [_Q8, _Q8, _Q8])
+    for shift in range(1, 5):      # byte b against byte b - shift (mod 8): every pair of the seven cards
+        turned = builder.bitcast(builder.call(rotate, [lane, lane, const(_Q8, [8 * shift])]), _B64)
+        pairs = const(_M64, [int(b != 7 and (b - shift) % 8 != 7) for b in range(8)])
+        same = builder.and_(builder.icmp_unsigned("==", lane_bytes, turned), pairs)
+        bad = builder.or_(bad, builder.call(any_of, [same]))
+    permute2 = declare(builder, "llvm.x86.avx512.vpermi2var.q.512", _Q8, [_Q8, _Q8, _Q8])
+    low = const(_Q8, list(RANK_MULTIPLIERS[:8]))
+    high = const(_Q8, list(RANK_MULTIPLIERS[8:]) + [0, 0, 0])
+    key = const(_Q8, [int(KEY_BASE)])
+    for j in range(7):             # the permute reads bits 0..3 of its index: the rank bits of byte j
+        rank = builder.lshr(lane, const(_Q8, [8 * j + 2]))
+        key = builder.add(key, builder.call(permute2, [low, rank, high]))
+    suit = builder.or_(builder.and_(lane_bytes, const(_B64, [3])), const(_B64, [0] * 7 + [4]))
+    shuffle = declare(builder, "llvm.x86.avx512.pshuf.b.512", _B64, [_B64, _B64])
+    byte_sum = declare(builder, "llvm.x86.avx512.psad.bw.512", _Q8, [_B64, _B64])
+    clubs_diamonds = builder.call(byte_sum, [builder.call(shuffle, [const(_B64, [1, 16] + [0] * 14), suit]),
+                                             const(_B64, [0])])
+    hearts_spades = builder.call(byte_sum, [builder.call(shuffle, [const(_B64, [0, 0, 1, 16] + [0] * 12), suit]),
+                                            const(_B64, [0])])
+    counters = builder.or_(clubs_diamonds, builder.shl(hearts_spades, const(_Q8, [8])))
+    key = builder.add(key, builder.shl(counters, const(_Q8, [32])))
+    flush = builder.icmp_unsigned("!=", builder.and_(key, const(_Q8, [int(FLUSH_FLAGS)])), const(_Q8, [0]))
+    rank_sum = builder.trunc(builder.and_(key, const(_Q8, [0xFFFFFFFF])), _D8)
+    return rank_sum, flush, bad
 
 
-def _hands7_block(typingctx: Any, cards: Any, row: Any, out: Any, offsets: Any, values: Any, lowest: Any) -> tuple:
-    """Rows ``row .. row+7`` of ``cards``: their values to ``out[row:row+8]``; returns the flush lanes (bits
-    0..7, values left to the caller) and bit 8 when a row of the block holds a bad id (outside ``lowest``..51,
-    a uint8: the deck's first card, :mod:`.decks`) or a repeated card."""
-    sig = types.uint64(cards, types.int64, out, offsets, values, types.uint8)
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        data = [context.make_array(signature.args[i])(context, builder, args[i]).data for i in (0, 2, 3, 4)]
-        cards_at, out_at, offsets_at, values_at = data
-        row = args[1]
-        first = builder.bitcast(builder.gep(cards_at, [builder.mul(row, ir.Constant(_I64, 7))]), _B64.as_pointer())
-        _prefetch(builder, first, PREFETCH_BYTES)
-        load = _declare(builder, "llvm.masked.load.v64i8.p0", _B64, [_B64.as_pointer(), _I32, _M64, _B64])
-        raw = builder.call(load, [first, ir.Constant(_I32, 1), _const(_M64, [1] * 56 + [0] * 8), _const(_B64, [0])])
-        lanes = []           # lane k: bytes 7k .. 7k+6 of the block, then a pad byte (0xFF)
-        for k in range(8):
-            lanes += [7 * k + b for b in range(7)] + [64]
-        lane_bytes = builder.shuffle_vector(raw, _const(_B64, [0xFF]), ir.Constant(ir.VectorType(_I32, 64), lanes))
-        lane = builder.bitcast(lane_bytes, _Q8)
-        any_of = _declare(builder, "llvm.vector.reduce.or.v64i1", _I1, [_M64])
-        card_bytes = _const(_M64, [1] * 7 + [0])
-        low = builder.shuffle_vector(builder.insert_element(ir.Constant(_B64, ir.Undefined), args[5],
-                                                           ir.Constant(_I32, 0)),
-                                     ir.Constant(_B64, ir.Undefined), ir.Constant(ir.VectorType(_I32, 64), [0] * 64))
-        bad = builder.call(any_of, [builder.and_(builder.icmp_unsigned(">", builder.sub(lane_bytes, low),
-                                                                       builder.sub(_const(_B64, [51]), low)),
-                                                 card_bytes)])
-        rotate = _declare(builder, "llvm.fshl.v8i64", _Q8, [_Q8, _Q8, _Q8])
-        for shift in range(1, 5):      # byte b against byte b - shift (mod 8): every pair of the seven cards
-            turned = builder.bitcast(builder.call(rotate, [lane, lane, _const(_Q8, [8 * shift])]), _B64)
-            pairs = _const(_M64, [int(b != 7 and (b - shift) % 8 != 7) for b in range(8)])
-            same = builder.and_(builder.icmp_unsigned("==", lane_bytes, turned), pairs)
-            bad = builder.or_(bad, builder.call(any_of, [same]))
-        permute2 = _declare(builder, "llvm.x86.avx512.vpermi2var.q.512", _Q8, [_Q8, _Q8, _Q8])
-        low = _const(_Q8, list(RANK_MULTIPLIERS[:8]))
-        high = _const(_Q8, list(RANK_MULTIPLIERS[8:]) + [0, 0, 0])
-        key = _const(_Q8, [int(KEY_BASE)])
-        for j in range(7):             # the permute reads bits 0..3 of its index: the rank bits of byte j
-            rank = builder.lshr(lane, _const(_Q8, [8 * j + 2]))
-            key = builder.add(key, builder.call(permute2, [low, rank, high]))
-        suit = builder.or_(builder.and_(lane_bytes, _const(_B64, [3])), _const(_B64, [0] * 7 + [4]))
-        shuffle = _declare(builder, "llvm.x86.avx512.pshuf.b.512", _B64, [_B64, _B64])
-        byte_sum = _declare(builder, "llvm.x86.avx512.psad.bw.512", _Q8, [_B64, _B64])
-        clubs_diamonds = builder.call(byte_sum, [builder.call(shuffle, [_const(_B64, [1, 16] + [0] * 14), suit]),
-                                                 _const(_B64, [0])])
-        hearts_spades = builder.call(byte_sum, [builder.call(shuffle, [_const(_B64, [0, 0, 1, 16] + [0] * 12), suit]),
-                                                _const(_B64, [0])])
-        counters = builder.or_(clubs_diamonds, builder.shl(hearts_spades, _const(_Q8, [8])))
-        key = builder.add(key, builder.shl(counters, _const(_Q8, [32])))
-        flush = builder.icmp_unsigned("!=", builder.and_(key, _const(_Q8, [int(FLUSH_FLAGS)])), _const(_Q8, [0]))
-        wanted = builder.select(bad, _const(_M8, [0]), builder.not_(flush))
-        _look_up(builder, key, wanted, offsets_at, values_at, builder.gep(out_at, [row]))
-        flags = builder.zext(builder.bitcast(flush, ir.IntType(8)), _I64)
-        return builder.or_(flags, builder.shl(builder.zext(bad, _I64), ir.Constant(_I64, 8)))
-
-    return sig, codegen
-
-
-def _keys_block(typingctx: Any, keys: Any, suited: Any, row: Any, out: Any, offsets: Any, values: Any) -> tuple:
-    """Prebuilt hands ``row .. row+7`` (:mod:`.hands`): their values to ``out[row:row+8]`` (``values`` is
-    :func:`lookup_values`).  A flush is valued in its lane, without a branch: its suit's 13 ranks are cut from
-    the suited mask at ``16 * suit``, the suit given by the flags' leading zeros (flag bit ``35 + 4*suit``),
-    and the second gather reads the flush table there instead of the rank table (the two lie end to end)."""
-    sig = types.void(keys, suited, row, out, offsets, values)
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        data = [context.make_array(signature.args[i])(context, builder, args[i]).data for i in (0, 1, 3, 4, 5)]
-        keys_at, suited_at, out_at, offsets_at, values_at = data
-        row = args[2]
-        blocks = [builder.gep(at, [row]) for at in (keys_at, suited_at)]
-        for block in blocks:
-            _prefetch(builder, block, PREFETCH_BYTES)
-        key, suits = (builder.load(builder.bitcast(block, _Q8.as_pointer()), align=8) for block in blocks)
-        flags = builder.and_(key, _const(_Q8, [int(FLUSH_FLAGS)]))
-        ctlz = _declare(builder, "llvm.ctlz.v8i64", _Q8, [_Q8, _I1])
-        leading = builder.call(ctlz, [builder.or_(flags, _const(_Q8, [1 << 35])), ir.Constant(_I1, 0)])
-        shift = builder.shl(builder.sub(_const(_Q8, [28]), leading), _const(_Q8, [2]))    # clubs where no flush
-        flush_ranks = builder.and_(builder.lshr(suits, shift), _const(_Q8, [0x1FFF]))
-        rank_sum = builder.and_(key, _const(_Q8, [0xFFFFFFFF]))
-        every = _const(_M8, [1])
-        gather64 = _declare(builder, "llvm.masked.gather.v8i64.v8p0", _Q8,
-                            [ir.VectorType(_I64.as_pointer(), 8), _I32, _M8, _Q8])
-        row_offset = builder.call(gather64, [_pointers(builder, offsets_at, builder.lshr(rank_sum, _const(
-            _Q8, [HASH_SHIFT])), 8, _I64), ir.Constant(_I32, 8), every, _const(_Q8, [0])])
-        slot = builder.add(row_offset, builder.add(builder.and_(rank_sum, _const(_Q8, [HASH_MASK])),
-                                                   _const(_Q8, [FLUSH_SLOTS])))
-        slot = builder.select(builder.icmp_unsigned("!=", flags, _const(_Q8, [0])), flush_ranks, slot)
-        gather32 = _declare(builder, "llvm.masked.gather.v8i32.v8p0", _D8,
-                            [ir.VectorType(_I32.as_pointer(), 8), _I32, _M8, _D8])
-        value = builder.call(gather32, [_pointers(builder, values_at, slot, 2, _I32), ir.Constant(_I32, 2), every,
-                                        _const(_D8, [0])])      # 4 bytes at a uint16 slot: the table is padded
-        store = builder.store(builder.and_(value, _const(_D8, [0xFFFF])), builder.bitcast(builder.gep(out_at, [row]),
-                                                                                          _D8.as_pointer()))
-        store.align = 4
-        return context.get_dummy_value()
-
-    return sig, codegen
+def _keys_body(builder: Any, keys_at: Any, suited_at: Any, row: Any, offsets_at: Any, values_at: Any,
+               offset_bytes: int) -> Any:
+    """Prebuilt hands ``row .. row+7`` (:mod:`.hands`, :func:`~.intrinsics.prebuilt_block`): their values
+    (``values`` is :func:`lookup_values`).  A flush is valued in its lane, without a branch: its suit's 13 ranks
+    are cut from the suited mask at ``16 * suit``, the suit given by the flags' leading zeros (flag bit
+    ``35 + 4*suit``), and the second gather reads the flush table there instead of the rank table (the two lie
+    end to end).  The displacements are read as uint64 (``offset_bytes`` 8)."""
+    blocks = [builder.gep(at, [row]) for at in (keys_at, suited_at)]
+    for block in blocks:
+        prefetch(builder, block, PREFETCH_BYTES)
+    key, suits = (builder.load(builder.bitcast(block, _Q8.as_pointer()), align=8) for block in blocks)
+    flags = builder.and_(key, const(_Q8, [int(FLUSH_FLAGS)]))
+    ctlz = declare(builder, "llvm.ctlz.v8i64", _Q8, [_Q8, I1])
+    leading = builder.call(ctlz, [builder.or_(flags, const(_Q8, [1 << 35])), ir.Constant(I1, 0)])
+    shift = builder.shl(builder.sub(const(_Q8, [28]), leading), const(_Q8, [2]))    # clubs where no flush
+    flush_ranks = builder.and_(builder.lshr(suits, shift), const(_Q8, [0x1FFF]))
+    rank_sum = builder.and_(key, const(_Q8, [0xFFFFFFFF]))
+    every = const(_M8, [1])
+    gather64 = declare(builder, "llvm.masked.gather.v8i64.v8p0", _Q8,
+                    [ir.VectorType(I64.as_pointer(), 8), I32, _M8, _Q8])
+    row_offset = builder.call(gather64, [pointers(builder, offsets_at, builder.lshr(rank_sum, const(
+        _Q8, [HASH_SHIFT])), 8, I64), ir.Constant(I32, 8), every, const(_Q8, [0])])
+    slot = builder.add(row_offset, builder.add(builder.and_(rank_sum, const(_Q8, [HASH_MASK])),
+                                               const(_Q8, [FLUSH_SLOTS])))
+    slot = builder.select(builder.icmp_unsigned("!=", flags, const(_Q8, [0])), flush_ranks, slot)
+    gather32 = declare(builder, "llvm.masked.gather.v8i32.v8p0", _D8,
+                    [ir.VectorType(I32.as_pointer(), 8), I32, _M8, _D8])
+    value = builder.call(gather32, [pointers(builder, values_at, slot, 2, I32), ir.Constant(I32, 2), every,
+                                    const(_D8, [0])])      # 4 bytes at a uint16 slot: the table is padded
+    return builder.and_(value, const(_D8, [0xFFFF]))
 
 
 # typed for mypy as the call the kernel makes (an intrinsic's own signature starts with numba's typing context)
-hands7_block = cast(Callable[[Any, Any, Any, Any, Any, Any], np.uint64], intrinsic(_hands7_block))
-keys_block = cast(Callable[[Any, Any, Any, Any, Any, Any], None], intrinsic(_keys_block))
+hands7_block = cast(Callable[[Any, Any, Any, Any], np.uint64],
+                    intrinsic(seven_card_block("avx512", _hands7_body)))
+keys_block = cast(Callable[[Any, Any, Any, Any, Any, Any], None], intrinsic(prebuilt_block("avx512", _keys_body)))
 
 
 
 @lru_cache(maxsize=None)
+def offsets32(deck: Deck = STANDARD) -> np.ndarray:
+    """The rank hash's row displacements of ``deck``'s tables as uint32 (they are below 2**18): half the cache
+    lines of the uint64 ones the scalar kernels read, for the seven-card lookups (3-7% faster on an AMD EPYC)."""
+    return tables(deck).rank_offsets.astype(np.uint32)
+
+
+@lru_cache(maxsize=None)
 def padded_values(deck: Deck = STANDARD) -> np.ndarray:
-    """The evaluator's rank table with two zero entries after it: a gather reads four bytes at each two-byte
-    slot (built once per process and deck from :func:`~.tables.tables`)."""
+    """The evaluator's rank table of ``deck`` with two zero entries after it: a gather reads four bytes at each
+    two-byte slot (built once per process and deck from :func:`~.tables.tables`)."""
     return np.concatenate([tables(deck).rank_values, np.zeros(2, np.uint16)])
 
 
 @lru_cache(maxsize=None)
 def lookup_values(deck: Deck = STANDARD) -> np.ndarray:
-    """The flush table, then the rank table, then two zero entries: the one table :func:`keys_block`'s second
-    gather reads (a flush at its rank mask, any other hand :data:`~.kernels.FLUSH_SLOTS` past its rank slot),
-    four bytes at each two-byte slot (built once per process and deck from :func:`~.tables.tables`)."""
+    """The flush table, then the rank table (``deck``'s), then two zero entries: the one table :func:`keys_block`'s
+    second gather reads (a flush at its rank mask, any other hand :data:`~.kernels.FLUSH_SLOTS` past its rank
+    slot), four bytes at each two-byte slot (built once per process and deck from :func:`~.tables.tables`)."""
     T = tables(deck)
     return np.concatenate([T.flush_values, T.rank_values, np.zeros(2, np.uint16)])
 
 
 @njit(cache=True, nogil=True)
-def evaluate_keys8(keys: np.ndarray, suited: np.ndarray, out: np.ndarray, T: Tables, values: np.ndarray) -> None:
+def evaluate_keys8(keys: np.ndarray, suited: np.ndarray, out: np.ndarray, T: Tables, values: np.ndarray,
+                   level: int) -> None:
     """The values of prebuilt hands (contiguous uint64 keys and suited masks, :mod:`.hands`), eight a step
-    (:func:`keys_block`; ``values`` is :func:`lookup_values`), the last few by the scalar lookups."""
+    (:func:`keys_block` at ``level`` AVX512, else :func:`~.avx2.keys_block_avx2`; ``values`` is
+    :func:`lookup_values`), the last few by the scalar lookups."""
     n = keys.size
     r = 0
     while r + 8 <= n:
-        keys_block(keys, suited, r, out, T.rank_offsets, values)
+        if level == AVX512:
+            keys_block(keys, suited, r, out, T.rank_offsets, values)
+        else:
+            keys_block_avx2(keys, suited, r, out, T.rank_offsets, values)
         r += 8
     offsets, rank_values, flush_values = T.rank_offsets, T.rank_values, T.flush_values
     for i in range(r, n):
@@ -260,52 +213,73 @@ def evaluate_keys8(keys: np.ndarray, suited: np.ndarray, out: np.ndarray, T: Tab
             out[i] = rank_values[offsets[s >> np.uint64(HASH_SHIFT)] + (s & np.uint64(HASH_MASK))]
 
 
+_HS, _HM = np.uint64(HASH_SHIFT), np.uint64(HASH_MASK)
 CHUNK = 1 << 13     # rows whose flushes are valued together, while their cards are in the cache
 
 
 @njit(cache=True, nogil=True)
-def evaluate_hands7(cards: np.ndarray, out: np.ndarray, T: Tables, values: np.ndarray, lowest: int = 0) -> int:
-    """:func:`~.kernels.evaluate_checked` for a C-ordered uint8 ``(n, 7)`` array, eight rows a step
-    (:func:`hands7_block`; ``values`` is the padded rank table, :func:`padded_values`): the index of the first
-    row holding an id outside ``lowest``..51 or a repeated card, else -1.
+def evaluate_hands7(cards: np.ndarray, out: np.ndarray, T: Tables, values: np.ndarray, offsets: np.ndarray,
+                    level: int, lowest: int = 0) -> int:
+    """:func:`~.kernels.evaluate_checked` for a C-ordered uint8 ``(n, 7)`` array, eight rows a step at ``level``
+    (AVX512: :func:`hands7_block`, AVX2: :func:`~.avx2.hands7_block_avx2`; ``values`` and ``offsets`` are the rank
+    hash's tables of the deck ``T`` is, :func:`padded_values` and :func:`offsets32`): the index of the first row
+    holding an id outside ``lowest``..51 (``lowest`` the deck's first card, :mod:`.decks`) or a repeated card,
+    else -1.
 
-    The blocks holding a flush (a fifth of them) are listed without a branch and valued after each chunk:
-    a branch per block mispredicts on them (416 M hands/s against 602 without flushes, issue 24)."""
+    The blocks write rank sums; each chunk's lookups then run as scalar loads in a loop of their own, where
+    the loads of many hands overlap: gathers, in the block or in that loop, ran at half the loads' rate (two
+    lookups a hand: 1 against 0.5 ns on an AMD EPYC with AVX-512).  The blocks holding a flush (a fifth of
+    them) are listed without a branch and valued after the lookups (:func:`value_flushes`): a branch per block
+    mispredicts on them (416 M hands/s against 602 without flushes, issue 24)."""
     n = cards.shape[0]
-    K, flush_values, offsets = T.card_keys, T.flush_values, T.rank_offsets
     pending = np.empty(CHUNK // 8, np.uint64)
-    one, byte = np.uint64(1), np.uint64(8)
+    byte = np.uint64(8)
     low = np.uint8(lowest)
     r = 0
     whole = n - n % 8
     while r < whole:
+        start = r
         end = min(r + CHUNK, whole)
         count = 0
         while r < end:
-            flags = hands7_block(cards, r, out, offsets, values, low)
+            if level == AVX512:
+                flags = hands7_block(cards, r, out, low)
+            else:
+                flags = hands7_block_avx2(cards, r, out, low)
             if flags >> byte:
                 return r + check_cards(cards[r:r + 8], lowest)
             pending[count] = (np.uint64(r) << byte) | flags
             count += flags != 0
             r += 8
-        for e in range(count):
-            lanes = pending[e] & np.uint64(0xFF)
-            first = pending[e] >> byte
-            while lanes:
-                lane = trailing_zeros(lanes)
-                lanes &= lanes - one
-                i = first + lane
-                key = KEY_BASE
-                for j in range(7):
-                    key += K[cards[i, j]]
-                suit = flush_shift(key) >> np.uint64(4)
-                ranks = 0
-                for j in range(7):
-                    c = cards[i, j]
-                    ranks |= ((c & 3) == suit) << (c >> 2)
-                out[i] = flush_values[ranks]
+        for i in range(start, end):
+            s = np.uint64(out[i])
+            out[i] = values[np.uint64(offsets[s >> _HS]) + (s & _HM)]
+        value_flushes(cards, out, pending, count, T)
     if r < n:
         bad = evaluate_checked(cards[r:], out[r:], T, lowest)
         if bad >= 0:
             return r + bad
     return -1
+
+
+@njit(cache=True, nogil=True)
+def value_flushes(cards: np.ndarray, out: np.ndarray, pending: np.ndarray, count: int, T: Tables) -> None:
+    """The flushes of the ``count`` blocks listed in ``pending`` (row of the block << 8 | its flush lanes)."""
+    K, flush_values = T.card_keys, T.flush_values
+    one, byte = np.uint64(1), np.uint64(8)
+    for e in range(count):
+        lanes = pending[e] & np.uint64(0xFF)
+        first = pending[e] >> byte
+        while lanes:
+            lane = trailing_zeros(lanes)
+            lanes &= lanes - one
+            i = first + lane
+            key = KEY_BASE
+            for j in range(7):
+                key += K[cards[i, j]]
+            suit = np.int64(flush_shift(key) >> np.uint64(4))     # signed, as ``c & 3``: no float compare
+            ranks = 0
+            for j in range(7):
+                c = cards[i, j]
+                ranks |= ((c & 3) == suit) << (c >> 2)
+            out[i] = flush_values[ranks]
