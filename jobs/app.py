@@ -11,10 +11,11 @@ import typer
 app = typer.Typer(
     name="pokerpipe",
     help="Exact poker tables: hand evaluation, equity enumeration, batch jobs to Parquet.",
-    add_completion=False,
+    add_completion=True,                 # --install-completion / --show-completion for bash, zsh, fish
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},     # every command's too: Click passes it down
 )
 
 
@@ -29,6 +30,15 @@ def fail(message: str) -> typer.Exit:
     return typer.Exit(2)
 
 
+def _version(asked: bool) -> None:
+    if asked:
+        from pipeline.core.version import __version__
+
+        print(f"pokerpipe {__version__}")
+        raise typer.Exit(0)
+
+
 @app.callback()
-def _root() -> None:
+def _root(version: bool = typer.Option(False, "--version", "-V", callback=_version, is_eager=True,
+                                       help="print pokerpipe's version and exit")) -> None:
     """Exact poker tables: hand evaluation, equity enumeration, batch jobs to Parquet."""
