@@ -49,7 +49,6 @@ def equity(
     """Equity of each player: win (sole best hand), tie (split) and equity (win + pot shares)."""
     from pipeline.core.cards import CardError
     from pipeline.equity import equity as compute
-
     from pipeline.omaha.games import canonical
 
     game = canonical(game)
