@@ -4,7 +4,9 @@ Every command reports bad input as one line on stderr and exits with code 2.
 """
 from __future__ import annotations
 
+import json
 import sys
+from typing import Any
 
 import typer
 
@@ -22,6 +24,19 @@ app = typer.Typer(
 def one_line(message: object) -> str:
     """``message`` with line breaks and other unprintable characters escaped, so it prints as one line."""
     return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in str(message))
+
+
+def print_json(doc: Any, seed: int | None = None) -> None:
+    """Print a command's ``--json`` answer as one line, with the pokerpipe version that computed it (and the
+    seed of a seeded result) at its head, so that a stored answer says what made it.  A list (several
+    games' documents) gets them in each of its objects."""
+    from pipeline.core.version import __version__
+
+    head: dict[str, Any] = {"pokerpipe": __version__, **({} if seed is None else {"seed": seed})}
+    if isinstance(doc, list):
+        print(json.dumps([{**head, **d} for d in doc]))
+    else:
+        print(json.dumps({**head, **doc}))
 
 
 def fail(message: str) -> typer.Exit:

@@ -1,12 +1,11 @@
 """``pokerpipe equity``: equity of 2..10 hands or ranges, exact or Monte Carlo."""
 from __future__ import annotations
 
-import json
 from typing import List, Optional
 
 import typer
 
-from jobs.app import app, fail
+from jobs.app import app, fail, print_json
 from jobs.counts import COUNT
 from jobs.estimate import Estimate
 from jobs.matchups_table import matchups_table, three_way_table
@@ -77,7 +76,7 @@ def equity(
     except CardError as e:
         raise fail(str(e)) from None
     if as_json:
-        print(json.dumps(result.to_json()))
+        print_json(result.to_json(), seed)
         return
     source = "matchups" if len(result.players) == 2 else "preflop-3way"
     how = (f"exact, {result.boards:,} boards" + (f", from the {source} table" if result.source == "table" else "")

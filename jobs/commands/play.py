@@ -1,13 +1,12 @@
 """``pokerpipe play``: bots play fixed-limit hold'em; a summary per seat, optionally hand histories."""
 from __future__ import annotations
 
-import json
 import math
 from typing import Optional
 
 import typer
 
-from jobs.app import app, fail
+from jobs.app import app, fail, print_json
 from jobs.options import QUIET, SCHEDULER, TABLES, WEIGHTS, WORKERS, weight_source
 from jobs.play_checks import HISTORY_HELP, MAX_HANDS, check_play, check_work, count
 from pipeline.holdem.seating import DEFAULT_STACK_BB
@@ -83,7 +82,7 @@ def play(seats: int = typer.Option(..., "--seats", "-s", help="players at the ta
              "pfr": num(s.stats["pfr"]), "af": num(s.stats["af"]), "wtsd": num(s.stats["wtsd"]),
              "wsd": num(s.stats["wsd"])} for s in r.seats]
     if as_json:
-        print(json.dumps({"hands": r.hands, "seats": rows}))
+        print_json({"hands": r.hands, "seats": rows}, seed)
         return
     print(f"{r.hands:,} hands, {seats} seats, seed {seed}{' (duplicate deals)' if not no_duplicate else ''}")
     print(f"{'seat':>4s}  {'policy':<15s} {'BB/100':>8s}  {'95% interval':>19s} {'VPIP':>6s} {'PFR':>6s} {'AF':>6s} "

@@ -52,3 +52,15 @@ def test_a_misspelt_game_gets_a_suggestion():
         game("omaha-hlo")
     got = pokerpipe("equity", "AAKK", "random", "--game", "plx")
     assert got.returncode == 2 and "did you mean plo?" in got.stderr and len(got.stderr.splitlines()) == 1, got
+
+
+def test_json_answers_say_what_made_them():
+    """Every ``--json`` answer starts with the version that computed it, and a seeded one with its seed."""
+    import json
+
+    got = pokerpipe("equity", "AhKh", "QsQd", "--board", "2c3d4h", "--trials", "2000", "--seed", "7", "--json")
+    assert got.returncode == 0, got.stderr
+    doc = json.loads(got.stdout)
+    assert list(doc)[:2] == ["pokerpipe", "seed"] and doc["pokerpipe"] == version("pokerpipe") and doc["seed"] == 7
+    doc = json.loads(pokerpipe("range", "AKs", "--json").stdout)
+    assert doc["pokerpipe"] == version("pokerpipe") and doc["combos"] == 4 and "seed" not in doc
