@@ -50,6 +50,19 @@ def _bare_workers(argv: list[str]) -> list[str]:
     return out
 
 
+COMPLETE = "_POKERPIPE_COMPLETE"     # set by the completion script the shell runs (Click's convention)
+
+
+def _complete(args: list[str]) -> int:
+    """Answer the shell's completion request: Click's own entry handles it, given every command."""
+    _register([])
+    try:
+        typer.main.get_command(app).main(args=args, prog_name="pokerpipe", complete_var=COMPLETE)
+    except SystemExit as e:
+        return e.code if isinstance(e.code, int) else 0
+    return 0
+
+
 def _interrupted() -> int:
     print("pokerpipe: interrupted", file=sys.stderr)
     return 130
@@ -64,6 +77,8 @@ def main(argv: list[str] | None = None) -> int:
     told apart from a command's own exit code.
     """
     args = _bare_workers(list(sys.argv[1:] if argv is None else argv))
+    if COMPLETE in os.environ:          # the shell asks for completions (--install-completion's script)
+        return _complete(args)
     try:
         _register(args)
         command = typer.main.get_command(app)

@@ -1,12 +1,11 @@
 """``pokerpipe bucket``: the abstraction bucket of one hole on one board (or preflop), and its exact features."""
 from __future__ import annotations
 
-import json
 import sys
 
 import typer
 
-from jobs.app import app, fail
+from jobs.app import app, fail, print_json
 from jobs.counts import COUNT
 from jobs.options import DEFAULT_OUT
 
@@ -56,8 +55,8 @@ def bucket(hole: str = typer.Argument(..., help="two hole cards, e.g. AsKd"),
     except (CardError, AbstractionError, InputError) as e:
         raise fail(str(e)) from None
     if as_json:
-        print(json.dumps({"street": s.street, "index": s.index, "waugh_index": s.waugh, "bucket": value,
-                          "buckets": k, "equity": s.equity, "histogram": s.histogram, "ochs": s.ochs}))
+        print_json({"street": s.street, "index": s.index, "waugh_index": s.waugh, "bucket": value,
+                    "buckets": k, "equity": s.equity, "histogram": s.histogram, "ochs": s.ochs}, seed)
         return
     print(f"street    {s.street}")
     print(f"index     {s.index:,}")
@@ -80,8 +79,8 @@ def _preflop(hole: str, as_json: bool) -> None:
     except (CardError, AbstractionError) as e:
         raise fail(str(e)) from None
     if as_json:
-        print(json.dumps({"street": s.street, "class": s.hand_class, "index": s.index, "waugh_index": s.waugh,
-                          "bucket": s.bucket, "buckets": 169, "equity": s.equity}))
+        print_json({"street": s.street, "class": s.hand_class, "index": s.index, "waugh_index": s.waugh,
+                    "bucket": s.bucket, "buckets": 169, "equity": s.equity})
         return
     print("street    preflop")
     print(f"class     {s.hand_class}")

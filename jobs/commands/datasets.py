@@ -1,12 +1,11 @@
 """``pokerpipe datasets``: the registry, and which datasets are built under ``--out``."""
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import typer
 
-from jobs.app import app, fail
+from jobs.app import app, fail, print_json
 from jobs.options import OUT
 
 
@@ -25,7 +24,7 @@ def datasets(out: str = OUT, as_json: bool = typer.Option(False, "--json", help=
     except DatasetError as e:
         raise fail(str(e)) from None
     if as_json:
-        print(json.dumps({"datasets": rows}))
+        print_json({"datasets": rows})
         return
     width = max(len(r["name"]) for r in rows)
     print(f"{'dataset':{width}s} {'built':>5s} {'rows':>12s}  reads")

@@ -1,11 +1,9 @@
 """``pokerpipe ehs``: hand strength, potential and EHS of one hole on one board."""
 from __future__ import annotations
 
-import json
-
 import typer
 
-from jobs.app import app, fail
+from jobs.app import app, fail, print_json
 
 
 @app.command()
@@ -26,7 +24,7 @@ def ehs(hole: str = typer.Argument(..., help="two hole cards, e.g. AdQc"),
     except CardError as e:
         raise fail(str(e)) from None
     if as_json:
-        print(json.dumps(r.to_json()))
+        print_json(r.to_json())
         return
     total = r.ahead + r.tied + r.behind
     against = "opponent hands" if vs is None else f"weighted combos of {vs!r}"

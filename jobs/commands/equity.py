@@ -1,12 +1,11 @@
 """``pokerpipe equity``: equity of 2..10 hands or ranges, exact or Monte Carlo."""
 from __future__ import annotations
 
-import json
 from typing import List, Optional
 
 import typer
 
-from jobs.app import app, fail
+from jobs.app import app, fail, print_json
 from jobs.counts import COUNT
 from jobs.estimate import Estimate
 from jobs.matchups_table import matchups_table, three_way_table
@@ -30,7 +29,7 @@ def equity(
                                       "ProPokerTools' syntax: AsKsQdJd, AA:$ds, RROO, 15%, AAKKds, random"),
     game: str = typer.Option("holdem", "--game", "-g", help="holdem, shortdeck (6+: 36 cards, a flush beats a "
                              "full house, a straight beats trips), shortdeck-trips (trips beat a straight), omaha, "
-                             "omaha5, omaha6, omaha-hilo or omaha5-hilo"),
+                             "omaha5, omaha6, omaha-hilo or omaha5-hilo (aliases plo, plo5, plo6, plo8)"),
     board: str = typer.Option("", "--board", "-b", help="0, 3, 4 or 5 board cards, e.g. 'Ah7c2d'"),
     dead: str = typer.Option("", "--dead", "-d", help="cards known out of play"),
     trials: Optional[int] = typer.Option(None, "--trials", "-n", parser=COUNT,
@@ -49,7 +48,9 @@ def equity(
     """Equity of each player: win (sole best hand), tie (split) and equity (win + pot shares)."""
     from pipeline.core.cards import CardError
     from pipeline.equity import equity as compute
+    from pipeline.omaha.games import canonical
 
+    game = canonical(game)
     try:
         if game == "holdem":
             result = compute(hands, board=board, dead=dead, trials=trials, seed=seed,
@@ -62,11 +63,12 @@ def equity(
                              progress=Estimate(), deck=deck_named(game))
         else:
             from pipeline.omaha.equity import omaha_equity
-            from pipeline.omaha.games import GAMES
+            from pipeline.omaha.games import ALIASES, GAMES, suggestion
 
             if game not in GAMES:
-                raise fail(f"unknown game {game!r}; choose holdem, {', '.join(SHORT_DECKS)} or one of "
-                           f"{', '.join(GAMES)}")
+                hint = suggestion(game, ["holdem", *SHORT_DECKS, *GAMES, *ALIASES])
+                raise fail(f"unknown game {game!r}{hint}; choose holdem, {', '.join(SHORT_DECKS)} or one of "
+                           f"{', '.join(GAMES)} (plo, plo5, plo6 and plo8 name them too)")
 
             result = omaha_equity(hands, game=game, board=board, dead=dead, trials=trials, seed=seed,
                                   exact=True if exact else None, threads=threads, stderr=stderr,
@@ -74,7 +76,7 @@ def equity(
     except CardError as e:
         raise fail(str(e)) from None
     if as_json:
-        print(json.dumps(result.to_json()))
+        print_json(result.to_json(), seed)
         return
     source = "matchups" if len(result.players) == 2 else "preflop-3way"
     how = (f"exact, {result.boards:,} boards" + (f", from the {source} table" if result.source == "table" else "")

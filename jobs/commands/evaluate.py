@@ -1,7 +1,6 @@
 """``pokerpipe evaluate``: a saved player against fixed opponents, BB/100 with 95% intervals."""
 from __future__ import annotations
 
-import json
 import sys
 import time
 from pathlib import Path
@@ -9,7 +8,7 @@ from typing import Any, Optional
 
 import typer
 
-from jobs.app import app, fail
+from jobs.app import app, fail, print_json
 from jobs.counts import COUNT
 from jobs.evolve_checks import cluster_workers, local_workers
 from jobs.options import QUIET, SCHEDULER, TABLES, WORKERS, weight_source
@@ -97,7 +96,7 @@ def evaluate(player_file: str = typer.Argument(..., help="a player .json written
     except (RunnerError, TooMuchWork) as e:
         raise fail(str(e)) from None
     if as_json:
-        print(json.dumps({"player": player_file, "results": [r.to_dict() for r in results]}))
+        print_json({"player": player_file, "results": [r.to_dict() for r in results]}, seed)
         return
     print(f"{player_file}: BB/100 with 95% intervals (duplicate deals)")
     print(f"{'opponent':<15s} {'seats':>5s} {'hands':>10s} {'BB/100':>9s}  {'95% interval':>20s}")
@@ -137,7 +136,7 @@ def _evaluate_solved(policy: str, names: list[str], hands: int, seed: int, as_js
     except RunnerError as e:
         raise fail(str(e)) from None
     if as_json:
-        print(json.dumps({"player": policy, "results": rows}))
+        print_json({"player": policy, "results": rows}, seed)
         return
     print(f"{policy}: BB/100 with 95% intervals (duplicate deals, heads-up)")
     print(f"{'opponent':<15s} {'seats':>5s} {'hands':>10s} {'BB/100':>9s}  {'95% interval':>20s}")

@@ -1,12 +1,11 @@
 """``pokerpipe odds``: win odds against 1..9 random opponents, beside HS, PPOT and NPOT."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import typer
 
-from jobs.app import app, fail
+from jobs.app import app, fail, print_json
 from jobs.counts import COUNT
 from pipeline.strength.win_odds import DEFAULT_TRIALS, MAX_OPPONENTS
 
@@ -49,7 +48,7 @@ def odds(hole: str = typer.Argument(..., help="two hole cards or a pocket query"
         except OSError as e:
             raise fail(f"cannot write --plot {str(plot)!r}: {e.strerror}") from None
     if as_json:
-        print(json.dumps(r))
+        print_json(r, seed)
         return
     head = ("" if game == "holdem" else f"{game}: ") + f"{hole} on {board or '(preflop)'}"
     if r["hs"] is not None:

@@ -1,12 +1,11 @@
 """``pokerpipe outs``: outs grouped by the hand they make, discounted outs, draws and pot odds."""
 from __future__ import annotations
 
-import json
 import math
 
 import typer
 
-from jobs.app import app, fail
+from jobs.app import app, fail, print_json
 
 
 @app.command()
@@ -38,7 +37,7 @@ def outs(hole: str = typer.Argument(..., help="two hole cards, e.g. AsAc"),
     except InputError as e:
         raise fail(str(e)) from None
     if as_json:
-        print(json.dumps(r))
+        print_json(r)
         return
     print(f"{hole} on {board}: {r['count']} outs (discounted {r['discounted']:.2f})")
     for hand, cards in r["by_hand"].items():

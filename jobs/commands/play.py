@@ -1,13 +1,12 @@
 """``pokerpipe play``: bots play fixed-limit hold'em; a summary per seat, optionally hand histories."""
 from __future__ import annotations
 
-import json
 import math
 from typing import Optional
 
 import typer
 
-from jobs.app import app, fail
+from jobs.app import app, fail, print_json
 from jobs.options import QUIET, SCHEDULER, TABLES, WEIGHTS, WORKERS, weight_source
 from jobs.play_checks import HISTORY_HELP, MAX_HANDS, check_play, check_work, count
 from pipeline.holdem.seating import DEFAULT_STACK_BB
@@ -28,6 +27,11 @@ def play(seats: int = typer.Option(..., "--seats", "-s", help="players at the ta
          history: Optional[str] = typer.Option(None, "--history", help=HISTORY_HELP),
          out: str = typer.Option(HISTORIES_OUT, "--out", "-o", help="folder or URL for the hand histories"),
          hero: Optional[int] = typer.Option(None, "--hero", help="PokerStars text: show only this seat's hole cards"),
+         history_start: Optional[str] = typer.Option(None, "--history-start", metavar="TIME",
+                                                     help="when the histories' first hand was dealt (ISO 8601, "
+                                                          "UTC unless a zone is given; default now): it dates and "
+                                                          "numbers every hand, so the same TIME gives the same "
+                                                          "files"),
          stack: float = typer.Option(DEFAULT_STACK_BB, "--stack", help="stack in big blinds, reset every hand"),
          rake: float = typer.Option(0.0, "--rake", help="rake in percent of the pot (none without a flop)"),
          rake_cap: float = typer.Option(0.0, "--rake-cap", help="rake cap in big blinds (0: no cap)"),
@@ -40,9 +44,14 @@ def play(seats: int = typer.Option(..., "--seats", "-s", help="players at the ta
     """
     from pipeline.holdem import Table, TableError, simulate
     from pipeline.holdem.histories import write_histories
+    from pipeline.holdem.histories.stamps import RunStamp, StampError
 
     hands = count(hands_text, "--hands", 1, MAX_HANDS)
     names = check_play(seats, policies, hands, seed, history, hero, stack, rake, rake_cap)
+    try:
+        start = RunStamp.parse(history_start)        # stated now, before the hands are played
+    except StampError as e:
+        raise fail(f"--history-start: {e}") from None
     many = workers is not None and workers > 1 or scheduler is not None    # else one process: no cluster
     if scheduler is None:
         check_work(names, hands, history, workers if many and workers else 1)
@@ -69,7 +78,7 @@ def play(seats: int = typer.Option(..., "--seats", "-s", help="players at the ta
         raise fail(str(e)) from None
     try:
         files = (write_histories(table, seed, r.hands, history, Storage.open(out), not no_duplicate,
-                                 None if hero is None else hero - 1, source) if history else [])
+                                 None if hero is None else hero - 1, source, start) if history else [])
     except StorageError as e:
         raise fail(f"--out: {e}") from None
     except OSError as e:
@@ -83,7 +92,7 @@ def play(seats: int = typer.Option(..., "--seats", "-s", help="players at the ta
              "pfr": num(s.stats["pfr"]), "af": num(s.stats["af"]), "wtsd": num(s.stats["wtsd"]),
              "wsd": num(s.stats["wsd"])} for s in r.seats]
     if as_json:
-        print(json.dumps({"hands": r.hands, "seats": rows}))
+        print_json({"hands": r.hands, "seats": rows}, seed)
         return
     print(f"{r.hands:,} hands, {seats} seats, seed {seed}{' (duplicate deals)' if not no_duplicate else ''}")
     print(f"{'seat':>4s}  {'policy':<15s} {'BB/100':>8s}  {'95% interval':>19s} {'VPIP':>6s} {'PFR':>6s} {'AF':>6s} "

@@ -1,11 +1,9 @@
 """``pokerpipe range``: what a range or pocket query holds, as a count and a 13x13 grid."""
 from __future__ import annotations
 
-import json
-
 import typer
 
-from jobs.app import app, fail
+from jobs.app import app, fail, print_json
 
 
 @app.command("range")
@@ -22,7 +20,7 @@ def range_(query: str = typer.Argument(..., help="a range or query, e.g. 'Group2
         raise fail(str(e)) from None
     hands = [format_cards(c) for c in r.combos.tolist()]
     if as_json:
-        print(json.dumps({"combos": len(hands), "hands": hands}))
+        print_json({"combos": len(hands), "hands": hands})
         return
     held: dict[str, int] = {}
     for a, b in r.combos.tolist():

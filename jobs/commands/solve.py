@@ -1,14 +1,13 @@
 """``pokerpipe solve``: CFR+ on Leduc or on abstracted heads-up limit hold'em, checkpointed and resumable."""
 from __future__ import annotations
 
-import json
 import sys
 import time
 from typing import Any, Optional
 
 import typer
 
-from jobs.app import app, fail
+from jobs.app import app, fail, print_json
 from jobs.options import QUIET, SCHEDULER, WORKERS
 
 GAMES = ("leduc", "hulhe")
@@ -125,7 +124,7 @@ def solve(game: str = typer.Argument(..., metavar="GAME", help="leduc or hulhe (
               "seconds": manifest["seconds"], "information_sets": manifest["rows"], "out": storage.url(),
               "curve": manifest["curve"]}
     if as_json:
-        print(json.dumps(result))
+        print_json(result)
         return
     ex = manifest["exploitability"]
     print(f"{game}: {done.t:,} iterations in {manifest['seconds']:,.1f} s; exploitability "

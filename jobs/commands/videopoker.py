@@ -1,12 +1,11 @@
 """``pokerpipe videopoker``: exact return, variance and distribution of a game, or one hand's 32 holds."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import typer
 
-from jobs.app import app, fail
+from jobs.app import app, fail, print_json
 from jobs.options import FORCE, QUIET, SCHEDULER, WORKERS
 from jobs.videopoker_print import hand_json, hand_text, print_game, print_games
 
@@ -56,7 +55,10 @@ def videopoker(
     except (PayTableError, CardError) as e:
         raise fail(str(e)) from None
     if hand is not None:
-        print(json.dumps(hand_json(tables[0], hand, holds)) if as_json else hand_text(tables[0], hand, holds))
+        if as_json:
+            print_json(hand_json(tables[0], hand, holds))
+        else:
+            print(hand_text(tables[0], hand, holds))
         return
     docs = [dict(a.to_json(), **({"break_even_royal": be} if be is not None else {})) for _, a, be in results]
     for pt, a, be in results:
@@ -67,4 +69,4 @@ def videopoker(
             from pipeline.datasets import Strategy
             run([Strategy(pt)], out, workers, scheduler, quiet, force)
     if as_json:
-        print(json.dumps(docs if all_games else docs[0]))
+        print_json(docs if all_games else docs[0])

@@ -1,6 +1,7 @@
 """The Omaha games equity knows: hole cards a hand holds, and whether the pot is split high/low."""
 from __future__ import annotations
 
+import difflib
 from typing import NamedTuple
 
 from ..core.cards import CardError
@@ -19,9 +20,27 @@ GAMES = {g.name: g for g in (Game("omaha", 4, False), Game("omaha5", 5, False), 
                              Game("omaha-hilo", 4, True), Game("omaha5-hilo", 5, True))}
 
 
+# the names players use: pot-limit Omaha and its five- and six-card forms, and Omaha eight-or-better
+ALIASES = {"plo": "omaha", "plo4": "omaha", "plo5": "omaha5", "plo6": "omaha6", "plo8": "omaha-hilo",
+           "o8": "omaha-hilo", "plo5-8": "omaha5-hilo"}
+
+
+def canonical(name: str) -> str:
+    """``name`` with a player's alias (``plo``, ``plo5``, ``plo8``, ...) replaced by the game's own name."""
+    return ALIASES.get(name.strip().lower(), name)
+
+
+def suggestion(name: str, choices: list[str]) -> str:
+    """``" (did you mean X?)"`` for the choice closest to a misspelt ``name``, or ``""``."""
+    close = difflib.get_close_matches(name.strip().lower(), choices, n=1, cutoff=0.6)
+    return f" (did you mean {close[0]}?)" if close else ""
+
+
 def game(name: str) -> Game:
-    """The game called ``name``; one :class:`CardError` line naming the choices otherwise."""
+    """The game called ``name`` (or an alias: :data:`ALIASES`); one :class:`CardError` line naming the choices
+    otherwise."""
     try:
-        return GAMES[name]
+        return GAMES[canonical(name)]
     except KeyError:
-        raise CardError(f"unknown game {name!r}; choose holdem or one of {', '.join(GAMES)}") from None
+        raise CardError(f"unknown game {name!r}{suggestion(name, ['holdem', *GAMES, *ALIASES])}; choose holdem or "
+                        f"one of {', '.join(GAMES)}") from None

@@ -143,7 +143,7 @@ def test_an_evolution_and_hand_histories_in_a_bucket_equal_local_runs(s3, tmp_pa
     assert files and all(got[f] == (tmp_path / "evo" / "evolve" / f).read_bytes() for f in files), files
     for fmt, name in (("pokerstars", "hands.txt"),):   # the streamed writer; phh writes atomic files, as datasets do
         play = ["play", "--seats", "3", "--policies", "tag,station,random", "--hands", "30", "--seed", "4",
-                "--weights", "sampled", "--history", fmt]
+                "--weights", "sampled", "--history", fmt, "--history-start", "2026-01-01T12:00:00Z"]   # same bytes
         assert pokerpipe(env, *play, "--out", str(tmp_path / fmt)).returncode == 0
         p = pokerpipe(env, *play, "--out", f"s3://{BUCKET}/{fmt}")
         assert p.returncode == 0, p.stderr

@@ -40,6 +40,10 @@ def test_table_and_histories(capsys, tmp_path):
     (["--seats", "2", "--policies", "tag,station", "--weights", "exact"], "--weights must be auto, tables or sampled"),
     (["--seats", "2", "--policies", "tag,station", "-n", "2", "--history", "phh", "--out", "/dev/null/x"],
      "cannot write hand histories to /dev/null/x"),
+    (["--seats", "2", "--policies", "tag,station", "--history", "pokerstars", "--history-start", "yesterday"],
+     "--history-start: history start 'yesterday': expected an ISO 8601 time"),
+    (["--seats", "2", "--policies", "tag,station", "--history", "pokerstars", "--history-start", "1970-01-01"],
+     "must lie from 2001-09-09"),
 ])
 def test_bad_input_one_line_exit_2(capsys, args, words):
     assert main(["play", *args]) == 2

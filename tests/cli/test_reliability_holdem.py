@@ -312,7 +312,7 @@ def check_sigint(result):
 def showdown_counts(text):
     """Per player name: hands that saw the flop, went to showdown, won money at showdown (counted from the text)."""
     counts = {}
-    for hand in text.split("PokerStars Game #")[1:]:
+    for hand in text.split("PokerStars Hand #")[1:]:
         lines = hand.splitlines()
         players = [m.group(1) for m in map(re.compile(r"Seat \d+: (\S+) \(").match, lines) if m]
         players = players[:len(players) // 2]          # the seat lines, not the summary's

@@ -68,7 +68,7 @@ def test_pokerstars_text_reads_back(hands):
 def test_pokerstars_form_matches_the_sample():
     text = pokerstars.write_hand(record(Table.make(["tag"] * 6), seed=1, first=0, count=1)[0])
     lines = text.splitlines()
-    assert lines[0].startswith("PokerStars Game #") and "Hold'em Limit ($1/$2 USD) - " in lines[0]
+    assert lines[0].startswith("PokerStars Hand #") and "Hold'em Limit ($1/$2 USD) - " in lines[0]
     assert lines[1].startswith("Table '") and lines[1].endswith(" 6-max Seat #1 is the button")
     assert lines[2] == "Seat 1: tag_1 ($200 in chips) "
     assert lines[8] == "tag_2: posts small blind $0.50" and lines[9] == "tag_3: posts big blind $1"
@@ -99,3 +99,57 @@ def test_pokerstars_hero_file_shows_one_hand_and_reads_back(hands):
         for k in range(rec.seats):                     # the others' cards only when shown down
             assert (k in h.holes) == (k == 0 or rec.values[k] >= 0)
         assert h.final_stacks == rec.final_stacks.tolist()
+
+
+def test_hands_are_dated_and_numbered_from_the_runs_start(tmp_path):
+    """Times advance 30 s a hand from the stated start (UTC, with US Eastern time in brackets, daylight saving
+    applied); numbers rise with them, never repeat in a run, and differ between runs started apart; the same
+    start gives the same bytes; the manifest states it."""
+    from pipeline.batch.storage import Storage
+    from pipeline.holdem.histories.stamps import RunStamp
+
+    t = Table.make(["tag", "station", "maniac"])
+    summer = RunStamp.parse("2026-07-01T12:00:00Z")
+    text = pokerstars.write_file(record(t, seed=3, first=0, count=200), stamp=summer)
+    heads = [line for line in text.splitlines() if line.startswith("PokerStars Hand #")]
+    assert heads[0] == ("PokerStars Hand #178290720000000000:  Hold'em Limit ($1/$2 USD) - 2026/07/01 12:00:00 UTC "
+                        "[2026/07/01 8:00:00 ET]")       # 12:00 UTC is 8:00 EDT
+    assert heads[1].endswith("- 2026/07/01 12:00:30 UTC [2026/07/01 8:00:30 ET]")
+    numbers = [int(h.split("#")[1].split(":")[0]) for h in heads]
+    assert len(set(numbers)) == 200 and numbers == sorted(numbers)
+    winter = pokerstars.write_hand(record(t, seed=3, first=0, count=1)[0], stamp=RunStamp.parse("2026-12-04T21:00:00"))
+    assert "- 2026/12/04 21:00:00 UTC [2026/12/04 16:00:00 ET]" in winter.splitlines()[0]   # EST: UTC-5
+    later = pokerstars.write_file(record(t, seed=3, first=0, count=200), stamp=RunStamp.parse("2026-07-01T12:00:01Z"))
+    assert not set(numbers) & {int(h.split("#")[1].split(":")[0]) for h in later.splitlines() if h.startswith("Poker")}
+    assert pokerstars.write_file(record(t, seed=3, first=0, count=200), stamp=summer) == text
+    write_histories(t, 3, 5, "ohh", Storage.open(tmp_path), start=summer)
+    doc = json.loads((tmp_path / "hands.ohh").read_text().split("\n\n")[1])["ohh"]
+    assert doc["start_date_utc"] == "2026-07-01T12:00:30Z" and doc["game_number"] == "178290720000000001"
+    assert json.loads((tmp_path / "_histories.json").read_text())["start"] == "2026-07-01T12:00:00Z"
+
+
+def test_pokerstars_text_meets_pokerkits_patterns():
+    """pokerkit's PokerStars parser builds no-limit games only, so its whole parse cannot run on a limit hand;
+    its patterns can: each hand found by its HAND pattern, and the hand number, date, time, time zone, seat
+    count, table, seats and starting stacks read by its own expressions equal what was written."""
+    notation = pytest.importorskip("pokerkit.notation")
+    from pipeline.holdem.histories.stamps import RunStamp
+
+    P = notation.PokerStarsParser
+    recs = record(Table.make(["tag", "station", "maniac"]), seed=3, first=0, count=20)
+    stamp = RunStamp.parse("2026-07-01T12:00:00Z")
+    hands = [m.group(0) for m in P.HAND.finditer(pokerstars.write_file(recs, stamp=stamp))]
+    assert len(hands) == len(recs)
+    for text, rec in zip(hands, recs):
+        got = {key: kind(m.group(key)) if kind is not notation.parse_time else m.group(key)
+               for key, (pattern, kind) in P.VARIABLES.items() if (m := pattern.search(text))}
+        when = stamp.hand_time(rec.number)
+        assert got["hand"] == stamp.hand_number(rec.number) and got["table"] == "pokerpipe 3"
+        assert (got["year"], got["month"], got["day"], got["time"]) == (when.year, when.month, when.day,
+                                                                        when.strftime("%H:%M:%S"))
+        assert got["time_zone_abbreviation"] == "UTC" and got["seat_count"] == 3
+        head = text.split("*** HOLE CARDS ***")[0]          # the seat lines, not the summary's
+        seats = {m.group("player"): int(m.group("seat")) for m in P.SEATS.finditer(head)}
+        assert seats == {f"{name}_{k + 1}": k + 1 for k, name in enumerate(rec.names)}
+        stacks = [round(float(m.group("starting_stack")) * 100) for m in P.STARTING_STACKS.finditer(head)]
+        assert stacks == rec.stacks.tolist()

@@ -59,13 +59,13 @@ def read(text: str) -> list[StarsHand]:
     hands = []
     for block in re.split(r"\n\s*\n+", text.strip()):
         lines = block.splitlines()
-        if lines and lines[0].startswith("PokerStars Game #"):
+        if lines and lines[0].startswith(("PokerStars Game #", "PokerStars Hand #")):
             hands.append(_read_hand(lines))
     return hands
 
 
 def _read_hand(lines: list[str]) -> StarsHand:
-    number = int(re.match(r"PokerStars Game #(\d+)", lines[0]).group(1))   # type: ignore[union-attr]
+    number = int(re.match(r"PokerStars (?:Game|Hand) #(\d+)", lines[0]).group(1))   # type: ignore[union-attr]
     button_m = _BUTTON.search(lines[1])
     hand = StarsHand(number, int(button_m.group(1)) - 1 if button_m else 0)
     seat_of: dict[str, int] = {}

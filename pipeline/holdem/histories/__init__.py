@@ -33,6 +33,7 @@ from ..record import record
 from ..seating import Table
 from ..weights import WeightSource, mode_of
 from . import ohh, phh, pokerstars
+from .stamps import RunStamp
 
 FORMATS = ("pokerstars", "phh", "ohh")
 FILES = {"pokerstars": "hands.txt", "ohh": "hands.ohh"}      # one file per run; PHH: phh/hand_NNNNNNNN.phh
@@ -50,17 +51,21 @@ class HistoryError(InputError):
 
 
 def write_histories(table: Table, seed: int, hands: int, fmt: str, files: Files, duplicate: bool = True,
-                    hero: int | None = None, weights: Optional[WeightSource] = None) -> list[str]:
+                    hero: int | None = None, weights: Optional[WeightSource] = None,
+                    start: Optional[RunStamp] = None) -> list[str]:
     """Write hands ``0 .. hands-1`` of the run into ``files`` in format ``fmt``; return the files written.
 
     PokerStars and OHH hands go to one file per run (``hands.txt``,
     ``hands.ohh``); PHH to one ``.phh`` file per hand under ``phh/``.  ``hero``
     (a seat index): PokerStars text shows only that seat's hole cards before
-    the showdown.  ``weights`` as :func:`.simulate.simulate` (the same hands as its run).
+    the showdown.  ``weights`` as :func:`.simulate.simulate` (the same hands as its run).  ``start``: the
+    run's start, which dates and numbers its hands (:mod:`.stamps`; by default now), recorded in the manifest.
     The earlier run's files are removed first and the manifest is written last (see the module).
     """
     if fmt not in FORMATS:
         raise ValueError(f"history format must be one of {', '.join(FORMATS)}, got {fmt!r}")
+    stamp = start or RunStamp.parse()
+    stamp.hand_number(max(hands - 1, 0))          # a run too long to number is refused before anything is written
     files.makedirs()
     with files.lock():
         remove_histories(files)
@@ -81,7 +86,8 @@ def write_histories(table: Table, seed: int, hands: int, fmt: str, files: Files,
             digest, total = hashlib.sha256(), 0
             with files.writer(FILES[fmt]) as f:
                 for rec in _hands(table, seed, hands, duplicate, weights):
-                    text = pokerstars.write_hand(rec, hero) if fmt == "pokerstars" else ohh.write_file([rec]) + "\n"
+                    text = (pokerstars.write_hand(rec, hero, stamp) if fmt == "pokerstars"
+                            else ohh.write_file([rec], stamp) + "\n")
                     data = text.encode()
                     f.write(data)
                     digest.update(data)
@@ -90,7 +96,7 @@ def write_histories(table: Table, seed: int, hands: int, fmt: str, files: Files,
             written.append(files.url(FILES[fmt]))
         manifest = {"format": MANIFEST_FORMAT, "version": 1, "history": fmt, "hands": hands, "seed": seed,
                     "duplicate": duplicate, "policies": list(table.names), "weights": mode_of(weights),
-                    "hero": None if hero is None else hero + 1, "written": entry}
+                    "hero": None if hero is None else hero + 1, "start": stamp.text(), "written": entry}
         files.write_atomic(json.dumps(manifest, indent=1).encode(), MANIFEST, sync=True)
     return written
 

@@ -7,27 +7,26 @@ line, as the spec's ``.ohh`` files do.  Amounts are dollars of a $1/$2 table
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
 from decimal import Decimal
-from typing import Any
+from typing import Any, Optional
 
 from ...core.cards import format_card
 from ..engine import A_BB, A_BET, A_CALL, A_CHECK, A_FOLD, A_RAISE, A_SB
 from ..record import HandRecord
 from ..settle import BB
-from .pokerstars import game_number, player_names
+from .pokerstars import player_names
+from .stamps import RunStamp
 
 _NAMES = {A_SB: "Post SB", A_BB: "Post BB", A_FOLD: "Fold", A_CHECK: "Check", A_CALL: "Call", A_BET: "Bet",
           A_RAISE: "Raise"}
 _STREETS = ("Preflop", "Flop", "Turn", "River")
-_EPOCH = datetime(2026, 1, 1, 17, 0, 0, tzinfo=timezone.utc)
 
 
 def dollars(units: int) -> float:
     return float(Decimal(int(units)) / 100)
 
 
-def hand_dict(rec: HandRecord) -> dict[str, Any]:
+def hand_dict(rec: HandRecord, stamp: RunStamp) -> dict[str, Any]:
     """The ``ohh`` object of one hand."""
     names = player_names(rec.names)
     n = rec.seats
@@ -78,8 +77,8 @@ def hand_dict(rec: HandRecord) -> dict[str, Any]:
                      "rake": dollars(rec.rake if p == 0 else 0), "player_wins": wins})
     return {
         "spec_version": "1.4.6", "site_name": "pokerpipe", "network_name": "pokerpipe",
-        "internal_version": "1", "tournament": False, "game_number": str(game_number(rec)),
-        "start_date_utc": (_EPOCH + timedelta(seconds=30 * rec.number)).isoformat().replace("+00:00", "Z"),
+        "internal_version": "1", "tournament": False, "game_number": str(stamp.hand_number(rec.number)),
+        "start_date_utc": stamp.hand_time(rec.number).isoformat().replace("+00:00", "Z"),
         "table_name": f"pokerpipe {rec.seed}", "game_type": "Holdem",
         "bet_limit": {"bet_type": "FL", "action": "FixedLimit"},
         "table_size": n, "currency": "USD", "dealer_seat": rec.button + 1,
@@ -90,6 +89,7 @@ def hand_dict(rec: HandRecord) -> dict[str, Any]:
     }
 
 
-def write_file(records: list[HandRecord]) -> str:
+def write_file(records: list[HandRecord], stamp: Optional[RunStamp] = None) -> str:
     """Hands as an ``.ohh`` file: one ``{"ohh": ...}`` JSON object per hand, blank lines between."""
-    return "\n\n".join(json.dumps({"ohh": hand_dict(r)}) for r in records) + "\n"
+    stamp = stamp or RunStamp.parse()
+    return "\n\n".join(json.dumps({"ohh": hand_dict(r, stamp)}) for r in records) + "\n"

@@ -7,16 +7,15 @@ to`` line (the simulation knows them all; a hero's file has one such line).
 """
 from __future__ import annotations
 
-from datetime import datetime, timedelta
-from typing import Iterable
+from typing import Iterable, Optional
 
 from ...core.cards import format_card
 from ...evaluator.classes import describe_value
 from ..engine import A_BB, A_BET, A_CALL, A_CHECK, A_FOLD, A_RAISE, A_SB
 from ..record import HandRecord
+from .stamps import RunStamp, eastern
 
 STREET_NAMES = ("Flop", "Turn", "River")
-_EPOCH = datetime(2026, 1, 1, 12, 0, 0)
 
 
 def money(units: int) -> str:
@@ -35,9 +34,14 @@ def player_names(names: tuple[str, ...]) -> list[str]:
     return [f"{p}_{k + 1}" for k, p in enumerate(names)]
 
 
-def game_number(rec: HandRecord) -> int:
-    """A 12-digit hand number, unique within a run and stable for a seed."""
-    return 100_000_000_000 + (rec.seed % 1000) * 100_000_000 + rec.number % 100_000_000
+def header(rec: HandRecord, stamp: RunStamp) -> str:
+    """The hand's first line in PokerStars' current form: ``PokerStars Hand #N:``, the game, and the time in
+    UTC with US Eastern time in brackets (the time trackers read), e.g. ``PokerStars Hand
+    #179641800000000000:  Hold'em Limit ($1/$2 USD) - 2026/12/04 21:00:00 UTC [2026/12/04 16:00:00 ET]``."""
+    when = stamp.hand_time(rec.number)
+    et = eastern(when)
+    return (f"PokerStars Hand #{stamp.hand_number(rec.number)}:  Hold'em Limit ($1/$2 USD) - "
+            f"{when:%Y/%m/%d %H:%M:%S} UTC [{et:%Y/%m/%d} {et.hour}:{et:%M:%S} ET]")
 
 
 def _seat_label(rec: HandRecord, k: int) -> str:
@@ -54,16 +58,16 @@ def _seat_label(rec: HandRecord, k: int) -> str:
     return out
 
 
-def write_hand(rec: HandRecord, hero: int | None = None) -> str:
+def write_hand(rec: HandRecord, hero: int | None = None, stamp: Optional[RunStamp] = None) -> str:
     """One hand as PokerStars text, the hand followed by blank lines.
 
     With ``hero`` (a seat index) only that seat's hole cards are dealt face up,
     as in a player's own file; otherwise every seat gets a ``Dealt to`` line.
+    ``stamp``: the run's start, which gives the hand its time and number (:mod:`.stamps`; by default now).
     """
     names = player_names(rec.names)
     n = rec.seats
-    when = _EPOCH + timedelta(seconds=30 * rec.number)
-    lines = [f"PokerStars Game #{game_number(rec)}:  Hold'em Limit ($1/$2 USD) - {when:%Y/%m/%d %H:%M:%S} ET",
+    lines = [header(rec, stamp or RunStamp.parse()),
              f"Table 'pokerpipe {rec.seed}' {n}-max Seat #{rec.button + 1} is the button"]
     for k in range(n):
         lines.append(f"Seat {k + 1}: {names[k]} ({money(rec.stacks[k])} in chips) ")
@@ -167,6 +171,7 @@ def _collected(rec: HandRecord, names: list[str]) -> list[str]:
     return out
 
 
-def write_file(records: list[HandRecord], hero: int | None = None) -> str:
-    """Many hands as one PokerStars file (``hero``: see :func:`write_hand`)."""
-    return "".join(write_hand(r, hero) for r in records)
+def write_file(records: list[HandRecord], hero: int | None = None, stamp: Optional[RunStamp] = None) -> str:
+    """Many hands of one run as one PokerStars file (``hero``, ``stamp``: see :func:`write_hand`)."""
+    stamp = stamp or RunStamp.parse()
+    return "".join(write_hand(r, hero, stamp) for r in records)

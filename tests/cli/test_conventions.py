@@ -1,0 +1,66 @@
+"""The command line's conventions (issue 40, item 7): ``--version``, ``-h`` everywhere, shell completion, the
+players' names for the Omaha games, and "did you mean" for a misspelt game."""
+import os
+import subprocess
+import sys
+from importlib.metadata import version
+from pathlib import Path
+
+import pytest
+
+from pipeline.core.cards import CardError
+from pipeline.omaha.games import game
+
+ROOT = Path(__file__).parents[2]
+
+
+def pokerpipe(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "jobs", *args], capture_output=True, text=True, timeout=300,
+                          cwd=ROOT, env=env)
+
+
+def test_version_is_the_installed_package_version():
+    got = pokerpipe("--version")
+    assert got.returncode == 0 and got.stdout == f"pokerpipe {version('pokerpipe')}\n", got
+    assert pokerpipe("-V").stdout == got.stdout
+
+
+@pytest.mark.parametrize("args", [["-h"], ["equity", "-h"], ["tables", "-h"], ["play", "-h"]])
+def test_h_is_help(args):
+    got = pokerpipe(*args)
+    assert got.returncode == 0 and got.stdout.startswith("Usage: pokerpipe"), got.stderr
+    assert got.stdout == pokerpipe(*args[:-1], "--help").stdout
+
+
+def test_the_shell_completes_commands_and_options():
+    env = {**os.environ, "_POKERPIPE_COMPLETE": "complete_bash"}
+    got = pokerpipe(env={**env, "COMP_WORDS": "pokerpipe eq", "COMP_CWORD": "1"})
+    assert got.returncode == 0 and got.stdout.split() == ["equity"], got
+    got = pokerpipe(env={**env, "COMP_WORDS": "pokerpipe tables --wo", "COMP_CWORD": "2"})
+    assert got.stdout.split() == ["--workers"], got
+    assert "complete -o default -F" in pokerpipe("--show-completion", "bash").stdout
+
+
+@pytest.mark.parametrize("alias, name", [("plo", "omaha"), ("PLO5", "omaha5"), ("plo6", "omaha6"),
+                                         ("plo8", "omaha-hilo"), ("o8", "omaha-hilo")])
+def test_players_names_for_the_omaha_games(alias, name):
+    assert game(alias) == game(name) and game(name).name == name
+
+
+def test_a_misspelt_game_gets_a_suggestion():
+    with pytest.raises(CardError, match=r"did you mean omaha-hilo\?"):
+        game("omaha-hlo")
+    got = pokerpipe("equity", "AAKK", "random", "--game", "plx")
+    assert got.returncode == 2 and "did you mean plo?" in got.stderr and len(got.stderr.splitlines()) == 1, got
+
+
+def test_json_answers_say_what_made_them():
+    """Every ``--json`` answer starts with the version that computed it, and a seeded one with its seed."""
+    import json
+
+    got = pokerpipe("equity", "AhKh", "QsQd", "--board", "2c3d4h", "--trials", "2000", "--seed", "7", "--json")
+    assert got.returncode == 0, got.stderr
+    doc = json.loads(got.stdout)
+    assert list(doc)[:2] == ["pokerpipe", "seed"] and doc["pokerpipe"] == version("pokerpipe") and doc["seed"] == 7
+    doc = json.loads(pokerpipe("range", "AKs", "--json").stdout)
+    assert doc["pokerpipe"] == version("pokerpipe") and doc["combos"] == 4 and "seed" not in doc
