@@ -64,7 +64,7 @@ def hulhe(k: int, threads: int, abstraction: str, iterations: int) -> None:
     if abstraction == "modulo":
         game = HULHE(k, ModuloBuckets(k))
     else:
-        from pipeline.abstraction import load
+        from pipeline.datasets.abstraction_lookup import load_abstraction as load
 
         game = HULHE(k, load(abstraction, k=k))
     with ThreadPoolExecutor(threads) as ex:

@@ -140,6 +140,12 @@ EXAMPLES: dict[str, Example] = {
                                                   ("nowhere",), {"k": 8, "bins": 10, "seed": 0},
                                                   checked={"k": ("count", "k"), "bins": ("count", "bins"),
                                                            "seed": ("seed", "seed")}),
+    "pipeline.abstraction.preflop_situation": Example(lambda h: pipeline.abstraction.preflop_situation(h), ([51, 47],),
+                                                      checked={(0, 0): ("card", "hole cards")}),
+    "pipeline.datasets.load_waugh_buckets": Example(lambda *a, **k: pipeline.datasets.load_waugh_buckets(*a, **k),
+                                                    ("nowhere", "flop"), {"k": 8, "bins": 10, "seed": 0},
+                                                    checked={"k": ("count", "k"), "bins": ("count", "bins"),
+                                                             "seed": ("seed", "seed")}),
     "pipeline.datasets.built_clusters": Example(lambda *a, **k: pipeline.datasets.built_clusters(*a, **k),
                                                 ("nowhere",), {"seed": 0}, checked={"seed": ("seed", "seed")}),
 }
@@ -192,6 +198,12 @@ NO_NUMBERS = {
     "pipeline.datasets.names": "none", "pipeline.datasets.open_storage": "a location",
     "pipeline.datasets.parameters": "a name", "pipeline.datasets.read": "a dataset (ditto)",
     "pipeline.datasets.registry": "none", "pipeline.datasets.update_catalog": "reports of a run",
+    "pipeline.abstraction.WaughBuckets": "made by load_waugh_buckets from a file read verified (tests/abstraction)",
+    "pipeline.evaluator.Deck": "a deck's description: the module's constants (STANDARD, SHORT_DECK, ...)",
+    "pipeline.shortdeck.deck_of": "a ranking's name",
+    "pipeline.shortdeck.describe": "pipeline.evaluator.describe (checked) with the short deck",
+    "pipeline.shortdeck.equity": "pipeline.equity.equity (checked above) with the short deck",
+    "pipeline.shortdeck.evaluate": "the root's evaluate with the short deck (its ids checked against the deck)",
 }
 
 

@@ -136,7 +136,8 @@ def _game(game: str, params: dict[str, Any]) -> Any:
         from pipeline.solver.leduc import leduc
 
         return leduc()
-    from pipeline.abstraction import AbstractionError, load
+    from pipeline.abstraction import AbstractionError
+    from pipeline.datasets.abstraction_lookup import load_abstraction as load
     from pipeline.solver.hulhe import HULHE, ModuloBuckets
 
     if params["abstraction"] == "modulo":                 # a stand-in for smoke tests: no build needed

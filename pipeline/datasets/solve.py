@@ -244,10 +244,10 @@ class SolvedStrategy:
 
     def load(self) -> Any:
         if self._arrays is None:
-            from ..abstraction import load
             from ..holdem.strategy import StrategyArrays
             from ..isomorphism.situations import block_table
             from ..solver.hulhe import HULHE
+            from .abstraction_lookup import load_abstraction as load
 
             doc, probs = read_strategy(Storage.open(self.folder))
             p = doc["parameters"]

@@ -55,7 +55,7 @@ import numpy as np
 from ..core.cards import CardError, check_ascii, format_cards
 from .omaha_hands import all_hands, keys_of, label_mask, match_items, shape_codes_named
 from .omaha_ranking import percent_mask
-from .omaha_syntax import ALL, Deck, Label, Macro, Node, Op, Pattern, Percent, read_range, suit_cards
+from .omaha_syntax import ALL, Deck, Label, Macro, Node, Op, Pattern, Percent, cut, read_range, suit_cards
 from .omaha_syntax import rank_cards as _rank_cards
 from .syntax import Range
 
@@ -75,17 +75,17 @@ def _compiled(p: Pattern, k: int, part: str) -> tuple[np.ndarray, ...]:
     group numbers; wildcard items, which any card left over meets, are counted and dropped."""
     items = p.items
     if len(items) > k:
-        raise CardError(f"Omaha range part {part!r} has {len(items)} cards; a hand of this game holds {k} "
+        raise CardError(f"Omaha range part {cut(part)} has {len(items)} cards; a hand of this game holds {k} "
                         "(a pattern may name fewer: the cards left out are free)")
     cards = [4 * it.rank + it.suit for it in items if it.rank >= 0 and it.suit >= 0]
     dup = sorted({c for c in cards if cards.count(c) > 1})
     if dup:
-        raise CardError(f"duplicate card {format_cards(dup[:1])} in {part!r}")
+        raise CardError(f"duplicate card {format_cards(dup[:1])} in {cut(part)}")
     named_ranks = sum(1 << r for r in {it.rank for it in items if it.rank >= 0})
     named_suits = sum(1 << s for s in {it.suit for it in items if it.suit >= 0})
     rvars = sorted({it.rvar for it in items if it.rvar})
     if len(rvars) > 13:
-        raise CardError(f"{part!r} has {len(rvars)} rank variables; there are 13 ranks")
+        raise CardError(f"{cut(part)} has {len(rvars)} rank variables; there are 13 ranks")
     kept = []
     for it in items:
         c = it.cards
@@ -130,9 +130,9 @@ def _row(node: Node, k: int, hilo: bool, part: str) -> np.ndarray:
         return np.ones(math.comb(52, k), bool)
     if isinstance(node, Label):
         if len(node.ranks) != k:
-            raise CardError(f"{part!r}: a class label names {k} ranks in this game")
+            raise CardError(f"{cut(part)}: a class label names {k} ranks in this game")
         if node.suffix == "r" and k > 4:
-            raise CardError(f"{part!r}: a rainbow hand has at most 4 cards, this game's hold {k}")
+            raise CardError(f"{cut(part)}: a rainbow hand has at most 4 cards, this game's hold {k}")
         return label_mask(k, list(node.ranks), node.suffix)
     if isinstance(node, Macro):
         return _macro_row(node.name, k)
@@ -161,7 +161,7 @@ def parse_omaha_range(text: str, k: int = 4, *, hilo: bool = False) -> Range:
     for term in read_range(text, k):
         rows = np.flatnonzero(_row(term.node, k, hilo, term.text))
         if len(rows) == 0:
-            raise CardError(f"Omaha range part {term.text!r} matches no {k}-card hand")
+            raise CardError(f"Omaha range part {cut(term.text)} matches no {k}-card hand")
         idx.append(rows)
         wts.append(np.full(len(rows), term.weight))
     if len(idx) == 1:
@@ -172,7 +172,7 @@ def parse_omaha_range(text: str, k: int = 4, *, hilo: bool = False) -> Range:
         weights = w[first]
     keep = weights > 0
     if not keep.any():
-        raise CardError(f"range {text!r} has no hand with a positive weight")
+        raise CardError(f"range {cut(text)} has no hand with a positive weight")
     return Range(text.strip(), all_hands(k)[rows[keep]].astype(np.int64), weights[keep].astype(np.float64))
 
 

@@ -44,6 +44,11 @@ _WORD = re.compile(r"[A-Za-z0-9]+")
 _STOP = ",:!)@"
 
 
+def cut(text: str, most: int = 40) -> str:
+    """``text`` quoted for a one-line message, cut short past ``most`` characters (a range may be pages long)."""
+    return repr(text if len(text) <= most else text[:most - 3] + "...")
+
+
 @dataclass(frozen=True)
 class Item:
     """One card of a pattern: allowed cards (52-bit ``cards``), an explicit ``rank`` (-1: none) that a span
@@ -136,7 +141,7 @@ class _Reader:
         part = self.current_part()
         rest = self.text[self.pos:]
         where = f" at {rest[:12]!r}" if rest and self.pos > self.part_start else ""
-        return CardError(f"cannot read Omaha range part {part!r}{where}: {why}")
+        return CardError(f"cannot read Omaha range part {cut(part)}{where}: {why}")
 
     def current_part(self) -> str:
         depth, end = 0, len(self.text)
@@ -153,7 +158,7 @@ class _Reader:
         while True:
             self.part_start = self.pos
             if self.peek() in (",", ""):
-                raise CardError(f"empty part in range {self.text!r}")
+                raise CardError(f"empty part in range {cut(self.text)}")
             node = self.expr(top=True)
             weight = 1.0
             if self.peek() == "@":
