@@ -84,7 +84,7 @@ def estimate(cfg: Any, session: Any, weights: Any = None, report_hands: int = 0,
     from pipeline.core.budget import duration
     from pipeline.ga.assessment.report import report_opponents
     from pipeline.ga.assessment.yardsticks import RLCARD
-    from pipeline.ga.evolve import hand_rate, planned_hands
+    from pipeline.ga.budget import hand_rate, planned_hands
 
     hands = planned_hands(cfg)
     workers = cluster_workers(session) if session.scheduler is not None else local_workers(session.workers, None)

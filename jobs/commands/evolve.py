@@ -79,9 +79,10 @@ def evolve(population: int = typer.Option(DEFAULTS.population, "--population", p
     from pipeline.batch.session import Session
     from pipeline.batch.storage import Storage, StorageError
     from pipeline.core.budget import TooMuchWork, refuse_beyond
+    from pipeline.ga.budget import refuse_too_long
     from pipeline.ga.checkpoint import CheckpointError
-    from pipeline.ga.evolve import EvolveError, refuse_too_long, writing
     from pipeline.ga.evolve import evolve as run_evolution
+    from pipeline.ga.folder import EvolveError, writing
     from pipeline.holdem.player import PlayerFileError
 
     try:

@@ -105,6 +105,11 @@ class Config:
             bad(f"--seed must fit in 64 bits, got {self.seed}")
 
     @property
+    def seats(self) -> int:
+        """Seats of each evaluation's table: the individual and every trainer (``table``), or two (``heads-up``)."""
+        return self.trainers + 1 if self.format == "table" else 2
+
+    @property
     def phase1(self) -> int:
         """Generations planned for phase 1."""
         return self.generations // 2 if self.trainer_generations == -1 else self.trainer_generations
