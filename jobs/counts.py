@@ -46,3 +46,18 @@ def count(value: Any) -> int:
 
 
 COUNT = count
+
+
+def count_option(text: str, what: str, lo: int = 1, hi: Optional[int] = None) -> int:
+    """The count ``text`` (:func:`parse_count`) of the option ``what``, within ``lo .. hi``: anything else is
+    the :class:`~pipeline.core.errors.InputError` of :func:`pipeline.core.inputs.integer`, said as what it
+    is (``--hands must be an integer, got 2.5``), which the command line prints as one line, exit 2."""
+    from pipeline.core.inputs import integer
+
+    value: int | float | str | None = parse_count(text)
+    if value is None:                    # said as what it is: "2.5" a number, "abc" a text
+        try:
+            value = float(text)
+        except ValueError:
+            value = text.strip()
+    return integer(value, what, lo, hi)

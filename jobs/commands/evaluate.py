@@ -10,7 +10,6 @@ import typer
 
 from jobs.app import app, fail, print_json
 from jobs.counts import COUNT
-from jobs.evolve_checks import cluster_workers, local_workers
 from jobs.options import QUIET, SCHEDULER, TABLES, WORKERS, weight_source
 from pipeline.ga.assessment.yardsticks import DEFAULT_HANDS, DEFAULT_RLCARD_HANDS
 from pipeline.holdem.policies import DEFAULT_SAMPLES
@@ -38,7 +37,7 @@ def evaluate(player_file: str = typer.Argument(..., help="a player .json written
              workers: int | None = WORKERS, scheduler: str | None = SCHEDULER, quiet: bool = QUIET) -> None:
     """Play a saved player against yardsticks (our bots, its trainers, rlcard's agents) on duplicate deals."""
     from pipeline.batch.errors import RunnerError
-    from pipeline.batch.session import Session
+    from pipeline.batch.session import Session, local_processes
     from pipeline.batch.storage import Storage, StorageError
     from pipeline.core.budget import TooMuchWork, refuse_beyond
     from pipeline.ga.assessment.report import rlcard_available
@@ -76,7 +75,7 @@ def evaluate(player_file: str = typer.Argument(..., help="a player .json written
         refuse_beyond(seconds, f"evaluate of {per} on {on} worker(s)", "fewer --hands or --rlcard-hands")
 
     try:
-        refuse_too_long(local_workers(workers, scheduler))
+        refuse_too_long(local_processes(workers, scheduler))
     except TooMuchWork as e:
         raise fail(str(e)) from None
     source = weight_source(evolved_weights(player, weights), tables)
@@ -84,7 +83,7 @@ def evaluate(player_file: str = typer.Argument(..., help="a player .json written
     try:
         with Session(workers, scheduler, quiet=quiet) as session:
             if scheduler is not None:                       # the cluster reached: its size is known
-                refuse_too_long(cluster_workers(session))
+                refuse_too_long(session.processes())
             for n in names:
                 t = time.perf_counter()
                 many = hands >= 400_000 and not n.startswith("rlcard")     # smaller runs: no cluster to start

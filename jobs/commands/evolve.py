@@ -7,18 +7,10 @@ import typer
 
 from jobs.app import app, fail
 from jobs.counts import COUNT
-from jobs.evolve_checks import (
-    cluster_workers,
-    estimate,
-    local_workers,
-    make_config,
-    read_layout,
-    report_seconds,
-    resolve_weights,
-)
-from jobs.options import DEFAULT_OUT, QUIET, SCHEDULER, TABLES, WORKERS
+from jobs.options import DEFAULT_OUT, QUIET, SCHEDULER, TABLES, WORKERS, weight_source
 from pipeline.ga.assessment.report import LBR_HANDS, REPORT_HANDS
 from pipeline.ga.assessment.yardsticks import DEFAULT_RLCARD_HANDS
+from pipeline.ga.budget import Estimate
 from pipeline.ga.config import Config
 
 DEFAULTS = Config()
@@ -76,33 +68,31 @@ def evolve(population: int = typer.Option(DEFAULTS.population, "--population", p
            ) -> None:
     """Evolve a fixed-limit player from random play against co-evolving trainers; write it and a report."""
     from pipeline.batch.errors import RunnerError
-    from pipeline.batch.session import Session
+    from pipeline.batch.session import Session, local_processes
     from pipeline.batch.storage import Storage, StorageError
-    from pipeline.core.budget import TooMuchWork, refuse_beyond
-    from pipeline.ga.checkpoint import CheckpointError
-    from pipeline.ga.evolve import EvolveError, refuse_too_long, writing
+    from pipeline.core.budget import TooMuchWork
+    from pipeline.ga.budget import estimate, refuse_report, refuse_too_long
+    from pipeline.ga.checkpoint import CheckpointError, saved_weights
+    from pipeline.ga.config import read_layout
     from pipeline.ga.evolve import evolve as run_evolution
+    from pipeline.ga.folder import EvolveError, writing
     from pipeline.holdem.player import PlayerFileError
 
     try:
         files = Storage.open(out)
     except StorageError as e:
         raise fail(str(e)) from None
-    mode, source = resolve_weights(weights, tables, files)
-    cfg = make_config(population=population, generations=generations, hands_per_match=hands_per_match, seed=seed,
+    if weights == "auto":
+        weights = saved_weights(files) or weights     # a resumed run keeps its own; else tables when built
+    source = weight_source(weights, tables)
+    mode = "sampled" if source is None else "tables"
+    cfg = Config(population=population, generations=generations, hands_per_match=hands_per_match, seed=seed,
                       format=fmt, trainers=trainers, trainer_generations=trainer_generations,
                       crossover_percent=crossover, mutation_percent=mutation, mutation_share=mutation_share,
                       variance=variance, tournament=tournament, patience=patience, samples=samples,
-                      weights=mode, yardstick=yardstick, layout=read_layout(layout))
-    if report_hands < 0 or rlcard_hands < 0 or lbr_hands < 0:
-        raise fail("--report-hands, --rlcard-hands and --lbr-hands must be 0 or more")
-    report = report_seconds(cfg, report_hands, rlcard_hands, lbr_hands)
-    try:
-        refuse_beyond(report, f"the report (--report-hands {report_hands:,}, --rlcard-hands {rlcard_hands:,}, "
-                      f"--lbr-hands {lbr_hands:,})", "fewer --report-hands, --rlcard-hands or --lbr-hands")
-        refuse_too_long(cfg, local_workers(workers, scheduler), report)
-    except TooMuchWork as e:
-        raise fail(str(e)) from None
+                 weights=mode, yardstick=yardstick, layout=read_layout(layout))
+    report = refuse_report(cfg, report_hands, rlcard_hands, lbr_hands)      # beyond a day: refused
+    refuse_too_long(cfg, local_processes(workers, scheduler), report)
 
     def line(row: dict) -> None:
         if not quiet:
@@ -116,9 +106,10 @@ def evolve(population: int = typer.Option(DEFAULTS.population, "--population", p
         with Session(workers, scheduler, quiet) as session:
             executor = session.executor_or_none("matches")           # one worker: no cluster to start
             if scheduler is not None:                                # the cluster reached: its size is known
-                refuse_too_long(cfg, cluster_workers(session), report)
+                refuse_too_long(cfg, session.processes(), report)
             if not quiet:
-                print(estimate(cfg, session, source, report_hands, rlcard_hands), file=sys.stderr)
+                print(estimate_line(estimate(cfg, session.processes(), source, report_hands, rlcard_hands)),
+                      file=sys.stderr)
             with writing(files):              # one writer of <out>/evolve, for the evolution and its report
                 summary = run_evolution(cfg, files, executor=executor, weights=source, force=force,
                                         on_generation=line, locked=True)
@@ -134,3 +125,14 @@ def evolve(population: int = typer.Option(DEFAULTS.population, "--population", p
         print(f"report: {report_path}")
     print(f"final player: {summary.final_player} ({summary.generations} generations, "
           f"{summary.seconds_per_generation:.1f} s per generation)")
+
+
+def estimate_line(e: Estimate) -> str:
+    """One line: the hands the evolution and its report play at most and the time that takes (:func:`estimate`)."""
+    from pipeline.core.budget import duration
+
+    line = f"pokerpipe: evolve plays up to {e.hands:,} hands: about {duration(e.seconds)} on {e.workers} worker(s)"
+    if e.report_hands:
+        line += f", then its report {e.report_hands:,} more: about {duration(e.report_seconds)}"
+    return line + " (measured here; resumable: rerun the same command after an interruption)"
+

@@ -7,12 +7,16 @@ from typing import Optional
 import typer
 
 from jobs.app import app, fail, print_json
+from jobs.counts import count_option
 from jobs.options import QUIET, SCHEDULER, TABLES, WEIGHTS, WORKERS, weight_source
-from jobs.play_checks import HISTORY_HELP, MAX_HANDS, check_play, check_work, count
+from pipeline.holdem.histories import MAX_HISTORY_BYTES, MAX_PHH_FILES
 from pipeline.holdem.seating import DEFAULT_STACK_BB
+from pipeline.holdem.work import MAX_HANDS
 
 HANDS = 10_000                 # a quick look; --hands for more
 HISTORIES_OUT = "outputs/play"
+HISTORY_HELP = (f"also write every hand: pokerstars, phh or ohh (at most {MAX_HISTORY_BYTES // 10**9} GB of "
+                f"histories, and at most {MAX_PHH_FILES:,} PHH files, by a low estimate)")
 
 
 @app.command()
@@ -45,16 +49,19 @@ def play(seats: int = typer.Option(..., "--seats", "-s", help="players at the ta
     from pipeline.holdem import Table, TableError, simulate
     from pipeline.holdem.histories import write_histories
     from pipeline.holdem.histories.stamps import RunStamp, StampError
+    from pipeline.holdem.plan import PlayPlan
 
-    hands = count(hands_text, "--hands", 1, MAX_HANDS)
-    names = check_play(seats, policies, hands, seed, history, hero, stack, rake, rake_cap)
+    hands = count_option(hands_text, "--hands", 1, MAX_HANDS)
+    plan = PlayPlan(seats, tuple(p.strip() for p in policies.split(",") if p.strip()), hands, seed, history, hero,
+                    stack, rake, rake_cap)
+    names = plan.policies
     try:
         start = RunStamp.parse(history_start)        # stated now, before the hands are played
     except StampError as e:
         raise fail(f"--history-start: {e}") from None
     many = workers is not None and workers > 1 or scheduler is not None    # else one process: no cluster
     if scheduler is None:
-        check_work(names, hands, history, workers if many and workers else 1)
+        plan.refuse_work(workers if many and workers else 1)
     source = weight_source(weights, tables)
     from pipeline.datasets.solve import SolveError, resolve_policy
 
@@ -71,7 +78,7 @@ def play(seats: int = typer.Option(..., "--seats", "-s", help="players at the ta
         with Session(workers, scheduler, quiet=quiet) as session:
             executor = session.executor("hands") if many else None
             if scheduler is not None:                 # the cluster's size is known once it is reached
-                check_work(names, hands, history, max(1, int(getattr(executor, "workers", 1) or 1)))
+                plan.refuse_work(max(1, int(getattr(executor, "workers", 1) or 1)))
             r = simulate(players, hands, seed, not no_duplicate, stack_bb=stack, rake_percent=rake,
                          rake_cap_bb=rake_cap, executor=executor, weights=source)
     except RunnerError as e:          # bad --workers, a scheduler that cannot be reached

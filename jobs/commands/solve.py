@@ -63,14 +63,14 @@ def solve(game: str = typer.Argument(..., metavar="GAME", help="leduc or hulhe (
 
     The estimate is printed before the run starts; work beyond a day is refused.
     """
-    from jobs.play_checks import count
+    from jobs.counts import count_option
     from pipeline.core.budget import TooMuchWork, duration, refuse_beyond
 
     if game not in GAMES:
         raise fail(f"unknown game {game!r} (choose from {', '.join(GAMES)})")
     if (iterations is None) == (hours is None):
         raise fail("give --iterations N or --hours H (one of them)")
-    n = count(iterations, "--iterations", 1, 10**12) if iterations is not None else None
+    n = count_option(iterations, "--iterations", 1, 10**12) if iterations is not None else None
     if hours is not None and not 0 < hours <= 1e6:
         raise fail(f"--hours must be positive, got {hours}")
     if scheduler is not None:

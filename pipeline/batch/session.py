@@ -124,6 +124,13 @@ class Session:
         """The cluster's own executor (tasks never deduplicated), for the runner, which counts parts itself."""
         return self.client().get_executor(pure=False)
 
+    def processes(self) -> int:
+        """The processes this session's run plays on: on a cluster its worker threads (reaching it), else
+        :func:`local_processes` of ``workers``."""
+        if self.scheduler is None:
+            return local_processes(self.workers)
+        return max(1, sum(self.client().nthreads().values()))
+
     def in_process(self) -> bool:
         """Whether the work should run in this process: one local worker, so no cluster is worth starting."""
         return self.workers == 1 and self.scheduler is None
@@ -131,6 +138,15 @@ class Session:
     def executor_or_none(self, label: str) -> Optional[ProgressExecutor]:
         """:meth:`executor`, or None (run in this process) for a session of one local worker."""
         return None if self.in_process() else self.executor(label)
+
+
+def local_processes(workers: int | None, scheduler: str | None = None) -> int:
+    """The processes a run on this machine plays on: ``workers`` (at most every core), else every core; 1 for
+    a run on the cluster at ``scheduler`` before it is reached (its size is then :meth:`Session.processes`):
+    what an estimate made before anything starts rests on."""
+    if scheduler is not None:
+        return 1
+    return max(1, min(workers or available_cores(), available_cores()))
 
 
 def check_address(address: str) -> str:

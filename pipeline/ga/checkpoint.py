@@ -58,6 +58,17 @@ class CheckpointError(InputError):
     """A checkpoint that cannot be used: damaged, or written for other parameters."""
 
 
+def saved_weights(files: Files) -> str | None:
+    """The hand weights (``tables`` or ``sampled``) the evolution checkpointed under ``files`` plays with, so
+    that a resumed run keeps its own; None without a (usable) checkpoint, whose damage the run itself reports."""
+    try:
+        config = load_state(files).get("config")
+    except (CheckpointError, OSError):
+        return None
+    mode = config.get("weights") if isinstance(config, dict) else None
+    return mode if mode in ("tables", "sampled") else None
+
+
 def arrays_name(digest: str) -> str:
     """The file name of arrays whose SHA-256 is ``digest``."""
     return f"checkpoint-{digest[:16]}.npz"

@@ -29,10 +29,10 @@ yardstick              tag      the fixed opponent of the per-generation curve
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Optional
 
 from ..core.errors import InputError
-from ..holdem.player import Layout
+from ..holdem.player import Layout, LayoutError, load_layout
 from ..holdem.policies import KINDS
 
 FORMATS = ("table", "heads-up")     # how fitness is played (pipeline.ga.fitness)
@@ -40,6 +40,20 @@ FORMATS = ("table", "heads-up")     # how fitness is played (pipeline.ga.fitness
 
 class ConfigError(InputError):
     """A parameter out of range; the message names it."""
+
+
+def read_layout(path: Optional[str]) -> Layout:
+    """The chromosome :class:`~pipeline.holdem.player.Layout` of ``--layout FILE`` (the default layout without
+    one): a layout object (any of :data:`pipeline.holdem.player.LAYOUT_KEYS`; missing keys take the defaults)
+    or a player file, whose layout is taken, read by :func:`pipeline.holdem.player.load_layout` (a regular
+    file of bounded size and nesting, every field checked by type and range); :class:`LayoutError` in one
+    line naming the option."""
+    if path is None:
+        return Layout()
+    try:
+        return load_layout(path)
+    except LayoutError as e:
+        raise LayoutError(f"--layout: {e}") from None
 
 
 @dataclass(frozen=True)
@@ -103,6 +117,11 @@ class Config:
             bad(f"--yardstick must be one of {', '.join(KINDS)}, got {self.yardstick!r}")
         if not -(1 << 63) <= self.seed < 1 << 63:
             bad(f"--seed must fit in 64 bits, got {self.seed}")
+
+    @property
+    def seats(self) -> int:
+        """Seats of each evaluation's table: the individual and every trainer (``table``), or two (``heads-up``)."""
+        return self.trainers + 1 if self.format == "table" else 2
 
     @property
     def phase1(self) -> int:

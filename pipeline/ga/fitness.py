@@ -18,7 +18,9 @@ on any number of workers.
 from __future__ import annotations
 
 import math
+from concurrent.futures import Executor
 from dataclasses import dataclass
+from functools import partial
 from typing import Optional
 
 import numpy as np
@@ -27,7 +29,7 @@ from ..holdem.player import Layout, Player
 from ..holdem.seating import Table
 from ..holdem.simulate import play_deals
 from ..holdem.weights import WeightSource
-from .config import FORMATS
+from .config import FORMATS, Config
 
 # The kernel's speed on the machine this was measured on (2-core x86, one process, loaded; issue 24's
 # engine): 10 seats 225-560k hands/s (tag with the weight tables, stations), heads-up 1.2-2.5M hands/s, up
@@ -108,3 +110,32 @@ def play_match(genes: np.ndarray, trainers: np.ndarray, layout: Layout, fmt: str
 def unpack_used(packed: np.ndarray, genes: int) -> np.ndarray:
     """The used marks (bool per gene) from :attr:`Match.used`."""
     return np.unpackbits(packed, count=genes).astype(np.bool_)
+
+
+def _seed_of(*key: int) -> int:
+    return int(np.random.default_rng(list(key)).integers(0, 1 << 62))
+
+
+def evaluate(cfg: Config, trainers: np.ndarray, genes: list[np.ndarray], seed: int,
+             executor: Optional[Executor], weights: Optional[WeightSource]) -> list[Match]:
+    """Play every gene table against ``trainers`` on the deals of ``seed`` (on ``executor``'s workers if any):
+    every individual of a generation plays the same deals."""
+    from ..holdem.weights import preflop_table
+
+    play = partial(play_match, trainers=trainers, layout=cfg.layout, fmt=cfg.format, hands=cfg.hands_per_match,
+                   seed=seed, samples=cfg.samples, pre_weight=preflop_table(), weights=weights)
+    return list((executor.map if executor is not None else map)(play, genes))
+
+
+def yardstick(cfg: Config, genes: np.ndarray, weights: Optional[WeightSource]) -> tuple[float, float]:
+    """The player's BB/100 and standard error against the yardstick, on deals fixed for the run.
+
+    At the format's table: the player and ``trainers`` copies of the
+    yardstick bot (``table``), or heads-up (``heads-up``).
+    """
+    from ..holdem.simulate import simulate
+
+    others = cfg.trainers if cfg.format == "table" else 1
+    r = simulate([Player(cfg.layout, genes, {"name": "best"})] + [cfg.yardstick] * others, cfg.hands_per_match,
+                 seed=_seed_of(cfg.seed, 2 << 40), samples=cfg.samples, weights=weights)
+    return r.seats[0].bb_per_100, r.seats[0].stderr

@@ -21,9 +21,12 @@ is the width of the thresholds' range), clipped to -99..99.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from ..holdem.player import GENE_MAX, GENE_MIN, Layout
+from .config import Config
 
 CROSSOVERS = ("half-individual", "half-used", "random-genes", "used-genes")
 
@@ -93,3 +96,50 @@ def mutate(genes: np.ndarray, used: np.ndarray, share: float, variance: float,
     delta = np.rint(rng.uniform(-step, step, size=(len(chosen), 2))).astype(np.int64)
     out[chosen] = np.clip(out[chosen].astype(np.int64) + delta, GENE_MIN, GENE_MAX).astype(np.int8)
     return out
+
+
+def newborns(cfg: Config, generation: int) -> list[np.ndarray]:
+    """The random population a phase starts with at ``generation`` (drawn from the key ``(seed, generation)``)."""
+    rng = np.random.default_rng([cfg.seed, generation])
+    rng.integers(0, 1 << 62)                      # the generation's deal seed comes first
+    return [random_genes(cfg.layout, rng) for _ in range(cfg.population)]
+
+
+@dataclass
+class Child:
+    """A child that differs from its parents: genes, inherited used marks, how it was made, its parents' ids."""
+
+    genes: np.ndarray
+    used: np.ndarray
+    operator: str          # the crossover that made it, '' if it was only mutated
+    mutated: bool
+    parent_a: int
+    parent_b: int          # -1 when not crossed
+
+
+def offspring(cfg: Config, genes: np.ndarray, used: np.ndarray, fitness: np.ndarray, ids: np.ndarray,
+              rng: np.random.Generator) -> tuple[str, list[Child]]:
+    """The generation's crossover operator and its children that differ from their parents.
+
+    The population is ``genes`` with its ``used`` marks, ``fitness`` and ``ids``: one operator is drawn for
+    the generation, ``cfg.population`` parents are picked by tournaments and paired, a pair is crossed with
+    ``crossover_percent`` chance and each child mutated with ``mutation_percent`` chance.
+    """
+    op = CROSSOVERS[int(rng.integers(len(CROSSOVERS)))]
+    picks = tournament(fitness, cfg.population, cfg.tournament, rng)
+    children = []
+    for i in range(0, len(picks), 2):
+        a = int(picks[i])
+        b = int(picks[i + 1]) if i + 1 < len(picks) else -1
+        if b >= 0 and rng.random() * 100 < cfg.crossover_percent:
+            ca, cb, ua, ub = crossover(op, genes[a], genes[b], used[a], used[b], rng)
+            kids = [(ca, ua, op, a, b), (cb, ub, op, b, a)]
+        else:
+            kids = [(genes[k], used[k], "", k, -1) for k in (a, b) if k >= 0]
+        for child, marks, how, p, q in kids:
+            mutated = rng.random() * 100 < cfg.mutation_percent
+            if mutated:
+                child = mutate(child, marks, cfg.mutation_share, cfg.variance, rng)
+            if how or mutated:
+                children.append(Child(child, marks.copy(), how, mutated, int(ids[p]), int(ids[q]) if q >= 0 else -1))
+    return op, children

@@ -12,7 +12,8 @@ evolved players' gene tables) and :mod:`.player` (their files),
 sampled, the tables after the flop) and :mod:`.weight_build` (building those
 tables), :mod:`.simulate`, :mod:`.record` (hands kept whole) and
 :mod:`.histories` (PokerStars, PHH and OHH writers); :mod:`.work` estimates a
-run's time, so that one beyond a day is refused before it starts.
+run's time, so that one beyond a day is refused before it starts, and
+:mod:`.plan` checks a ``play`` run's options (:class:`~.plan.PlayPlan`).
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Weighted k-means / k-medians (pipeline.abstraction.kmeans) against a plain numpy Lloyd written here."""
+"""Weighted k-means / k-medians (the package pipeline.abstraction.kmeans) against a plain numpy Lloyd written here."""
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
@@ -7,6 +7,8 @@ import numpy as np
 import pytest
 
 from pipeline.abstraction import kmeans as km
+from pipeline.abstraction.kmeans import chunks, hamerly, lloyd, scans, update
+from pipeline.abstraction.kmeans.chunks import L1, L2
 from pipeline.core.errors import InputError
 from pipeline.core.rng import chunk_state, uniform
 
@@ -96,7 +98,7 @@ def float_points(rng: np.random.Generator, n: int, d: int) -> np.ndarray:
 @pytest.fixture
 def small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
     """Chunks of 512 rows, so the small sets span several chunks."""
-    monkeypatch.setattr(km, "CHUNK_ROWS", 512)
+    monkeypatch.setattr(chunks, "CHUNK_ROWS", 512)
 
 
 # ---------------------------------------------------------------------------
@@ -190,18 +192,18 @@ def test_scanning_only_the_moved_centroids_equals_plain(monkeypatch: pytest.Monk
     plain = km.fit(x, 200, metric=metric, seed=3, max_iterations=40, accelerate=False)
     full_scans = {}
     for share in (-1.0, 1.0):
-        monkeypatch.setattr(km, "MOVED_SHARE", share)
+        monkeypatch.setattr(hamerly, "MOVED_SHARE", share)
         passes = []
-        original = km._hamerly_pass
+        original = lloyd.hamerly_pass
 
         def counted(*args: object, _original: object = original, _passes: list = passes) -> tuple:
             out = _original(*args)  # type: ignore[operator]
             _passes.append(out[2])
             return out
 
-        monkeypatch.setattr(km, "_hamerly_pass", counted)
+        monkeypatch.setattr(lloyd, "hamerly_pass", counted)
         fast = km.fit(x, 200, metric=metric, seed=3, max_iterations=40)
-        monkeypatch.setattr(km, "_hamerly_pass", original)
+        monkeypatch.setattr(lloyd, "hamerly_pass", original)
         np.testing.assert_array_equal(fast.labels, plain.labels)
         np.testing.assert_array_equal(fast.centroids, plain.centroids)
         assert fast.objective == plain.objective and fast.iterations == plain.iterations > 5
@@ -260,11 +262,11 @@ def test_empty_clusters_take_the_farthest_distinct_points() -> None:
     c = np.array([[0.0], [50.0], [60.0]])
     dist = np.abs(x[:, 0] - 0.0)                        # w * dist: 0, 1, 0, 9, 8, 9
     order = np.empty(6, np.int32)
-    new = km._update(x, w, labels, dist, c, km._L2, None, order, None)
+    new = update.update(x, w, labels, dist, c, L2, None, order, None)
     # a tie at 9 between points 3 and 5: the lower index first (cluster 1 gets point 3, cluster 2 point 5)
     assert new[1:].tolist() == [[9.0], [3.0]]
     dist = np.array([0.0, 1.0, 100.0, 2.0, 1.0, 1.0])  # w * dist: 0, 1, 0 (weight 0), 2, 1, 3
-    new = km._update(x, w, labels, dist, c, km._L2, None, order, None)
+    new = update.update(x, w, labels, dist, c, L2, None, order, None)
     assert new[1:].tolist() == [[3.0], [9.0]]           # point 5 (3), then point 3 (2); weight-0 point 2 never
 
 
@@ -401,14 +403,14 @@ def test_kd_tree_finds_the_full_scans_two_best_ties_included() -> None:
     c = (rng.integers(0, 4096, (300, 6)) / 256.0)
     c[150:200] = c[100:150]                                      # duplicate centroids: equal costs, lowest index
     c[200:230] = x[:30]                                          # centroids on points: cost 0
-    tree = km._scan_of(x, c, km._L2, -1)
-    plain = km._Scan(np.ascontiguousarray(c.T), np.empty(0, np.float64), *km._scan_of(x, c, km._L1, -1)[2:])
+    tree = scans.scan_of(x, c, L2, -1)
+    plain = scans.Scan(np.ascontiguousarray(c.T), np.empty(0, np.float64), *scans.scan_of(x, c, L1, -1)[2:])
     assert tree.order.shape[0] == 300 and plain.order.shape[0] == 0
     acc, stack, bounds = np.empty(300), np.empty(128, np.int64), np.empty(128)
     cost = ref_costs(x, c, "l2")
     for i in range(x.shape[0]):
-        got = km._nearest_two(x, i, tree, km._L2, acc, stack, bounds)
-        assert got == km._nearest_two(x, i, plain, km._L2, acc, stack, bounds)
+        got = scans.nearest_two(x, i, tree, L2, acc, stack, bounds)
+        assert got == scans.nearest_two(x, i, plain, L2, acc, stack, bounds)
         row = np.sort(cost[i])
         assert (got[0], got[1], got[2]) == (int(cost[i].argmin()), row[0], row[1])
 
@@ -417,13 +419,13 @@ def test_integer_costs_in_32_bits_when_16_could_overflow(small_chunks: None) -> 
     rng = np.random.default_rng(8)
     x = rng.integers(0, 256, (1500, 300)).astype(np.uint8)      # up to 300 * 255 > 65,535
     c = x[rng.choice(1500, 20, replace=False)].astype(np.float64)
-    assert km._scan_of(x, c, km._L1, km._top(x)).proto.dtype == np.uint32
+    assert scans.scan_of(x, c, L1, scans.byte_top(x)).proto.dtype == np.uint32
     labels, dist = km.assign(x, c, metric="l1")
     cost = ref_costs(x, c, "l1")
     np.testing.assert_array_equal(labels, cost.argmin(axis=1))
     np.testing.assert_array_equal(dist, cost.min(axis=1))
     half = c + 0.5                                               # centroids off the integers: float64 costs
-    assert km._scan_of(x, half, km._L1, km._top(x)).proto.dtype == np.float64
+    assert scans.scan_of(x, half, L1, scans.byte_top(x)).proto.dtype == np.float64
     np.testing.assert_array_equal(km.assign(x, half, metric="l1")[0], ref_costs(x, half, "l1").argmin(axis=1))
 
 

@@ -140,11 +140,12 @@ def test_layout_file_sets_the_chromosome(tmp_path):
 def test_the_estimate_counts_the_report():
     """The quick run's estimate said 'about 8 seconds' for a 3-minute command: the report's matches (six engine
     yardsticks and four re-measured curve points at --report-hands, two rlcard opponents) were left out."""
-    from jobs.evolve_checks import estimate
+    from jobs.commands.evolve import estimate_line
     from pipeline.batch.session import Session
+    from pipeline.ga.budget import estimate
     from pipeline.ga.config import Config
 
     cfg = Config(population=20, generations=10, hands_per_match=2000, seed=1, weights="sampled")
     with Session(workers=1, quiet=True) as session:          # the estimate starts no cluster
-        line = estimate(cfg, session, None, 200_000, 100_000)
+        line = estimate_line(estimate(cfg, session.processes(), None, 200_000, 100_000))
     assert "up to 740,000 hands" in line and "then its report 2,200,000 more: about " in line, line

@@ -19,7 +19,8 @@ from pipeline.batch.storage import Storage
 from pipeline.ga import checkpoint
 from pipeline.ga.checkpoint import CheckpointError
 from pipeline.ga.config import Config
-from pipeline.ga.evolve import _State, evolve
+from pipeline.ga.evolve import evolve
+from pipeline.ga.state import State
 
 CFG = Config(population=6, generations=4, hands_per_match=240, seed=4, trainers=3, samples=8, weights="sampled")
 JSON = json_values(0, 1, 2, 3, 4, "NaN", "Infinity", [], {})
@@ -48,6 +49,6 @@ def test_an_edited_checkpoint_restores_or_is_one_checkpoint_error(two_generation
     files = Storage.open(out)
     try:
         arrays, restored = checkpoint.load(files)
-        _State(CFG, files).restore(arrays, restored)
+        State(CFG, files).restore(arrays, restored)
     except CheckpointError as e:
         assert str(e) and "\n" not in str(e)

@@ -11,7 +11,8 @@ from pipeline.batch.session import Session
 from pipeline.batch.storage import Storage
 from pipeline.ga import checkpoint
 from pipeline.ga.config import Config, ConfigError
-from pipeline.ga.evolve import EvolveError, best_of, evolve
+from pipeline.ga.evolve import evolve
+from pipeline.ga.folder import EvolveError, best_of
 from pipeline.ga.operators import random_genes
 from pipeline.holdem import Table, simulate
 from pipeline.holdem.engine import A_BET, A_CALL, A_CHECK, A_FOLD, A_RAISE
@@ -211,7 +212,7 @@ def test_evolution_files_are_verified_when_read_back(straight_run, tmp_path):
     """Every file the evolution writes has its SHA-256 in the checkpoint; a damaged one is refused on read."""
     import shutil
 
-    from pipeline.ga.evolve import read_parquet
+    from pipeline.ga.folder import read_parquet
 
     out, summary = straight_run
     shutil.copytree(out / "evolve", tmp_path / "evolve")

@@ -28,7 +28,7 @@ from ...holdem.weights import WeightSource, preflop_table
 from ...holdem.work import workers_of
 from ...plots.evolution import line_chart, threshold_map
 from .. import checkpoint
-from ..evolve import FINAL_PLAYER, FOLDER, EvolveError, best_of, load_player, read_parquet
+from ..folder import FINAL_PLAYER, FOLDER, EvolveError, best_of, load_player, read_parquet
 from .yardsticks import YardstickResult, trainers_in
 
 STREETS = ("preflop", "flop", "turn", "river")
@@ -185,7 +185,7 @@ def write_report(files: Files, results: Sequence[YardstickResult], samples: int 
 
 
 def _put(files: Files, data: bytes, name: str) -> None:
-    """Write one of the report's files beside the evolution; :class:`~..evolve.EvolveError` if it cannot be."""
+    """Write one of the report's files beside the evolution; :class:`~..folder.EvolveError` if it cannot be."""
     try:
         files.write_atomic(data, name)
     except OSError as e:
@@ -262,7 +262,7 @@ def build_report(files: Files, hands: int, rlcard_hands: int, *, executor: Optio
 
 def remeasure(files: Files, hands: int, *, executor: Optional[Executor] = None, samples: int = DEFAULT_SAMPLES,
               seed: int = 0, weights: Optional[WeightSource] = None) -> list[tuple[int, int, YardstickResult]]:
-    """Each phase's first and last best (:func:`~..evolve.best_of`) against the run's yardstick over ``hands`` hands.
+    """Each phase's first and last best (:func:`~..folder.best_of`) against the run's yardstick over ``hands`` hands.
 
     The per-generation yardstick match is only a match long, too short to
     show a trend between neighbours; this measures the ends of the curve at

@@ -26,6 +26,7 @@ import json
 import re
 from typing import Any, Optional
 
+from ...core.budget import TooMuchWork
 from ...core.errors import InputError
 from ...core.files import Files, is_temporary
 from ...core.inputs import parse_json
@@ -44,10 +45,29 @@ MANIFEST_FORMAT = "pokerpipe-hand-histories"
 CHUNK = 5_000
 # PHH's one file per hand is summed up in the manifest rather than listed (a run may have millions)
 PHH_DIGEST = "SHA-256 of the files' hexadecimal SHA-256s in hand order, one per line"
+MAX_HISTORY_BYTES = 10 * 10**9     # the most history a run writes, by a low estimate of its size
+MAX_PHH_FILES = 1_000_000          # the most PHH files a run writes into one folder
+# bytes per seat and hand of each history format, below the smallest measured (2 to 10 seats)
+HISTORY_SEAT_BYTES = {"pokerstars": 150, "phh": 80, "ohh": 350}
 
 
 class HistoryError(InputError):
     """A history folder that is unfinished or does not match its manifest."""
+
+
+def refuse_histories(fmt: str, hands: int, seats: int) -> None:
+    """Refuse (:class:`~pipeline.core.budget.TooMuchWork`, before anything is played or written) histories of
+    ``hands`` hands at ``seats`` seats in format ``fmt`` beyond :data:`MAX_HISTORY_BYTES` by a low estimate
+    of their size, or PHH beyond :data:`MAX_PHH_FILES` files; the message names the options to change."""
+    size = hands * seats * HISTORY_SEAT_BYTES[fmt]
+    if size > MAX_HISTORY_BYTES:
+        raise TooMuchWork(f"--hands {hands:,} --history {fmt} would write at least {size / 10**9:,.0f} GB of hand "
+                          f"histories, more than the {MAX_HISTORY_BYTES // 10**9} GB pokerpipe writes; ask for "
+                          "fewer --hands")
+    if fmt == "phh" and hands > MAX_PHH_FILES:
+        raise TooMuchWork(f"--hands {hands:,} --history phh would write {hands:,} files, more than the "
+                          f"{MAX_PHH_FILES:,} pokerpipe writes in one folder; ask for fewer --hands or another "
+                          "format")
 
 
 def write_histories(table: Table, seed: int, hands: int, fmt: str, files: Files, duplicate: bool = True,
@@ -60,10 +80,12 @@ def write_histories(table: Table, seed: int, hands: int, fmt: str, files: Files,
     (a seat index): PokerStars text shows only that seat's hole cards before
     the showdown.  ``weights`` as :func:`.simulate.simulate` (the same hands as its run).  ``start``: the
     run's start, which dates and numbers its hands (:mod:`.stamps`; by default now), recorded in the manifest.
-    The earlier run's files are removed first and the manifest is written last (see the module).
+    The earlier run's files are removed first and the manifest is written last (see the module); histories
+    beyond their limit (:func:`refuse_histories`) are refused before anything is written.
     """
     if fmt not in FORMATS:
         raise ValueError(f"history format must be one of {', '.join(FORMATS)}, got {fmt!r}")
+    refuse_histories(fmt, hands, table.seats)      # beyond the limit: refused before the folder is touched
     stamp = start or RunStamp.parse()
     stamp.hand_number(max(hands - 1, 0))          # a run too long to number is refused before anything is written
     files.makedirs()

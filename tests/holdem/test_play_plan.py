@@ -1,0 +1,44 @@
+"""A ``play`` run's options, checked by the library (pipeline.holdem.plan, the histories' limits): one line each."""
+from __future__ import annotations
+
+import pytest
+
+from pipeline.batch.storage import Storage
+from pipeline.core.budget import TooMuchWork
+from pipeline.holdem import Table
+from pipeline.holdem.histories import write_histories
+from pipeline.holdem.plan import PlayError, PlayPlan
+
+TWO = ("tag", "station")
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"seats": 1, "policies": ("tag",)}, "--seats must be 2 to 10, got 1"),
+    ({"seats": 3}, "--policies names 2 policies for 3 seats"),
+    ({"policies": ("tag", "station", "maniac")}, "--policies names 3 policies for only 2 seats"),
+    ({"hands": 0}, "--hands must be positive, got 0"),
+    ({"seed": 1 << 63}, f"--seed must fit in 64 bits, got {1 << 63}"),
+    ({"history": "pdf"}, "--history must be one of pokerstars, phh, ohh, got 'pdf'"),
+    ({"hero": 3}, "--hero must be a seat 1 to 2, got 3"),
+    ({"rake": float("nan")}, "--stack, --rake and --rake-cap must be finite numbers"),
+])
+def test_each_bad_option_is_one_line_naming_it(change: dict, message: str) -> None:
+    fields = {"seats": 2, "policies": TWO, "hands": 100, **change}
+    with pytest.raises(PlayError) as e:
+        PlayPlan(**fields)
+    assert str(e.value) == message
+
+
+def test_work_and_histories_beyond_their_limits_are_refused_before_anything_starts(tmp_path) -> None:
+    PlayPlan(2, TWO, 10**6, history="phh").refuse_work()                       # a million PHH files: allowed
+    with pytest.raises(TooMuchWork, match=r"--hands 1,000,001 --history phh would write 1,000,001 files"):
+        PlayPlan(2, TWO, 10**6 + 1, history="phh").refuse_work()
+    # 10^8 hands at 10 seats: at least 150 bytes a seat and hand of PokerStars text, 150 GB
+    with pytest.raises(TooMuchWork, match=r"would write at least 150 GB of hand histories, more than the 10 GB"):
+        PlayPlan(10, TWO * 5, 10**8, history="pokerstars").refuse_work()
+    with pytest.raises(TooMuchWork, match=r"--hands 1,000,000,000,000 on 1 process would take about"):
+        PlayPlan(2, TWO, 10**12).refuse_work()
+    # the writer applies the limit itself, before it touches the folder
+    with pytest.raises(TooMuchWork, match="files, more than the 1,000,000"):
+        write_histories(Table.make(list(TWO)), 0, 10**7, "phh", Storage.open(str(tmp_path / "h")))
+    assert not (tmp_path / "h").exists()
