@@ -27,7 +27,7 @@ def test_equity_and_odds_on_the_short_deck():
     (["equity", "AhKh", "5s5d", "--game", "shortdeck"], "player 2: 5s is not a card of the short deck (6 to A)"),
     (["equity", "AhKh", "QQ", "--game", "shortdeck", "--board", "Ts9s2c"], "board: 2c is not a card of the short"),
     (["equity", "AhKh", "QQ", "--game", "shortdek"],
-     "unknown game 'shortdek'; choose holdem, shortdeck, shortdeck-trips"),
+     "unknown game 'shortdek' (did you mean shortdeck?); choose holdem, shortdeck, shortdeck-trips"),
     (["odds", "AhKh", "--game", "omaha"], "unknown game 'omaha'; choose holdem, shortdeck or shortdeck-trips"),
 ])
 def test_cards_and_games_outside_the_deck_are_one_line(args, words):

@@ -3,6 +3,7 @@ resumable, refused with other parameters, looked up by ``pokerpipe bucket``."""
 from __future__ import annotations
 
 import json
+from importlib.metadata import version
 import subprocess
 import sys
 from pathlib import Path
@@ -165,6 +166,7 @@ def test_bucket_cli(built: Path, tmp_path: Path) -> None:
                   "--json")
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)
+    assert (doc.pop("pokerpipe"), doc.pop("seed")) == (version("pokerpipe"), 0)   # every --json answer's head
     assert set(doc) == {"street", "index", "waugh_index", "bucket", "buckets", "equity", "histogram", "ochs"}
     assert doc["waugh_index"] == holdem_indexer("turn").index(hole + board)
     assert doc["street"] == "turn" and doc["bucket"] == t.column("bucket")[3].as_py() and doc["buckets"] == K
@@ -225,6 +227,7 @@ def test_buckets_keyed_by_waughs_index(built: Path, tmp_path: Path) -> None:
     r = pokerpipe("bucket", "AhKh", "--json")
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)
+    assert doc.pop("pokerpipe") == version("pokerpipe")      # every --json answer's head
     assert doc == {"street": "preflop", "class": "AKs", "index": doc["index"], "waugh_index": 168, "bucket": 1,
                    "buckets": 169, "equity": pytest.approx(0.670446, abs=5e-7)}
     r = pokerpipe("bucket", "7h2d")

@@ -21,4 +21,4 @@ def test_every_transcript_is_run_or_says_why_not():
     assert len(ALL) > 50
     skipped = [t for t in ALL if not runnable(t)]
     assert all(not t.output.strip() or any(k in t.command for k in NOT_RUN) for t in skipped)
-    assert len(skipped) < len(ALL) / 2
+    assert len(ALL) - len(skipped) >= 40

@@ -1,5 +1,6 @@
 """Hand strength and potential against the published example and an independent enumeration."""
 import json
+from importlib.metadata import version
 import subprocess
 import sys
 from itertools import combinations
@@ -66,6 +67,7 @@ def test_cli_json():
                        capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr
     doc = json.loads(p.stdout)
+    assert doc.pop("pokerpipe") == version("pokerpipe")      # every --json answer's head
     assert set(doc) == {"ahead", "tied", "behind", "hs", "hs_n", "potential", "ppot", "npot", "ppot1", "npot1",
                         "ehs", "ehs_optimistic"}
     assert doc["potential"][2] == [91981, 1036, 346543]
