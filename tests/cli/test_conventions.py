@@ -64,3 +64,14 @@ def test_json_answers_say_what_made_them():
     assert list(doc)[:2] == ["pokerpipe", "seed"] and doc["pokerpipe"] == version("pokerpipe") and doc["seed"] == 7
     doc = json.loads(pokerpipe("range", "AKs", "--json").stdout)
     assert doc["pokerpipe"] == version("pokerpipe") and doc["combos"] == 4 and "seed" not in doc
+
+
+def test_seats_follow_the_policies_and_names_get_suggestions():
+    """``--seats`` defaults to one seat per policy; a misspelt policy or dataset gets a "did you mean"."""
+    got = pokerpipe("play", "-p", "tag,station,maniac", "-n", "60", "--seed", "2")
+    assert got.returncode == 0 and "60 hands, 3 seats, seed 2" in got.stdout, got.stderr
+    assert got.stdout == pokerpipe("play", "-s", "3", "-p", "tag,station,maniac", "-n", "60", "--seed", "2").stdout
+    bad = pokerpipe("play", "-p", "tag,staton", "-n", "60")
+    assert bad.returncode == 2 and "did you mean station?" in bad.stderr and len(bad.stderr.splitlines()) == 1
+    bad = pokerpipe("tables", "matchup", "--out", "nowhere")
+    assert bad.returncode == 2 and "did you mean matchups?" in bad.stderr and len(bad.stderr.splitlines()) == 1
