@@ -32,9 +32,10 @@ WEIGHT_MODES = ("auto", "tables", "sampled")
 
 def run(targets: list[Any], out: str, workers: int | None, scheduler: str | None, quiet: bool, force: bool,
         catalog: bool = False, dashboard: bool = False, dashboard_address: str | None = None,
-        params: dict[str, dict] | None = None) -> list[Any]:
+        params: dict[str, dict] | None = None, pictures: bool = True) -> list[Any]:
     """Build ``targets`` (names or datasets; ``params`` by dataset name, for targets named as text and the
-    datasets they read); bad options one line and exit 2, an interrupt exit 130."""
+    datasets they read); bad options one line and exit 2, an interrupt exit 130.  ``pictures``: print where
+    the pictures are (:func:`print_pictures`; a caller that prints a summary first does it after)."""
     from pipeline.batch.runner import Interrupted, Session
     from pipeline.datasets import BuildError, build_many
 
@@ -50,7 +51,19 @@ def run(targets: list[Any], out: str, workers: int | None, scheduler: str | None
         for r in reports:
             print(f"{r.name}: {r.rows:,} rows in {r.parts} parts at {r.location} "
                   f"({r.computed} computed, {r.parts - r.computed} kept, {r.seconds:.1f} s)", file=sys.stderr)
+    if pictures:
+        print_pictures(reports)
     return reports
+
+
+def print_pictures(reports: list[Any]) -> None:
+    """Say where the run's pictures are (a dataset's heat map, ...): one ``picture: PATH`` line each."""
+    from pipeline.batch.verified import side_path
+
+    for r in reports:
+        for side in (getattr(r, "manifest", None) or {}).get("side_outputs") or []:
+            if isinstance(side, dict) and str(side.get("file", "")).endswith(".png"):
+                print(f"picture: {r.location.rstrip('/')}/{'/'.join(side_path(r.name, side['file'])[1:])}")
 
 
 def dataset(name: str, **params: Any) -> Any:

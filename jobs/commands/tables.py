@@ -4,7 +4,7 @@ from __future__ import annotations
 import typer
 
 from jobs.app import app, fail
-from jobs.options import DASHBOARD, DASHBOARD_ADDRESS, FORCE, OUT, QUIET, SCHEDULER, WORKERS, run
+from jobs.options import DASHBOARD, DASHBOARD_ADDRESS, FORCE, OUT, QUIET, SCHEDULER, WORKERS, print_pictures, run
 
 
 def _params(items: list[str]) -> dict[str, dict]:
@@ -53,9 +53,10 @@ def tables(names: list[str] = typer.Argument(
             raise fail(f"unknown dataset {n!r}{did_you_mean(n, known)} (see `pokerpipe datasets`)")
         chosen += [g for g in group if g not in chosen]
     reports = run(chosen, out, workers, scheduler, quiet, force, catalog=True, dashboard=dashboard,
-                  dashboard_address=dashboard_address, params=_params(param))
+                  dashboard_address=dashboard_address, params=_params(param), pictures=False)
     width = max(len(r.name) for r in reports)
     print(f"{'dataset':{width}s} {'rows':>12s} {'parts':>6s} {'computed':>8s} {'MB':>9s} {'seconds':>8s}")
     for r in reports:
         print(f"{r.name:{width}s} {r.rows:12,d} {r.parts:6d} {r.computed:8d} {r.bytes / 1e6:9.2f} {r.seconds:8.1f}")
     print(f"catalog: {out.rstrip('/')}/_catalog.json")
+    print_pictures(reports)

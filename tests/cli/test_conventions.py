@@ -75,3 +75,19 @@ def test_seats_follow_the_policies_and_names_get_suggestions():
     assert bad.returncode == 2 and "did you mean station?" in bad.stderr and len(bad.stderr.splitlines()) == 1
     bad = pokerpipe("tables", "matchup", "--out", "nowhere")
     assert bad.returncode == 2 and "did you mean matchups?" in bad.stderr and len(bad.stderr.splitlines()) == 1
+
+
+def test_commands_say_where_their_pictures_are(tmp_path, capsys):
+    """``odds --plot`` and every batch command print a ``picture: PATH`` line for each picture written."""
+    from types import SimpleNamespace
+
+    from jobs.options import print_pictures
+
+    png = tmp_path / "odds.png"
+    got = pokerpipe("odds", "AdQc", "--board", "3h4cJh", "--max-opponents", "2", "--trials", "1000", "--plot",
+                    str(png))
+    assert got.returncode == 0 and got.stdout.splitlines()[-1] == f"picture: {png}" and png.exists(), got.stderr
+    report = SimpleNamespace(name="preflop-grid", location="out/preflop-grid",
+                             manifest={"side_outputs": [{"file": "_heatmap.png"}, {"file": "_grid.npy"}]})
+    print_pictures([report, SimpleNamespace(name="matchups", location="out/matchups", manifest={})])
+    assert capsys.readouterr().out == "picture: out/preflop-grid/_heatmap.png\n"
