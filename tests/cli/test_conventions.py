@@ -91,3 +91,14 @@ def test_commands_say_where_their_pictures_are(tmp_path, capsys):
                              manifest={"side_outputs": [{"file": "_heatmap.png"}, {"file": "_grid.npy"}]})
     print_pictures([report, SimpleNamespace(name="matchups", location="out/matchups", manifest={})])
     assert capsys.readouterr().out == "picture: out/preflop-grid/_heatmap.png\n"
+
+
+@pytest.mark.parametrize("args, head", [
+    (["AhKh", "QsQd", "--board", "2c3d4h"], "(exact, 990 boards)"),
+    (["AKs", "QQ", "--board", "2c3d4h"], "(exact, 23,760 deals: 24 hand assignments × 990 boards)"),
+])
+def test_the_equity_header_counts_deals_not_boards(args, head):
+    """For ranges an exact run counts hand assignments times boards: the header says so (AKs has 4 combos, QQ 6,
+    all disjoint: 24 assignments; C(45, 2) = 990 boards each)."""
+    got = pokerpipe("equity", *args)
+    assert got.returncode == 0 and got.stdout.splitlines()[0].endswith(head), got.stdout
