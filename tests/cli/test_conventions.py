@@ -102,3 +102,19 @@ def test_the_equity_header_counts_deals_not_boards(args, head):
     all disjoint: 24 assignments; C(45, 2) = 990 boards each)."""
     got = pokerpipe("equity", *args)
     assert got.returncode == 0 and got.stdout.splitlines()[0].endswith(head), got.stdout
+
+
+def test_batch_commands_answer_in_json(tmp_path):
+    """``tables --json`` and a dataset's own command with ``--json``: one JSON object on stdout, each dataset's
+    rows, parts, bytes, seconds, folder and pictures, the version first; a second run keeps every part."""
+    import json
+
+    got = pokerpipe("tables", "odds-table", "--out", str(tmp_path), "--quiet", "--json")
+    assert got.returncode == 0, got.stderr
+    doc = json.loads(got.stdout)
+    (row,) = doc["datasets"]
+    assert doc["pokerpipe"] == version("pokerpipe") and doc["catalog"] == f"{tmp_path}/_catalog.json"
+    assert row["dataset"] == "odds-table" and row["rows"] > 0 and row["pictures"] == []
+    assert row["location"].endswith("odds-table") and row["bytes"] > 0 and row["parts"] >= 1
+    again = json.loads(pokerpipe("odds-table", "--out", str(tmp_path), "--quiet", "--json").stdout)
+    assert again["datasets"][0]["computed"] == 0 and again["datasets"][0]["rows"] == row["rows"]   # kept
