@@ -18,6 +18,8 @@ SCHEDULER = typer.Option(None, "--scheduler", help="run on an existing Dask clus
                          "(Dask sends pickled code: connect only to a cluster you trust)")
 QUIET = typer.Option(False, "--quiet", "-q", help="no progress bar")
 FORCE = typer.Option(False, "--force", help="recompute every part instead of resuming")
+JSON = typer.Option(False, "--json", help="print one JSON object: each dataset's rows, parts, bytes, seconds, "
+                                          "folder and pictures")
 DASHBOARD = typer.Option(False, "--dashboard", help="start the Dask dashboard of the local cluster and print its "
                          "address; it listens on 127.0.0.1 only (this machine), unless --dashboard-address says")
 DASHBOARD_ADDRESS = typer.Option(None, "--dashboard-address", metavar="HOST:PORT",
@@ -32,9 +34,11 @@ WEIGHT_MODES = ("auto", "tables", "sampled")
 
 def run(targets: list[Any], out: str, workers: int | None, scheduler: str | None, quiet: bool, force: bool,
         catalog: bool = False, dashboard: bool = False, dashboard_address: str | None = None,
-        params: dict[str, dict] | None = None) -> list[Any]:
+        params: dict[str, dict] | None = None, pictures: bool = True, as_json: bool = False) -> list[Any]:
     """Build ``targets`` (names or datasets; ``params`` by dataset name, for targets named as text and the
-    datasets they read); bad options one line and exit 2, an interrupt exit 130."""
+    datasets they read); bad options one line and exit 2, an interrupt exit 130.  ``pictures``: print where
+    the pictures are (:func:`print_pictures`; a caller that prints a summary first does it after); ``as_json``:
+    print one JSON object of the reports (:func:`report_doc`) on stdout instead."""
     from pipeline.batch.runner import Interrupted, Session
     from pipeline.datasets import BuildError, build_many
 
@@ -50,7 +54,35 @@ def run(targets: list[Any], out: str, workers: int | None, scheduler: str | None
         for r in reports:
             print(f"{r.name}: {r.rows:,} rows in {r.parts} parts at {r.location} "
                   f"({r.computed} computed, {r.parts - r.computed} kept, {r.seconds:.1f} s)", file=sys.stderr)
+    if as_json:
+        from jobs.app import print_json
+
+        print_json({"datasets": [report_doc(r) for r in reports]})
+    elif pictures:
+        print_pictures(reports)
     return reports
+
+
+def report_doc(r: Any) -> dict[str, Any]:
+    """One dataset's run as ``--json`` prints it."""
+    return {"dataset": r.name, "rows": r.rows, "parts": r.parts, "computed": r.computed, "bytes": r.bytes,
+            "seconds": round(r.seconds, 3), "location": r.location, "pictures": pictures_of(r)}
+
+
+def pictures_of(r: Any) -> list[str]:
+    """The paths of the pictures a dataset's run left (its heat map, ...)."""
+    from pipeline.batch.verified import side_path
+
+    return [f"{r.location.rstrip('/')}/{'/'.join(side_path(r.name, side['file'])[1:])}"
+            for side in (getattr(r, "manifest", None) or {}).get("side_outputs") or []
+            if isinstance(side, dict) and str(side.get("file", "")).endswith(".png")]
+
+
+def print_pictures(reports: list[Any]) -> None:
+    """Say where the run's pictures are (a dataset's heat map, ...): one ``picture: PATH`` line each."""
+    for r in reports:
+        for path in pictures_of(r):
+            print(f"picture: {path}")
 
 
 def dataset(name: str, **params: Any) -> Any:

@@ -5,13 +5,13 @@ import typer
 
 from jobs.app import app, fail
 from jobs.counts import COUNT
-from jobs.options import FORCE, OUT, QUIET, SCHEDULER, WORKERS, run
+from jobs.options import FORCE, JSON, OUT, QUIET, SCHEDULER, WORKERS, run
 
 
 @app.command("ehs-table")
 def ehs_table(street: str = typer.Option(..., "--street", help="flop, turn or river"),
               out: str = OUT, workers: int | None = WORKERS, scheduler: str | None = SCHEDULER,
-              quiet: bool = QUIET, force: bool = FORCE,
+              quiet: bool = QUIET, force: bool = FORCE, as_json: bool = JSON,
               limit: int | None = typer.Option(None, "--limit", parser=COUNT,
                                                help="only the first N canonical boards (smoke runs)")) -> None:
     """HS, PPOT, NPOT and EHS of every canonical (hole, board) situation of a street, indexed by situation_index."""
@@ -21,4 +21,4 @@ def ehs_table(street: str = typer.Option(..., "--street", help="flop, turn or ri
         table = EhsTable(street, limit)
     except ValueError as e:
         raise fail(str(e)) from None
-    run([table], out, workers, scheduler, quiet, force)
+    run([table], out, workers, scheduler, quiet, force, as_json=as_json)

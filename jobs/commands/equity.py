@@ -79,7 +79,7 @@ def equity(
         print_json(result.to_json(), seed)
         return
     source = "matchups" if len(result.players) == 2 else "preflop-3way"
-    how = (f"exact, {result.boards:,} boards" + (f", from the {source} table" if result.source == "table" else "")
+    how = (f"exact, {_deals(result, game)}" + (f", from the {source} table" if result.source == "table" else "")
            if result.exact
            else f"Monte Carlo, {result.boards:,} trials, seed {seed}, stderr {_pct(result.stderr)}"
            + {"stderr": ", target reached", "time": ", time budget spent"}.get(result.stopped or "", ""))
@@ -98,3 +98,24 @@ def equity(
     widths = [max(len(r[k]) for r in rows) for k in keep]
     for r in rows:
         print("  ".join((r[k].ljust(w) if k in (0, 1) else r[k].rjust(w)) for k, w in zip(keep, widths)).rstrip())
+
+
+def _deals(result: object, game: str) -> str:
+    """What an exact run counted: ``1,712,304 boards`` for specific hands; for ranges, every assignment of
+    hands times the boards each leaves (``61,642,944 deals: 36 hand assignments x 1,712,304 boards`` for
+    ``AA KK``), never the product called boards."""
+    from math import comb
+
+    deck, hole = (36, 2) if game.startswith("shortdeck") else (52, 2)
+    if game.startswith("omaha"):
+        from pipeline.omaha.games import game as omaha_game
+
+        hole = omaha_game(game).hole_cards
+    total = int(getattr(result, "boards", 0))
+    shown = len(str(getattr(result, "board", "") or "").replace(" ", "")) // 2
+    dead = len(str(getattr(result, "dead", "") or "").replace(" ", "")) // 2
+    players = len(getattr(result, "players", ()))
+    each = comb(deck - hole * players - shown - dead, 5 - shown)
+    if each <= 0 or total % each or total == each:
+        return f"{total:,} boards"
+    return f"{total:,} deals: {total // each:,} hand assignments × {each:,} boards"

@@ -7,16 +7,16 @@ import typer
 
 from jobs.app import app
 from jobs.counts import COUNT
-from jobs.options import FORCE, OUT, QUIET, SCHEDULER, WORKERS, dataset, run
+from jobs.options import FORCE, JSON, OUT, QUIET, SCHEDULER, WORKERS, dataset, run
 
 
 @app.command("holdem-weights")
 def holdem_weights(out: str = OUT, workers: Optional[int] = WORKERS, scheduler: Optional[str] = SCHEDULER,
-                   quiet: bool = QUIET, force: bool = FORCE,
+                   quiet: bool = QUIET, force: bool = FORCE, as_json: bool = JSON,
                    limit: Optional[int] = typer.Option(None, "--limit", parser=COUNT,
                                                        help="only the first N canonical boards of "
                                                        "each street (smoke runs; the engine needs full tables)")
                    ) -> None:
     """Build the flop, turn and river hand-weight tables under --out/holdem-weights (resumable, verified)."""
     run([dataset(f"holdem-weights/{street}", limit=limit) for street in ("flop", "turn", "river")], out, workers,
-        scheduler, quiet, force)
+        scheduler, quiet, force, as_json=as_json)

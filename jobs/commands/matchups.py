@@ -5,13 +5,13 @@ import typer
 
 from jobs.app import app
 from jobs.counts import COUNT
-from jobs.options import FORCE, OUT, QUIET, SCHEDULER, WORKERS, dataset, run
+from jobs.options import FORCE, JSON, OUT, QUIET, SCHEDULER, WORKERS, dataset, run
 
 
 @app.command()
 def matchups(out: str = OUT, workers: int | None = WORKERS, scheduler: str | None = SCHEDULER,
-             quiet: bool = QUIET, force: bool = FORCE,
+             quiet: bool = QUIET, force: bool = FORCE, as_json: bool = JSON,
              limit: int | None = typer.Option(None, "--limit", parser=COUNT,
                                               help="only the first N classes (smoke runs)")) -> None:
     """Every heads-up preflop matchup up to suit isomorphism (47,008 rows), exact wins/ties/losses."""
-    run([dataset("matchups", limit=limit)], out, workers, scheduler, quiet, force)
+    run([dataset("matchups", limit=limit)], out, workers, scheduler, quiet, force, as_json=as_json)

@@ -69,6 +69,8 @@ def odds(hole: str = typer.Argument(..., help="two hole cards or a pocket query"
                                                                                                "npot_stderr")):
         print("n/a: no sampled deal was behind (PPOT) or ahead (NPOT), so the estimate is 0 by convention "
               "and has no standard error; more --trials may find some")
+    if plot is not None:
+        print(f"picture: {plot}")
 
 
 def _se(x: float | None, exact: bool) -> str:

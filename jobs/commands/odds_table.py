@@ -2,16 +2,18 @@
 from __future__ import annotations
 
 from jobs.app import app
-from jobs.options import FORCE, OUT, QUIET, SCHEDULER, WORKERS, run
+from jobs.options import FORCE, JSON, OUT, QUIET, SCHEDULER, WORKERS, run
 
 
 @app.command("odds-table")
 def odds_table(out: str = OUT, workers: int | None = WORKERS, scheduler: str | None = SCHEDULER,
-               quiet: bool = QUIET, force: bool = FORCE) -> None:
+               quiet: bool = QUIET, force: bool = FORCE, as_json: bool = JSON) -> None:
     """Chance of hitting 1..20 outs on the turn, the river, and turn-or-river; prints the table."""
     from pipeline.strength.hit_odds import outs_row
 
-    run(["odds-table"], out, workers, scheduler, quiet, force)
+    run(["odds-table"], out, workers, scheduler, quiet, force, as_json=as_json)
+    if as_json:                         # the table's rows are the dataset's: read them from its parts
+        return
     print(f"{'outs':>4}  {'turn':>7} {'odds':>10}  {'river':>7} {'odds':>10}  {'turn|river':>10} {'odds':>10}"
           f"  {'2n+1':>5} {'4n-1':>5}")
     for n in range(1, 21):

@@ -20,7 +20,8 @@ HISTORY_HELP = (f"also write every hand: pokerstars, phh or ohh (at most {MAX_HI
 
 
 @app.command()
-def play(seats: int = typer.Option(..., "--seats", "-s", help="players at the table (2..10)"),
+def play(seats: Optional[int] = typer.Option(None, "--seats", "-s",
+                                            help="players at the table (2..10; default: one per --policies entry)"),
          policies: str = typer.Option(..., "--policies", "-p",
                                       help="comma list, one per seat: random, station, maniac, tag, thesis-preflop, "
                                            "fold, or a player .json written by `pokerpipe evolve`"),
@@ -52,8 +53,8 @@ def play(seats: int = typer.Option(..., "--seats", "-s", help="players at the ta
     from pipeline.holdem.plan import PlayPlan
 
     hands = count_option(hands_text, "--hands", 1, MAX_HANDS)
-    plan = PlayPlan(seats, tuple(p.strip() for p in policies.split(",") if p.strip()), hands, seed, history, hero,
-                    stack, rake, rake_cap)
+    named = tuple(p.strip() for p in policies.split(",") if p.strip())
+    plan = PlayPlan(len(named) if seats is None else seats, named, hands, seed, history, hero, stack, rake, rake_cap)
     names = plan.policies
     try:
         start = RunStamp.parse(history_start)        # stated now, before the hands are played
@@ -101,7 +102,7 @@ def play(seats: int = typer.Option(..., "--seats", "-s", help="players at the ta
     if as_json:
         print_json({"hands": r.hands, "seats": rows}, seed)
         return
-    print(f"{r.hands:,} hands, {seats} seats, seed {seed}{' (duplicate deals)' if not no_duplicate else ''}")
+    print(f"{r.hands:,} hands, {plan.seats} seats, seed {seed}{' (duplicate deals)' if not no_duplicate else ''}")
     print(f"{'seat':>4s}  {'policy':<15s} {'BB/100':>8s}  {'95% interval':>19s} {'VPIP':>6s} {'PFR':>6s} {'AF':>6s} "
           f"{'WTSD':>6s} {'W$SD':>6s}")
     for s in r.seats:

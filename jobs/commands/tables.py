@@ -4,7 +4,19 @@ from __future__ import annotations
 import typer
 
 from jobs.app import app, fail
-from jobs.options import DASHBOARD, DASHBOARD_ADDRESS, FORCE, OUT, QUIET, SCHEDULER, WORKERS, run
+from jobs.options import (
+    DASHBOARD,
+    DASHBOARD_ADDRESS,
+    FORCE,
+    JSON,
+    OUT,
+    QUIET,
+    SCHEDULER,
+    WORKERS,
+    print_pictures,
+    report_doc,
+    run,
+)
 
 
 def _params(items: list[str]) -> dict[str, dict]:
@@ -36,9 +48,10 @@ def tables(names: list[str] = typer.Argument(
            all_: bool = typer.Option(False, "--all", help="every registered dataset"),
            param: list[str] = typer.Option([], "--param", "-p", help="a dataset parameter, e.g. vs-random.trials=3000"),
            out: str = OUT, workers: int | None = WORKERS, scheduler: str | None = SCHEDULER,
-           quiet: bool = QUIET, force: bool = FORCE, dashboard: bool = DASHBOARD,
+           quiet: bool = QUIET, force: bool = FORCE, as_json: bool = JSON, dashboard: bool = DASHBOARD,
            dashboard_address: str | None = DASHBOARD_ADDRESS) -> None:
     """Build datasets in dependency order on one cluster, resumably, and write <out>/_catalog.json."""
+    from pipeline.core.inputs import did_you_mean
     from pipeline.datasets import PREFLOP_SET
     from pipeline.datasets import names as registered
 
@@ -49,12 +62,18 @@ def tables(names: list[str] = typer.Argument(
     for n in (known if all_ else names or list(PREFLOP_SET)):
         group = [k for k in known if k == n or k.startswith(n.rstrip("/") + "/")]
         if not group:
-            raise fail(f"unknown dataset {n!r} (see `pokerpipe datasets`)")
+            raise fail(f"unknown dataset {n!r}{did_you_mean(n, known)} (see `pokerpipe datasets`)")
         chosen += [g for g in group if g not in chosen]
     reports = run(chosen, out, workers, scheduler, quiet, force, catalog=True, dashboard=dashboard,
-                  dashboard_address=dashboard_address, params=_params(param))
+                  dashboard_address=dashboard_address, params=_params(param), pictures=False)
+    if as_json:
+        from jobs.app import print_json
+
+        print_json({"datasets": [report_doc(r) for r in reports], "catalog": f"{out.rstrip('/')}/_catalog.json"})
+        return
     width = max(len(r.name) for r in reports)
     print(f"{'dataset':{width}s} {'rows':>12s} {'parts':>6s} {'computed':>8s} {'MB':>9s} {'seconds':>8s}")
     for r in reports:
         print(f"{r.name:{width}s} {r.rows:12,d} {r.parts:6d} {r.computed:8d} {r.bytes / 1e6:9.2f} {r.seconds:8.1f}")
     print(f"catalog: {out.rstrip('/')}/_catalog.json")
+    print_pictures(reports)

@@ -5,7 +5,7 @@ import typer
 
 from jobs.app import app
 from jobs.counts import COUNT
-from jobs.options import FORCE, OUT, QUIET, SCHEDULER, WORKERS, dataset, run
+from jobs.options import FORCE, JSON, OUT, QUIET, SCHEDULER, WORKERS, dataset, run
 from pipeline.datasets.recipes.vs_random import DEFAULT_OPPONENTS, DEFAULT_SEED, DEFAULT_TRIALS
 
 
@@ -15,6 +15,7 @@ def vs_random(opponents: str = typer.Option(DEFAULT_OPPONENTS, "--opponents", he
                                          help="Monte Carlo trials per hand for 3+ opponents"),
               seed: int = typer.Option(DEFAULT_SEED, "--seed", help="Monte Carlo seed"),
               out: str = OUT, workers: int | None = WORKERS, scheduler: str | None = SCHEDULER,
-              quiet: bool = QUIET, force: bool = FORCE) -> None:
+              quiet: bool = QUIET, force: bool = FORCE, as_json: bool = JSON) -> None:
     """Each of the 169 hands against k random hands: exact for k = 1 and 2, seeded Monte Carlo for k >= 3."""
-    run([dataset("vs-random", opponents=opponents, trials=trials, seed=seed)], out, workers, scheduler, quiet, force)
+    run([dataset("vs-random", opponents=opponents, trials=trials, seed=seed)], out, workers, scheduler, quiet, force,
+        as_json=as_json)

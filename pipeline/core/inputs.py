@@ -32,6 +32,7 @@ import math
 import os
 import re
 import tomllib
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Optional
 
@@ -204,3 +205,17 @@ def _deeper(text: str, max_depth: int, strings: re.Pattern[str]) -> bool:
 def _reason(e: Exception) -> str:
     text = str(e).splitlines()[0] if str(e) else type(e).__name__
     return text if len(text) <= 80 else text[:77] + "..."
+
+
+def did_you_mean(name: str, choices: Iterable[str]) -> str:
+    """``" (did you mean X?)"`` for the choice closest to a misspelt ``name``, or ``""`` when none is close.
+
+    >>> did_you_mean("omaha-hlo", ["omaha", "omaha-hilo"])
+    ' (did you mean omaha-hilo?)'
+    >>> did_you_mean("zzz", ["tag", "station"])
+    ''
+    """
+    import difflib
+
+    close = difflib.get_close_matches(str(name).strip().lower(), list(choices), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]}?)" if close else ""

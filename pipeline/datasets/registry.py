@@ -20,6 +20,7 @@ from typing import Any
 
 from ..batch.spec import Dataset
 from ..core.errors import InputError
+from ..core.inputs import did_you_mean
 from . import recipes
 
 PREFLOP_SET = ("matchups", "preflop-grid", "vs-random")      # what `pokerpipe tables` builds by default
@@ -48,7 +49,7 @@ def parameters(name: str) -> list[str]:
     """The parameters dataset ``name`` accepts (``--param NAME.KEY=VALUE``), in the order its recipe takes them."""
     reg = registry()
     if name not in reg:
-        raise DatasetError(f"unknown dataset {name!r} (see `pokerpipe datasets`)")
+        raise DatasetError(f"unknown dataset {name!r}{did_you_mean(name, names())} (see `pokerpipe datasets`)")
     return [p.name for p in inspect.signature(reg[name]).parameters.values()
             if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
 

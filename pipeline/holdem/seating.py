@@ -8,6 +8,7 @@ from typing import Any, NamedTuple, Sequence
 import numpy as np
 
 from ..core.errors import InputError
+from ..core.inputs import did_you_mean
 from .policies import CFR, DEFAULT_SAMPLES, EVOLVED, KINDS, default_params, group_of_class, needs_weight
 from .settle import BB
 from .strategy import StrategyArrays, absent
@@ -98,7 +99,8 @@ class Table:
                     raise TableError(str(e)) from None
                 names_list.append(Path(name).stem)
             else:
-                raise TableError(f"unknown policy {name!r} (choose from {', '.join(KINDS)}, or a player .json file)")
+                raise TableError(f"unknown policy {name!r}{did_you_mean(name, KINDS)} (choose from {', '.join(KINDS)}, "
+                                 "or a player .json file)")
         names = tuple(names_list)
         layouts = {pl.layout for pl in players.values()}
         if len(layouts) > 1:

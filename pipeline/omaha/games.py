@@ -1,10 +1,10 @@
 """The Omaha games equity knows: hole cards a hand holds, and whether the pot is split high/low."""
 from __future__ import annotations
 
-import difflib
 from typing import NamedTuple
 
 from ..core.cards import CardError
+from ..core.inputs import did_you_mean
 
 
 class Game(NamedTuple):
@@ -30,10 +30,7 @@ def canonical(name: str) -> str:
     return ALIASES.get(name.strip().lower(), name)
 
 
-def suggestion(name: str, choices: list[str]) -> str:
-    """``" (did you mean X?)"`` for the choice closest to a misspelt ``name``, or ``""``."""
-    close = difflib.get_close_matches(name.strip().lower(), choices, n=1, cutoff=0.6)
-    return f" (did you mean {close[0]}?)" if close else ""
+suggestion = did_you_mean          # the command line's name for it
 
 
 def game(name: str) -> Game:

@@ -64,3 +64,57 @@ def test_json_answers_say_what_made_them():
     assert list(doc)[:2] == ["pokerpipe", "seed"] and doc["pokerpipe"] == version("pokerpipe") and doc["seed"] == 7
     doc = json.loads(pokerpipe("range", "AKs", "--json").stdout)
     assert doc["pokerpipe"] == version("pokerpipe") and doc["combos"] == 4 and "seed" not in doc
+
+
+def test_seats_follow_the_policies_and_names_get_suggestions():
+    """``--seats`` defaults to one seat per policy; a misspelt policy or dataset gets a "did you mean"."""
+    got = pokerpipe("play", "-p", "tag,station,maniac", "-n", "60", "--seed", "2")
+    assert got.returncode == 0 and "60 hands, 3 seats, seed 2" in got.stdout, got.stderr
+    assert got.stdout == pokerpipe("play", "-s", "3", "-p", "tag,station,maniac", "-n", "60", "--seed", "2").stdout
+    bad = pokerpipe("play", "-p", "tag,staton", "-n", "60")
+    assert bad.returncode == 2 and "did you mean station?" in bad.stderr and len(bad.stderr.splitlines()) == 1
+    bad = pokerpipe("tables", "matchup", "--out", "nowhere")
+    assert bad.returncode == 2 and "did you mean matchups?" in bad.stderr and len(bad.stderr.splitlines()) == 1
+
+
+def test_commands_say_where_their_pictures_are(tmp_path, capsys):
+    """``odds --plot`` and every batch command print a ``picture: PATH`` line for each picture written."""
+    from types import SimpleNamespace
+
+    from jobs.options import print_pictures
+
+    png = tmp_path / "odds.png"
+    got = pokerpipe("odds", "AdQc", "--board", "3h4cJh", "--max-opponents", "2", "--trials", "1000", "--plot",
+                    str(png))
+    assert got.returncode == 0 and got.stdout.splitlines()[-1] == f"picture: {png}" and png.exists(), got.stderr
+    report = SimpleNamespace(name="preflop-grid", location="out/preflop-grid",
+                             manifest={"side_outputs": [{"file": "_heatmap.png"}, {"file": "_grid.npy"}]})
+    print_pictures([report, SimpleNamespace(name="matchups", location="out/matchups", manifest={})])
+    assert capsys.readouterr().out == "picture: out/preflop-grid/_heatmap.png\n"
+
+
+@pytest.mark.parametrize("args, head", [
+    (["AhKh", "QsQd", "--board", "2c3d4h"], "(exact, 990 boards)"),
+    (["AKs", "QQ", "--board", "2c3d4h"], "(exact, 23,760 deals: 24 hand assignments × 990 boards)"),
+])
+def test_the_equity_header_counts_deals_not_boards(args, head):
+    """For ranges an exact run counts hand assignments times boards: the header says so (AKs has 4 combos, QQ 6,
+    all disjoint: 24 assignments; C(45, 2) = 990 boards each)."""
+    got = pokerpipe("equity", *args)
+    assert got.returncode == 0 and got.stdout.splitlines()[0].endswith(head), got.stdout
+
+
+def test_batch_commands_answer_in_json(tmp_path):
+    """``tables --json`` and a dataset's own command with ``--json``: one JSON object on stdout, each dataset's
+    rows, parts, bytes, seconds, folder and pictures, the version first; a second run keeps every part."""
+    import json
+
+    got = pokerpipe("tables", "odds-table", "--out", str(tmp_path), "--quiet", "--json")
+    assert got.returncode == 0, got.stderr
+    doc = json.loads(got.stdout)
+    (row,) = doc["datasets"]
+    assert doc["pokerpipe"] == version("pokerpipe") and doc["catalog"] == f"{tmp_path}/_catalog.json"
+    assert row["dataset"] == "odds-table" and row["rows"] > 0 and row["pictures"] == []
+    assert row["location"].endswith("odds-table") and row["bytes"] > 0 and row["parts"] >= 1
+    again = json.loads(pokerpipe("odds-table", "--out", str(tmp_path), "--quiet", "--json").stdout)
+    assert again["datasets"][0]["computed"] == 0 and again["datasets"][0]["rows"] == row["rows"]   # kept
