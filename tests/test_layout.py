@@ -9,6 +9,8 @@ The rules (the README's layout picture):
   ``strength`` <- ``holdem`` <- ``ga``: each package imports only packages to
   its left; ``videopoker`` sits on ``core``, ``evaluator`` and ``isomorphism``;
   ``exploit`` on ``holdem`` and the packages below it; ``plots`` and ``batch`` on ``core`` alone; ``ga`` also draws with ``plots`` and measures with ``exploit``;
+  ``solver`` sits on ``holdem`` and ``abstraction`` and measures with ``exploit`` (the exact best response
+  and the terminal kernels both walk);
 * only ``datasets`` joins the domain and ``batch``; no package of the engine
   imports ``jobs``, and only ``batch`` imports ``dask`` or ``distributed``;
 * no cycle between packages, and none between modules;
@@ -29,7 +31,7 @@ ALLOWED.update({
     "omaha": {"core", "evaluator", "ranges", "equity"},
     "abstraction": {"core", "evaluator", "isomorphism", "equity", "strength", "plots"},
     "exploit": {"core", "evaluator", "isomorphism", "ranges", "equity", "strength", "holdem"},
-    "solver": {"core", "evaluator", "isomorphism", "ranges", "equity", "strength", "holdem", "abstraction"},
+    "solver": {"core", "evaluator", "isomorphism", "ranges", "equity", "strength", "holdem", "abstraction", "exploit"},
     "plots": {"core"},
     "batch": {"core"},
     "datasets": set(DOMAIN_ORDER) | {"videopoker", "omaha", "abstraction", "exploit", "solver", "plots", "batch"},
