@@ -40,6 +40,7 @@ def _minimal(tmp) -> dict[str, list[str]]:
         "matchups": ["--out", "{out}", "--workers", "1"],
         "odds": ["AhKh"],
         "play": ["-s", "2", "-p", "tag,station", "--workers", "1"],
+        "solve": ["leduc", "--out", "{out}"],
         "vs-random": ["--out", "{out}", "--workers", "1"],
     }
 
