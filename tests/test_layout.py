@@ -11,6 +11,8 @@ The rules (the README's layout picture):
   ``evaluator``, ``isomorphism`` and ``equity`` (the short deck is a deck of theirs: it holds only its
   classes and tables);
   ``exploit`` on ``holdem`` and the packages below it; ``plots`` and ``batch`` on ``core`` alone; ``ga`` also draws with ``plots`` and measures with ``exploit``;
+  ``solver`` sits on ``holdem`` and ``abstraction`` and measures with ``exploit`` (the exact best response
+  and the terminal kernels both walk);
 * only ``datasets`` joins the domain and ``batch``; no package of the engine
   imports ``jobs``, and only ``batch`` imports ``dask`` or ``distributed``;
 * no cycle between packages, and none between modules;
@@ -32,7 +34,7 @@ ALLOWED.update({
     "shortdeck": {"core", "evaluator", "isomorphism", "equity"},
     "abstraction": {"core", "evaluator", "isomorphism", "equity", "strength", "plots"},
     "exploit": {"core", "evaluator", "isomorphism", "ranges", "equity", "strength", "holdem"},
-    "solver": {"core", "evaluator", "isomorphism", "ranges", "equity", "strength", "holdem", "abstraction"},
+    "solver": {"core", "evaluator", "isomorphism", "ranges", "equity", "strength", "holdem", "abstraction", "exploit"},
     "plots": {"core"},
     "batch": {"core"},
     "datasets": set(DOMAIN_ORDER) | {"videopoker", "omaha", "shortdeck", "abstraction", "exploit", "solver", "plots",

@@ -247,7 +247,6 @@ class SolvedStrategy:
             from ..holdem.strategy import StrategyArrays
             from ..isomorphism.situations import block_table
             from ..solver.hulhe import HULHE
-            from .abstraction_lookup import load_abstraction as load
 
             doc, probs = read_strategy(Storage.open(self.folder))
             p = doc["parameters"]
@@ -257,7 +256,9 @@ class SolvedStrategy:
 
                 streets = [(np.arange(street_size(m), dtype=np.int64) % k).astype(np.uint16) for m in (3, 4, 5)]
             else:
-                ab = load(p["abstraction"], k=k)
+                from .abstraction_lookup import load_abstraction
+
+                ab = load_abstraction(p["abstraction"], k=k)
                 streets = [ab.streets[s].array for s in ("flop", "turn", "river")]
             game = HULHE(k, None)
             if probs.shape != (game.rows, 3):

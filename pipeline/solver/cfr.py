@@ -29,6 +29,8 @@ from typing import Any, Callable, Optional
 import numpy as np
 from numba import njit
 
+from ..exploit.bestresponse import table_best_response
+from ..exploit.public import public_tree
 from .game import Game
 from .histories import current_policy, openspiel_iteration, row_legal
 from .vector import (
@@ -38,7 +40,6 @@ from .vector import (
     GameArrays,
     Split,
     Work,
-    br_walk,
     cfr_slots,
     cfr_walk,
     new_work,
@@ -64,14 +65,6 @@ def half(G: GameArrays, B: Boards, me: int, regret: np.ndarray, avg: np.ndarray,
     if S.mode == COLLECT:
         S.board[:] = -1
     cfr_walk(G, B, 0, 0, 0, 0, me, G.deal_weight, regret, avg, float(t), W, S)
-
-
-@njit(nogil=True)      # recursive (or calls one): numba's cache cannot reload it
-def best_response_value(G: GameArrays, B: Boards, avg: np.ndarray, me: int, W: Work) -> float:
-    """What a best response of ``me`` wins against the other player's average strategy, a game."""
-    W.reach[0, :, :] = 1.0
-    br_walk(G, B, 0, 0, 0, 0, me, G.deal_weight, avg, W)
-    return W.value[0].sum()
 
 
 def average_policy(avg: np.ndarray, legal: np.ndarray) -> np.ndarray:
@@ -143,14 +136,21 @@ class Solver:
         cfr_slots(G, B, chunk, me, self.regret, self.avg, float(self.t), W, S, self._normal)
 
     def exploitability(self) -> float:
-        """NashConv / 2 of the average strategy in chips a game (OpenSpiel's ``exploitability``), from a best
-        response of each player by a full traversal."""
+        """NashConv / 2 of the average strategy in chips a game (OpenSpiel's ``exploitability``): the mean of
+        the two players' exact best responses (:mod:`pipeline.exploit.bestresponse`, one walk of the public tree
+        each), for a game whose every public card is walked (Leduc)."""
+        if not self.game.full_traversal:
+            raise ValueError(f"{self.game.name}: the exact exploitability of a sampled game is not computed here "
+                             "(pokerpipe exploit --exact measures a hold'em policy)")
         G = self.game.arrays
-        B = self.game.boards(0, self.seed)
-        return 0.5 * sum(best_response_value(G, B, self.avg, me, self._work) for me in range(2))
+        probs = average_policy(self.avg, row_legal(G, self.game.rows).astype(np.float64))
+        C = self.game.public_cards()     # type: ignore[attr-defined]
+        bucket = self.game.boards(0, self.seed).bucket
+        tree = public_tree(self.game.tree)
+        return 0.5 * sum(table_best_response(tree, C, probs, G.row_base, bucket, me) for me in range(2))
 
     def state(self) -> dict[str, Any]:
         return {"t": self.t}
 
 
-__all__ = ["Solver", "average_policy", "best_response_value", "iteration"]
+__all__ = ["Solver", "average_policy", "iteration"]

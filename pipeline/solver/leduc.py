@@ -21,6 +21,7 @@ from functools import cached_property, lru_cache
 
 import numpy as np
 
+from ..exploit.public import PublicCards
 from ..holdem.tree import BettingTree, Rules, limit_tree
 from .game import row_bases
 from .vector import Boards, GameArrays
@@ -59,6 +60,17 @@ def _boards() -> Boards:
     return Boards(first_child, n_child, bucket, showdown, order, n_valid, rank, weight)
 
 
+@lru_cache(maxsize=1)
+def _public_cards() -> PublicCards:
+    B = _boards()
+    cards = np.zeros((1 + CARDS, 5), np.int64)
+    cards[1:, 0] = np.arange(CARDS)
+    seen = np.array([0] + [1] * CARDS, np.int64)
+    holdings = np.stack([np.arange(CARDS), np.full(CARDS, -1)], axis=1).astype(np.int64)
+    return PublicCards(B.first_child, B.n_child, B.bucket, B.showdown, B.order, B.n_valid, B.rank, cards, seen,
+                       holdings, CARDS, np.array([CARDS - 2.0, 1.0]))
+
+
 @dataclass
 class Leduc:
     """Leduc hold'em for the solver (:class:`.game.Game`): a full traversal walks the six public cards."""
@@ -91,6 +103,11 @@ class Leduc:
 
     def boards(self, iteration: int = 0, seed: int = 0) -> Boards:
         return _boards()
+
+    def public_cards(self) -> PublicCards:
+        """The six public cards as the exact best response deals them (:mod:`pipeline.exploit.public`): each
+        deal of two private cards meets four of them."""
+        return _public_cards()
 
     def bucket_name(self, street: int, bucket: int) -> str:
         if street == 0:

@@ -27,6 +27,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from ..exploit.terminals import fold_values, showdown_values
+
 DECISION, CHANCE, FOLDED, SHOWDOWN = range(4)     # as pipeline.holdem.tree
 MAX_DEPTH = 48
 
@@ -113,91 +115,6 @@ def split_at(kind: np.ndarray, street: np.ndarray, cut_street: int, holdings: in
 def new_work(holdings: int, deck: int) -> Work:
     return Work(np.zeros((MAX_DEPTH, 2, holdings)), np.zeros((MAX_DEPTH, holdings)),
                 np.zeros((MAX_DEPTH, 3, holdings)), np.zeros((MAX_DEPTH, 3, holdings)), np.zeros((3, deck)))
-
-
-@njit(cache=True, nogil=True)
-def fold_values(out: np.ndarray, r: np.ndarray, payoff: float, cards: np.ndarray, bucket: np.ndarray,
-                cs: np.ndarray) -> None:
-    """``out[x] = payoff · Σ r[y]`` over the opponent holdings ``y`` sharing no card with ``x`` (0 for an
-    invalid ``x``)."""
-    n = r.size
-    cs[:] = 0.0
-    total = 0.0
-    two = cards[0, 1] >= 0
-    for y in range(n):
-        ry = r[y]
-        if ry != 0.0:
-            total += ry
-            cs[cards[y, 0]] += ry
-            if two:
-                cs[cards[y, 1]] += ry
-    for x in range(n):
-        if bucket[x] < 0:
-            out[x] = 0.0
-            continue
-        c = total - cs[cards[x, 0]]
-        if two:
-            c += r[x] - cs[cards[x, 1]]
-        out[x] = payoff * c
-
-
-@njit(cache=True, nogil=True)
-def showdown_values(out: np.ndarray, r: np.ndarray, amount: float, order: np.ndarray, n_valid: int,
-                    rank: np.ndarray, cards: np.ndarray, bucket: np.ndarray, cs: np.ndarray) -> None:
-    """``out[x] = amount · (Σ r[y] over compatible y that ``x`` beats − Σ over those that beat it)``: one sweep
-    of the holdings from the weakest, with the reach below and each card's share of it (ties in groups)."""
-    n = r.size
-    two = cards[0, 1] >= 0
-    below_c = cs[0]
-    group_c = cs[1]
-    below_c[:] = 0.0
-    group_c[:] = 0.0
-    total = 0.0
-    for y in range(n):
-        total += r[y]
-    all_c = cs[2]                     # the reach holding each card, for the compatible total of each holding
-    all_c[:] = 0.0
-    for y in range(n):
-        ry = r[y]
-        if ry != 0.0:
-            all_c[cards[y, 0]] += ry
-            if two:
-                all_c[cards[y, 1]] += ry
-    for x in range(n):
-        if bucket[x] < 0:
-            out[x] = 0.0
-    below = 0.0
-    i = 0
-    while i < n_valid:
-        j = i
-        g = 0.0
-        while j < n_valid and rank[order[j]] == rank[order[i]]:
-            y = order[j]
-            g += r[y]
-            group_c[cards[y, 0]] += r[y]
-            if two:
-                group_c[cards[y, 1]] += r[y]
-            j += 1
-        for k in range(i, j):
-            x = order[k]
-            a, b = cards[x, 0], cards[x, 1]
-            win = below - below_c[a]
-            tie = g - group_c[a]
-            comp = total - all_c[a]
-            if two:
-                win -= below_c[b]
-                tie += r[x] - group_c[b]
-                comp += r[x] - all_c[b]
-            out[x] = amount * (2.0 * win + tie - comp)      # win − lose, lose = comp − win − tie
-        for k in range(i, j):
-            y = order[k]
-            below += r[y]
-            below_c[cards[y, 0]] += r[y]
-            group_c[cards[y, 0]] -= r[y]
-            if two:
-                below_c[cards[y, 1]] += r[y]
-                group_c[cards[y, 1]] -= r[y]
-        i = j
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -353,58 +270,5 @@ def cfr_slots(G: GameArrays, B: Boards, slots: np.ndarray, me: int, regret: np.n
         S.value[i] = W.value[0]
 
 
-@njit(nogil=True)      # recursive (or calls one): numba's cache cannot reload it
-def br_walk(G: GameArrays, B: Boards, node: int, board: int, street: int, depth: int, me: int, w: float,
-            avg: np.ndarray, W: Work) -> None:
-    """A best response of ``me`` (choosing per holding at each public state: exact when holdings and public
-    cards are all a player knows, as in Leduc) against the other's average strategy in ``avg``: its values
-    into ``W.value[depth]``."""
-    out = W.value[depth]
-    r_opp = W.reach[depth, 1 - me]
-    n = out.size
-    kind = G.kind[node]
-    if kind == FOLDED or kind == SHOWDOWN:
-        terminal(G, B, node, board, me, w, r_opp, out, W.card_sum)
-        return
-    if kind == CHANCE:
-        out[:] = 0.0
-        nxt = G.child[node, 0]
-        wc = w * B.weight[street + 1]
-        for k in range(B.n_child[board]):
-            b = B.first_child[board] + k
-            bk = B.bucket[b]
-            for x in range(n):
-                W.reach[depth + 1, 1 - me, x] = W.reach[depth, 1 - me, x] if bk[x] >= 0 else 0.0
-            br_walk(G, B, nxt, b, street + 1, depth + 1, me, wc, avg, W)
-            for x in range(n):
-                out[x] += W.value[depth + 1, x]
-        return
-    p = G.player[node]
-    base = G.row_base[node]
-    bk = B.bucket[board]
-    legal = G.child[node] >= 0
-    sig = W.sigma[depth]
-    if p != me:
-        for x in range(n):
-            if bk[x] >= 0:
-                average_strategy(avg, base + bk[x], legal, sig, x)
-            else:
-                sig[0, x] = sig[1, x] = sig[2, x] = 0.0
-    first = True
-    for a in range(3):
-        if not legal[a]:
-            continue
-        for x in range(n):
-            W.reach[depth + 1, 1 - me, x] = r_opp[x] * (sig[a, x] if p != me else 1.0)
-        br_walk(G, B, G.child[node, a], board, street, depth + 1, me, w, avg, W)
-        for x in range(n):
-            v = W.value[depth + 1, x]
-            if p != me:
-                out[x] = v if first else out[x] + v
-            else:
-                out[x] = v if first else max(out[x], v)
-        first = False
-
-
-__all__ = ["Boards", "GameArrays", "Split", "Work", "br_walk", "cfr_slots", "cfr_walk", "fold_values", "new_work",
+__all__ = ["Boards", "GameArrays", "Split", "Work", "cfr_slots", "cfr_walk", "fold_values", "new_work",
            "no_split", "showdown_values", "split_at"]
