@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pyarrow.dataset as ds
 import pytest
+from support.layout import beside, manifest, side
 
 
 def pokerpipe(*args, **kw):
@@ -39,7 +40,7 @@ def full(tmp_path_factory):
     out = tmp_path_factory.mktemp("full")
     quick_start = Path(__file__).resolve().parents[2] / "outputs"
     for name in ("matchups", "preflop-grid"):
-        if (quick_start / name / "_manifest.json").is_file():
+        if manifest(quick_start, name).is_file():
             shutil.copytree(quick_start / name, out / name)
     p = pokerpipe(*PREFLOP_SET, "--out", str(out), "--quiet")
     assert p.returncode == 0, p.stderr
@@ -49,8 +50,8 @@ def full(tmp_path_factory):
 def test_preflop_set_byte_identical_to_before(full):
     from support.recorded import RECORDED_FULL, RECORDED_SIDE, parts_digest
     for name, digest in RECORDED_FULL.items():
-        assert parts_digest(json.loads((full / name / "_manifest.json").read_text())) == digest, name
-    heatmap = (full / "preflop-grid" / "_heatmap.png").read_bytes()
+        assert parts_digest(json.loads(manifest(full, name).read_text())) == digest, name
+    heatmap = side(full, "preflop-grid", "_heatmap.png").read_bytes()
     assert hashlib.sha256(heatmap).hexdigest() == RECORDED_SIDE["preflop-grid/_heatmap.png"]
     cat = json.loads((full / "_catalog.json").read_text())
     assert [e["dataset"] for e in cat["datasets"]] == ["matchups", "preflop-grid", "vs-random"]
@@ -63,7 +64,7 @@ def test_matchups_dataset(full):
     assert ((t.wins + t.ties + t.losses) == 1712304).all()
     row = t[(t.hero_class == "AA") & (t.villain_class == "KK")]
     assert row.weight.sum() == 6 * 6
-    m = json.loads((full / "matchups" / "_manifest.json").read_text())
+    m = json.loads(manifest(full, "matchups").read_text())
     assert m["rows"] == 47008 and len(m["parts"]) == 95
 
 
@@ -80,7 +81,7 @@ def test_grid_published_cells(full):
     swapped = cell.loc[list(zip(t.villain, t.hero, strict=True)), "equity"].to_numpy()
     assert abs(t.equity.to_numpy() + swapped - 1).max() < 1e-12
     assert t.combos.sum() == 1624350
-    assert (full / "preflop-grid" / "_heatmap.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert side(full, "preflop-grid", "_heatmap.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_grid_reads_in_polars_and_duckdb(full):
@@ -154,7 +155,7 @@ def test_tables_killed_midway_then_rerun_ends_identical(full, tmp_path):
     proc.communicate(timeout=60)
     gone, alive = psutil.wait_procs(children, timeout=30)
     assert not alive, [p.cmdline() for p in alive]                 # no stray workers
-    assert not (tmp_path / "matchups" / "_manifest.json").exists()
+    assert not manifest(tmp_path, "matchups").exists()
     assert len(list((tmp_path / "matchups").glob("part-*.parquet"))) < 95       # killed midway
     again = pokerpipe(*PREFLOP_SET, "--out", str(tmp_path), "--quiet")
     assert again.returncode == 0, again.stderr
@@ -172,7 +173,7 @@ def interrupt_then_resume(out: Path, sig: int) -> tuple:
     proc.send_signal(sig)
     err = proc.communicate(timeout=120)[1]
     folder = out / "matchups"
-    manifest_after_stop = (folder / "_manifest.json").exists()
+    manifest_after_stop = (beside(folder) / "_manifest.json").exists()
     done = len(parts(folder))
     again = pokerpipe("matchups", "--limit", "6000", "--workers", "2", "--out", str(out))
     return proc.returncode, err, manifest_after_stop, done, again, folder
@@ -201,9 +202,9 @@ def test_interrupt_then_resume_equals_uninterrupted(interrupted, sig):
     assert 2 <= done < 12
     assert again.returncode == 0, again.stderr
     assert f"{12 - done} computed, {done} kept" in again.stderr
-    assert parts_digest(json.loads((folder / "_manifest.json").read_text())) == RECORDED_LIMIT_6000
+    assert parts_digest(json.loads((beside(folder) / "_manifest.json").read_text())) == RECORDED_LIMIT_6000
     assert [hashlib.sha256(b).hexdigest() for b in parts(folder).values()] == \
-        [p["sha256"] for p in json.loads((folder / "_manifest.json").read_text())["parts"]]
+        [p["sha256"] for p in json.loads((beside(folder) / "_manifest.json").read_text())["parts"]]
 
 
 def test_odds_table(tmp_path):

@@ -8,6 +8,7 @@ import sys
 
 import pyarrow.parquet as pq
 import pytest
+from support.layout import beside, manifest
 from support.recorded import (  # noqa: E402  (recorded before the layout changed; unchanged)
     RECORDED,
     RECORDED_SIDE,
@@ -59,7 +60,7 @@ def test_parts_byte_identical_to_before_the_datasets_layer(small):
 
 def test_side_outputs_in_the_manifest(small):
     out, _ = small
-    m = json.loads((out / "videopoker/jacks-or-better-9-6" / MANIFEST).read_text())
+    m = json.loads(manifest(out, "videopoker/jacks-or-better-9-6").read_text())
     (side,) = m["side_outputs"]
     assert side["file"] == "_strategy.txt"
     assert side["sha256"] == RECORDED_SIDE["videopoker/jacks-or-better-9-6/_strategy.txt"]
@@ -101,7 +102,7 @@ def test_no_manifest_damaged_part_is_recomputed(small, tmp_path):
     shutil.copytree(out / "vs-random", tmp_path / "vs-random")
     folder = tmp_path / "vs-random"
     good = {p.name: p.read_bytes() for p in folder.glob("part-*.parquet")}
-    (folder / MANIFEST).unlink()
+    (beside(folder) / MANIFEST).unlink()
     for name in ("part-00003.parquet", "part-00017.parquet"):
         data = bytearray((folder / name).read_bytes())
         data[200] ^= 0x10            # a one-bit flip that may still parse as Parquet

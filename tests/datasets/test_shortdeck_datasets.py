@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
+from support.layout import side
 
 from pipeline.batch.session import Session
 from pipeline.core.errors import InputError
@@ -56,7 +57,7 @@ def test_the_tables_agree_with_the_calculator(built):
 
 
 def test_the_heat_map_is_nine_by_nine(built):
-    png = (built / "shortdeck-preflop-grid" / "_heatmap.png").read_bytes()
+    png = side(built, "shortdeck-preflop-grid", "_heatmap.png").read_bytes()
     assert Image.open(io.BytesIO(png)).size == (9 * 56 + 1, 9 * 56 + 40 + 1)
 
 

@@ -4,6 +4,7 @@ from math import comb
 
 import numpy as np
 import pytest
+from support.layout import manifest, side
 
 from pipeline.batch.session import Session
 from pipeline.datasets import DatasetError, HandWeightTables, build_many
@@ -56,10 +57,10 @@ def test_damaged_or_missing_tables_are_refused(built, tmp_path):
     shutil.copytree(out, copy)
     damaged = HandWeightTables(str(copy), STREET_LIMITS)
     assert damaged.built()
-    side = copy / "holdem-weights" / "turn" / "_win2.npy"
-    data = bytearray(side.read_bytes())
+    win2 = side(copy, "holdem-weights/turn", "_win2.npy")
+    data = bytearray(win2.read_bytes())
     data[-1] ^= 1
-    side.write_bytes(bytes(data))
+    win2.write_bytes(bytes(data))
     with pytest.raises(DatasetError, match="damaged"):
         damaged.load()
     missing = HandWeightTables(str(tmp_path / "none"))
@@ -91,7 +92,7 @@ def _damage(folder, street, array, how):
         buf = io.BytesIO()
         np.save(buf, a[:10])
         side.write_bytes(buf.getvalue())
-        m = folder / "holdem-weights" / street / "_manifest.json"
+        m = manifest(folder, f"holdem-weights/{street}")
         doc = json.loads(m.read_text())
         m.unlink()
         for entry in doc["side_outputs"]:
@@ -125,7 +126,7 @@ def _as_full_build(folder):
     import json
 
     for ds in HandWeightTables(str(folder)).datasets():
-        path = folder / ds.name / "_manifest.json"
+        path = manifest(folder, ds.name)
         doc = json.loads(path.read_text())
         path.unlink()                          # a hard link to the built file: write a new one
         doc["parameters"] = ds.params
@@ -156,7 +157,7 @@ def test_play_refuses_damaged_tables_in_one_line(built, tmp_path, street, array,
     shutil.copytree(out, copy, copy_function=os.link)
     if how == "cut-short":                        # the smoke build's manifests, claiming the full build's parameters
         for ds in HandWeightTables(str(copy)).datasets():
-            path = copy / ds.name / "_manifest.json"
+            path = manifest(copy, ds.name)
             doc = json.loads(path.read_text())
             path.unlink()
             doc["parameters"] = ds.params

@@ -417,10 +417,10 @@ def _npy(array: np.ndarray) -> bytes:
 
 
 class Report(_Rebuilt):
-    """``abstraction``: per street and bucket, the k-means buckets beside equity-percentile buckets at the same
+    """``abstraction/report``: per street and bucket, the k-means buckets beside equity-percentile buckets at the same
     ``k`` — situations, weight, mean within-bucket distance — and ``_report.md`` with its pictures."""
 
-    name = "abstraction"
+    name = "abstraction/report"       # not ``abstraction``: a dataset's folder holds its own parts only
     side_output_names = ("_report.md", "_sizes.png", "_within.png")
 
     def __init__(self, k: int = 256, bins: int = 50, seed: int = 0, limit: Optional[int] = None) -> None:
@@ -469,7 +469,7 @@ def registered() -> dict[str, Callable[..., Dataset]]:
     for s in ("river", "turn", "flop"):
         out[f"abstraction/{s}-centroids"] = partial(Centroids, s)
         out[f"abstraction/{s}"] = partial(Street, s)
-    out["abstraction"] = Report
+    out["abstraction/report"] = Report
     return out
 
 
