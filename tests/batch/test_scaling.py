@@ -39,6 +39,7 @@ def pieces_reference(tmp_path_factory):
     ds = tiny_datasets.pieces()
     out = tmp_path_factory.mktemp("whole")
     storage = Storage(str(out))
+    storage.makedirs(*verified.parts_folder(ds.name))
     storage.makedirs(*verified.records_folder(ds.name))
     for i, partition in enumerate(ds.partitions(None)):
         _write(ds, i, ds.compute(partition), storage)
