@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pyarrow.dataset as ds
 import pytest
-from support.layout import beside, manifest, side
+from support.layout import beside, copy_dataset, manifest, part, record, records, side
+from support.readers import read_everywhere
 
 
 def pokerpipe(*args, **kw):
@@ -35,13 +36,12 @@ def full(tmp_path_factory):
     CI just before the tests), its ``matchups`` and ``preflop-grid`` are copied in first: the run below keeps
     each part only if it verifies against its manifest for these parameters and version, and computes
     everything else, so the bytes the tests check are this code's either way — a minute less in CI."""
-    import shutil
 
     out = tmp_path_factory.mktemp("full")
     quick_start = Path(__file__).resolve().parents[2] / "outputs"
     for name in ("matchups", "preflop-grid"):
         if manifest(quick_start, name).is_file():
-            shutil.copytree(quick_start / name, out / name)
+            copy_dataset(quick_start / name, out / name)
     p = pokerpipe(*PREFLOP_SET, "--out", str(out), "--quiet")
     assert p.returncode == 0, p.stderr
     return out
@@ -85,13 +85,19 @@ def test_grid_published_cells(full):
 
 
 def test_grid_reads_in_polars_and_duckdb(full):
-    polars = pytest.importorskip("polars")
-    duckdb = pytest.importorskip("duckdb")
-    glob = str(full / "preflop-grid" / "*.parquet")
-    df = polars.read_parquet(glob)
+    """The folder itself, no glob (issue 40): nothing but parts lies in it."""
+    import duckdb
+    import polars
+
+    folder = str(full / "preflop-grid")
+    df = polars.read_parquet(folder)
     assert df.height == 28561 and df["wins"].dtype == polars.Int64
-    (row,) = duckdb.sql(f"select wins, ties, losses from '{glob}' where hero = 'AA' and villain = 'KK'").fetchall()
+    (row,) = duckdb.sql(f"select wins, ties, losses from read_parquet('{folder}') "
+                        "where hero = 'AA' and villain = 'KK'").fetchall()
     assert row == (50371344, 285228, 10986372)
+    params = {"vs-random": {"opponents": "1,3", "trials": 3000}}
+    for name in ("matchups", "preflop-grid", "vs-random"):
+        assert read_everywhere(full, name, **params.get(name, {})) > 0
 
 
 def test_vs_random(full):
@@ -138,12 +144,11 @@ def test_tables_killed_midway_then_rerun_ends_identical(full, tmp_path):
 
     import psutil
 
-    from pipeline.batch.runner import CHECKSUMS
-    (tmp_path / "matchups" / CHECKSUMS).mkdir(parents=True)
+    (tmp_path / "matchups").mkdir()
+    records(tmp_path, "matchups").mkdir(parents=True)
     for i in range(LEFT_BY_AN_EARLIER_KILL):
-        name = f"part-{i:05d}.parquet"
-        shutil.copy2(full / "matchups" / name, tmp_path / "matchups" / name)
-        shutil.copy2(full / "matchups" / CHECKSUMS / f"{name}.json", tmp_path / "matchups" / CHECKSUMS)
+        shutil.copy2(part(full, "matchups", i), part(tmp_path, "matchups", i))
+        shutil.copy2(record(full, "matchups", i), record(tmp_path, "matchups", i))
     proc = subprocess.Popen([sys.executable, "-m", "jobs", *PREFLOP_SET, "--workers", "2", "--quiet",
                              "--out", str(tmp_path)], stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 300

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from support.layout import manifest, meta, parts, side
+from support.readers import read_everywhere
 
 from pipeline.abstraction.lookup import AbstractionError, situation
 from pipeline.batch.session import Session
@@ -65,6 +66,14 @@ def test_every_dataset_is_built_in_order_with_its_side_outputs(built: Path) -> N
     flop = read("abstraction/flop", str(built), k=K, limit=LIMIT)
     tb = np.array(flop.column("turn_buckets").to_pylist())
     assert tb.shape[1] == 47 and (np.diff(tb, axis=1) >= 0).all() and tb.max() < K
+
+
+def test_every_tool_reads_the_folders(built: Path) -> None:
+    """pandas, polars and DuckDB open each abstraction folder as one table, no glob (issue 40); no folder holds
+    another dataset's ("abstraction/report" is not "abstraction")."""
+    built_names = [n for n in PARAMS if n.startswith("abstraction/")] + ["abstraction/preflop"]
+    for name in built_names:
+        assert read_everywhere(built, name, **PARAMS.get(name, {})) > 0
 
 
 def test_the_fit_records_a_non_increasing_objective(built: Path) -> None:
@@ -212,6 +221,8 @@ def test_buckets_keyed_by_waughs_index(built: Path, tmp_path: Path) -> None:
         assert flop.bucket(holdem_indexer("flop").index(cards)) == (65535 if bucket is None else bucket)
     rows = read("abstraction/flop-waugh", str(built), k=K, limit=LIMIT)
     assert (rows.column("index").to_numpy() == np.arange(1_286_792)).all()
+    assert read_everywhere(built, "abstraction/flop-waugh", k=K, limit=LIMIT) == 1_286_792   # one recipe for
+    assert read_everywhere(built, "abstraction/preflop-waugh") == 169                      # every street's export
     assert (rows.column("bucket").to_numpy() == flop.buckets).all()
     pre = load_waugh_buckets(built, "preflop")
     table = read("abstraction/preflop-waugh", str(built)).to_pydict()
