@@ -425,8 +425,8 @@ def test_damaged_documents(ahead):
     got = ahead("documents")
     listing = got["listing"]
     assert listing.returncode == 0 and not listing.stderr, listing.stderr
-    built = {d["name"]: (d["built"], d["rows"]) for d in json.loads(listing.stdout)["datasets"]}
-    assert built["odds-table"] == built["matchups"] == built["preflop-grid"] == (False, None)
+    built = {d["name"]: (d["built"], d["figures"]) for d in json.loads(listing.stdout)["datasets"]}
+    assert built["odds-table"] == built["matchups"] == built["preflop-grid"] == (False, "recorded")
     rebuilt = got["rebuilt"]
     assert rebuilt.returncode == 0 and "Traceback" not in rebuilt.stderr, rebuilt.stderr
     folder = got["out"] / "odds-table"
