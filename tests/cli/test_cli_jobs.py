@@ -250,15 +250,14 @@ def test_bad_options(tmp_path, args, words):
 
 def test_damaged_input_is_repaired_not_read(full, tmp_path):
     """A flipped bit in a finished matchups part is caught by its SHA-256 and recomputed before use."""
-    import shutil
-    shutil.copytree(full / "matchups", tmp_path / "matchups")
-    part = tmp_path / "matchups" / "part-00001.parquet"
-    data = bytearray(part.read_bytes())
+    copy_dataset(full / "matchups", tmp_path / "matchups")
+    damaged = tmp_path / "matchups" / "part-00001.parquet"
+    data = bytearray(damaged.read_bytes())
     data[3620] ^= 1
-    part.write_bytes(bytes(data))
+    damaged.write_bytes(bytes(data))
     p = pokerpipe("vs-random", "--opponents", "1", "--out", str(tmp_path))
     assert p.returncode == 0, p.stderr
     assert "matchups: 47,008 rows in 95 parts" in p.stderr and "(1 computed, 94 kept" in p.stderr
-    assert part.read_bytes() == (full / "matchups" / "part-00001.parquet").read_bytes()
+    assert damaged.read_bytes() == (full / "matchups" / "part-00001.parquet").read_bytes()
     t = ds.dataset(tmp_path / "vs-random", format="parquet").to_table().to_pandas().set_index("hand")
     assert round(t.loc["AKo", "equity"], 5) == 0.65320

@@ -152,13 +152,17 @@ def test_second_writer_refused(tmp_path):
 
 def test_force_with_bad_scheduler_deletes_nothing(small, tmp_path):
     out, _ = small
-    import shutil
-    shutil.copytree(out / "odds-table", tmp_path / "odds-table")
-    before = {p.name: p.read_bytes() for p in (tmp_path / "odds-table").iterdir() if p.is_file()}
+    copy_dataset(out / "odds-table", tmp_path / "odds-table")
+
+    def files() -> dict[str, bytes]:        # the parts and everything beside them
+        return {str(q.relative_to(tmp_path)): q.read_bytes() for q in sorted(tmp_path.rglob("*")) if q.is_file()}
+
+    before = files()
+    assert manifest(tmp_path, "odds-table").relative_to(tmp_path).as_posix() in before
     for sched in ("tcp://127.0.0.1:1", "garbage", "http://127.0.0.1:1"):
         p = pokerpipe("odds-table", "--out", str(tmp_path), "--force", "--scheduler", sched)
         assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1, p.stderr
-        assert {q.name: q.read_bytes() for q in (tmp_path / "odds-table").iterdir() if q.is_file()} == before
+        assert files() == before
 
 
 @pytest.mark.parametrize("args, words", [
