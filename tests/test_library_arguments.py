@@ -192,6 +192,7 @@ NO_NUMBERS = {
     "pipeline.datasets.names": "none", "pipeline.datasets.open_storage": "a location",
     "pipeline.datasets.parameters": "a name", "pipeline.datasets.read": "a dataset (ditto)",
     "pipeline.datasets.registry": "none", "pipeline.datasets.update_catalog": "reports of a run",
+    "pipeline.datasets.figures": "a name, checked as dataset() checks it", "pipeline.datasets.Measured": "a result",
 }
 
 

@@ -10,7 +10,7 @@ lookups.  This is the one package that joins the domain and the batch layer.
 """
 from .abstraction_lookup import built_clusters, load_abstraction, load_waugh_buckets
 from .build import BuildError, build, build_many, catalog, is_built, open_storage, read, update_catalog
-from .measured import Measured, measured
+from .measured import Measured
 from .recipes.ehs_table import EhsTable
 from .recipes.holdem_weights import HandWeightTables, HoldemWeights
 from .recipes.matchups import Matchups, matchup_arrays
@@ -23,4 +23,4 @@ from .registry import PREFLOP_SET, DatasetError, dataset, figures, names, parame
 __all__ = ["BuildError", "DatasetError", "EhsTable", "HandWeightTables", "HoldemWeights", "Matchups", "Measured",
            "OddsTable", "PREFLOP_SET", "PreflopGrid", "Strategy", "VsRandom", "build", "build_many", "built_clusters",
            "catalog", "dataset", "figures", "is_built", "load_abstraction", "load_waugh_buckets", "matchup_arrays",
-           "measured", "names", "open_storage", "parameters", "read", "registry", "update_catalog"]
+           "names", "open_storage", "parameters", "read", "registry", "update_catalog"]
