@@ -86,3 +86,19 @@ def test_every_registered_dataset_is_read_by_every_tool() -> None:
         assert name in ELSEWHERE, f"{name}: no test reads its folder with pandas, polars and DuckDB"
         text = ELSEWHERE[name].read_text()
         assert "read_everywhere" in text and f'"{name}"' in text, (name, ELSEWHERE[name].name)
+
+
+def test_every_dataset_and_column_is_described() -> None:
+    """Each recipe says what it holds in one line, and each column of its schema what the column holds (field
+    metadata, as every Arrow reader shows it); a recipe that leaves a column out cannot even be made."""
+    import pyarrow as pa
+
+    from pipeline.batch.parquet import column_descriptions, described
+
+    for name in names():
+        ds = dataset(name)
+        assert ds.description and "\n" not in ds.description, name
+        text = column_descriptions(ds.full_schema)
+        assert list(text) == ds.schema.names and all(text.values()), (name, text)
+    with pytest.raises(ValueError, match="none for"):
+        described(pa.schema([("wins", pa.int64()), ("ties", pa.int64())]), {"wins": "boards won"})
