@@ -36,6 +36,7 @@ _EHS = "docs/measured.md, benchmarks/bench_ehs_table.py (parts only)"
 _ABSTRACTION = "docs/abstraction.md, benchmarks/bench_abstraction.py, k = 256, machine shared (size not measured)"
 
 _RUN = "benchmarks/bench_dataset_figures.py, 2 workers, AMD EPYC, 2 cores, AVX-512, load average 7.8, 2026-12-04"
+_RUN_WEIGHTS = _RUN.replace("load average 7.8", "load average 5.9")
 _ROWS = "rows: the recipe's exact count; size and time not measured yet"
 
 FIGURES: dict[str, Measured] = {
@@ -81,9 +82,9 @@ FIGURES: dict[str, Measured] = {
     "abstraction/flop": Measured(1_286_792, None, 332.3, _ABSTRACTION),
     "abstraction/report": Measured(2 * 4 * 256, None, 110.3, _ABSTRACTION),
     "matchups-3way": Measured(13_763_646, None, None, _ROWS),
-    "holdem-weights/flop": Measured(1_286_792, None, None, _ROWS),
-    "holdem-weights/turn": Measured(13_960_050, None, None, _ROWS),
-    "holdem-weights/river": Measured(123_156_254, None, None, _ROWS),
+    "holdem-weights/flop": Measured(1_286_792, 67_914_737, 71.883, _RUN_WEIGHTS),
+    "holdem-weights/turn": Measured(13_960_050, 546_964_085, 45.204, _RUN_WEIGHTS),
+    "holdem-weights/river": Measured(123_156_254, 795_232_821, 71.036, _RUN_WEIGHTS),
     "exploitability": Measured(70, None, None, _ROWS),
     "abstraction/preflop-waugh": Measured(169, None, None, _ROWS),
     "abstraction/flop-waugh": Measured(1_286_792, None, None, _ROWS),
