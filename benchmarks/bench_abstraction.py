@@ -126,7 +126,9 @@ def lloyd(street: str, population: int, k: int = 256) -> None:
     boards = boards[::max(1, int(len(boards) * per_board // population))]
     ctx: dict = {"clusters": default_clusters()} if street == "river" else {}
     if street == "flop":
-        ctx["turn_centroids"] = np.load(os.path.join(ARGS.out, "abstraction", "turn", "_centroids.npy"))
+        from pipeline.batch.verified import side_path
+
+        ctx["turn_centroids"] = np.load(os.path.join(ARGS.out, *side_path("abstraction/turn", "_centroids.npy")))
     pool = ThreadPoolExecutor(2)
     pop, w, index = street_points(street, boards, bins=50, chunk=25, executor=pool, **ctx)
     keep = kept(index, sample_size(street, k) / len(pop), 0)

@@ -42,8 +42,10 @@ def run_street(street: str, out: str) -> tuple[float, int, int]:
     subprocess.run([sys.executable, "-m", "jobs", "ehs-table", "--street", street, "--out", out, "--quiet",
                     "--force"], cwd=ROOT, check=True)
     wall = time.perf_counter() - t
+    from pipeline.batch.verified import manifest_path
+
     folder = Path(out) / "ehs-table" / street
-    manifest = json.loads((folder / "_manifest.json").read_text())
+    manifest = json.loads(Path(out, *manifest_path(f"ehs-table/{street}")).read_text())
     rows = sum(p["rows"] for p in manifest["parts"])
     size = sum(f.stat().st_size for f in folder.glob("*.parquet"))
     return wall, rows, size

@@ -73,7 +73,9 @@ def pictures_of(r: Any) -> list[str]:
     """The paths of the pictures a dataset's run left (its heat map, ...)."""
     from pipeline.batch.verified import side_path
 
-    return [f"{r.location.rstrip('/')}/{'/'.join(side_path(r.name, side['file'])[1:])}"
+    root = r.location.rstrip("/")
+    root = root[:-len(r.name) - 1] if root.endswith("/" + r.name) else root     # the --out the dataset sits in
+    return [f"{root}/{'/'.join(side_path(r.name, side['file']))}"
             for side in (getattr(r, "manifest", None) or {}).get("side_outputs") or []
             if isinstance(side, dict) and str(side.get("file", "")).endswith(".png")]
 

@@ -204,6 +204,7 @@ NO_NUMBERS = {
     "pipeline.shortdeck.describe": "pipeline.evaluator.describe (checked) with the short deck",
     "pipeline.shortdeck.equity": "pipeline.equity.equity (checked above) with the short deck",
     "pipeline.shortdeck.evaluate": "the root's evaluate with the short deck (its ids checked against the deck)",
+    "pipeline.datasets.figures": "a name, checked as dataset() checks it", "pipeline.datasets.Measured": "a result",
 }
 
 

@@ -1,7 +1,10 @@
 """``pokerpipe tables``: build many datasets, dependencies first, on one cluster (the overnight run)."""
 from __future__ import annotations
 
+from typing import Any
+
 import typer
+from typer.core import TyperCommand
 
 from jobs.app import app, fail
 from jobs.options import (
@@ -41,7 +44,23 @@ def _params(items: list[str]) -> dict[str, dict]:
     return out
 
 
-@app.command()
+class WithDatasets(TyperCommand):
+    """``tables --help`` ends with every dataset: what it holds, its rows, size and time on 2 cores (read from
+    the registry only when help is asked for, so that a run starts no slower)."""
+
+    def format_epilog(self, ctx: Any, formatter: Any) -> None:    # click's Context and HelpFormatter
+        from jobs.commands.datasets import describe, table_lines
+
+        super().format_epilog(ctx, formatter)
+        formatter.write_paragraph()
+        formatter.write_text("Datasets (rows, size on disk and wall time on 2 cores as measured with the default "
+                             "parameters, '-': not measured; `pokerpipe datasets --out DIR` for what is built):")
+        formatter.write_paragraph()
+        for line in table_lines(describe(), built=False):
+            formatter.write(f"  {line}\n")
+
+
+@app.command(cls=WithDatasets)
 def tables(names: list[str] = typer.Argument(
                None, metavar="[NAMES]...",
                help="datasets or groups (ehs-table, videopoker); default: the preflop set"),

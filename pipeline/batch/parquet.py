@@ -5,13 +5,17 @@ varies between runs (times, host, durations) goes to the job's
 ``_manifest.json`` and nothing of it into the Parquet files.  A part file's
 schema metadata records the job name, its parameters (canonical JSON) and the
 package version; :func:`read_part` uses them to tell a valid part from a stale
-or corrupt one.
+or corrupt one.  Every column carries a description in its field metadata
+(:func:`described`, key ``description``): Arrow keeps it in the file's schema,
+so ``pyarrow.parquet.read_schema(part).field("wins").metadata`` says what the
+column holds wherever the file goes.
 """
 from __future__ import annotations
 
 import hashlib
 import io
 import json
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -23,6 +27,7 @@ from ..core.version import __version__
 META_JOB = b"pokerpipe.job"
 META_PARAMS = b"pokerpipe.params"
 META_VERSION = b"pokerpipe.version"
+DESCRIPTION = b"description"        # a field's metadata key for what the column holds
 
 
 def canonical_json(obj: Any) -> str:
@@ -44,6 +49,29 @@ def with_metadata(schema: pa.Schema, job: str, params: dict) -> pa.Schema:
     """``schema`` carrying the job, its parameters and the package version."""
     return schema.with_metadata({META_JOB: job.encode(), META_PARAMS: canonical_json(params).encode(),
                                  META_VERSION: __version__.encode()})
+
+
+def described(schema: pa.Schema, descriptions: Mapping[str, str]) -> pa.Schema:
+    """``schema`` with each field's description (``descriptions[name]``, one line saying what the column holds:
+    unit, range, how it is counted) in its metadata under :data:`DESCRIPTION`.  ValueError when a column has
+    none or a description names no column, so that a recipe cannot leave a column unexplained.
+
+    >>> s = described(pa.schema([("wins", pa.int64())]), {"wins": "boards won"})
+    >>> column_descriptions(s)
+    {'wins': 'boards won'}
+    """
+    missing = [f.name for f in schema if not str(descriptions.get(f.name, "")).strip()]
+    stray = sorted(set(descriptions) - set(schema.names))
+    if missing or stray:
+        raise ValueError(f"column descriptions: none for {missing}" if missing else
+                         f"column descriptions name no column: {stray}")
+    fields = [f.with_metadata({**(f.metadata or {}), DESCRIPTION: descriptions[f.name].encode()}) for f in schema]
+    return pa.schema(fields, metadata=schema.metadata)
+
+
+def column_descriptions(schema: pa.Schema) -> dict[str, str]:
+    """Each column's description, by name ("" where a schema written elsewhere carries none)."""
+    return {f.name: (f.metadata or {}).get(DESCRIPTION, b"").decode() for f in schema}
 
 
 def parquet_bytes(table: pa.Table) -> bytes:

@@ -29,7 +29,7 @@ from .parquet import canonical_json, parquet_bytes, sha256
 from .spec import Dataset
 from .storage import Storage
 from .trace import PartTiming
-from .verified import file_record, record_path, side_path
+from .verified import file_record, part_path, record_path, side_path
 
 Built = tuple[int, int, int, str]                   # a part written: (index, rows, bytes, SHA-256)
 Result = tuple[list[Built], list[PartTiming]]        # what a task that writes parts returns: them, and timings
@@ -89,7 +89,7 @@ def _write(dataset: Dataset, index: int, table: pa.Table, storage: Storage) -> t
     data = parquet_bytes(table)
     sha = sha256(data)
     record = checksum_record(dataset.name, index, params_digest(dataset), sha, table.num_rows, len(data))
-    storage.write_atomic(data, dataset.name, part_name(index))
+    storage.write_atomic(data, *part_path(dataset.name, part_name(index)))
     storage.write_atomic(json.dumps(record).encode(), *record_path(dataset.name, part_name(index)))
     return table.num_rows, len(data), sha
 
@@ -136,7 +136,7 @@ def read_parts(storage: Storage, name: str, count: int, columns: list[str] | Non
     import pyarrow.parquet as pq
 
     def one(i: int) -> pa.Table:
-        return pq.read_table(pa.BufferReader(storage.read_bytes(name, part_name(i))), columns=columns,
+        return pq.read_table(pa.BufferReader(storage.read_bytes(*part_path(name, part_name(i)))), columns=columns,
                              use_threads=False)
 
     with ThreadPoolExecutor(max(1, min(count, os.cpu_count() or 1))) as pool:

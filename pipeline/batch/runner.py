@@ -1,13 +1,16 @@
 """The batch runner: a dataset's partitions on Dask, one atomic Parquet part each, resumable.
 
 :func:`run_dataset` builds a :class:`~pipeline.batch.spec.Dataset` into
-``<out>/<name>/``: ``part-NNNNN.parquet`` for partition N, each with a
-checksum record ``_checksums/part-NNNNN.parquet.json`` (the part's identity —
-dataset, part index, the parameters' digest — bound to its SHA-256, rows and
-bytes), the side outputs, and last ``_manifest.json`` (parameters, version,
-and one entry per part, in order, each naming its own file, with its rows,
-bytes and SHA-256, the total rows, and the side outputs).  ``<out>`` is a
-local folder or an object-store URL (:mod:`.storage`).
+``<out>/<name>/``: ``part-NNNNN.parquet`` for partition N and nothing else,
+so that any Parquet reader opens the folder as the dataset's table.  Beside
+it, ``<out>/<name>.meta/`` (the layout is :mod:`.verified`'s) holds each
+part's checksum record ``_checksums/part-NNNNN.parquet.json`` (the part's
+identity — dataset, part index, the parameters' digest — bound to its
+SHA-256, rows and bytes), the side outputs, the writer's ``_lock``, and last
+``_manifest.json`` (parameters, version, and one entry per part, in order,
+each naming its own file, with its rows, bytes and SHA-256, the total rows,
+and the side outputs).  ``<out>`` is a local folder or an object-store URL
+(:mod:`.storage`).
 
 * **Workers write.**  Each Dask worker writes its own parts straight to the
   output and returns only (rows, bytes, SHA-256) and the tasks' timings
@@ -27,6 +30,11 @@ local folder or an object-store URL (:mod:`.storage`).
   deleted before the cluster is reached).
 * **One writer.**  A ``_lock`` file (pid, host) refuses a second run on the
   same dataset while the first is alive.
+* **Older layouts.**  A folder built when the manifest, records and side
+  outputs lay among the parts is carried over: its checksum records move to
+  the metadata folder (so its parts are kept, verified as any other), and the
+  old manifest, records and side outputs leave the parts folder once the run
+  has reached its cluster.
 * **Determinism.**  A part's bytes depend on its partition alone (see
   :mod:`.parquet`), pieces or not, so worker count, scheduler and resume
   history never change the output.
@@ -70,7 +78,11 @@ from .verified import (  # noqa: F401  (re-exported: the layout is verified.py's
     file_record,
     is_count,
     is_sha256,
+    legacy_paths,
     manifest_path,
+    meta_folder,
+    part_path,
+    parts_folder,
     record_path,
     records_folder,
     side_entries,
@@ -165,7 +177,7 @@ def _valid_parts(storage: Storage, dataset: Dataset, partitions: list, force: bo
     keep: dict[int, tuple[int, int, str]] = {}
     if force:
         return keep
-    present = set(storage.files(dataset.name))
+    present = set(storage.files(*parts_folder(dataset.name)))
     schema = dataset.full_schema
     digest = params_digest(dataset)
     for i, partition in enumerate(partitions):
@@ -176,7 +188,7 @@ def _valid_parts(storage: Storage, dataset: Dataset, partitions: list, force: bo
         if want is None:
             continue
         try:
-            data = storage.read_bytes(dataset.name, name)
+            data = storage.read_bytes(*part_path(dataset.name, name))
         except (OSError, StorageError):      # unreadable, or not a regular file: computed again
             continue
         if sha256(data) == want:
@@ -192,12 +204,29 @@ def _agrees(manifest: dict, parts: dict[int, tuple[int, int, str]]) -> bool:
         (e["rows"], e["bytes"], e["sha256"]) == parts.get(i) for i, e in enumerate(manifest["parts"]))
 
 
+def _carry_over(storage: Storage, dataset: Dataset) -> None:
+    """Copy the checksum records an older layout left inside the parts folder (:func:`.verified.legacy_paths`)
+    to the metadata folder, where no record of the part is yet: its parts are then kept as any other, after
+    the same checks.  Each is read bounded and parsed (:func:`.verified.document`), never copied blind."""
+    _, old_records = legacy_paths(dataset.name)
+    for f in list(storage.files(*old_records)):
+        if f.startswith("part-") and f.endswith(".json") and not storage.exists(*records_folder(dataset.name), f):
+            record = document(storage, *old_records, f)
+            if record is not None:
+                storage.write_atomic(json.dumps(record).encode(), *records_folder(dataset.name), f)
+
+
 def _clean(storage: Storage, dataset: Dataset, count: int) -> None:
-    """Remove unfinished writes and parts beyond this run's partitions (other parameters)."""
+    """Remove unfinished writes and parts beyond this run's partitions (other parameters), and what an older
+    layout left among the parts (its manifest, records and side outputs), so that the folder holds parts only."""
     wanted = {part_name(i) for i in range(count)}
-    for f in storage.files(dataset.name):
-        if (f.startswith(".") and f.endswith(".tmp")) or (f.startswith("part-") and f not in wanted):
-            storage.remove(dataset.name, f)
+    old_manifest, old_records = legacy_paths(dataset.name)
+    for f in storage.files(*parts_folder(dataset.name)):
+        if ((f.startswith(".") and f.endswith(".tmp")) or (f.startswith("part-") and f not in wanted)
+                or f == old_manifest[-1] or f in dataset.side_output_names):
+            storage.remove(*parts_folder(dataset.name), f)
+    if storage.kind(*old_records) is not None:
+        storage.remove_tree(*old_records)
     for f in storage.files(*records_folder(dataset.name)):
         if f.startswith(".") or f[:-len(".json")] not in wanted:
             storage.remove(*records_folder(dataset.name), f)
@@ -228,16 +257,17 @@ def run_dataset(dataset: Dataset, storage: Storage, session: Session, inputs: An
     start = time.time()
     name = check_name(dataset.name)
     try:
+        storage.makedirs(*parts_folder(name))
         storage.makedirs(*records_folder(name))
         storage.check("file", *manifest_path(name))   # a folder or FIFO there: one line before any work
     except OSError as e:
         raise RunnerError(f"cannot write to output folder {storage.url(name)}: {e.strerror or e}") from None
     except StorageError as e:
         raise RunnerError(str(e)) from None
-    storage.refuse_links(name)               # nothing is read, written or deleted through a link
-    storage.refuse_links(*records_folder(name))
+    for folder in (parts_folder(name), meta_folder(name), records_folder(name), legacy_paths(name)[1]):
+        storage.refuse_links(*folder)        # nothing is read, written or deleted through a link
     try:
-        with storage.lock(name):
+        with storage.lock(*meta_folder(name)):
             return _run_locked(dataset, storage, session, inputs, force, start)
     except (StorageError, OSError) as e:
         raise RunnerError(f"{name}: {getattr(e, 'strerror', None) or e}") from None
@@ -248,6 +278,7 @@ def _run_locked(dataset: Dataset, storage: Storage, session: Session, inputs: An
     name = dataset.name
     moments = RunTrace(started=start)
     partitions = list(dataset.partitions(inputs))
+    _carry_over(storage, dataset)
     manifest = read_manifest(storage, name)
     manifest = manifest if check_manifest(manifest, dataset, len(partitions)) is None else None
     parts = _valid_parts(storage, dataset, partitions, force, manifest)
@@ -258,12 +289,13 @@ def _run_locked(dataset: Dataset, storage: Storage, session: Session, inputs: An
         if damaged is None:
             session.progress.skip(len(partitions))
             moments.finished = time.time()
-            return RunReport(name, storage.url(name), len(partitions), 0, sum(p[0] for p in parts.values()),
+            return RunReport(name, storage.url(*parts_folder(name)), len(partitions), 0,
+                             sum(p[0] for p in parts.values()),
                              sum(p[1] for p in parts.values()), time.time() - start, manifest, moments)
-        print(f"pokerpipe: {storage.url(name, damaged)} is missing or differs from its manifest; writing it again",
-              file=sys.stderr)
+        print(f"pokerpipe: {storage.url(*side_path(name, damaged))} is missing or differs from its manifest; "
+              "writing it again", file=sys.stderr)
     for i in todo:                                # a folder or FIFO where a part goes: one line, no cluster
-        storage.check("file", name, part_name(i))
+        storage.check("file", *part_path(name, part_name(i)))
     if todo:
         reached = time.time()
         session.connect([(dataset, dataset.pieces(partitions[todo[0]])[0])])   # before touching anything
@@ -294,7 +326,7 @@ def _run_locked(dataset: Dataset, storage: Storage, session: Session, inputs: An
     doc["rows"] = sum(p["rows"] for p in doc["parts"])
     storage.write_atomic((json.dumps(doc, indent=1) + "\n").encode(), *manifest_path(name), sync=True)
     moments.finished = time.time()
-    return RunReport(name, storage.url(name), len(partitions), computed, doc["rows"],
+    return RunReport(name, storage.url(*parts_folder(name)), len(partitions), computed, doc["rows"],
                      sum(p["bytes"] for p in doc["parts"]), time.time() - start, doc, moments)
 
 
@@ -345,9 +377,9 @@ def _compute(dataset: Dataset, storage: Storage, session: Session, partitions: l
             moments.last_back = time.time()
             moments.parts += timings
             for i, rows, nbytes, sha in built:
-                if storage.size(dataset.name, part_name(i)) != nbytes:
+                if storage.size(*part_path(dataset.name, part_name(i))) != nbytes:
                     raise RunnerError(f"{dataset.name}: a worker wrote {part_name(i)} but it is not at "
-                                      f"{storage.url(dataset.name)}; workers on other machines need "
+                                      f"{storage.url(*parts_folder(dataset.name))}; workers on other machines need "
                                       "a shared folder or an object-store URL for --out")
                 parts[i] = (rows, nbytes, sha)
                 computed += 1

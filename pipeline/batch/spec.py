@@ -11,7 +11,9 @@ starts.  A partition may be cut into ``pieces`` computed apart and
 ``combine``-d into its part, each estimated by ``cost``; ``prepare`` loads a
 worker's kernels before its first part.  ``side_outputs``
 turns the finished dataset into extra files (a heat map, a strategy table),
-recorded with their SHA-256 in the manifest.
+recorded with their SHA-256 in the manifest.  ``description`` says in one line
+what the dataset holds, and every column of ``schema`` carries its own
+(:func:`~pipeline.batch.parquet.described`).
 """
 from __future__ import annotations
 
@@ -39,8 +41,9 @@ class Dataset:
     """Base class of every dataset recipe; subclasses set the attributes and methods below."""
 
     name: str = ""
+    description: str = ""                     # one line: what a row is and what the table answers
     params: dict[str, Any] = {}
-    schema: pa.Schema = pa.schema([])
+    schema: pa.Schema = pa.schema([])         # every column described (:func:`.parquet.described`)
     side_output_names: tuple[str, ...] = ()   # files written beside the parts (``_heatmap.png``)
 
     def dependencies(self) -> Sequence[Dataset]:

@@ -15,8 +15,8 @@ Two guarantees hold for every path under the root:
 
 * **Nothing through a link.**  Locally, a path whose part below the root is a
   symbolic link is refused (:class:`StorageError`): a link planted at
-  ``<out>/odds-table/_checksums`` or ``<out>/odds-table`` would otherwise let
-  a build delete and write outside ``<out>/<name>/``.  ``<out>`` itself may be
+  ``<out>/odds-table.meta/_checksums`` or ``<out>/odds-table`` would otherwise
+  let a build delete and write outside ``<out>/<name>/`` and ``<out>/<name>.meta/``.  ``<out>`` itself may be
   a link; it is the user's choice of where to write.
 * **The right kind of thing.**  Every path is checked for its kind before it
   is read or written (:meth:`Storage.check`, through
@@ -73,8 +73,8 @@ class StorageError(InputError):
 def check_name(name: str) -> str:
     """``name`` if it is a dataset name of slugs (``ehs-table/flop``), else StorageError.
 
-    A dataset writes only inside ``<out>/<name>/``: a name with ``..``, an
-    absolute path, upper case or odd characters could point elsewhere.
+    A dataset writes only inside ``<out>/<name>/`` and ``<out>/<name>.meta/``: a name with ``..``, a dot,
+    an absolute path, upper case or odd characters could point elsewhere (or at another dataset's files).
     """
     parts = name.split("/")
     if not name or not all(SLUG_PART.match(p) for p in parts):

@@ -4,9 +4,12 @@ Every reader of a dataset's own files — the runner deciding what to keep, the
 dataset reader, the hand-weight tables, the abstraction's lookups, any later
 one — reads through this module, so that the same rules hold for all:
 
-* **Where.**  :func:`manifest_path`, :func:`record_path` and :func:`side_path`
-  are the only places that know the layout of ``<out>/<name>/`` (the runner
-  writes through them too): moving the manifests or side outputs is a change
+* **Where.**  :func:`part_path`, :func:`manifest_path`, :func:`record_path`
+  and :func:`side_path` are the only places that know the layout (the runner
+  writes through them too): ``<out>/<name>/`` holds the Parquet parts and
+  nothing else, so that pandas, polars, DuckDB or Spark open the folder as one
+  table with no glob; the manifest, the checksum records, the side outputs and
+  the lock lie beside it in ``<out>/<name>.meta/``.  Moving them is a change
   here alone.
 * **What kind.**  Only a regular file is read, never through a symbolic link
   below the output root (:meth:`Storage.read_bytes`, :meth:`Storage.path`): a
@@ -50,31 +53,63 @@ from .storage import Storage, StorageError
 
 MANIFEST = "_manifest.json"
 CHECKSUMS = "_checksums"
+META_SUFFIX = ".meta"
 HASH_BLOCK = 1 << 24              # bytes hashed per read (16 MiB)
 MAX_HEADER = 1 << 16              # a .npy header pokerpipe writes is ~128 bytes
 
 
 # ---------------------------------------------------------------------------------------------------------
 # Where a dataset's files lie
+#
+#   <out>/<name>/part-NNNNN.parquet            the parts, and nothing else: the folder *is* the table
+#   <out>/<name>.meta/_manifest.json           written last: a finished run
+#   <out>/<name>.meta/_checksums/part-NNNNN.parquet.json   each part's checksum record
+#   <out>/<name>.meta/_heatmap.png, ...        side outputs (the recipe's ``side_output_names``)
+#   <out>/<name>.meta/_lock                    held while a run writes the dataset
+
+def parts_folder(name: str) -> tuple[str, ...]:
+    """The path parts, under the output root, of dataset ``name``'s folder of Parquet parts: it holds the
+    parts and nothing else, so that any reader opens it as one table."""
+    return (name,)
+
+
+def part_path(name: str, part: str) -> tuple[str, ...]:
+    """The path parts of dataset ``name``'s part file ``part`` (``part-00000.parquet``)."""
+    return (*parts_folder(name), part)
+
+
+def meta_folder(name: str) -> tuple[str, ...]:
+    """The path parts of the folder beside dataset ``name``'s parts that holds everything else: manifest,
+    checksum records, side outputs, the writer's lock (``<name>.meta``: a dataset name has no dot, so it
+    is never another dataset's folder)."""
+    return (name + META_SUFFIX,)
+
 
 def manifest_path(name: str) -> tuple[str, ...]:
     """The path parts, under the output root, of dataset ``name``'s manifest."""
-    return (name, MANIFEST)
+    return (*meta_folder(name), MANIFEST)
 
 
 def record_path(name: str, part: str) -> tuple[str, ...]:
     """The path parts of the checksum record of dataset ``name``'s part file ``part``."""
-    return (name, CHECKSUMS, part + ".json")
+    return (*records_folder(name), part + ".json")
 
 
 def records_folder(name: str) -> tuple[str, ...]:
     """The path parts of the folder of dataset ``name``'s checksum records."""
-    return (name, CHECKSUMS)
+    return (*meta_folder(name), CHECKSUMS)
 
 
 def side_path(name: str, file: str) -> tuple[str, ...]:
     """The path parts of dataset ``name``'s side output ``file`` (``_buckets.npy``)."""
-    return (name, file)
+    return (*meta_folder(name), file)
+
+
+def legacy_paths(name: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Where a build before the parts had a folder of their own (pokerpipe 0.1 before issue 40) left its
+    manifest and checksum records: inside the parts folder.  Only the runner reads them, to carry the
+    records over and clear the parts folder (:func:`pipeline.batch.runner.run_dataset`)."""
+    return (*parts_folder(name), MANIFEST), (*parts_folder(name), CHECKSUMS)
 
 
 # ---------------------------------------------------------------------------------------------------------

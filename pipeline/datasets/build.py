@@ -1,7 +1,8 @@
 """Building and reading datasets: dependencies first, every part verified, a catalog of what was built.
 
 ``build(name, out, **params)`` builds a dataset (its dependencies first) into
-``<out>/<name>/`` — ``out`` a local folder or an object-store URL — resuming
+``<out>/<name>/`` (its Parquet parts; manifest, checksums and side outputs in
+``<out>/<name>.meta/``) — ``out`` a local folder or an object-store URL — resuming
 whatever is already there; ``read(name, out)`` returns a finished dataset as a
 pyarrow Table after checking every part against its manifest's SHA-256.
 ``build_many`` runs several on one cluster and writes ``<out>/_catalog.json``.
@@ -31,7 +32,7 @@ from ..batch.runner import (
 from ..batch.session import Session
 from ..batch.spec import Dataset
 from ..batch.storage import Storage, StorageError
-from ..batch.verified import manifest_path
+from ..batch.verified import manifest_path, part_path
 from ..core.budget import refuse_beyond
 from ..core.combinatorics import available_cores
 from ..core.errors import InputError
@@ -59,7 +60,7 @@ class Reader:
         for i, p in enumerate(manifest["parts"]):
             table = None
             try:
-                data = self.storage.read_bytes(ds.name, p["file"])
+                data = self.storage.read_bytes(*part_path(ds.name, p["file"]))
                 if sha256(data) == p["sha256"]:
                     part = pq.ParquetFile(pa.BufferReader(data))
                     if part.schema_arrow.equals(schema, check_metadata=True) and part.metadata.num_rows == p["rows"]:

@@ -2,7 +2,11 @@
 
 Each module of :mod:`pipeline.datasets.recipes` holds one family of recipes and
 says what it registers (``registered()``: name -> factory) and where it stands
-in the build order (``ORDER``); adding a dataset is adding one such file.
+in the build order (``ORDER``); adding a dataset is adding one such file.  Each
+recipe says what it holds (``description``, and one per column), and
+:mod:`.measured` records what it costs with its default parameters (rows,
+size on disk, time on 2 cores: :func:`figures`), which ``pokerpipe datasets``
+and ``pokerpipe tables --help`` show before anything is built.
 
 >>> sorted(n for n in names() if not n.startswith(("videopoker/", "abstraction")))[:4]
 ['ehs-table/flop', 'ehs-table/river', 'ehs-table/turn', 'exploitability']
@@ -22,6 +26,7 @@ from ..batch.spec import Dataset
 from ..core.errors import InputError
 from ..core.inputs import did_you_mean
 from . import recipes
+from .measured import Measured, measured
 
 PREFLOP_SET = ("matchups", "preflop-grid", "vs-random")      # what `pokerpipe tables` builds by default
 
@@ -70,3 +75,11 @@ def dataset(name: str, **params: Any) -> Dataset:
         raise DatasetError(str(e)) from None
     except (TypeError, ValueError) as e:       # a recipe that left a check to Python: still one line
         raise DatasetError(f"{name}: {e}") from None
+
+
+def figures(name: str) -> Measured | None:
+    """What dataset ``name`` costs with its default parameters, as measured (:mod:`.measured`), or None;
+    DatasetError for an unknown name."""
+    if name not in registry():
+        raise DatasetError(f"unknown dataset {name!r} (see `pokerpipe datasets`)")
+    return measured(name)

@@ -14,6 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.documents import edit, json_values, paths
+from support.layout import key
+from support.layout import lock as lock_file
 
 from jobs.main import main
 from pipeline import datasets
@@ -22,8 +24,8 @@ from pipeline.batch.storage import Storage, StorageError
 from pipeline.core.errors import InputError
 
 JSON = json_values(0, 1, 20, -1, "part-00000.parquet", "odds-table")
-DOCUMENTS = ["odds-table/_manifest.json", "odds-table/_checksums/part-00000.parquet.json", "_catalog.json",
-             "odds-table/_lock"]
+DOCUMENTS = [key("odds-table", "_manifest.json"), key("odds-table", "_checksums", "part-00000.parquet.json"),
+             "_catalog.json", key("odds-table", "_lock")]
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +33,7 @@ def built(tmp_path_factory):
     out = tmp_path_factory.mktemp("built")
     assert main(["tables", "odds-table", "--out", str(out), "--workers", "1", "--quiet"]) == 0
     lock = {"pid": 2**22 + 12345, "host": "elsewhere", "since": 0.0}
-    (out / "odds-table" / "_lock").write_text(json.dumps(lock))     # a lock as another run leaves it
+    lock_file(out, "odds-table").write_text(json.dumps(lock))     # a lock as another run leaves it
     return out
 
 

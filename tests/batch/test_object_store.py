@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from support.layout import key, manifest
 from support.recorded import RECORDED_LIMIT_3000, parts_digest
 
 moto_server = pytest.importorskip("moto.server")
@@ -91,8 +92,8 @@ def test_tables_into_a_bucket_equal_a_local_run(s3, cluster, tmp_path):
     for name in ("matchups", "odds-table"):
         parts = sorted(p.name for p in (tmp_path / name).glob("part-*.parquet"))
         assert parts and all(got[f"{name}/{p}"] == (tmp_path / name / p).read_bytes() for p in parts)
-        remote_m = json.loads(got[f"{name}/_manifest.json"])
-        local_m = json.loads((tmp_path / name / "_manifest.json").read_text())
+        remote_m = json.loads(got[key(name, "_manifest.json")])
+        local_m = json.loads(manifest(tmp_path, name).read_text())
         assert remote_m["parts"] == local_m["parts"] and remote_m["parameters"] == local_m["parameters"]
     cat = json.loads(got["_catalog.json"])
     assert {e["dataset"] for e in cat["datasets"]} == {"matchups", "odds-table"}
@@ -115,13 +116,15 @@ def test_interrupted_run_resumes_in_the_bucket(s3, cluster):
     assert proc.returncode in (0, 130), err
     again = pokerpipe(env, *ARGS[:-1], "--param", "matchups.limit=3000", "--scheduler", cluster, "--out", url)
     assert again.returncode == 0, again.stderr
-    got = objects(client, "run2/matchups/")
-    manifest = json.loads(got["_manifest.json"])
-    parts = [p["file"] for p in manifest["parts"]]
+    got = objects(client, "run2/")
+    doc = json.loads(got[key("matchups", "_manifest.json")])
+    parts = [p["file"] for p in doc["parts"]]
     assert parts == [f"part-{i:05d}.parquet" for i in range(6)]
-    assert [hashlib.sha256(got[p]).hexdigest() for p in parts] == [p["sha256"] for p in manifest["parts"]]
+    files = sorted(k for k in got if k.startswith("matchups/") and not k.endswith("/"))    # not folder markers
+    assert files == [f"matchups/{p}" for p in parts]                                     # the parts, only them
+    assert [hashlib.sha256(got[f"matchups/{p}"]).hexdigest() for p in parts] == [p["sha256"] for p in doc["parts"]]
     # the same parts as an uninterrupted local run (recorded: tests/test_datasets.py)
-    assert parts_digest(manifest) == RECORDED_LIMIT_3000
+    assert parts_digest(doc) == RECORDED_LIMIT_3000
 
 
 EVOLVE = ["evolve", "--population", "4", "--generations", "2", "--hands-per-match", "100", "--trainers", "2",

@@ -18,6 +18,7 @@ import signal
 from pathlib import Path
 
 import pytest
+from support.layout import key
 from support.tiny_datasets import WithSides
 
 from pipeline import datasets
@@ -27,7 +28,7 @@ from pipeline.core.errors import InputError, PokerpipeError
 
 def written(out: Path) -> list[str]:
     """Every file and folder the build left under ``out``, and the lock it held while it ran."""
-    return sorted(p.relative_to(out).as_posix() for p in out.rglob("*")) + ["sides/_lock"]
+    return sorted(p.relative_to(out).as_posix() for p in out.rglob("*")) + [key("sides", "_lock")]
 
 
 class _Slow(Exception):
@@ -69,8 +70,9 @@ def _cases(built: Path) -> list[tuple[str, str]]:
 
 def test_every_path_of_a_build_in_the_wrong_kind(built_sides, tmp_path):
     cases = _cases(built_sides)
-    assert {("_catalog.json", "folder"), ("sides/_manifest.json", "fifo"), ("sides/_a.npy", "fifo"),
-            ("sides/_checksums", "file"), ("sides/part-00000.parquet", "folder")} <= set(cases)
+    assert {("_catalog.json", "folder"), (key("sides", "_manifest.json"), "fifo"), (key("sides", "_a.npy"), "fifo"),
+            (key("sides", "_checksums"), "file"), ("sides/part-00000.parquet", "folder"), ("sides", "file"),
+            (key("sides"), "file")} <= set(cases)
     refused = set()
     for i, (rel, kind) in enumerate(cases):
         out = tmp_path / str(i)

@@ -12,6 +12,7 @@ from pathlib import Path
 import pyarrow.dataset as ds
 import pytest
 from support import tiny_datasets
+from support.layout import beside
 
 from pipeline.batch.runner import MANIFEST, RunnerError
 from pipeline.datasets import build as run_job
@@ -35,7 +36,7 @@ def test_parts_manifest_and_dataset(tmp_path, reference):
     folder = tmp_path / "squares"
     assert r.parts == 20 and r.computed == 20 and r.rows == 40
     assert files(folder) == reference                      # same bytes with 1 or 2 workers
-    m = json.loads((folder / MANIFEST).read_text())
+    m = json.loads((beside(folder) / MANIFEST).read_text())
     assert m["parameters"] == {"n": 20} and m["rows"] == 40 and len(m["parts"]) == 20
     assert m["parts"][3]["file"] == "part-00003.parquet" and len(m["parts"][3]["sha256"]) == 64
     t = ds.dataset(folder, format="parquet").to_table()
@@ -50,7 +51,7 @@ def test_resume_keeps_good_parts_and_redoes_bad_ones(tmp_path, reference):
     (folder / "part-00004.parquet").unlink()
     data = (folder / "part-00007.parquet").read_bytes()
     (folder / "part-00007.parquet").write_bytes(data[: len(data) // 2])      # truncated on disk
-    (folder / MANIFEST).unlink()                                          # as after an interrupt
+    (beside(folder) / MANIFEST).unlink()                                          # as after an interrupt
     r = run_job(tiny_datasets.job(), tmp_path, workers=1, quiet=True)
     assert r.computed == 2
     assert files(folder) == reference
@@ -109,7 +110,7 @@ def test_worker_killed_mid_job(tmp_path, reference):
         t.join(120)
         assert not errors and not t.is_alive()
     assert files(folder) == reference
-    assert (folder / MANIFEST).exists()
+    assert (beside(folder) / MANIFEST).exists()
 
 
 def test_external_scheduler_and_workers(tmp_path, reference):

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from support import tiny_datasets
+from support.layout import beside, manifest
 
 from pipeline.batch.runner import MANIFEST, RunnerError
 from pipeline.datasets import build
@@ -24,11 +25,11 @@ def test_part_that_cannot_be_written(tmp_path):
         build(tiny_datasets.job(), tmp_path, workers=1)     # what is wrong (issue 39), not "cannot write"
     assert "\n" not in str(e.value)
     assert not list((tmp_path / "squares").glob(".*.tmp"))
-    assert not (tmp_path / "squares" / MANIFEST).exists()
+    assert not manifest(tmp_path, "squares").exists()
 
 
 def test_manifest_that_is_a_folder(tmp_path):
-    (tmp_path / "squares" / MANIFEST).mkdir(parents=True)
+    manifest(tmp_path, "squares").mkdir(parents=True)
     with pytest.raises(RunnerError, match="_manifest.json is a folder, not a file"):
         build(tiny_datasets.job(), tmp_path, workers=1)
 
@@ -38,7 +39,7 @@ def test_partition_that_kills_its_worker(tmp_path):
         build(tiny_datasets.Crasher(), tmp_path, workers=1)
     assert "\n" not in str(e.value)
     done = list((tmp_path / "squares").glob("part-*.parquet"))
-    assert len(done) >= 1 and not (tmp_path / "squares" / MANIFEST).exists()
+    assert len(done) >= 1 and not manifest(tmp_path, "squares").exists()
 
 
 def test_scheduler_dies_mid_run(tmp_path):
@@ -80,7 +81,7 @@ def test_scheduler_dies_mid_run(tmp_path):
                 p.wait(30)
     # and it resumes on a local cluster to the same parts
     r = build(tiny_datasets.job(), tmp_path, workers=1)
-    assert r.computed < 20 and json.loads((tmp_path / "squares" / MANIFEST).read_text())["rows"] == 40
+    assert r.computed < 20 and json.loads(manifest(tmp_path, "squares").read_text())["rows"] == 40
 
 
 @pytest.fixture
@@ -100,4 +101,4 @@ def test_disk_full(tiny_disk):
         build(tiny_datasets.job(n=200), tiny_disk, workers=1)
     assert "No space left" in str(e.value) and "\n" not in str(e.value)
     folder = tiny_disk / "squares"
-    assert not list(folder.glob(".*.tmp")) and not (folder / MANIFEST).exists()
+    assert not list(folder.glob(".*.tmp")) and not (beside(folder) / MANIFEST).exists()

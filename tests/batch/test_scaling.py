@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 from support import tiny_datasets
+from support.layout import manifest
 
-from pipeline.batch.runner import MANIFEST
+from pipeline.batch import verified
 from pipeline.batch.session import Session
 from pipeline.batch.trace import WHOLE, WRITE
 from pipeline.datasets import build, build_many
@@ -38,7 +39,8 @@ def pieces_reference(tmp_path_factory):
     ds = tiny_datasets.pieces()
     out = tmp_path_factory.mktemp("whole")
     storage = Storage(str(out))
-    storage.makedirs(ds.name, "_checksums")
+    storage.makedirs(*verified.parts_folder(ds.name))
+    storage.makedirs(*verified.records_folder(ds.name))
     for i, partition in enumerate(ds.partitions(None)):
         _write(ds, i, ds.compute(partition), storage)
     return files(out / ds.name)
@@ -153,7 +155,7 @@ def test_a_cluster_gains_a_worker_and_loses_one_mid_run_and_writes_the_same_byte
         joined = worker()
         t.join(120)
         assert not errors and not t.is_alive()
-    assert files(out / "pieces") == pieces_reference and (out / "pieces" / MANIFEST).exists()
+    assert files(out / "pieces") == pieces_reference and manifest(out, "pieces").exists()
     hosts = {t.worker for t in reports[-1].trace.parts}
     assert f"{socket.gethostname()}:{joined.pid}" in hosts
 

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from support.layout import manifest as manifest_file
+from support.layout import meta
 from support.tiny_datasets import SIDE, WithSides
 
 from pipeline.batch import verified
@@ -37,6 +39,7 @@ def clean(built_sides):
 
 
 def _manifest(folder: Path) -> dict:
+    """The manifest in ``folder``: the dataset's metadata folder (:func:`support.layout.meta`)."""
     return json.loads((folder / "_manifest.json").read_text())
 
 
@@ -131,7 +134,7 @@ READERS = {
 
 def _clean_answer(reader: str, clean_out: Path, out: Path):
     if reader == "document":                 # a bounded JSON object: whatever the (regular) file holds
-        return json.loads((out / NAME / "_manifest.json").read_text())
+        return json.loads(manifest_file(out, NAME).read_text())
     storage = Storage.open(clean_out)
     return READERS[reader](storage, verified.document(storage, *verified.manifest_path(NAME)))
 
@@ -162,10 +165,10 @@ def test_every_reader_gives_the_clean_answer_or_one_line(clean, tmp_path, damage
     out, outside = tmp_path / "out", tmp_path / "outside"
     shutil.copytree(clean, out)
     outside.mkdir()
-    DAMAGE[damage](out / NAME, outside)
+    DAMAGE[damage](meta(out, NAME), outside)
     storage = Storage.open(out)
     manifest = verified.document(storage, *verified.manifest_path(NAME))
-    manifest = manifest if isinstance(manifest, dict) else _manifest(clean / NAME)
+    manifest = manifest if isinstance(manifest, dict) else _manifest(meta(clean, NAME))
     outcomes = {}
     for reader, call in READERS.items():
         try:
@@ -207,7 +210,7 @@ def test_a_rebuild_repairs_it_or_says_what_is_wrong(clean, tmp_path, damage):
     out, outside = tmp_path / "out", tmp_path / "outside"
     shutil.copytree(clean, out)
     outside.mkdir()
-    DAMAGE[damage](out / NAME, outside)
+    DAMAGE[damage](meta(out, NAME), outside)
     try:
         _bounded(lambda: build(WithSides(), out, workers=1), 60)
     except _Slow:
@@ -225,7 +228,7 @@ def test_a_rebuild_repairs_it_or_says_what_is_wrong(clean, tmp_path, damage):
             verified.side_array(storage, NAME, manifest, "_a.npy", np.uint16, (SIDE,))
         return
     assert np.array_equal(verified.side_array(storage, NAME, manifest, "_a.npy", np.uint16, (SIDE,)), ARRAY)
-    assert (out / NAME / "_a.npy").read_bytes() == (clean / NAME / "_a.npy").read_bytes()
+    assert (meta(out, NAME) / "_a.npy").read_bytes() == (meta(clean, NAME) / "_a.npy").read_bytes()
 
 
 def test_bit_rot_after_a_first_read_is_found_by_the_next_process(clean, tmp_path):
@@ -236,6 +239,6 @@ def test_bit_rot_after_a_first_read_is_found_by_the_next_process(clean, tmp_path
     storage = Storage.open(out)
     manifest = verified.read_document(storage, *verified.manifest_path(NAME))
     assert np.array_equal(verified.side_array(storage, NAME, manifest, "_a.npy", np.uint16, (SIDE,)), ARRAY)
-    _flip(out / NAME / "_a.npy", 300)
+    _flip(meta(out, NAME) / "_a.npy", 300)
     with pytest.raises(InputError, match="_a.npy is damaged"):
         verified.side_array(storage, NAME, manifest, "_a.npy", np.uint16, (SIDE,))

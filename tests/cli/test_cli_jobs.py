@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pyarrow.dataset as ds
 import pytest
+from support.layout import beside, copy_dataset, manifest, part, record, records, side
+from support.readers import read_everywhere
 
 
 def pokerpipe(*args, **kw):
@@ -34,13 +36,12 @@ def full(tmp_path_factory):
     CI just before the tests), its ``matchups`` and ``preflop-grid`` are copied in first: the run below keeps
     each part only if it verifies against its manifest for these parameters and version, and computes
     everything else, so the bytes the tests check are this code's either way — a minute less in CI."""
-    import shutil
 
     out = tmp_path_factory.mktemp("full")
     quick_start = Path(__file__).resolve().parents[2] / "outputs"
     for name in ("matchups", "preflop-grid"):
-        if (quick_start / name / "_manifest.json").is_file():
-            shutil.copytree(quick_start / name, out / name)
+        if manifest(quick_start, name).is_file():
+            copy_dataset(quick_start / name, out / name)
     p = pokerpipe(*PREFLOP_SET, "--out", str(out), "--quiet")
     assert p.returncode == 0, p.stderr
     return out
@@ -49,8 +50,8 @@ def full(tmp_path_factory):
 def test_preflop_set_byte_identical_to_before(full):
     from support.recorded import RECORDED_FULL, RECORDED_SIDE, parts_digest
     for name, digest in RECORDED_FULL.items():
-        assert parts_digest(json.loads((full / name / "_manifest.json").read_text())) == digest, name
-    heatmap = (full / "preflop-grid" / "_heatmap.png").read_bytes()
+        assert parts_digest(json.loads(manifest(full, name).read_text())) == digest, name
+    heatmap = side(full, "preflop-grid", "_heatmap.png").read_bytes()
     assert hashlib.sha256(heatmap).hexdigest() == RECORDED_SIDE["preflop-grid/_heatmap.png"]
     cat = json.loads((full / "_catalog.json").read_text())
     assert [e["dataset"] for e in cat["datasets"]] == ["matchups", "preflop-grid", "vs-random"]
@@ -63,7 +64,7 @@ def test_matchups_dataset(full):
     assert ((t.wins + t.ties + t.losses) == 1712304).all()
     row = t[(t.hero_class == "AA") & (t.villain_class == "KK")]
     assert row.weight.sum() == 6 * 6
-    m = json.loads((full / "matchups" / "_manifest.json").read_text())
+    m = json.loads(manifest(full, "matchups").read_text())
     assert m["rows"] == 47008 and len(m["parts"]) == 95
 
 
@@ -80,17 +81,23 @@ def test_grid_published_cells(full):
     swapped = cell.loc[list(zip(t.villain, t.hero, strict=True)), "equity"].to_numpy()
     assert abs(t.equity.to_numpy() + swapped - 1).max() < 1e-12
     assert t.combos.sum() == 1624350
-    assert (full / "preflop-grid" / "_heatmap.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert side(full, "preflop-grid", "_heatmap.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_grid_reads_in_polars_and_duckdb(full):
-    polars = pytest.importorskip("polars")
-    duckdb = pytest.importorskip("duckdb")
-    glob = str(full / "preflop-grid" / "*.parquet")
-    df = polars.read_parquet(glob)
+    """The folder itself, no glob (issue 40): nothing but parts lies in it."""
+    import duckdb
+    import polars
+
+    folder = str(full / "preflop-grid")
+    df = polars.read_parquet(folder)
     assert df.height == 28561 and df["wins"].dtype == polars.Int64
-    (row,) = duckdb.sql(f"select wins, ties, losses from '{glob}' where hero = 'AA' and villain = 'KK'").fetchall()
+    (row,) = duckdb.sql(f"select wins, ties, losses from read_parquet('{folder}') "
+                        "where hero = 'AA' and villain = 'KK'").fetchall()
     assert row == (50371344, 285228, 10986372)
+    params = {"vs-random": {"opponents": "1,3", "trials": 3000}}
+    for name in ("matchups", "preflop-grid", "vs-random"):
+        assert read_everywhere(full, name, **params.get(name, {})) > 0
 
 
 def test_vs_random(full):
@@ -137,12 +144,11 @@ def test_tables_killed_midway_then_rerun_ends_identical(full, tmp_path):
 
     import psutil
 
-    from pipeline.batch.runner import CHECKSUMS
-    (tmp_path / "matchups" / CHECKSUMS).mkdir(parents=True)
+    (tmp_path / "matchups").mkdir()
+    records(tmp_path, "matchups").mkdir(parents=True)
     for i in range(LEFT_BY_AN_EARLIER_KILL):
-        name = f"part-{i:05d}.parquet"
-        shutil.copy2(full / "matchups" / name, tmp_path / "matchups" / name)
-        shutil.copy2(full / "matchups" / CHECKSUMS / f"{name}.json", tmp_path / "matchups" / CHECKSUMS)
+        shutil.copy2(part(full, "matchups", i), part(tmp_path, "matchups", i))
+        shutil.copy2(record(full, "matchups", i), record(tmp_path, "matchups", i))
     proc = subprocess.Popen([sys.executable, "-m", "jobs", *PREFLOP_SET, "--workers", "2", "--quiet",
                              "--out", str(tmp_path)], stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 300
@@ -154,7 +160,7 @@ def test_tables_killed_midway_then_rerun_ends_identical(full, tmp_path):
     proc.communicate(timeout=60)
     gone, alive = psutil.wait_procs(children, timeout=30)
     assert not alive, [p.cmdline() for p in alive]                 # no stray workers
-    assert not (tmp_path / "matchups" / "_manifest.json").exists()
+    assert not manifest(tmp_path, "matchups").exists()
     assert len(list((tmp_path / "matchups").glob("part-*.parquet"))) < 95       # killed midway
     again = pokerpipe(*PREFLOP_SET, "--out", str(tmp_path), "--quiet")
     assert again.returncode == 0, again.stderr
@@ -172,7 +178,7 @@ def interrupt_then_resume(out: Path, sig: int) -> tuple:
     proc.send_signal(sig)
     err = proc.communicate(timeout=120)[1]
     folder = out / "matchups"
-    manifest_after_stop = (folder / "_manifest.json").exists()
+    manifest_after_stop = (beside(folder) / "_manifest.json").exists()
     done = len(parts(folder))
     again = pokerpipe("matchups", "--limit", "6000", "--workers", "2", "--out", str(out))
     return proc.returncode, err, manifest_after_stop, done, again, folder
@@ -201,9 +207,9 @@ def test_interrupt_then_resume_equals_uninterrupted(interrupted, sig):
     assert 2 <= done < 12
     assert again.returncode == 0, again.stderr
     assert f"{12 - done} computed, {done} kept" in again.stderr
-    assert parts_digest(json.loads((folder / "_manifest.json").read_text())) == RECORDED_LIMIT_6000
+    assert parts_digest(json.loads((beside(folder) / "_manifest.json").read_text())) == RECORDED_LIMIT_6000
     assert [hashlib.sha256(b).hexdigest() for b in parts(folder).values()] == \
-        [p["sha256"] for p in json.loads((folder / "_manifest.json").read_text())["parts"]]
+        [p["sha256"] for p in json.loads((beside(folder) / "_manifest.json").read_text())["parts"]]
 
 
 def test_odds_table(tmp_path):
@@ -244,15 +250,14 @@ def test_bad_options(tmp_path, args, words):
 
 def test_damaged_input_is_repaired_not_read(full, tmp_path):
     """A flipped bit in a finished matchups part is caught by its SHA-256 and recomputed before use."""
-    import shutil
-    shutil.copytree(full / "matchups", tmp_path / "matchups")
-    part = tmp_path / "matchups" / "part-00001.parquet"
-    data = bytearray(part.read_bytes())
+    copy_dataset(full / "matchups", tmp_path / "matchups")
+    damaged = tmp_path / "matchups" / "part-00001.parquet"
+    data = bytearray(damaged.read_bytes())
     data[3620] ^= 1
-    part.write_bytes(bytes(data))
+    damaged.write_bytes(bytes(data))
     p = pokerpipe("vs-random", "--opponents", "1", "--out", str(tmp_path))
     assert p.returncode == 0, p.stderr
     assert "matchups: 47,008 rows in 95 parts" in p.stderr and "(1 computed, 94 kept" in p.stderr
-    assert part.read_bytes() == (full / "matchups" / "part-00001.parquet").read_bytes()
+    assert damaged.read_bytes() == (full / "matchups" / "part-00001.parquet").read_bytes()
     t = ds.dataset(tmp_path / "vs-random", format="parquet").to_table().to_pandas().set_index("hand")
     assert round(t.loc["AKo", "equity"], 5) == 0.65320

@@ -90,7 +90,7 @@ def test_commands_say_where_their_pictures_are(tmp_path, capsys):
     report = SimpleNamespace(name="preflop-grid", location="out/preflop-grid",
                              manifest={"side_outputs": [{"file": "_heatmap.png"}, {"file": "_grid.npy"}]})
     print_pictures([report, SimpleNamespace(name="matchups", location="out/matchups", manifest={})])
-    assert capsys.readouterr().out == "picture: out/preflop-grid/_heatmap.png\n"
+    assert capsys.readouterr().out == "picture: out/preflop-grid.meta/_heatmap.png\n"      # beside the parts
 
 
 @pytest.mark.parametrize("args, head", [

@@ -21,6 +21,9 @@ from pathlib import Path
 
 import pytest
 from support.ahead import selected, wanted
+from support.layout import beside, copy_dataset, lock, meta, records
+from support.layout import manifest as manifest_file
+from support.layout import record as record_file
 from support.recorded import RECORDED, parts_digest
 
 from pipeline import datasets
@@ -41,7 +44,8 @@ def assert_refused(p, words):
 
 
 def manifest(folder: Path) -> dict:
-    return json.loads((folder / "_manifest.json").read_text())
+    """The manifest of the dataset whose parts are in ``folder`` (it lies beside them)."""
+    return json.loads((beside(folder) / "_manifest.json").read_text())
 
 
 # ---------------------------------------------------------------------------
@@ -49,7 +53,8 @@ def manifest(folder: Path) -> dict:
 
 INTERRUPTED = ["tables", "matchups", "--param", "matchups.limit=1500", "--quiet", "--workers"]
 # ``pokerpipe tables matchups --param matchups.limit=1500 --workers 1``, uninterrupted, recorded at main c907f04
-RECORDED_LIMIT_1500 = "631d57ad877697e659c910e721214d44c5cd1812ce16a6f347d6af86dbf700e0"
+# (631d57ad...) and again for issue 40's column descriptions (support/recorded.py says how it was checked)
+RECORDED_LIMIT_1500 = "dcfe75e1e6938bae613ffbccd332b7ae56bdd439d5b4ae36c9ac428524c7f788"
 
 
 def interrupt_whole_group(out: Path) -> dict:
@@ -112,21 +117,22 @@ def cut_short(folder: Path) -> None:
     m = manifest(folder)
     m["parts"] = m["parts"][:5]
     m["rows"] = sum(p["rows"] for p in m["parts"])
-    (folder / "_manifest.json").write_text(json.dumps(m))
+    (beside(folder) / "_manifest.json").write_text(json.dumps(m))
 
 
 def swapped_after_crash(folder: Path) -> None:
     """Case 8: a crash left no manifest, and part 0 with its checksum record replaced by part 1's."""
-    (folder / "_manifest.json").unlink()
+    (beside(folder) / "_manifest.json").unlink()
     shutil.copy(folder / "part-00001.parquet", folder / "part-00000.parquet")
-    shutil.copy(folder / "_checksums" / "part-00001.parquet.json", folder / "_checksums" / "part-00000.parquet.json")
+    records = beside(folder) / "_checksums"
+    shutil.copy(records / "part-00001.parquet.json", records / "part-00000.parquet.json")
 
 
 def total_rows_edited(folder: Path) -> None:
     """Case 9: the manifest's total rows edited by hand."""
     m = manifest(folder)
     m["rows"] = 999_999
-    (folder / "_manifest.json").write_text(json.dumps(m))
+    (beside(folder) / "_manifest.json").write_text(json.dumps(m))
 
 
 def part_rows_edited(folder: Path) -> None:
@@ -134,7 +140,7 @@ def part_rows_edited(folder: Path) -> None:
     m = manifest(folder)
     m["parts"][3]["rows"] = 999_999
     m["rows"] = sum(p["rows"] for p in m["parts"])
-    (folder / "_manifest.json").write_text(json.dumps(m))
+    (beside(folder) / "_manifest.json").write_text(json.dumps(m))
 
 
 DAMAGE = {"cut-short": cut_short, "swapped-after-crash": swapped_after_crash,
@@ -143,7 +149,7 @@ DAMAGE = {"cut-short": cut_short, "swapped-after-crash": swapped_after_crash,
 
 def rerun_damaged(base, damage: str, out: Path) -> dict:
     """Copy the clean build, damage it, and run the same command again."""
-    shutil.copytree(base.result()["folder"], out / "vs-random")
+    copy_dataset(base.result()["folder"], out / "vs-random")
     DAMAGE[damage](out / "vs-random")
     return {"p": cli(*VS_RANDOM, "--out", out), "folder": out / "vs-random"}
 
@@ -177,7 +183,22 @@ def _outside(tmp: Path) -> Path:
 
 
 def checksums_linked(tmp: Path) -> Path:
-    """``<out>/odds-table/_checksums`` is a link to the outside folder (it used to be emptied)."""
+    """``<out>/odds-table.meta/_checksums`` is a link to the outside folder (it used to be emptied)."""
+    meta(tmp / "out", "odds-table").mkdir(parents=True)
+    os.symlink(_outside(tmp), records(tmp / "out", "odds-table"))
+    return tmp / "out"
+
+
+def meta_linked(tmp: Path) -> Path:
+    """``<out>/odds-table.meta`` is itself a link (the manifest, records and lock would land outside)."""
+    (tmp / "out").mkdir()
+    os.symlink(_outside(tmp), meta(tmp / "out", "odds-table"))
+    return tmp / "out"
+
+
+def legacy_checksums_linked(tmp: Path) -> Path:
+    """``<out>/odds-table/_checksums``, where an older layout kept the records, is a link (it would be read, then
+    deleted, as an older build's records)."""
     (tmp / "out" / "odds-table").mkdir(parents=True)
     os.symlink(_outside(tmp), tmp / "out" / "odds-table" / "_checksums")
     return tmp / "out"
@@ -197,7 +218,8 @@ def part_linked(tmp: Path) -> Path:
     return tmp / "out"
 
 
-LINKED = {"checksums-linked": checksums_linked, "dataset-linked": dataset_linked}
+LINKED = {"checksums-linked": checksums_linked, "dataset-linked": dataset_linked, "meta-linked": meta_linked,
+          "legacy-checksums-linked": legacy_checksums_linked}
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
@@ -214,9 +236,9 @@ def through_link(key: str, tmp: Path) -> dict:
 # Cases 10, 19, 16: a zero-byte lock, damaged manifests, records and catalog
 
 def zero_byte_lock(out: Path) -> dict:
-    """Case 10: a full disk left ``<out>/odds-table/_lock`` empty; the next run must take it over."""
-    (out / "odds-table").mkdir(parents=True)
-    (out / "odds-table" / "_lock").write_bytes(b"")
+    """Case 10: a full disk left ``<out>/odds-table.meta/_lock`` empty; the next run must take it over."""
+    meta(out, "odds-table").mkdir(parents=True)
+    lock(out, "odds-table").write_bytes(b"")
     return {"p": cli("tables", "odds-table", "--workers", "1", "--quiet", "--out", out), "out": out}
 
 
@@ -229,12 +251,12 @@ def damaged_documents(first, out: Path) -> dict:
     shutil.copytree(first.result()["out"], out, dirs_exist_ok=True)
     m = manifest(out / "odds-table")
     m["rows"] = str(m["rows"])                                          # 19: rows a string
-    (out / "odds-table" / "_manifest.json").write_text(json.dumps(m))
-    (out / "odds-table" / "_checksums" / "part-00000.parquet.json").write_text(DEEP)    # 16: a record
-    (out / "matchups").mkdir()
-    (out / "matchups" / "_manifest.json").write_text(DEEP)                           # 16: a manifest
-    (out / "preflop-grid").mkdir()
-    (out / "preflop-grid" / "_manifest.json").write_text(json.dumps(                 # 19: entries damaged
+    manifest_file(out, "odds-table").write_text(json.dumps(m))
+    record_file(out, "odds-table", 0).write_text(DEEP)                                    # 16: a record
+    meta(out, "matchups").mkdir()
+    manifest_file(out, "matchups").write_text(DEEP)                                    # 16: a manifest
+    meta(out, "preflop-grid").mkdir()
+    manifest_file(out, "preflop-grid").write_text(json.dumps(                          # 19: entries damaged
         {"job": "preflop-grid", "parameters": {"source": "matchups"}, "version": __version__,
          "parts": [{"file": 5, "rows": "x"}], "rows": [1]}))
     (out / "_catalog.json").write_text('{"datasets": ' + DEEP)                      # 16: the catalog
@@ -308,7 +330,7 @@ def test_damaged_run_is_repaired_to_the_clean_bytes(ahead, damage, kept):
         data = (got["folder"] / entry["file"]).read_bytes()
         assert hashlib.sha256(data).hexdigest() == entry["sha256"] and entry["rows"] == 13
     for i in range(26):
-        record = json.loads((got["folder"] / "_checksums" / f"part-{i:05d}.parquet.json").read_text())
+        record = json.loads((beside(got["folder"]) / "_checksums" / f"part-{i:05d}.parquet.json").read_text())
         assert (record["dataset"], record["part"], record["sha256"]) == ("vs-random", i, m["parts"][i]["sha256"])
 
 
@@ -318,7 +340,7 @@ def test_reader_refuses_a_manifest_that_is_not_a_finished_run(ahead, tmp_path):
     for damage, words in [("cut-short", "lists 5 of 26 parts"), ("total-rows-edited", "total rows"),
                           ("part-rows-edited", "rows differ")]:
         out = tmp_path / damage
-        shutil.copytree(base, out / "vs-random")
+        copy_dataset(base, out / "vs-random")
         DAMAGE[damage](out / "vs-random")
         if damage != "part-rows-edited":
             assert datasets.is_built("vs-random", out, **VS_RANDOM_PARAMS) is None
@@ -394,7 +416,7 @@ def test_zero_byte_lock_is_taken_over(ahead):
     assert "_lock could not be read (left by a failed write); taking it over" in p.stderr, p.stderr
     assert "Traceback" not in p.stderr and "pid -1" not in p.stderr
     assert parts_digest(manifest(got["out"] / "odds-table")) == ODDS_TABLE_DIGEST
-    assert not (got["out"] / "odds-table" / "_lock").exists()
+    assert not lock(got["out"], "odds-table").exists()
 
 
 def test_damaged_documents(ahead):
@@ -403,14 +425,14 @@ def test_damaged_documents(ahead):
     got = ahead("documents")
     listing = got["listing"]
     assert listing.returncode == 0 and not listing.stderr, listing.stderr
-    built = {d["name"]: (d["built"], d["rows"]) for d in json.loads(listing.stdout)["datasets"]}
-    assert built["odds-table"] == built["matchups"] == built["preflop-grid"] == (False, None)
+    built = {d["name"]: (d["built"], d["figures"]) for d in json.loads(listing.stdout)["datasets"]}
+    assert built["odds-table"] == built["matchups"] == built["preflop-grid"] == (False, "recorded")
     rebuilt = got["rebuilt"]
     assert rebuilt.returncode == 0 and "Traceback" not in rebuilt.stderr, rebuilt.stderr
     folder = got["out"] / "odds-table"
     m = manifest(folder)
     assert parts_digest(m) == ODDS_TABLE_DIGEST and m["rows"] == 20
-    record = json.loads((folder / "_checksums" / "part-00000.parquet.json").read_text())
+    record = json.loads(record_file(got["out"], "odds-table", 0).read_text())
     assert record["sha256"] == m["parts"][0]["sha256"] and record["part"] == 0
     cat = json.loads((got["out"] / "_catalog.json").read_text())
     assert [e["dataset"] for e in cat["datasets"]] == ["odds-table"] and cat["datasets"][0]["rows"] == 20
@@ -432,7 +454,7 @@ def test_param_of_an_input_applies_to_it(ahead):
     assert_refused(got["grid"], "the matchups dataset holds 20 rows, expected all 47,008")
     folder = got["cwd"] / "rel" / "matchups"
     assert parts_digest(manifest(folder)) == RECORDED[("matchups", (("limit", 20),))]
-    assert not (got["cwd"] / "rel" / "preflop-grid" / "_manifest.json").exists()
+    assert not manifest_file(got["cwd"] / "rel", "preflop-grid").exists()
     again = got["again"]
     assert again.returncode == 0, again.stderr
     assert "matchups: 20 rows in 1 parts at rel/matchups (0 computed, 1 kept" in again.stderr, again.stderr

@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.layout import meta
 
 from jobs.main import main
 from pipeline.abstraction.lookup import AbstractionError, situation
@@ -46,7 +47,8 @@ def copy(ab1: Path, tmp: Path) -> Path:
 
 
 def turn(out: Path) -> Path:
-    return out / "abstraction" / "turn"
+    """The folder of ``abstraction/turn``'s manifest and side outputs (beside its parts)."""
+    return meta(out, "abstraction/turn")
 
 
 class _Slow(Exception):

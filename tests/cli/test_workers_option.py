@@ -2,6 +2,8 @@
 import subprocess
 import sys
 
+from support.layout import manifest
+
 from jobs.main import _bare_workers
 from pipeline.core.combinatorics import available_cores
 
@@ -18,4 +20,4 @@ def test_tables_runs_with_a_bare_workers_option(tmp_path):
     got = subprocess.run([sys.executable, "-m", "jobs", "tables", "odds-table", "--out", str(tmp_path), "--quiet",
                           "--workers"], capture_output=True, text=True, timeout=600)
     assert got.returncode == 0, got.stderr
-    assert (tmp_path / "odds-table" / "_manifest.json").exists()
+    assert manifest(tmp_path, "odds-table").exists()

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from support.layout import manifest, meta, parts, side
+from support.readers import read_everywhere
 
 from pipeline.abstraction.lookup import AbstractionError, situation
 from pipeline.batch.session import Session
@@ -23,10 +25,10 @@ K, LIMIT = 6, 12
 STREET_NAMES = ["abstraction/river", "abstraction/turn", "abstraction/flop", "abstraction/river-centroids",
                 "abstraction/turn-centroids", "abstraction/flop-centroids"]
 STREET_PARAMS = {n: {"k": K, "limit": LIMIT} for n in STREET_NAMES}
-PARAMS = {**STREET_PARAMS, "abstraction": {"k": K, "limit": LIMIT}}
+PARAMS = {**STREET_PARAMS, "abstraction/report": {"k": K, "limit": LIMIT}}
 FLOP_PARAMS = {n: STREET_PARAMS[n] for n in ("abstraction/flop", "abstraction/flop-centroids",
                                              "abstraction/turn-centroids")}
-TABLES = ["tables", "abstraction", *[a for n in [*STREET_NAMES, "abstraction"]
+TABLES = ["tables", "abstraction", *[a for n in [*STREET_NAMES, "abstraction/report"]
                                      for a in ("--param", f"{n}.k={K}", "--param", f"{n}.limit={LIMIT}")]]
 
 
@@ -44,20 +46,21 @@ def files(root: Path) -> dict[str, bytes]:
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("abstraction") / "one"
     with Session(1, None, True) as s:
-        build_many(["abstraction"], str(out), s, params=PARAMS)
+        build_many(["abstraction/report"], str(out), s, params=PARAMS)
     return out
 
 
 def test_every_dataset_is_built_in_order_with_its_side_outputs(built: Path) -> None:
-    root = built / "abstraction"
     for name in ("preflop", "river-centroids", "river", "turn-centroids", "turn", "flop-centroids", "flop"):
-        assert (root / name / "_manifest.json").is_file(), name
+        assert manifest(built, f"abstraction/{name}").is_file(), name
     for street in ("river", "turn", "flop"):
-        for side in ("_buckets.npy", "_centroids.npy", "_distances.npy"):
-            assert (root / street / side).is_file()
-        d = np.load(root / street / "_distances.npy")
+        for file in ("_buckets.npy", "_centroids.npy", "_distances.npy"):
+            assert side(built, f"abstraction/{street}", file).is_file()
+        d = np.load(side(built, f"abstraction/{street}", "_distances.npy"))
         assert d.shape == (K, K) and (np.diag(d) == 0).all() and (d == d.T).all()
-    assert (root / "_report.md").is_file() and (root / "_sizes.png").read_bytes()[:4] == b"\x89PNG"
+    report = "abstraction/report"
+    assert side(built, report, "_report.md").is_file()
+    assert side(built, report, "_sizes.png").read_bytes()[:4] == b"\x89PNG"
     river = read("abstraction/river", str(built), k=K, limit=LIMIT)
     assert river.schema.field("bucket").type == "uint16"
     assert set(river.column("bucket").to_numpy().tolist()) == set(range(K))
@@ -66,16 +69,24 @@ def test_every_dataset_is_built_in_order_with_its_side_outputs(built: Path) -> N
     assert tb.shape[1] == 47 and (np.diff(tb, axis=1) >= 0).all() and tb.max() < K
 
 
+def test_every_tool_reads_the_folders(built: Path) -> None:
+    """pandas, polars and DuckDB open each abstraction folder as one table, no glob (issue 40); no folder holds
+    another dataset's ("abstraction/report" is not "abstraction")."""
+    built_names = [n for n in PARAMS if n.startswith("abstraction/")] + ["abstraction/preflop"]
+    for name in built_names:
+        assert read_everywhere(built, name, **PARAMS.get(name, {})) > 0
+
+
 def test_the_fit_records_a_non_increasing_objective(built: Path) -> None:
     for street in ("river", "turn", "flop"):
-        fit = json.loads((built / "abstraction" / f"{street}-centroids" / "_fit.json").read_text())
+        fit = json.loads(side(built, f"abstraction/{street}-centroids", "_fit.json").read_text())
         obj = fit["objective"]
         assert len(obj) == fit["iterations"] + 1
         assert all(b <= a * (1 + 1e-12) for a, b in zip(obj, obj[1:]))
 
 
 def test_potential_aware_buckets_are_tighter_than_percentile_buckets(built: Path) -> None:
-    report = read("abstraction", str(built), k=K, limit=LIMIT).to_pydict()
+    report = read("abstraction/report", str(built), k=K, limit=LIMIT).to_pydict()
     mean: dict[tuple[str, str, str], float] = {}
     for key in {(s, m, me) for s, m, me in zip(report["street"], report["metric"], report["method"])}:
         sel = [i for i in range(len(report["street"]))
@@ -84,7 +95,7 @@ def test_potential_aware_buckets_are_tighter_than_percentile_buckets(built: Path
         mean[key] = float((w * np.array([report["distance"][i] for i in sel])).sum() / w.sum())
     for street, metric in (("flop", "potential"), ("flop", "emd"), ("turn", "emd")):
         assert mean[(street, metric, "kmeans")] < mean[(street, metric, "percentile")]
-    text = (built / "abstraction" / "_report.md").read_text()
+    text = side(built, "abstraction/report", "_report.md").read_text()
     assert "| flop | potential |" in text and "| turn | emd |" in text
 
 
@@ -103,7 +114,7 @@ def test_preflop_classes_and_the_shipped_clusters(built: Path) -> None:
     doc = json.loads(resources.files("pipeline.abstraction").joinpath("data/ochs_clusters.json").read_text())
     assert doc["cluster_of_class"] == t["ochs_cluster"]
     assert sorted(set(t["ochs_cluster"])) == list(range(8))
-    clusters = json.loads((built / "abstraction" / "preflop" / "_clusters.json").read_text())["clusters"]
+    clusters = json.loads(side(built, "abstraction/preflop", "_clusters.json").read_text())["clusters"]
     assert clusters[0][:3] == ["AA", "KK", "QQ"] and sum(map(len, clusters)) == 169
 
 
@@ -111,7 +122,8 @@ def test_identical_bytes_with_two_workers_and_resume(built: Path, tmp_path: Path
     import shutil
 
     other = tmp_path / "two"
-    shutil.copytree(built / "abstraction" / "preflop", other / "abstraction" / "preflop")   # one part, no fan-out
+    for folder in (parts, meta):                                                            # one part, no fan-out
+        shutil.copytree(folder(built, "abstraction/preflop"), folder(other, "abstraction/preflop"))
     with Session(2, None, True) as s:
         build_many(["abstraction/flop", "abstraction/turn"], str(other), s,    # the river is built as the turn is
                    params={k: v for k, v in STREET_PARAMS.items() if "river" not in k})
@@ -211,6 +223,8 @@ def test_buckets_keyed_by_waughs_index(built: Path, tmp_path: Path) -> None:
         assert flop.bucket(holdem_indexer("flop").index(cards)) == (65535 if bucket is None else bucket)
     rows = read("abstraction/flop-waugh", str(built), k=K, limit=LIMIT)
     assert (rows.column("index").to_numpy() == np.arange(1_286_792)).all()
+    assert read_everywhere(built, "abstraction/flop-waugh", k=K, limit=LIMIT) == 1_286_792   # one recipe for
+    assert read_everywhere(built, "abstraction/preflop-waugh") == 169                      # every street's export
     assert (rows.column("bucket").to_numpy() == flop.buckets).all()
     pre = load_waugh_buckets(built, "preflop")
     table = read("abstraction/preflop-waugh", str(built)).to_pydict()
@@ -220,7 +234,7 @@ def test_buckets_keyed_by_waughs_index(built: Path, tmp_path: Path) -> None:
         load_waugh_buckets(built, "flop", 256)
     with pytest.raises(AbstractionError, match="not built"):
         load_waugh_buckets(built, "turn", K)
-    f = built / "abstraction" / "flop-waugh" / FILE_NAME
+    f = side(built, "abstraction/flop-waugh", FILE_NAME)
     f.write_bytes(f.read_bytes()[:-1] + b"\x00")
     with pytest.raises(AbstractionError, match="damaged"):
         load_waugh_buckets(built, "flop", K)

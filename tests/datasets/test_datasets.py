@@ -8,14 +8,16 @@ import sys
 
 import pyarrow.parquet as pq
 import pytest
+from support.layout import beside, copy_dataset, lock, manifest, meta, part, record, side
 from support.recorded import (  # noqa: E402  (recorded before the layout changed; unchanged)
+    BEFORE_DESCRIPTIONS,
     RECORDED,
     RECORDED_SIDE,
     parts_digest,
 )
 
 from pipeline import datasets
-from pipeline.batch.runner import CHECKSUMS, LOCK, MANIFEST, Session
+from pipeline.batch.runner import MANIFEST, Session
 from pipeline.datasets import DatasetError, build_many, read
 
 
@@ -54,12 +56,34 @@ def test_parts_byte_identical_to_before_the_datasets_layer(small):
         assert got[(name, dict(params).get("limit"))] == digest, name
     for path, digest in RECORDED_SIDE.items():
         if path.startswith("videopoker"):
-            assert hashlib.sha256((out / path).read_bytes()).hexdigest() == digest, path
+            assert hashlib.sha256(side(out, *path.rsplit("/", 1)).read_bytes()).hexdigest() == digest, path
+
+
+def test_only_the_descriptions_changed_the_bytes(small):
+    """Issue 40's column descriptions changed every part's bytes and nothing else: each part written again with
+    the schema as it was (no field metadata; video poker's list child ``item``) gives the digest recorded
+    before them."""
+    import pyarrow as pa
+
+    from pipeline.batch.parquet import parquet_bytes, with_metadata
+
+    out, reports = small
+    for r in reports:
+        key = next(k for k in BEFORE_DESCRIPTIONS if k[0] == r.name)
+        ds = datasets.dataset(r.name, **dict(key[1]))
+        fields = [pa.field(f.name, pa.list_(pa.float64(), 32) if f.name == "hold_ev" else f.type) for f in ds.schema]
+        schema = with_metadata(pa.schema(fields), ds.name, ds.params)
+        shas = []
+        for i in range(r.parts):
+            t = pq.read_table(part(out, r.name, i))
+            t = pa.Table.from_arrays([t.column(f.name).cast(f.type) for f in schema], schema=schema)
+            shas.append(hashlib.sha256(parquet_bytes(t)).hexdigest())
+        assert parts_digest({"parts": [{"sha256": h} for h in shas]}) == BEFORE_DESCRIPTIONS[key], r.name
 
 
 def test_side_outputs_in_the_manifest(small):
     out, _ = small
-    m = json.loads((out / "videopoker/jacks-or-better-9-6" / MANIFEST).read_text())
+    m = json.loads(manifest(out, "videopoker/jacks-or-better-9-6").read_text())
     (side,) = m["side_outputs"]
     assert side["file"] == "_strategy.txt"
     assert side["sha256"] == RECORDED_SIDE["videopoker/jacks-or-better-9-6/_strategy.txt"]
@@ -71,7 +95,7 @@ def test_catalog(small):
     by = {e["dataset"]: e for e in cat["datasets"]}
     assert set(by) == {r.name for r in reports}
     e = by["odds-table"]
-    assert e["rows"] == 20 and e["parameters"] == {"max_outs": 20} and e["manifest"] == "odds-table/_manifest.json"
+    assert e["rows"] == 20 and e["parameters"] == {"max_outs": 20} and e["manifest"] == "odds-table.meta/_manifest.json"
     assert e["bytes"] == sum(p.stat().st_size for p in (out / "odds-table").glob("part-*.parquet"))
 
 
@@ -79,13 +103,12 @@ def test_read_verifies_every_part(small, tmp_path):
     out, _ = small
     t = read("odds-table", out)
     assert t.num_rows == 20 and t.column("outs").to_pylist() == list(range(1, 21))
-    import shutil
     copy = tmp_path / "copy"
-    shutil.copytree(out / "matchups", copy / "matchups")
-    part = copy / "matchups" / "part-00000.parquet"
-    data = bytearray(part.read_bytes())
+    copy_dataset(out / "matchups", copy / "matchups")
+    damaged = copy / "matchups" / "part-00000.parquet"
+    data = bytearray(damaged.read_bytes())
     data[len(data) // 2] ^= 1
-    part.write_bytes(bytes(data))
+    damaged.write_bytes(bytes(data))
     with pytest.raises(DatasetError, match="missing or damaged"):
         read("matchups", copy, limit=20)
     with pytest.raises(DatasetError, match="not built"):
@@ -97,16 +120,15 @@ def test_read_verifies_every_part(small, tmp_path):
 def test_no_manifest_damaged_part_is_recomputed(small, tmp_path):
     """After a crash (no manifest) a part is kept only if it matches its own checksum record."""
     out, _ = small
-    import shutil
-    shutil.copytree(out / "vs-random", tmp_path / "vs-random")
+    copy_dataset(out / "vs-random", tmp_path / "vs-random")
     folder = tmp_path / "vs-random"
     good = {p.name: p.read_bytes() for p in folder.glob("part-*.parquet")}
-    (folder / MANIFEST).unlink()
+    (beside(folder) / MANIFEST).unlink()
     for name in ("part-00003.parquet", "part-00017.parquet"):
         data = bytearray((folder / name).read_bytes())
         data[200] ^= 0x10            # a one-bit flip that may still parse as Parquet
         (folder / name).write_bytes(bytes(data))
-    (folder / CHECKSUMS / "part-00020.parquet.json").unlink()   # a part whose record never landed
+    record(tmp_path, "vs-random", 20).unlink()                  # a part whose record never landed
     with Session(workers=1, quiet=True) as session:
         (r,) = build_many([datasets.dataset("vs-random", opponents="3,4", trials=1000)], tmp_path, session)
     assert r.computed == 3
@@ -115,28 +137,32 @@ def test_no_manifest_damaged_part_is_recomputed(small, tmp_path):
 
 def test_second_writer_refused(tmp_path):
     folder = tmp_path / "odds-table"
-    folder.mkdir()
-    (folder / LOCK).write_text(json.dumps({"pid": os.getpid(), "host": socket.gethostname(), "since": 0}))
+    meta(tmp_path, "odds-table").mkdir()
+    lock(tmp_path, "odds-table").write_text(json.dumps({"pid": os.getpid(), "host": socket.gethostname(), "since": 0}))
     p = pokerpipe("odds-table", "--out", str(tmp_path), "--quiet")
     assert p.returncode == 2
     (line,) = p.stderr.strip().splitlines()
     assert f"pid {os.getpid()}" in line and socket.gethostname() in line
     assert not list(folder.glob("part-*"))
-    (folder / LOCK).write_text(json.dumps({"pid": 2 ** 22 + 7, "host": socket.gethostname(), "since": 0}))
+    lock(tmp_path, "odds-table").write_text(json.dumps({"pid": 2 ** 22 + 7, "host": socket.gethostname(), "since": 0}))
     p = pokerpipe("odds-table", "--out", str(tmp_path), "--quiet")    # a dead holder's lock is taken over
     assert p.returncode == 0, p.stderr
-    assert not (folder / LOCK).exists()
+    assert not lock(tmp_path, "odds-table").exists() and folder.is_dir()
 
 
 def test_force_with_bad_scheduler_deletes_nothing(small, tmp_path):
     out, _ = small
-    import shutil
-    shutil.copytree(out / "odds-table", tmp_path / "odds-table")
-    before = {p.name: p.read_bytes() for p in (tmp_path / "odds-table").iterdir() if p.is_file()}
+    copy_dataset(out / "odds-table", tmp_path / "odds-table")
+
+    def files() -> dict[str, bytes]:        # the parts and everything beside them
+        return {str(q.relative_to(tmp_path)): q.read_bytes() for q in sorted(tmp_path.rglob("*")) if q.is_file()}
+
+    before = files()
+    assert manifest(tmp_path, "odds-table").relative_to(tmp_path).as_posix() in before
     for sched in ("tcp://127.0.0.1:1", "garbage", "http://127.0.0.1:1"):
         p = pokerpipe("odds-table", "--out", str(tmp_path), "--force", "--scheduler", sched)
         assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1, p.stderr
-        assert {q.name: q.read_bytes() for q in (tmp_path / "odds-table").iterdir() if q.is_file()} == before
+        assert files() == before
 
 
 @pytest.mark.parametrize("args, words", [
@@ -170,12 +196,24 @@ def test_datasets_command(small):
     assert rows["odds-table"]["built"] is True and rows["odds-table"]["rows"] == 20
     assert rows["videopoker/jacks-or-better-9-6"]["built"] is True
     assert rows["matchups"]["built"] is False          # built with --limit 20, not the defaults
-    assert set(rows["matchups"]) == {"name", "depends_on", "parameters", "built", "rows"}
+    assert set(rows["matchups"]) == {"name", "description", "depends_on", "parameters", "built", "rows", "bytes",
+                                     "seconds", "figures", "recorded"}
+    # built: its own rows and size; not built: the figures measured with the defaults, or none
+    assert rows["odds-table"]["figures"] == "built" and rows["odds-table"]["bytes"] > 0
+    assert rows["odds-table"]["built_seconds"] >= 0
+    assert rows["matchups"]["figures"] == "recorded" and rows["matchups"]["rows"] == 47_008
+    assert rows["matchups"]["recorded"]["seconds"] > 0 and "2 workers" in rows["matchups"]["recorded"]["how"]
+    assert all(r["description"] for r in rows.values())
+    listing = pokerpipe("tables", "--help")
+    assert listing.returncode == 0, listing.stderr
+    line = next(x for x in listing.stdout.splitlines() if x.split()[:1] == ["matchups"])
+    assert "47,008" in line and "every heads-up preflop matchup" in listing.stdout
+    assert all(f"  {name} " in listing.stdout for name in datasets.names())
 
 
 def test_part_checksum_record_matches_part(small):
     out, _ = small
-    rec = json.loads((out / "odds-table" / CHECKSUMS / "part-00000.parquet.json").read_text())
+    rec = json.loads(record(out, "odds-table", 0).read_text())
     data = (out / "odds-table" / "part-00000.parquet").read_bytes()
     assert rec["sha256"] == hashlib.sha256(data).hexdigest() and rec["rows"] == 20
     assert pq.ParquetFile(out / "odds-table" / "part-00000.parquet").metadata.num_rows == 20

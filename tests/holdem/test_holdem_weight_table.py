@@ -4,6 +4,8 @@ from math import comb
 
 import numpy as np
 import pytest
+from support.layout import manifest
+from support.layout import side as side_output
 
 from pipeline.batch.session import Session
 from pipeline.datasets import DatasetError, HandWeightTables, build_many
@@ -56,10 +58,10 @@ def test_damaged_or_missing_tables_are_refused(built, tmp_path):
     shutil.copytree(out, copy)
     damaged = HandWeightTables(str(copy), STREET_LIMITS)
     assert damaged.built()
-    side = copy / "holdem-weights" / "turn" / "_win2.npy"
-    data = bytearray(side.read_bytes())
+    win2 = side_output(copy, "holdem-weights/turn", "_win2.npy")
+    data = bytearray(win2.read_bytes())
     data[-1] ^= 1
-    side.write_bytes(bytes(data))
+    win2.write_bytes(bytes(data))
     with pytest.raises(DatasetError, match="damaged"):
         damaged.load()
     missing = HandWeightTables(str(tmp_path / "none"))
@@ -76,7 +78,7 @@ def _damage(folder, street, array, how):
     import io
     import json
 
-    side = folder / "holdem-weights" / street / f"_{array}.npy"
+    side = side_output(folder, f"holdem-weights/{street}", f"_{array}.npy")
     data = side.read_bytes()
     side.unlink()                          # a hard link to the built file: write a new one
     a = np.load(io.BytesIO(data))
@@ -91,7 +93,7 @@ def _damage(folder, street, array, how):
         buf = io.BytesIO()
         np.save(buf, a[:10])
         side.write_bytes(buf.getvalue())
-        m = folder / "holdem-weights" / street / "_manifest.json"
+        m = manifest(folder, f"holdem-weights/{street}")
         doc = json.loads(m.read_text())
         m.unlink()
         for entry in doc["side_outputs"]:
@@ -125,7 +127,7 @@ def _as_full_build(folder):
     import json
 
     for ds in HandWeightTables(str(folder)).datasets():
-        path = folder / ds.name / "_manifest.json"
+        path = manifest(folder, ds.name)
         doc = json.loads(path.read_text())
         path.unlink()                          # a hard link to the built file: write a new one
         doc["parameters"] = ds.params
@@ -156,7 +158,7 @@ def test_play_refuses_damaged_tables_in_one_line(built, tmp_path, street, array,
     shutil.copytree(out, copy, copy_function=os.link)
     if how == "cut-short":                        # the smoke build's manifests, claiming the full build's parameters
         for ds in HandWeightTables(str(copy)).datasets():
-            path = copy / ds.name / "_manifest.json"
+            path = manifest(copy, ds.name)
             doc = json.loads(path.read_text())
             path.unlink()
             doc["parameters"] = ds.params
@@ -195,7 +197,7 @@ def test_a_rerun_of_the_console_script_repairs_damaged_tables_to_their_bytes(bui
     before = {p.relative_to(copy): hashlib.sha256(p.read_bytes()).hexdigest()
               for p in copy.rglob("*.npy")}
     for (street, array), how in damaged.items():
-        side = copy / "holdem-weights" / street / f"_{array}.npy"
+        side = side_output(copy, f"holdem-weights/{street}", f"_{array}.npy")
         data = side.read_bytes()
         side.unlink()                                        # linked to the built file: write a new one
         side.write_bytes(data[:len(data) // 2] if how == "truncated" else data[:128] + bytes(len(data) - 128))
@@ -206,8 +208,9 @@ def test_a_rerun_of_the_console_script_repairs_damaged_tables_to_their_bytes(bui
                        capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr
     lines = [line for line in p.stderr.splitlines() if "differs from its manifest" in line]
-    assert sorted(line.split("/holdem-weights/")[1].split(" ")[0] for line in lines) == \
-        ["flop/_multi.npy", "river/_counts.npy"], p.stderr
+    named = sorted(line.split(" ")[1] for line in lines)
+    assert named == [str(side_output(copy, "holdem-weights/flop", "_multi.npy")),
+                     str(side_output(copy, "holdem-weights/river", "_counts.npy"))], p.stderr
     assert {p.relative_to(copy): hashlib.sha256(p.read_bytes()).hexdigest() for p in copy.rglob("*.npy")} == before
 
 

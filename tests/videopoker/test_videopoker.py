@@ -8,6 +8,7 @@ from itertools import combinations
 import numpy as np
 import pytest
 from oracles.reference import rank5
+from support.layout import beside
 
 from pipeline.videopoker import PayTableError, analyze, break_even_royal, builtin, builtin_names, load
 from pipeline.videopoker.subsets import family_tables
@@ -151,5 +152,5 @@ def test_strategy_dataset(tmp_path):
     assert t.num_rows == 134459 and sum(t.column("weight").to_pylist()) == 2598960
     evs = np.array(t.column("hold_ev").to_pylist())
     assert np.allclose(evs.max(axis=1), t.column("ev").to_numpy())
-    text = (folder / "_strategy.txt").read_text()
+    text = (beside(folder) / "_strategy.txt").read_text()
     assert "pat royal-flush" in text and "KQJTs" in text and "four of a kind" in text

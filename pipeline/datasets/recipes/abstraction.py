@@ -31,7 +31,7 @@ from typing import Any, Optional
 import numpy as np
 import pyarrow as pa
 
-from ...batch.parquet import vector_array, vector_type
+from ...batch.parquet import described, vector_array, vector_type
 from ...batch.spec import Dataset, Inputs
 from ...core.errors import InputError
 from ...core.inputs import integer
@@ -43,6 +43,16 @@ BOARDS_PER_PART = {"river": 2000, "turn": 200, "flop": 25}
 BOARDS_PER_PIECE = {"river": 250, "turn": 25, "flop": 1}      # a task of a street table: a few tenths of a second
 SEED_MAX = 2**63 - 1
 MATRIX_MAX = 10_000                  # buckets up to which the inter-bucket distances are stored
+DISTANCE = {"river": "Euclidean (L2) between OCHS vectors", "turn": "L1 between cumulative histograms (EMD)",
+            "flop": "L1 in the potential-aware feature space"}
+SITUATION = {
+    "index": "the situation's index (pipeline.isomorphism.situation_index): one row per canonical (hole, board)",
+    "bucket": "the situation's bucket, 0 to k - 1: its nearest centroid of the street's k-means fit",
+    "weight": "(hole, board) situations of the 52-card deck this canonical one stands for; a street's weights "
+              "sum to 1,326 x C(50, board cards)",
+    "win2": "2 x wins + ties against one random hand at the river, over every runout and opponent hand (exact)",
+    "equity": "win2 / (2 x the deals it counts): the all-in equity against one random hand",
+}
 
 
 def _check(k: object, bins: object, seed: object, limit: object, what: str) -> tuple[int, int, int, Optional[int]]:
@@ -99,9 +109,20 @@ class Preflop(_Rebuilt):
         self.args = (bins, seed)
         self.bins, self.seed = bins, seed
         self.params = {"bins": bins, "seed": seed, "clusters": 8}
-        self.schema = pa.schema([("class", pa.string()), ("bucket", pa.uint16()), ("combos", pa.int64()),
-                                 ("win2", pa.int64()), ("equity", pa.float64()), ("ochs_cluster", pa.uint8()),
-                                 ("histogram", vector_type(pa.int64(), bins))])
+        self.schema = described(pa.schema([("class", pa.string()), ("bucket", pa.uint16()), ("combos", pa.int64()),
+                                           ("win2", pa.int64()), ("equity", pa.float64()),
+                                           ("ochs_cluster", pa.uint8()), ("histogram", vector_type(pa.int64(), bins))]),
+                                {"class": "the hand class of the 169 ('AKs', 'QQ', '72o')",
+                                 "bucket": "the class's bucket: its index in the 13 x 13 grid (preflop is lossless)",
+                                 "combos": "specific hands of the class (6, 4 or 12)",
+                                 "win2": "2 x wins + ties against one random hand over every (hand of the class, "
+                                         "board, opponent hand) of the deck (exact)",
+                                 "equity": "the class's exact all-in equity against one random hand",
+                                 "ochs_cluster": "the class's opponent cluster of the 8 (OCHS, Johanson et al. 2013)",
+                                 "histogram": f"the class's (hand, board) situations by river equity against a random "
+                                              f"hand in {bins} equal bins"})
+        self.description = ("the 169 preflop classes with their exact river-equity histograms, all-in equity and "
+                            "the 8 OCHS opponent clusters")
 
     def partitions(self, inputs: Inputs) -> Sequence[Any]:
         return [(self.bins, self.seed)]
@@ -268,10 +289,21 @@ class Centroids(_StreetBase):
         super().__init__(street, k, bins, seed, limit, turn_k)
         self.params.update({"fit_situations": sample_size(self.street, self.k),
                             "tolerance": TOLERANCE, "max_iterations": MAX_ITERATIONS})
-        self.schema = pa.schema([("bucket", pa.uint16()), ("centroid", vector_type(pa.float64(), self.dimension)),
-                                 ("situations", pa.int64()), ("weight", pa.int64()), ("distance", pa.float64()),
-                                 ("iterations", pa.int32()), ("converged", pa.bool_()),
-                                 ("objective", pa.list_(pa.field("element", pa.float64())))])
+        self.schema = described(pa.schema([
+            ("bucket", pa.uint16()), ("centroid", vector_type(pa.float64(), self.dimension)),
+            ("situations", pa.int64()), ("weight", pa.int64()), ("distance", pa.float64()),
+            ("iterations", pa.int32()), ("converged", pa.bool_()),
+            ("objective", pa.list_(pa.field("element", pa.float64())))]), {
+            "bucket": "the bucket, 0 to k - 1",
+            "centroid": f"the bucket's centroid in the street's feature space ({self.dimension} numbers)",
+            "situations": "sampled situations of the fit assigned to the bucket",
+            "weight": "their summed weight (situations of the full deck they stand for)",
+            "distance": f"their weighted mean distance to the centroid: {DISTANCE[self.street]}",
+            "iterations": "k-means iterations the fit ran (the same on every row)",
+            "converged": "whether the fit stopped on its tolerance rather than its iteration cap (every row)",
+            "objective": "the fit's objective after each iteration (on the first row; empty on the others)"})
+        self.description = (f"the {self.street}'s k-means fit: k = {self.k} centroids fitted to its situations "
+                            "(one part)")
 
     @property
     def dimension(self) -> int:
@@ -343,7 +375,16 @@ class Street(_StreetBase):
         if self.street == "flop":
             fields += [("turn_buckets", vector_type(pa.uint16(), 47))]
         fields += [("distance", pa.float32())]
-        self.schema = pa.schema(fields)
+        columns = dict(SITUATION)
+        columns.update({f"ochs{j}": f"equity at the river against the live hands of OCHS opponent cluster {j}"
+                        for j in range(8)})
+        columns["histogram"] = (f"the situation's {'river cards' if self.street == 'turn' else '1,081 runouts'} "
+                                f"by river equity against a random hand, in {self.bins} equal bins")
+        columns["turn_buckets"] = "the turn bucket of each of the 47 turn cards, sorted (abstraction/turn's)"
+        columns["distance"] = f"the distance to the bucket's centroid: {DISTANCE[self.street]}"
+        self.schema = described(pa.schema(fields), {name: columns[name] for name, _ in fields})
+        self.description = (f"every canonical {self.street} situation with its k-means bucket (k = {self.k}), "
+                            "its features and its distance to the centroid")
 
     def fit(self) -> Centroids:
         """The street's k-means fit this table assigns to."""
@@ -417,10 +458,10 @@ def _npy(array: np.ndarray) -> bytes:
 
 
 class Report(_Rebuilt):
-    """``abstraction``: per street and bucket, the k-means buckets beside equity-percentile buckets at the same
+    """``abstraction/report``: per street and bucket, the k-means buckets beside equity-percentile buckets at the same
     ``k`` — situations, weight, mean within-bucket distance — and ``_report.md`` with its pictures."""
 
-    name = "abstraction"
+    name = "abstraction/report"       # not ``abstraction``: a dataset's folder holds its own parts only
     side_output_names = ("_report.md", "_sizes.png", "_within.png")
 
     def __init__(self, k: int = 256, bins: int = 50, seed: int = 0, limit: Optional[int] = None) -> None:
@@ -428,9 +469,20 @@ class Report(_Rebuilt):
         k, bins, seed, limit = _check(k, bins, seed, limit, self.name)
         self.k, self.bins, self.seed, self.limit = k, bins, seed, limit
         self.params = {"k": k, "bins": bins, "seed": seed, **({"limit": limit} if limit else {})}
-        self.schema = pa.schema([("street", pa.string()), ("method", pa.string()), ("metric", pa.string()),
-                                 ("bucket", pa.int32()), ("situations", pa.int64()), ("weight", pa.int64()),
-                                 ("distance", pa.float64())])
+        self.schema = described(pa.schema([("street", pa.string()), ("method", pa.string()), ("metric", pa.string()),
+                                           ("bucket", pa.int32()), ("situations", pa.int64()),
+                                           ("weight", pa.int64()), ("distance", pa.float64())]), {
+            "street": "river, turn or flop",
+            "method": "'kmeans' (the abstraction's buckets) or 'percentile' (equal-weight equity percentiles, the "
+                      "classical EHS buckets at the same k)",
+            "metric": "the distance the row is measured in: 'ochs' (river), 'emd' (turn, flop) or 'potential' "
+                      "(the flop's potential-aware EMD bound)",
+            "bucket": "the bucket, 0 to k - 1",
+            "situations": "canonical situations in the bucket",
+            "weight": "situations of the full deck they stand for",
+            "distance": "their weighted mean distance to the bucket's centroid, in equity units (NaN where left out)"})
+        self.description = ("how tight the buckets are: per street, metric and bucket, the k-means buckets beside "
+                            "equity-percentile buckets at the same k")
 
     def streets(self) -> list[Street]:
         return [Street(s, self.k, self.bins, self.seed, self.limit) for s in ("river", "turn", "flop")]
@@ -469,7 +521,7 @@ def registered() -> dict[str, Callable[..., Dataset]]:
     for s in ("river", "turn", "flop"):
         out[f"abstraction/{s}-centroids"] = partial(Centroids, s)
         out[f"abstraction/{s}"] = partial(Street, s)
-    out["abstraction"] = Report
+    out["abstraction/report"] = Report
     return out
 
 

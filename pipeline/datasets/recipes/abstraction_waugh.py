@@ -26,6 +26,7 @@ from typing import Any, Optional
 import numpy as np
 import pyarrow as pa
 
+from ...batch.parquet import described
 from ...batch.spec import Dataset, Inputs
 from .abstraction import Kept, Street, _Rebuilt, canonical
 
@@ -63,7 +64,11 @@ class PreflopWaugh(_Rebuilt):
     def __init__(self) -> None:
         self.args = ()
         self.params = {"indexer": [2], "format": 1}
-        self.schema = pa.schema([("index", pa.int64()), ("bucket", pa.uint16()), ("class", pa.string())])
+        self.schema = described(pa.schema([("index", pa.int64()), ("bucket", pa.uint16()), ("class", pa.string())]), {
+            "index": "Waugh's preflop hand index (hand_index_last of the (2) indexer, as open solvers compute it)",
+            "bucket": "the class's bucket: its index in the 13 x 13 grid of the 169",
+            "class": "the hand class ('AKs', 'QQ', '72o')"})
+        self.description = "the 169 preflop classes keyed by Waugh's hand isomorphism index, the index solvers share"
 
     def partitions(self, inputs: Inputs) -> Sequence[Any]:
         return [0]
@@ -104,7 +109,12 @@ class StreetWaugh(_Rebuilt):
         self.params = {**{key: v for key, v in self.source.params.items() if key != "boards_per_part"},
                        "indexer": list(HOLDEM_ROUNDS[self.street]), "format": 1,
                        "indices_per_part": INDICES_PER_PART}
-        self.schema = pa.schema([("index", pa.int64()), ("bucket", pa.uint16())])
+        self.schema = described(pa.schema([("index", pa.int64()), ("bucket", pa.uint16())]), {
+            "index": f"Waugh's {self.street} index of the (hole, board) situation (hand_index_last), ascending: "
+                     "every index of the street once",
+            "bucket": f"its bucket in abstraction/{self.street} (the situation's k-means bucket)"})
+        self.description = (f"abstraction/{self.street}'s buckets keyed by Waugh's hand isomorphism index, with a "
+                            "flat binary export (_buckets.waugh) that C and Rust solvers read")
 
     def dependencies(self) -> Sequence[Dataset]:
         return [self.source]

@@ -12,11 +12,44 @@ from typing import Any
 
 import pyarrow as pa
 
+from ...batch.parquet import described
 from ...batch.spec import Dataset, Inputs
 from ..streets import STREETS, StreetDataset, check_street
 
 BOARDS_PER_PART = {"flop": 10, "turn": 100, "river": 500}  # a few seconds of work per part
 BOARDS_PER_PIECE = {"flop": 1, "turn": 20, "river": 100}   # a task: 0.1-0.2 s of one core
+OPPONENT_HANDS = {"flop": "1,081", "turn": "1,035", "river": "990"}
+NOW_FINAL = {"a": "ahead", "t": "tied", "b": "behind"}
+
+
+def columns(street: str) -> dict[str, str]:
+    """What each column of a street's table holds."""
+    from ...strength.street import POTENTIAL_COLUMNS
+
+    hands = OPPONENT_HANDS[street]
+    out = {
+        "index": "the situation's index (pipeline.isomorphism.situation_index): one row per canonical "
+                 "(hole, board) up to suits",
+        "hole": "the hero's two hole cards ('AsKd'), the canonical member",
+        "board": f"the {street} board's cards, the canonical member",
+        "ahead": f"opponent hands of the {hands} left that the hero beats now",
+        "tied": "opponent hands the hero ties now",
+        "behind": "opponent hands that beat the hero now",
+        "hs": "hand strength now: (ahead + tied / 2) / (ahead + tied + behind)",
+        "ppot": "positive potential: the chance of being ahead at the river when behind or tied now "
+                "(Billings et al. 2002), over every runout and opponent hand",
+        "npot": "negative potential: the chance of being behind at the river when ahead or tied now",
+        "ehs": "effective hand strength: hs x (1 - npot) + (1 - hs) x ppot",
+    }
+    if street == "river":
+        for k in ("ppot", "npot"):
+            out[k] += " (0 on the river: no card to come)"
+    else:
+        for name in POTENTIAL_COLUMNS:
+            now, final = NOW_FINAL[name[3]], NOW_FINAL[name[4]]
+            out[name] = (f"(runout, opponent hand) pairs with the hero {now} now and {final} at the river "
+                         "(the potential table's integer count)")
+    return out
 
 
 class EhsTable(StreetDataset):
@@ -34,7 +67,9 @@ class EhsTable(StreetDataset):
                   ("hs", pa.float64()), ("ppot", pa.float64()), ("npot", pa.float64()), ("ehs", pa.float64())]
         if street != "river":
             fields += [(name, pa.int64()) for name in POTENTIAL_COLUMNS]
-        self.schema = pa.schema(fields)
+        self.schema = described(pa.schema(fields), columns(street))
+        self.description = (f"HS, PPOT, NPOT and EHS of every canonical {street} situation (hole, board) against "
+                            "one random opponent, exact, by situation index")
 
     def partitions(self, inputs: Inputs) -> Sequence[Any]:
         from ...isomorphism.boards import canonical_boards

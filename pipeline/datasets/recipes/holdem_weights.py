@@ -28,6 +28,7 @@ from typing import Any, Optional
 import numpy as np
 import pyarrow as pa
 
+from ...batch.parquet import described
 from ...batch.runner import check_manifest, read_manifest
 from ...batch.spec import Dataset, Inputs
 from ...batch.storage import Storage, StorageError
@@ -54,11 +55,21 @@ class HoldemWeights(StreetDataset):
     def __init__(self, street: str, limit: Optional[int] = None) -> None:
         super().__init__(street, limit, BOARDS_PER_TASK.get(STREETS.get(street.lower(), 0), 0))
         street = self.street
+        index = "the situation's index (pipeline.isomorphism.situation_index), one row per canonical situation"
         if street == "river":
             fields = [("index", pa.int64()), ("ahead", pa.uint16()), ("tied", pa.uint16())]
+            columns = {"index": index, "ahead": "opponent hands of the 990 left that the hero's hand beats",
+                       "tied": "opponent hands of the 990 that tie it"}
         else:
             fields = [("index", pa.int64()), ("win2", pa.uint32())] + [(f"k{k}", pa.uint16()) for k in range(2, 10)]
-        self.schema = pa.schema(fields)
+            columns = {"index": index, "win2": "2 x ahead + tied at the river against one opponent, summed over "
+                                               "every runout and opponent hand (exact)"}
+            columns.update({f"k{k}": f"the hero's share against {k} opponents, x 65,535: each runout's exact "
+                                     "one-opponent shares taken as independent draws, averaged over the runouts"
+                            for k in range(2, 10)})
+        self.schema = described(pa.schema(fields), columns)
+        self.description = (f"the hold'em engine's hand weights for every canonical {street} situation: win share "
+                            "against 1 opponent (exact) and 2 to 9")
         self.side_output_names = tuple(side_name(a) for a in ARRAYS[street])
 
     def partitions(self, inputs: Inputs) -> Sequence[Any]:

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+from ...batch.parquet import described
 from ...batch.spec import Dataset, Inputs
 from ...core.errors import InputError
 from ...core.inputs import integer, shown
@@ -51,11 +52,24 @@ class OmahaVsRandom(Dataset):
     """Parts of ``rows_per_part`` starting-hand classes at one opponent count (``limit``: the first N classes)."""
 
     name = "omaha-vs-random"
+    description = ("every Omaha starting-hand class (16,432 of four cards) against 1 to 5 random hands, seeded "
+                   "Monte Carlo with standard errors, labelled as players write them (AAKKds)")
     cards = 4
-    schema = pa.schema([("hand", pa.string()), ("omaha_class", pa.string()), ("combos", pa.int64()),
-                        ("opponents", pa.int64()),
-                        ("samples", pa.int64()), ("wins", pa.int64()), ("ties", pa.int64()),
-                        ("equity", pa.float64()), ("stderr", pa.float64())])
+    schema = described(pa.schema([("hand", pa.string()), ("omaha_class", pa.string()), ("combos", pa.int64()),
+                                  ("opponents", pa.int64()),
+                                  ("samples", pa.int64()), ("wins", pa.int64()), ("ties", pa.int64()),
+                                  ("equity", pa.float64()), ("stderr", pa.float64())]), {
+        "hand": "the starting hand's cards, the canonical member of its suit class ('AcAdKcKd')",
+        "omaha_class": "the hand's class as players write it: ranks high to low and the suit pattern "
+                       "('AAKKds' double-suited, 'ss' single-suited, 'r' rainbow)",
+        "combos": "specific starting hands the class stands for",
+        "opponents": "how many random hands it faces",
+        "samples": "the Monte Carlo deals that shared no card with the hand (each an equally likely deal)",
+        "wins": "deals on which the hand won the pot alone",
+        "ties": "deals on which it shared the pot (any number of ways)",
+        "equity": "its mean share of the pot over the samples (a split pot counted as its fraction)",
+        "stderr": "the standard error of equity, from the exact sums of the shares and their squares",
+    })
 
     def __init__(self, opponents: Any = DEFAULT_OPPONENTS, trials: int = DEFAULT_TRIALS, seed: int = 0,
                  rows_per_part: int = ROWS_PER_PART, limit: int | None = None) -> None:
@@ -122,6 +136,8 @@ class Omaha5VsRandom(OmahaVsRandom):
     """``omaha-vs-random`` for five-card Omaha: 134,459 classes."""
 
     name = "omaha5-vs-random"
+    description = ("every five-card Omaha starting-hand class (134,459) against 1 to 5 random hands, seeded Monte "
+                   "Carlo with standard errors")
     cards = 5
 
 

@@ -13,20 +13,31 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from ...batch.parquet import dictionary_type, labels_array
+from ...batch.parquet import described, dictionary_type, labels_array
 from ...batch.spec import Dataset, Inputs
 from .matchups import Matchups, matchup_arrays
 
 HEATMAP = "_heatmap.png"   # leading underscore: dataset readers skip it, like _manifest.json
-GRID_SCHEMA = pa.schema([("hero", dictionary_type()), ("villain", dictionary_type()), ("combos", pa.int64()),
-                         ("wins", pa.int64()), ("ties", pa.int64()), ("losses", pa.int64()),
-                         ("win", pa.float64()), ("tie", pa.float64()), ("equity", pa.float64())])
+GRID_SCHEMA = described(pa.schema([("hero", dictionary_type()), ("villain", dictionary_type()), ("combos", pa.int64()),
+                                   ("wins", pa.int64()), ("ties", pa.int64()), ("losses", pa.int64()),
+                                   ("win", pa.float64()), ("tie", pa.float64()), ("equity", pa.float64())]), {
+    "hero": "the row hand's class ('AKs', 'QQ', '72o'; 169 in hold'em, 81 in short deck)",
+    "villain": "the column hand's class",
+    "combos": "specific combo pairs of the two classes that can be dealt together (no shared card)",
+    "wins": "(combo pair, board) deals the hero wins, summed over the combo pairs and every board",
+    "ties": "deals on which the two hands tie, summed likewise",
+    "losses": "deals the villain wins, summed likewise",
+    "win": "wins / (wins + ties + losses)",
+    "tie": "ties / (wins + ties + losses)",
+    "equity": "the hero's share of the pot: (wins + ties / 2) / (wins + ties + losses)",
+})
 
 
 class PreflopGrid(Dataset):
     """13 parts, one per row of the grid (hands whose first rank is A, K, ..., 2)."""
 
     name = "preflop-grid"
+    description = "the exact 169 x 169 grid of hand class against hand class, summed from matchups"
     params = {"source": "matchups"}
     schema = GRID_SCHEMA
     side_output_names = (HEATMAP,)

@@ -23,11 +23,12 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from ...batch.parquet import dictionary_type, labels_array
+from ...batch.parquet import described, labels_array
 from ...batch.spec import Dataset, Inputs
 from ...core.errors import InputError
 from ...core.inputs import integer, shown
 from ..streets import MAX_LIMIT
+from .matchups import MATCHUP_SCHEMA, matchup_columns
 from .preflop_grid import GRID_SCHEMA, HEATMAP
 from .vs_random import (
     DEFAULT_OPPONENTS,
@@ -64,10 +65,9 @@ class ShortDeckMatchups(Dataset):
     """The 10,215 matchup classes of the short deck in canonical order, 500 per part (``limit``: the first N)."""
 
     name = "shortdeck-matchups"
-    schema = pa.schema([("hero", pa.string()), ("villain", pa.string()),
-                        ("hero_class", dictionary_type()), ("villain_class", dictionary_type()),
-                        ("wins", pa.int64()), ("ties", pa.int64()), ("losses", pa.int64()),
-                        ("weight", pa.int64())])
+    description = ("every heads-up short-deck (36-card) matchup up to suit isomorphism, with the hero's exact "
+                   "wins, ties and losses over all 201,376 boards")
+    schema = described(MATCHUP_SCHEMA, matchup_columns("201,376", "176,715", "81"))
 
     def __init__(self, ranking: str = "straight", limit: int | None = None) -> None:
         self.ranking = _ranking(ranking, f"{self.name}.ranking")
@@ -128,6 +128,7 @@ class ShortDeckPreflopGrid(Dataset):
     """9 parts, one per row of the grid (hands whose first rank is A, K, ..., 6), and the 9x9 heat map."""
 
     name = "shortdeck-preflop-grid"
+    description = "the exact 81 x 81 short-deck grid of hand class against hand class, summed from its matchups"
     schema = GRID_SCHEMA
     side_output_names = (HEATMAP,)
 
@@ -165,6 +166,8 @@ class ShortDeckVsRandom(Dataset):
     each k >= 3 (Monte Carlo)."""
 
     name = "shortdeck-vs-random"
+    description = ("each of the 81 short-deck hands against 1 to 9 random hands: exact for one and two "
+                   "opponents, seeded Monte Carlo beyond")
     schema = VS_RANDOM_SCHEMA
 
     def __init__(self, opponents: list[int] | int | str = DEFAULT_OPPONENTS, trials: int = DEFAULT_TRIALS,

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from ...batch.parquet import dictionary_type, labels_array, vector_array, vector_type
+from ...batch.parquet import described, dictionary_type, labels_array, vector_array, vector_type
 from ...batch.spec import Dataset, Inputs
 from ...core.inputs import integer
 from ..streets import MAX_LIMIT
@@ -38,9 +38,23 @@ class Matchups3(Dataset):
     """The three-way classes in canonical order, ``rows_per_part`` (2,000) a part (``limit``: the first N only)."""
 
     name = "matchups-3way"
-    schema = pa.schema([("hand1", pa.string()), ("hand2", pa.string()), ("hand3", pa.string()),
-                        ("class1", dictionary_type()), ("class2", dictionary_type()), ("class3", dictionary_type()),
-                        ("shares1", SHARES), ("shares2", SHARES), ("shares3", SHARES), ("weight", pa.int64())])
+    description = ("every three-way preflop deal up to suit isomorphism, each hand's pots by number of winners "
+                   "over all 1,370,754 boards, exact")
+    schema = described(pa.schema([("hand1", pa.string()), ("hand2", pa.string()), ("hand3", pa.string()),
+                                  ("class1", dictionary_type()), ("class2", dictionary_type()),
+                                  ("class3", dictionary_type()), ("shares1", SHARES), ("shares2", SHARES),
+                                  ("shares3", SHARES), ("weight", pa.int64())]), {
+        "hand1": "player 1's two cards (the canonical member of the triple's suit class)",
+        "hand2": "player 2's two cards",
+        "hand3": "player 3's two cards; the three hands share no card",
+        "class1": "player 1's hand class of the 169 ('AKs', 'QQ', '72o')",
+        "class2": "player 2's hand class",
+        "class3": "player 3's hand class",
+        "shares1": "player 1's pots over all 1,370,754 boards: [sole wins, two-way ties, three-way ties]",
+        "shares2": "player 2's pots, likewise",
+        "shares3": "player 3's pots, likewise",
+        "weight": "specific triples this row stands for (suit permutations); they sum to 305,377,800",
+    })
 
     def __init__(self, limit: int | None = None, rows_per_part: int = TRIPLES_PER_PART) -> None:
         self.limit = _limit(limit, "matchups-3way.limit")
@@ -100,9 +114,22 @@ class Preflop3(Dataset):
     ``limit`` and ``rows_per_part`` are its ``matchups-3way``'s."""
 
     name = "preflop-3way"
-    schema = pa.schema([("class1", dictionary_type()), ("class2", dictionary_type()), ("class3", dictionary_type()),
-                        ("combos", pa.int64()), ("shares1", SHARES), ("shares2", SHARES), ("shares3", SHARES),
-                        ("equity1", pa.float64()), ("equity2", pa.float64()), ("equity3", pa.float64())])
+    description = "every triple of the 169 hand classes that can be dealt, with each player's exact three-way equity"
+    schema = described(pa.schema([("class1", dictionary_type()), ("class2", dictionary_type()),
+                                  ("class3", dictionary_type()), ("combos", pa.int64()), ("shares1", SHARES),
+                                  ("shares2", SHARES), ("shares3", SHARES), ("equity1", pa.float64()),
+                                  ("equity2", pa.float64()), ("equity3", pa.float64())]), {
+        "class1": "player 1's hand class of the 169 ('AKs', 'QQ', '72o'); class1 <= class2 <= class3 in grid order",
+        "class2": "player 2's hand class",
+        "class3": "player 3's hand class",
+        "combos": "specific deals of the three classes that can be dealt together (no shared card)",
+        "shares1": "player 1's pots summed over those deals and every board: [sole wins, two-way, three-way ties]",
+        "shares2": "player 2's pots, likewise",
+        "shares3": "player 3's pots, likewise",
+        "equity1": "player 1's share of the pot: (sole + two-way / 2 + three-way / 3) / (combos x 1,370,754)",
+        "equity2": "player 2's share of the pot",
+        "equity3": "player 3's share of the pot",
+    })
 
     def __init__(self, limit: int | None = None, rows_per_part: int = TRIPLES_PER_PART) -> None:
         self.limit = _limit(limit, "preflop-3way.limit")

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from ...batch.parquet import dictionary_type, labels_array
+from ...batch.parquet import described, dictionary_type, labels_array
 from ...batch.spec import Dataset, Inputs
 from ...core.errors import InputError
 
@@ -30,9 +30,18 @@ class TwoOpponents(Dataset):
     """32 parts of 169 rows: the exact outcome counts of each class over one chunk of the canonical boards."""
 
     name = "two-opponents"
+    description = ("each of the 169 hands against two random hands: exact outcome counts per chunk of the "
+                   "canonical boards (the input of vs-random's two-opponent rows)")
     params = {"chunks": CHUNKS}
-    schema = pa.schema([("chunk", pa.int64()), ("hand", dictionary_type()),
-                        *[(c, pa.int64()) for c in COLUMNS]])
+    schema = described(pa.schema([("chunk", pa.int64()), ("hand", dictionary_type()),
+                                  *[(c, pa.int64()) for c in COLUMNS]]), {
+        "chunk": "which of the 32 contiguous chunks of the 134,459 canonical river boards the row counts",
+        "hand": "the hero's hand class of the 169",
+        "sole": "(board, opponent pair) deals the hero wins alone, each board weighted by its suit orbit",
+        "two_way": "deals on which the hero ties one opponent for the best hand (half the pot)",
+        "three_way": "deals on which all three hands tie (a third of the pot)",
+        "losses": "deals on which an opponent beats the hero",
+    })
 
     def partitions(self, inputs: Inputs) -> Sequence[Any]:
         from ...equity.two_opponents import board_chunks

@@ -13,6 +13,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from ...batch.parquet import described, vector_type
 from ...batch.spec import Dataset, Inputs
 
 PARTS = 16
@@ -22,9 +23,18 @@ STRATEGY_TEXT = "_strategy.txt"
 class Strategy(Dataset):
     """A game's strategy in 16 parts of deal classes, for a built-in game or any pay table."""
 
-    schema = pa.schema([("deal", pa.string()), ("weight", pa.int64()), ("best_hold", pa.string()),
-                        ("best_mask", pa.int8()), ("ev", pa.float64()), ("ev_units", pa.int64()),
-                        ("hold_ev", pa.list_(pa.float64(), 32))])
+    schema = described(pa.schema([("deal", pa.string()), ("weight", pa.int64()), ("best_hold", pa.string()),
+                                  ("best_mask", pa.int8()), ("ev", pa.float64()), ("ev_units", pa.int64()),
+                                  ("hold_ev", vector_type(pa.float64(), 32))]), {
+        "deal": "the five dealt cards, the canonical member of the deal's suit class ('As Kd 9h 9c 2s')",
+        "weight": "specific deals the class stands for; they sum to C(deck, 5) (2,598,960 for 52 cards)",
+        "best_hold": "the cards of the hold with the highest EV, in deal order ('' to discard all five)",
+        "best_mask": "the best hold as a bit mask over the deal's five cards (bit i: card i held), 0 to 31",
+        "ev": "the best hold's expected return per coin bet, exact over every draw",
+        "ev_units": "the same EV as an exact integer: ev x L, L the least common multiple of the draw counts "
+                    "C(deck - 5, 5 - held)",
+        "hold_ev": "the expected return per coin of each of the 32 holds, indexed by bit mask",
+    })
     side_output_names = (STRATEGY_TEXT,)
 
     def __init__(self, paytable: Any) -> None:
@@ -32,6 +42,8 @@ class Strategy(Dataset):
 
         self.paytable = paytable
         self.name = f"videopoker/{paytable.name}"
+        self.description = (f"{paytable.title}: the optimal hold and exact EV of every deal class, the EV of all "
+                            "32 holds, and the strategy card")
         self.params = strategy_params(paytable)
 
     @classmethod

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from ...batch.parquet import dictionary_type, labels_array
+from ...batch.parquet import described, dictionary_type, labels_array
 from ...batch.spec import Dataset, Inputs
 from ...core.errors import InputError
 from ...core.inputs import integer, shown
@@ -70,9 +70,20 @@ def opponent_counts(value: Any, what: str = "vs-random.opponents") -> list[int]:
                      f"like [1, 3], got {shown(value)}")
 
 
-VS_RANDOM_SCHEMA = pa.schema([("hand", dictionary_type()), ("opponents", pa.int64()), ("win", pa.float64()),
-                              ("tie", pa.float64()), ("equity", pa.float64()), ("stderr", pa.float64()),
-                              ("samples", pa.int64()), ("exact", pa.bool_())])
+VS_RANDOM_COLUMNS = {
+    "hand": "the hero's hand class ('AKs', 'QQ', '72o'; 169 in hold'em, 81 in short deck)",
+    "opponents": "how many random hands the hero faces (1 to 9)",
+    "win": "the chance the hero wins the pot alone",
+    "tie": "the chance the hero shares the pot (two- or more-way)",
+    "equity": "the hero's expected share of the pot (a split pot counted as its fraction)",
+    "stderr": "the Monte Carlo standard error of equity; 0 for an exact row",
+    "samples": "the deals behind the row: Monte Carlo trials, or the (board, opponents) deals counted exactly",
+    "exact": "true when the row is counted over every deal, false when it is seeded Monte Carlo",
+}
+VS_RANDOM_SCHEMA = described(pa.schema([("hand", dictionary_type()), ("opponents", pa.int64()),
+                                        ("win", pa.float64()), ("tie", pa.float64()), ("equity", pa.float64()),
+                                        ("stderr", pa.float64()), ("samples", pa.int64()), ("exact", pa.bool_())]),
+                             VS_RANDOM_COLUMNS)
 
 
 class VsRandom(Dataset):
@@ -82,6 +93,8 @@ class VsRandom(Dataset):
     Monte Carlo is never taken for this recipe's (its parts have another identity and are recomputed)."""
 
     name = "vs-random"
+    description = ("each of the 169 hands against 1 to 9 random hands: exact for one and two opponents, "
+                   "seeded Monte Carlo with standard errors beyond")
     schema = VS_RANDOM_SCHEMA
 
     def __init__(self, opponents: list[int] | int | str = DEFAULT_OPPONENTS, trials: int = DEFAULT_TRIALS,
