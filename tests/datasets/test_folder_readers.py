@@ -54,6 +54,7 @@ HERE = Path(__file__).parent
 ELSEWHERE = {
     "preflop-grid": HERE.parent / "cli" / "test_cli_jobs.py",
     "shortdeck-preflop-grid": HERE / "test_shortdeck_datasets.py",
+    "exploitability-exact": HERE.parent / "exploit" / "test_exact_job.py",
     **{n: HERE / "test_abstraction.py" for n in names() if n.startswith("abstraction/")},
 }
 
