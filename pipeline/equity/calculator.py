@@ -28,7 +28,6 @@ from __future__ import annotations
 import math
 import time
 from concurrent.futures import Executor
-from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from typing import Callable, NamedTuple, Optional, Sequence, Union
 
@@ -51,6 +50,7 @@ from .grouped import FIT, MAX_PRODUCT, grouped_counts, grouped_kernel
 from .montecarlo import MonteCarloTotals, monte_carlo_chunk
 from .one_range import one_range_counts
 from .plan import plan_deal
+from .result import EquityResult, PlayerEquity
 from .scoring import equity_fraction, wins_ties_units
 from .suits import combo_index, stabilizer
 from .threeway import ThreeWayTable
@@ -67,49 +67,6 @@ MAX_THREADS = 4096                    # threads one process may ask for
 CHUNK_WORK = 100_000_000              # hand evaluations in one chunk of an exact enumeration (~0.1 s)
 
 Progress = Callable[[int, Optional[int], float, str], None]   # (done, total, seconds, unit)
-
-
-@dataclass
-class PlayerEquity:
-    """One player's result.  ``wins``/``ties``/``losses`` are integer board counts
-    (exact runs with unweighted ranges; ``None`` otherwise).  ``shares[j]`` counts the
-    boards (Monte Carlo: trials) on which the player is one of exactly ``j + 1`` winners,
-    so ``equity = sum_j shares[j] / (j + 1) / boards``: integers for exact runs with
-    unweighted ranges and for Monte Carlo runs whose deals carry no importance weight;
-    with weights, the weighted sums scaled to the boards (or trials) figure."""
-
-    range: str
-    win: float
-    tie: float
-    equity: float
-    wins: Optional[int] = None
-    ties: Optional[int] = None
-    losses: Optional[int] = None
-    stderr: float = 0.0
-    shares: list = field(default_factory=list)
-
-
-@dataclass
-class EquityResult:
-    """Equities of all players.  ``trials`` and ``stderr`` (the largest player's standard
-    error) describe a Monte Carlo run, ``stopped`` why it ended: ``"trials"``, ``"stderr"``
-    (the target was reached) or ``"time"`` (the budget ran out)."""
-
-    exact: bool
-    boards: int                      # boards scored: over all combo assignments (exact) or trials
-    players: list[PlayerEquity] = field(default_factory=list)
-    board: str = ""
-    dead: str = ""
-    trials: Optional[int] = None
-    stderr: float = 0.0
-    stopped: Optional[str] = None
-    source: str = ""                 # exact runs: "table" when summed from the matchups table
-
-    def to_json(self) -> dict:
-        """The ``--json`` object of ``pokerpipe equity``."""
-        return {"exact": self.exact, "boards": self.boards, "trials": self.trials, "stderr": self.stderr,
-                "stopped": self.stopped, "source": self.source or ("enumeration" if self.exact else "monte carlo"),
-                "players": [asdict(p) for p in self.players]}
 
 
 def thread_count(requested: Optional[int]) -> int:

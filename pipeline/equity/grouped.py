@@ -19,7 +19,7 @@ flop), and each class is scored once; the assignments holding both cards of a
 runout are added by one pass over the assignments' pairs of cards.  Flush
 runouts are scored one by one.  Each group's showdown adds its count to the
 set of players who hold the best value; the sets become counts by number of
-winners at the end.  The runouts are those of :func:`.runouts.canonical_runouts`
+winners at the end.  The runouts are those of :func:`.runout_symmetries.canonical_runouts`
 when the board, dead cards and ranges have suit symmetries (each standing for
 its orbit), else all of them.
 
@@ -39,7 +39,7 @@ from ..evaluator.kernels import RANK_KEYS, RANK_SUM_MASK, Tables, board_state, s
 from ..evaluator.tables import tables
 from ..ranges.syntax import Range
 from .one_range import rank_sum_value
-from .runouts import _keeps_ranges, canonical_runouts
+from .runout_symmetries import _keeps_ranges, canonical_runouts
 from .suits import stabilizer
 
 MAX_PRODUCT = 1 << 16        # combo products listed at most (larger questions: .runouts' chunked kernels)
@@ -217,7 +217,7 @@ def _live(combos: np.ndarray, masks: np.ndarray, weights: np.ndarray, offsets: n
 @njit(cache=True, nogil=True)
 def _runouts(held: np.uint64, k: int, perms: np.ndarray) -> tuple:
     """``(runouts (R, k), mult (R,))``: every set of ``k`` cards outside ``held``, or with suit symmetries one
-    of each orbit (:func:`.runouts.canonical_runouts`), with the orbit's size."""
+    of each orbit (:func:`.runout_symmetries.canonical_runouts`), with the orbit's size."""
     deck = np.empty(52, np.int64)
     D = 0
     for c in range(52):

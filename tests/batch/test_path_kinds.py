@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
 from pathlib import Path
 
 import pytest
+from support.bounded import Slow, bounded
 from support.layout import key
 from support.tiny_datasets import WithSides
 
@@ -31,21 +31,8 @@ def written(out: Path) -> list[str]:
     return sorted(p.relative_to(out).as_posix() for p in out.rglob("*")) + [key("sides", "_lock")]
 
 
-class _Slow(Exception):
-    pass
-
-
 def _bounded(call, seconds=30):
-    def alarm(signum, frame):
-        raise _Slow
-
-    old = signal.signal(signal.SIGALRM, alarm)
-    signal.alarm(seconds)
-    try:
-        return call()
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
+    return bounded(call, seconds)
 
 
 def _make(target: Path, kind: str) -> None:
@@ -82,7 +69,7 @@ def test_every_path_of_a_build_in_the_wrong_kind(built_sides, tmp_path):
         try:
             _bounded(lambda out=out, session=session: datasets.build_many([WithSides()], out, session,
                                                                            write_catalog=True))
-        except _Slow:
+        except Slow:
             pytest.fail(f"{rel} as a {kind}: the build hung")
         except PokerpipeError as e:
             assert "\n" not in str(e) and Path(rel).name in str(e), (rel, kind, str(e))
@@ -94,7 +81,7 @@ def test_every_path_of_a_build_in_the_wrong_kind(built_sides, tmp_path):
                        lambda out=out: datasets.read(WithSides(), out)):
             try:
                 _bounded(reader)
-            except _Slow:
+            except Slow:
                 pytest.fail(f"{rel} as a {kind}: a reader hung")
             except InputError as e:
                 assert "\n" not in str(e), str(e)

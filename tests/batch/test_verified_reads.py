@@ -15,11 +15,11 @@ import io
 import json
 import os
 import shutil
-import signal
 from pathlib import Path
 
 import numpy as np
 import pytest
+from support.bounded import Slow, bounded
 from support.layout import manifest as manifest_file
 from support.layout import meta
 from support.tiny_datasets import SIDE, WithSides
@@ -139,21 +139,8 @@ def _clean_answer(reader: str, clean_out: Path, out: Path):
     return READERS[reader](storage, verified.document(storage, *verified.manifest_path(NAME)))
 
 
-class _Slow(Exception):
-    pass
-
-
 def _bounded(call, seconds=10):
-    def alarm(signum, frame):
-        raise _Slow
-
-    old = signal.signal(signal.SIGALRM, alarm)
-    signal.alarm(seconds)
-    try:
-        return call()
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
+    return bounded(call, seconds)
 
 
 def _same(a, b) -> bool:
@@ -173,7 +160,7 @@ def test_every_reader_gives_the_clean_answer_or_one_line(clean, tmp_path, damage
     for reader, call in READERS.items():
         try:
             got = _bounded(lambda call=call: call(storage, manifest))
-        except _Slow:
+        except Slow:
             pytest.fail(f"{damage}: {reader} hung")
         except InputError as e:
             assert "\n" not in str(e) and str(e), (damage, reader, str(e))
@@ -213,7 +200,7 @@ def test_a_rebuild_repairs_it_or_says_what_is_wrong(clean, tmp_path, damage):
     DAMAGE[damage](meta(out, NAME), outside)
     try:
         _bounded(lambda: build(WithSides(), out, workers=1), 60)
-    except _Slow:
+    except Slow:
         pytest.fail(f"{damage}: the rebuild hung")
     except PokerpipeError as e:              # what it must not replace: named, in one line
         assert "\n" not in str(e) and any(w in str(e) for w in ("FIFO", "folder", "symbolic link")), str(e)

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import importlib
 import inspect
-import signal
 
 import numpy as np
 import pytest
+from support.bounded import Slow, bounded
 
 from jobs.app import app
 from jobs.counts import COUNT
@@ -74,21 +74,8 @@ def player(tmp_path_factory):
     return tmp
 
 
-class _Slow(Exception):
-    pass
-
-
 def _bounded(call, seconds=300):
-    def alarm(signum, frame):
-        raise _Slow
-
-    old = signal.signal(signal.SIGALRM, alarm)
-    signal.alarm(seconds)
-    try:
-        return call()
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
+    return bounded(call, seconds)
 
 
 def test_the_options_are_found():
@@ -106,7 +93,7 @@ def test_every_target_beyond_a_day_is_one_line(player, tmp_path, capsys, command
     args = [a.replace("{out}", str(out)) for a in minimal[command]]
     try:
         code = _bounded(lambda: main([command, *args, option, value]))
-    except _Slow:
+    except Slow:
         pytest.fail(f"{command} {option} {value} started work")
     err = capsys.readouterr().err
     assert code == 2 and len(err.splitlines()) == 1 and err.startswith("pokerpipe: error: "), (code, err)
