@@ -6,7 +6,9 @@ the command being run is imported (help imports them all), so a quick command
 starts without loading the others' libraries.
 
 Every command reports bad input as one line on stderr and exits with code 2;
-Ctrl-C prints ``pokerpipe: interrupted`` and exits with 130.
+Ctrl-C prints ``pokerpipe: interrupted`` and exits with 130.  A command that
+compiles its kernels (first use after an install or upgrade) says so in one
+line first (:mod:`jobs.firstuse`).
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ import typer
 
 from jobs import commands
 from jobs.app import app, one_line
+from jobs.firstuse import compile_notice
 from pipeline.core.errors import InputError
 
 
@@ -82,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         _register(args)
         command = typer.main.get_command(app)
-        with command.make_context("pokerpipe", args) as ctx:
+        with command.make_context("pokerpipe", args) as ctx, compile_notice(args):
             code = command.invoke(ctx)
     except (typer.Exit, typer.Abort, KeyboardInterrupt) as e:
         if isinstance(e, typer.Exit):
