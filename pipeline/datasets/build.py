@@ -33,7 +33,7 @@ from ..batch.session import Session
 from ..batch.spec import Dataset
 from ..batch.storage import Storage, StorageError
 from ..batch.verified import manifest_path, part_path
-from ..core.budget import refuse_beyond
+from ..core.budget import MAX_WORK_SECONDS, refuse_beyond
 from ..core.combinatorics import available_cores
 from ..core.errors import InputError
 from ..core.inputs import parse_json, shown
@@ -171,11 +171,12 @@ def open_storage(out: str | os.PathLike[str]) -> Storage:
         raise DatasetError(str(e)) from None
 
 
-def refuse_too_long(storage: Storage, planned: Sequence[Dataset], forced: set[str], session: Session) -> None:
+def refuse_too_long(storage: Storage, planned: Sequence[Dataset], forced: set[str], session: Session,
+                    max_seconds: float = MAX_WORK_SECONDS) -> None:
     """:class:`~pipeline.core.budget.TooMuchWork` when the datasets of ``planned`` still to build (not
-    finished at ``storage``, or ``forced``) take beyond a day on the session's local workers by their own
-    low estimates (:meth:`~pipeline.batch.spec.Dataset.seconds`); a cluster's size is not known before it
-    is reached, so a run on one is judged at the workers this machine has."""
+    finished at ``storage``, or ``forced``) take beyond ``max_seconds`` (a day) on the session's local
+    workers by their own low estimates (:meth:`~pipeline.batch.spec.Dataset.seconds`); a cluster's size is
+    not known before it is reached, so a run on one is judged at the workers this machine has."""
     todo = [ds for ds in planned if ds.seconds() > 0
             and (ds.name in forced or check_manifest(read_manifest(storage, ds.name), ds, ds.planned_parts()))]
     if not todo:
@@ -183,12 +184,13 @@ def refuse_too_long(storage: Storage, planned: Sequence[Dataset], forced: set[st
     workers = max(1, session.workers or available_cores())
     refuse_beyond(sum(ds.seconds() for ds in todo) / workers,
                   f"building {', '.join(ds.name for ds in todo)} on {workers} worker{'s' if workers > 1 else ''}",
-                  "smaller parameters (fewer trials or hands), or more workers")
+                  "smaller parameters (fewer trials or hands), or more workers", max_seconds)
 
 
 def build_many(targets: Iterable[str | Dataset], out: str | os.PathLike[str], session: Session,
                force: bool = False, write_catalog: bool = True,
-               params: Mapping[str, Mapping[str, Any]] | None = None) -> list[RunReport]:
+               params: Mapping[str, Mapping[str, Any]] | None = None,
+               max_seconds: float = MAX_WORK_SECONDS) -> list[RunReport]:
     """Build ``targets`` (names or datasets) and their dependencies in order on one session.
 
     ``params`` gives parameters by dataset name, for targets named as text and
@@ -196,7 +198,8 @@ def build_many(targets: Iterable[str | Dataset], out: str | os.PathLike[str], se
     ``force`` recomputes the named targets (not their dependencies).  A finished
     dataset is checked against its manifest and skipped.  With ``write_catalog``,
     ``<out>/_catalog.json`` records each dataset's parameters, rows, bytes,
-    seconds and manifest.
+    seconds and manifest.  Work estimated beyond ``max_seconds`` (a day) is refused before any starts
+    (:func:`refuse_too_long`); a caller that asked the user for longer passes a larger one.
     """
     storage = open_storage(out)
     targets = list(targets)
@@ -204,7 +207,7 @@ def build_many(targets: Iterable[str | Dataset], out: str | os.PathLike[str], se
     if write_catalog:                       # a folder or FIFO where the catalog goes: one line before any work
         storage.check("file", CATALOG)
     forced = {t.name if isinstance(t, Dataset) else t for t in targets} if force else set()
-    refuse_too_long(storage, planned, forced, session)
+    refuse_too_long(storage, planned, forced, session, max_seconds)
     inputs = PlannedInputs(Reader(storage), planned)
     reports = []
     session.progress.plan(sum(ds.planned_parts() for ds in planned), len(planned))
@@ -216,11 +219,13 @@ def build_many(targets: Iterable[str | Dataset], out: str | os.PathLike[str], se
 
 
 def build(name: str | Dataset, out: str | os.PathLike[str], *, workers: int | None = None,
-          scheduler: str | None = None, quiet: bool = True, force: bool = False, **params: Any) -> RunReport:
-    """Build one dataset (and what it reads) under ``out``; the report of ``name``'s run."""
+          scheduler: str | None = None, quiet: bool = True, force: bool = False,
+          max_seconds: float = MAX_WORK_SECONDS, **params: Any) -> RunReport:
+    """Build one dataset (and what it reads) under ``out``; the report of ``name``'s run.  Work estimated
+    beyond ``max_seconds`` is refused (:func:`build_many`; a dataset's own ``limit`` parameter is a param)."""
     ds = _resolve(name, params)
     with Session(workers, scheduler, quiet) as session:
-        return build_many([ds], out, session, force=force, write_catalog=False)[-1]
+        return build_many([ds], out, session, force=force, write_catalog=False, max_seconds=max_seconds)[-1]
 
 
 def read(name: str | Dataset, out: str | os.PathLike[str], columns: list[str] | None = None,

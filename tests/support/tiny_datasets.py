@@ -123,3 +123,10 @@ class WithSides(Squares):
         buf = io.BytesIO()
         np.save(buf, np.arange(SIDE, dtype=np.uint16))
         return {"_a.npy": buf.getvalue(), "_b.json": json.dumps({"rows": table().num_rows}).encode()}
+
+
+class Overnight(Squares):
+    """Squares whose own estimate is three days: refused unless the caller raised the limit."""
+
+    def seconds(self):
+        return 3 * 86400.0
