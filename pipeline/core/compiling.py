@@ -31,7 +31,7 @@ from numba.core import event
 COMPILE_EVENT = "numba:compile"
 
 
-class _FirstCompile(event.Listener):                     # type: ignore[misc]  # numba is untyped
+class _FirstCompile(event.Listener):
     """Calls ``callback(module of the kernel)`` at the first compilation it hears of, then never again."""
 
     def __init__(self, callback: Callable[[str], None]) -> None:
