@@ -21,8 +21,8 @@ def describe(out: Optional[str] = None) -> list[dict[str, Any]]:
         ds = dataset(name)
         manifest = is_built(ds, out) if out is not None else None
         known = figures(name)
-        recorded = None if known is None else {"rows": known.rows, "bytes": known.bytes,
-                                               "seconds": known.seconds, "how": known.how}
+        recorded = None if known is None else {"rows": known.rows, "bytes": known.bytes, "seconds": known.seconds,
+                                               "how": known.how, "estimated": known.estimated}
         row: dict[str, Any] = {"name": name, "description": ds.description, "depends_on": ds.depends_on,
                                "parameters": ds.params, "built": manifest is not None,
                                "rows": recorded and recorded["rows"], "bytes": recorded and recorded["bytes"],
@@ -66,8 +66,10 @@ def table_lines(rows: list[dict[str, Any]], built: bool = True) -> list[str]:
     for r in rows:
         n = f"{r['rows']:,}" if r["rows"] is not None else "-"
         mark = f"{'yes' if r['built'] else 'no':>5s} " if built else ""
-        lines.append(f"{r['name']:{width}s} {mark}{n:>13s} {size_text(r['bytes']):>8s} "
-                     f"{time_text(r['seconds']):>8s}  {', '.join(r['depends_on']) or '-'}")
+        about = "~" if r["figures"] == "recorded" and r["recorded"]["estimated"] else ""
+        size, time = size_text(r["bytes"]), time_text(r["seconds"])
+        lines.append(f"{r['name']:{width}s} {mark}{n:>13s} {about * (size != '-') + size:>8s} "
+                     f"{about * (time != '-') + time:>8s}  {', '.join(r['depends_on']) or '-'}")
         lines += textwrap.wrap(r["description"], 100, initial_indent=" " * 4, subsequent_indent=" " * 4)
     return lines
 
@@ -87,4 +89,5 @@ def datasets(out: str = OUT, as_json: bool = typer.Option(False, "--json", help=
         return
     print("\n".join(table_lines(rows)))
     print("rows and size as built under --out where built, else as measured with the default parameters; "
-          "2 cores: wall time of the dataset's own build on 2 workers, its inputs built ('-': not measured)")
+          "2 cores: wall time of the dataset's own build on 2 workers, its inputs built ('-': not measured; "
+          "'~': scaled from a smaller build)")

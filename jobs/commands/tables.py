@@ -54,7 +54,8 @@ class WithDatasets(TyperCommand):
         super().format_epilog(ctx, formatter)
         formatter.write_paragraph()
         formatter.write_text("Datasets (rows, size on disk and wall time on 2 cores as measured with the default "
-                             "parameters, '-': not measured; `pokerpipe datasets --out DIR` for what is built):")
+                             "parameters, '-': not measured, '~': scaled from a smaller build; "
+                             "`pokerpipe datasets --out DIR` for what is built):")
         formatter.write_paragraph()
         for line in table_lines(describe(), built=False):
             formatter.write(f"  {line}\n")

@@ -11,7 +11,10 @@ kernels compiled, the dataset's inputs already built:
 * ``seconds`` — wall seconds of its own build on 2 workers, as its manifest
   records them (``None``: not measured);
 * ``how`` — where the figure comes from: the command and the load, or the
-  documentation page that measured it.
+  documentation page that measured it;
+* ``estimated`` — the size and time were not measured whole but scaled from a
+  smaller build of the same dataset (fewer trials, hands or rows: ``how``
+  says which), so they are shown with ``~``.
 
 ``benchmarks/bench_dataset_figures.py`` measures them again and prints the
 entries of :data:`FIGURES` (a build's own figures are in its manifest).
@@ -30,6 +33,7 @@ class Measured:
     bytes: Optional[int]       # on disk, parts and side outputs
     seconds: Optional[float]   # wall seconds on 2 workers, inputs built, kernels compiled
     how: str                   # the measurement: command and load, or the page that gives it
+    estimated: bool = False    # bytes and seconds scaled from a smaller build (how says which)
 
 
 _EHS = "docs/measured.md, benchmarks/bench_ehs_table.py (parts only)"

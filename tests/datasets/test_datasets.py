@@ -49,6 +49,7 @@ def test_registry_names_and_dependencies():
         datasets.dataset("vs-random", opponents="2-1000000000")
 
 
+@pytest.mark.slow
 def test_parts_byte_identical_to_before_the_datasets_layer(small):
     out, reports = small
     got = {(r.name, r.manifest["parameters"].get("limit")): parts_digest(r.manifest) for r in reports}
@@ -117,6 +118,7 @@ def test_read_verifies_every_part(small, tmp_path):
         read("matchups", copy)
 
 
+@pytest.mark.slow
 def test_no_manifest_damaged_part_is_recomputed(small, tmp_path):
     """After a crash (no manifest) a part is kept only if it matches its own checksum record."""
     out, _ = small
@@ -135,6 +137,7 @@ def test_no_manifest_damaged_part_is_recomputed(small, tmp_path):
     assert {p.name: p.read_bytes() for p in folder.glob("part-*.parquet")} == good
 
 
+@pytest.mark.slow
 def test_second_writer_refused(tmp_path):
     folder = tmp_path / "odds-table"
     meta(tmp_path, "odds-table").mkdir()
@@ -150,6 +153,7 @@ def test_second_writer_refused(tmp_path):
     assert not lock(tmp_path, "odds-table").exists() and folder.is_dir()
 
 
+@pytest.mark.slow
 def test_force_with_bad_scheduler_deletes_nothing(small, tmp_path):
     out, _ = small
     copy_dataset(out / "odds-table", tmp_path / "odds-table")
@@ -187,6 +191,7 @@ def test_bad_batch_input(tmp_path, args, words):
     assert words in line and "Traceback" not in p.stderr
 
 
+@pytest.mark.slow
 def test_datasets_command(small):
     out, _ = small
     p = pokerpipe("datasets", "--out", str(out), "--json")
@@ -217,3 +222,15 @@ def test_part_checksum_record_matches_part(small):
     data = (out / "odds-table" / "part-00000.parquet").read_bytes()
     assert rec["sha256"] == hashlib.sha256(data).hexdigest() and rec["rows"] == 20
     assert pq.ParquetFile(out / "odds-table" / "part-00000.parquet").metadata.num_rows == 20
+
+
+def test_figures_scaled_from_a_smaller_build_are_marked_with_a_tilde():
+    from jobs.commands.datasets import table_lines
+
+    row = {"name": "big", "built": False, "rows": 10, "bytes": 2_000_000, "seconds": 7_200.0, "depends_on": [],
+           "description": "a big one", "figures": "recorded", "recorded": {"estimated": True}}
+    assert table_lines([row])[1].split()[3:5] == ["~2", "MB"] and table_lines([row])[1].split()[5:7] == ["~2", "h"]
+    measured = {**row, "recorded": {"estimated": False}}
+    assert table_lines([measured])[1].split()[3:7] == ["2", "MB", "2", "h"]
+    unknown = {**row, "bytes": None, "seconds": None}
+    assert table_lines([unknown])[1].split()[3:5] == ["-", "-"]
