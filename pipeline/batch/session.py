@@ -35,7 +35,11 @@ SETTLE_SECONDS = 1.0     # an abandoned run waits this long at most for workers 
 # statistical profiler (a stack sample every 10 ms), the GIL monitor and frequent
 # housekeeping ticks.  With every core computing, that background work comes out
 # of the kernels' time: on 2 cores it cost the 2-worker `matchups` run 1-2 s.
+# Nor do they poll the GPUs: where pynvml is installed (machines with a GPU
+# stack) every worker, nanny and the scheduler would initialise NVML and sample
+# it each monitor tick, and pokerpipe computes nothing on a GPU.
 LOCAL_CLUSTER_CONFIG = {
+    "distributed.diagnostics.nvml": False,
     "distributed.worker.profile.enabled": False,
     "distributed.admin.system-monitor.gil.enabled": False,
     "distributed.admin.system-monitor.interval": "2s",
