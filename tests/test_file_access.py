@@ -17,6 +17,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 OPENERS = {"open", "os.open", "os.fdopen", "io.open", "mmap.mmap", "np.fromfile", "numpy.fromfile", "json.load",
            "tomllib.load"}
@@ -70,6 +72,7 @@ def scan(path: Path, where: str) -> list[str]:
     return found
 
 
+@pytest.mark.slow
 def test_every_file_access_goes_through_the_helpers():
     found = []
     for package in ("pipeline", "jobs"):

@@ -56,6 +56,7 @@ def brute_runouts(hole: list[int], board: list[int], bins: int) -> tuple[int, li
     return total, hist
 
 
+@pytest.mark.slow
 def test_river_features_equal_the_brute_force() -> None:
     clusters = default_clusters()
     boards = canonical_boards(5)[RNG.choice(134459, 40, replace=False)]
@@ -72,6 +73,7 @@ def test_river_features_equal_the_brute_force() -> None:
             assert ochs[row, j] == pytest.approx(want, abs=1e-6)
 
 
+@pytest.mark.slow
 def test_turn_histograms_equal_the_brute_force() -> None:
     boards = canonical_boards(4)[RNG.choice(16432, 5, replace=False)]
     tf = F.runout_features(boards, 50)
@@ -83,6 +85,7 @@ def test_turn_histograms_equal_the_brute_force() -> None:
         assert tf.histogram[row].tolist() == hist
 
 
+@pytest.mark.slow
 def test_flop_histogram_and_its_turns_equal_the_brute_force_and_the_turn_kernel() -> None:
     board = canonical_boards(3)[int(RNG.integers(1755))]
     ff = F.runout_features(board[None, :], 20, turns=True)
@@ -115,6 +118,7 @@ def _hole_on(board: np.ndarray, index: int) -> tuple[list[int], list[int]]:
     raise AssertionError("no hole")
 
 
+@pytest.mark.slow
 def test_weights_count_the_deck() -> None:
     """The situations of one canonical board stand for its orbit times every hole on it."""
     for m in (3, 4, 5):
@@ -130,6 +134,7 @@ def test_weights_count_the_deck() -> None:
     assert F.board_orbit([0, 5, 10]) == 24 and F.board_orbit([0, 4, 8]) == 4
 
 
+@pytest.mark.slow
 def test_features_do_not_depend_on_suits_or_card_order() -> None:
     a = situation("AhKh", "Qh7h2c")
     b = situation("KsAs", "2d7sQs")

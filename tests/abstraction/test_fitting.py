@@ -4,6 +4,7 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
+import pytest
 
 from pipeline.abstraction.fitting import kept, street_points
 from pipeline.isomorphism.boards import canonical_boards
@@ -50,6 +51,7 @@ def test_percentile_buckets_from_binned_weights() -> None:
         assert (np.diff(want[np.argsort(win2, kind="stable")]) >= 0).all() and want.max() < k
 
 
+@pytest.mark.slow
 def test_flop_turn_buckets_looked_up_equal_those_assigned() -> None:
     """The flop's turn cards bucketed from a built turn table (a dense array by turn situation index) equal
     their histograms assigned to the turn centroids; turn situations the table lacks are assigned."""

@@ -105,6 +105,7 @@ def small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
 # fit against the reference
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("metric", ["l1", "l2"])
 @pytest.mark.parametrize("kind,d,k", [("cdf", 10, 7), ("cdf", 20, 30), ("float", 5, 12), ("float", 12, 30),
                                       ("few", 6, 25)])
@@ -140,6 +141,7 @@ def test_ties_go_to_the_lowest_index() -> None:
         assert dist[2] == 1.0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dtype", [np.uint8, np.uint16, np.int32, np.float32, np.float64])
 def test_assign_matches_the_distance_matrix(small_chunks: None, dtype: type) -> None:
     rng = np.random.default_rng(5)
@@ -158,6 +160,7 @@ def test_assign_matches_the_distance_matrix(small_chunks: None, dtype: type) -> 
 # Hamerly's bounds: exact
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("metric", ["l2", "l1"])
 def test_hamerly_equals_plain_lloyd_on_a_larger_set(metric: str) -> None:
     rng = np.random.default_rng(11)
@@ -184,6 +187,7 @@ def test_hamerly_without_centroid_gaps_equals_plain(small_chunks: None) -> None:
         assert fast.objective == plain.objective
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("metric", ["l2", "l1"])
 def test_scanning_only_the_moved_centroids_equals_plain(monkeypatch: pytest.MonkeyPatch, metric: str) -> None:
     """Points whose bound from before the move still holds scan only the centroids that moved: same fit."""
@@ -415,6 +419,7 @@ def test_kd_tree_finds_the_full_scans_two_best_ties_included() -> None:
         assert (got[0], got[1], got[2]) == (int(cost[i].argmin()), row[0], row[1])
 
 
+@pytest.mark.slow
 def test_integer_costs_in_32_bits_when_16_could_overflow(small_chunks: None) -> None:
     rng = np.random.default_rng(8)
     x = rng.integers(0, 256, (1500, 300)).astype(np.uint8)      # up to 300 * 255 > 65,535

@@ -12,6 +12,7 @@ import shutil
 from pathlib import Path
 
 import pyarrow.dataset as pads
+import pytest
 from support.layout import beside, manifest, meta, parts, record
 from support.tiny_datasets import WithSides
 
@@ -24,6 +25,7 @@ def _parts_only(folder: Path) -> bool:
     return sorted(p.name for p in folder.iterdir()) == [f"part-{i:05d}.parquet" for i in range(4)]
 
 
+@pytest.mark.slow
 def test_parts_alone_in_the_folder_and_the_rest_beside_it(tmp_path):
     report = build(WithSides(), tmp_path, workers=1)
     assert report.location == str(parts(tmp_path, NAME)) and _parts_only(parts(tmp_path, NAME))
@@ -40,6 +42,7 @@ def _older_layout(out: Path) -> None:
     meta(out, NAME).rmdir()
 
 
+@pytest.mark.slow
 def test_an_older_layout_is_carried_over_without_recomputing(tmp_path):
     build(WithSides(), tmp_path, workers=1)
     before = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in parts(tmp_path, NAME).iterdir()}
@@ -53,6 +56,7 @@ def test_an_older_layout_is_carried_over_without_recomputing(tmp_path):
     assert read(WithSides(), tmp_path).num_rows == 8
 
 
+@pytest.mark.slow
 def test_a_damaged_part_of_an_older_layout_is_recomputed(tmp_path):
     build(WithSides(), tmp_path, workers=1)
     _older_layout(tmp_path)

@@ -82,6 +82,7 @@ def objects(client, prefix):
 ARGS = ["tables", "matchups", "odds-table", "--param", "matchups.limit=1500", "--quiet"]
 
 
+@pytest.mark.slow
 def test_tables_into_a_bucket_equal_a_local_run(s3, cluster, tmp_path):
     env, client = s3
     local = pokerpipe(env, *ARGS, "--workers", "1", "--out", str(tmp_path))   # any worker count: the same bytes
@@ -100,6 +101,7 @@ def test_tables_into_a_bucket_equal_a_local_run(s3, cluster, tmp_path):
     assert not [k for k in got if k.endswith(".tmp") or k.endswith("_lock")]
 
 
+@pytest.mark.slow
 def test_interrupted_run_resumes_in_the_bucket(s3, cluster):
     env, client = s3
     url = f"s3://{BUCKET}/run2"
@@ -131,6 +133,7 @@ EVOLVE = ["evolve", "--population", "4", "--generations", "2", "--hands-per-matc
           "--seed", "3", "--workers", "1", "--report-hands", "0", "--weights", "sampled", "--quiet"]
 
 
+@pytest.mark.slow
 def test_an_evolution_and_hand_histories_in_a_bucket_equal_local_runs(s3, tmp_path):
     """``evolve --out s3://...`` and ``play --history ... --out s3://...`` write what a local run writes,
     byte for byte (resuming from a checkpoint goes through the same storage layer as the tables' resume

@@ -55,6 +55,7 @@ def _cases(built: Path) -> list[tuple[str, str]]:
     return cases
 
 
+@pytest.mark.slow
 def test_every_path_of_a_build_in_the_wrong_kind(built_sides, tmp_path):
     cases = _cases(built_sides)
     assert {("_catalog.json", "folder"), (key("sides", "_manifest.json"), "fifo"), (key("sides", "_a.npy"), "fifo"),

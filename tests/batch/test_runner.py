@@ -31,6 +31,7 @@ def reference(tmp_path_factory):
     return files(out / "squares")
 
 
+@pytest.mark.slow
 def test_parts_manifest_and_dataset(tmp_path, reference):
     r = run_job(tiny_datasets.job(), tmp_path, workers=2, quiet=True)
     folder = tmp_path / "squares"
@@ -45,6 +46,7 @@ def test_parts_manifest_and_dataset(tmp_path, reference):
     assert meta[b"pokerpipe.job"] == b"squares" and json.loads(meta[b"pokerpipe.params"]) == {"n": 20}
 
 
+@pytest.mark.slow
 def test_resume_keeps_good_parts_and_redoes_bad_ones(tmp_path, reference):
     run_job(tiny_datasets.job(), tmp_path, workers=1, quiet=True)
     folder = tmp_path / "squares"
@@ -65,6 +67,7 @@ def test_resume_keeps_good_parts_and_redoes_bad_ones(tmp_path, reference):
     assert run_job(tiny_datasets.job(), tmp_path, workers=1, quiet=True, force=True).computed == 20
 
 
+@pytest.mark.slow
 def test_other_parameters_replace_parts(tmp_path):
     run_job(tiny_datasets.job(n=20), tmp_path, workers=1, quiet=True)
     r = run_job(tiny_datasets.job(n=5), tmp_path, workers=1, quiet=True)
@@ -78,6 +81,7 @@ def test_unwritable_output(tmp_path):
         run_job(tiny_datasets.job(), blocker, workers=1, quiet=True)
 
 
+@pytest.mark.slow
 def test_unreachable_scheduler(tmp_path):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -86,6 +90,7 @@ def test_unreachable_scheduler(tmp_path):
         run_job(tiny_datasets.job(), tmp_path, scheduler=f"tcp://127.0.0.1:{port}", quiet=True)
 
 
+@pytest.mark.slow
 def test_worker_killed_mid_job(tmp_path, reference):
     from distributed import Client, LocalCluster
 
@@ -113,6 +118,7 @@ def test_worker_killed_mid_job(tmp_path, reference):
     assert (beside(folder) / MANIFEST).exists()
 
 
+@pytest.mark.slow
 def test_external_scheduler_and_workers(tmp_path, reference):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

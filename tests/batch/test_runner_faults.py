@@ -34,6 +34,7 @@ def test_manifest_that_is_a_folder(tmp_path):
         build(tiny_datasets.job(), tmp_path, workers=1)
 
 
+@pytest.mark.slow
 def test_partition_that_kills_its_worker(tmp_path):
     with pytest.raises(RunnerError, match="killed its worker") as e:
         build(tiny_datasets.Crasher(), tmp_path, workers=1)
@@ -42,6 +43,7 @@ def test_partition_that_kills_its_worker(tmp_path):
     assert len(done) >= 1 and not manifest(tmp_path, "squares").exists()
 
 
+@pytest.mark.slow
 def test_scheduler_dies_mid_run(tmp_path):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

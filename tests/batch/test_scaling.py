@@ -46,6 +46,7 @@ def pieces_reference(tmp_path_factory):
     return files(out / ds.name)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("workers", [1, 2, 8])
 def test_pieces_make_the_bytes_of_whole_parts_at_any_worker_count(tmp_path, pieces_reference, workers):
     report = build(tiny_datasets.pieces(), tmp_path, workers=workers)
@@ -54,6 +55,7 @@ def test_pieces_make_the_bytes_of_whole_parts_at_any_worker_count(tmp_path, piec
     assert kinds.count(WRITE) == 12 and sum(k >= 0 for k in kinds) == 48 and WHOLE not in kinds
 
 
+@pytest.mark.slow
 def test_matchups_in_pieces_equal_one_worker_at_two_and_eight(tmp_path):
     ds = Matchups(limit=700)             # two parts: four pieces and two
     assert [len(ds.pieces(p)) for p in ds.partitions(None)] == [4, 2]
@@ -79,6 +81,7 @@ print(json.dumps([[t.index, t.prepare] for t in report.trace.parts]))
 """
 
 
+@pytest.mark.slow
 def test_a_worker_starts_with_the_dataset_prepared(tmp_path):
     """A local cluster's workers are forked from a process that prepared the dataset: none prepares it again.
 
@@ -132,6 +135,7 @@ def _parts_written(folder: Path) -> int:
     return len(list(folder.glob("part-*.parquet")))
 
 
+@pytest.mark.slow
 def test_a_cluster_gains_a_worker_and_loses_one_mid_run_and_writes_the_same_bytes(tmp_path, pieces_reference):
     """Separately started workers: one killed mid-run (its pieces are computed again elsewhere, nothing lost), one
     started mid-run (it gets tasks); the files are those of a local run."""
@@ -160,6 +164,7 @@ def test_a_cluster_gains_a_worker_and_loses_one_mid_run_and_writes_the_same_byte
     assert f"{socket.gethostname()}:{joined.pid}" in hosts
 
 
+@pytest.mark.slow
 def test_ctrl_c_while_the_workers_are_prepared_stops_at_once(tmp_path):
     """Preparing a dataset (its kernels compile the first time: minutes) happens before the cluster's start,
     where a Ctrl-C is not held: the run stops within two seconds."""
@@ -195,6 +200,7 @@ with Session(2, None, True) as session:
 """
 
 
+@pytest.mark.slow
 def test_workers_of_a_fresh_process_block_ctrl_c():
     """Every worker of a local cluster, the first and those that join later, is forked with SIGINT blocked, in a
     process that has not started multiprocessing's resource tracker yet (starting it unblocks SIGINT in the

@@ -112,6 +112,7 @@ CLI_REFUSALS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args, words", CLI_REFUSALS)
 def test_cli_refuses_with_one_line(console, args, words):
     assert_refused(console(tuple(args)), words)
@@ -235,6 +236,7 @@ def test_situation_cards_street_sizes_still_match_the_reference():
     assert [street_size(n) for n in (0, 3, 4, 5)] == [169, 1_286_792, 13_960_050, 123_156_254]
 
 
+@pytest.mark.slow
 def test_evaluate_unchecked_still_refuses_ids_outside_the_deck():
     """Was a segfault; run in a subprocess so that a regression fails this test, not the whole run."""
     code = ("import numpy as np\nfrom pipeline import CardError, evaluate\n"
@@ -257,6 +259,7 @@ def test_parsers_refuse_non_ascii_before_case_folding(parse, text):
         parse(text)
 
 
+@pytest.mark.slow
 def test_underflowing_weights_refused_and_tiny_normal_weights_exact():
     with pytest.raises(CardError, match="too small"):
         parse_range("AKs:1e-320")
@@ -291,6 +294,7 @@ def test_query_nesting_limit_is_a_clear_error():
 # ---------------------------------------------------------------------------
 # Video poker at the documented bound of pays (item 5)
 
+@pytest.mark.slow
 def test_hold_evs_are_exact_at_the_largest_pays():
     """The joker deck has the largest common denominator L; pays at MAX_PAY * 10**6 are what the break-even
     search feeds the kernel at the top of the range.  Every hold's EV of sampled deals must equal the
@@ -338,6 +342,7 @@ def test_pays_past_int64_are_refused_not_wrapped():
         analyze(huge)
 
 
+@pytest.mark.slow
 def test_royal_at_the_bound_is_exact_and_published_figures_hold():
     """At --royal 1,000,000 the combinations still sum to C(52,5)*L and the return is their exact mean;
     the Wizard of Odds figures for Jacks or Better 9/6 still hold (../shared/README.md)."""
@@ -355,6 +360,7 @@ def test_royal_at_the_bound_is_exact_and_published_figures_hold():
     assert round(a.ret, 8) == 0.99543904 and round(a.variance, 6) == 19.514676
 
 
+@pytest.mark.slow
 def test_break_even_from_the_bound_agrees():
     """Newton started at the largest royal (pays carried at 10**12 per coin in the kernel) lands on the root."""
     from pipeline.videopoker import break_even_royal
@@ -444,6 +450,7 @@ TEMPLATES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(TEMPLATES))
 def test_any_string_in_any_argument(name):
     template = TEMPLATES[name]
@@ -470,6 +477,7 @@ def test_any_paytable_text(tmp_path_factory, text, filename):
     check_main(["videopoker", "--paytable", str(path)])
 
 
+@pytest.mark.slow
 @settings(max_examples=4, deadline=None, database=None)
 @given(st.text(st.characters(codec="utf-8", exclude_characters="\x00"), min_size=1, max_size=12))
 def test_any_string_through_the_console_script(text):

@@ -30,6 +30,7 @@ def test_table_output():
     assert "(exact, 61,642,944 deals: 36 hand assignments × 1,712,304 boards, from the matchups table)" in p.stdout
 
 
+@pytest.mark.slow
 def test_monte_carlo_json_is_reproducible():
     a = run("equity", "QQ+,AKs", "random", "--trials", "50000", "--seed", "5", "--json")
     b = run("equity", "QQ+,AKs", "random", "--trials", "50000", "--seed", "5", "--json", "--threads", "1")
@@ -61,6 +62,7 @@ def test_bad_input_is_one_line_exit_2(args, words):
     assert words in lines[0]
 
 
+@pytest.mark.slow
 def test_json_reports_trials_and_stderr():
     p = run("equity", "AKs", "QQ", "--stderr", "0.003", "--seed", "2", "--json")
     assert p.returncode == 0, p.stderr
@@ -82,6 +84,7 @@ def test_table_output_names_the_stopping_rule():
 DEAD_44 = "2c2d2h2s3c3d3h3s4c4d4h4s5c5d5h5s6c6d6h6s7c7d7h7s8c8d8h8s9c9d9h9sTcTdThTsJcJdJhJsQcQhKcKd"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args, words", [
     (["AhKh", "QsQd", "--stderr", "0"], "stderr target"),
     (["AhKh", "QsQd", "--time", "-1"], "time budget"),
@@ -100,6 +103,7 @@ def test_bad_budgets_are_one_line_exit_2(args, words):
     assert words in lines[0]
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_a_huge_monte_carlo_run_with_exit_130():
     """Issue 10: the run says how long it would take, and SIGINT ends it within 2 seconds.  (10^12 trials: hours;
     10^13 could be beyond a day on one core, refused since issue 39.)"""

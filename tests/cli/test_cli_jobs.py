@@ -47,6 +47,7 @@ def full(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow
 def test_preflop_set_byte_identical_to_before(full):
     from support.recorded import RECORDED_FULL, RECORDED_SIDE, parts_digest
     for name, digest in RECORDED_FULL.items():
@@ -116,6 +117,7 @@ def test_vs_random(full):
         assert abs(mc.equity - three.loc[h, "equity"]) < 4 * (mc.stderr ** 2 + three.loc[h, "stderr"] ** 2) ** 0.5, h
 
 
+@pytest.mark.slow
 def test_rerun_is_a_resume(full):
     p = pokerpipe("matchups", "--out", str(full))
     assert p.returncode == 0
@@ -132,6 +134,7 @@ def test_rerun_is_a_resume(full):
 LEFT_BY_AN_EARLIER_KILL = 83          # matchups parts (of 95) already written when the killed run starts
 
 
+@pytest.mark.slow
 def test_tables_killed_midway_then_rerun_ends_identical(full, tmp_path):
     """SIGKILL of ``pokerpipe tables`` while its workers compute matchups parts: no stray workers, no
     manifest, and the rerun ends byte-identical to the uninterrupted build from nothing (``full``).
@@ -197,6 +200,7 @@ def interrupted(tmp_path_factory):
     yield get
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sig", [signal.SIGTERM])
 def test_interrupt_then_resume_equals_uninterrupted(interrupted, sig):
     from support.recorded import RECORDED_LIMIT_6000, parts_digest
@@ -212,6 +216,7 @@ def test_interrupt_then_resume_equals_uninterrupted(interrupted, sig):
         [p["sha256"] for p in json.loads((beside(folder) / "_manifest.json").read_text())["parts"]]
 
 
+@pytest.mark.slow
 def test_odds_table(tmp_path):
     p = pokerpipe("odds-table", "--out", str(tmp_path), "--quiet")
     assert p.returncode == 0, p.stderr
@@ -230,6 +235,7 @@ def _closed_port():
         return s.getsockname()[1]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args, words", [
     (["vs-random", "--opponents", "0"], "opponents must be 1 to 9"),
     (["vs-random", "--opponents", "10"], "opponents must be 1 to 9"),
@@ -248,6 +254,7 @@ def test_bad_options(tmp_path, args, words):
     assert len(lines) == 1 and words in lines[0], p.stderr
 
 
+@pytest.mark.slow
 def test_damaged_input_is_repaired_not_read(full, tmp_path):
     """A flipped bit in a finished matchups part is caught by its SHA-256 and recomputed before use."""
     copy_dataset(full / "matchups", tmp_path / "matchups")

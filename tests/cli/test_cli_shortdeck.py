@@ -10,6 +10,7 @@ def run(*args):
     return subprocess.run([sys.executable, "-m", "jobs", *args], capture_output=True, text=True, timeout=300)
 
 
+@pytest.mark.slow
 def test_equity_and_odds_on_the_short_deck():
     p = run("equity", "AhKh", "QsQd", "--game", "shortdeck", "--json")
     assert p.returncode == 0, p.stderr

@@ -19,12 +19,14 @@ def pokerpipe(*args: str, env: dict | None = None) -> subprocess.CompletedProces
                           cwd=ROOT, env=env)
 
 
+@pytest.mark.slow
 def test_version_is_the_installed_package_version():
     got = pokerpipe("--version")
     assert got.returncode == 0 and got.stdout == f"pokerpipe {version('pokerpipe')}\n", got
     assert pokerpipe("-V").stdout == got.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [["-h"], ["equity", "-h"], ["tables", "-h"], ["play", "-h"]])
 def test_h_is_help(args):
     got = pokerpipe(*args)
@@ -32,6 +34,7 @@ def test_h_is_help(args):
     assert got.stdout == pokerpipe(*args[:-1], "--help").stdout
 
 
+@pytest.mark.slow
 def test_the_shell_completes_commands_and_options():
     env = {**os.environ, "_POKERPIPE_COMPLETE": "complete_bash"}
     got = pokerpipe(env={**env, "COMP_WORDS": "pokerpipe eq", "COMP_CWORD": "1"})
@@ -54,6 +57,7 @@ def test_a_misspelt_game_gets_a_suggestion():
     assert got.returncode == 2 and "did you mean plo?" in got.stderr and len(got.stderr.splitlines()) == 1, got
 
 
+@pytest.mark.slow
 def test_json_answers_say_what_made_them():
     """Every ``--json`` answer starts with the version that computed it, and a seeded one with its seed."""
     import json
@@ -66,6 +70,7 @@ def test_json_answers_say_what_made_them():
     assert doc["pokerpipe"] == version("pokerpipe") and doc["combos"] == 4 and "seed" not in doc
 
 
+@pytest.mark.slow
 def test_seats_follow_the_policies_and_names_get_suggestions():
     """``--seats`` defaults to one seat per policy; a misspelt policy or dataset gets a "did you mean"."""
     got = pokerpipe("play", "-p", "tag,station,maniac", "-n", "60", "--seed", "2")
@@ -93,6 +98,7 @@ def test_commands_say_where_their_pictures_are(tmp_path, capsys):
     assert capsys.readouterr().out == "picture: out/preflop-grid.meta/_heatmap.png\n"      # beside the parts
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args, head", [
     (["AhKh", "QsQd", "--board", "2c3d4h"], "(exact, 990 boards)"),
     (["AKs", "QQ", "--board", "2c3d4h"], "(exact, 23,760 deals: 24 hand assignments × 990 boards)"),
@@ -104,6 +110,7 @@ def test_the_equity_header_counts_deals_not_boards(args, head):
     assert got.returncode == 0 and got.stdout.splitlines()[0].endswith(head), got.stdout
 
 
+@pytest.mark.slow
 def test_batch_commands_answer_in_json(tmp_path):
     """``tables --json`` and a dataset's own command with ``--json``: one JSON object on stdout, each dataset's
     rows, parts, bytes, seconds, folder and pictures, the version first; a second run keeps every part."""

@@ -19,6 +19,7 @@ def quick(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow
 def test_quick_run_writes_player_trainers_report(quick, capsys):
     evo = quick / "evolve"
     assert (evo / "final-player.json").exists() and len(list((evo / "trainers").glob("*.json"))) == 9

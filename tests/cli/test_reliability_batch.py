@@ -301,6 +301,7 @@ def ahead(request, tmp_path_factory):
         yield lambda key: futures[key].result()
 
 
+@pytest.mark.slow
 def test_ctrl_c_to_the_process_group_is_one_line_and_resumes(ahead):
     got = ahead("interrupt")
     err = got["stderr"]
@@ -315,6 +316,7 @@ def test_ctrl_c_to_the_process_group_is_one_line_and_resumes(ahead):
     assert parts_digest(manifest(got["out"] / "matchups")) == RECORDED_LIMIT_1500
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("damage, kept", [("cut-short", 26), ("swapped-after-crash", 25), ("total-rows-edited", 26),
                                           ("part-rows-edited", 26)])
 def test_damaged_run_is_repaired_to_the_clean_bytes(ahead, damage, kept):

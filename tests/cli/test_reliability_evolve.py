@@ -291,6 +291,7 @@ def case(tmp_path_factory):
         yield lambda name: jobs[name].result()
 
 
+@pytest.mark.slow
 def test_a_trainer_set_that_is_not_one_is_refused(case):
     # case 17: a stray trainer-x.json was silently skipped; 13 trainers failed only when seated
     got = case("bad trainers")
@@ -361,6 +362,7 @@ def test_ctrl_c_is_seen_inside_a_long_match(case):
     assert err.splitlines() == ["pokerpipe: interrupted"], err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, words", [
     ("evolve", "would take about"), ("evaluate", "would take about"), ("evaluate-rlcard", "would take about"),
 ])

@@ -111,6 +111,7 @@ def one_error_line(p):
     return lines[0]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", sorted(REFUSALS))
 def test_refused_with_one_line(ahead, case):
     """Cases 12, 16 and 17: every layout and player-file field checked by type and range, deep documents

@@ -46,11 +46,13 @@ def console():
         yield lambda i: futures[i].result()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", range(len(REFUSALS)))
 def test_refused_with_one_line(console, case):
     assert_refused(console(case), REFUSALS[case][1])
 
 
+@pytest.mark.slow
 def test_pot_odds_at_the_limits_are_exact():
     """A trillion into a millionth: pot odds 10**18 : 1, finite; AhKh on Qh7h2c has 15 outs (nine hearts,
     three aces, three kings) of 47 unseen cards."""
@@ -60,6 +62,7 @@ def test_pot_odds_at_the_limits_are_exact():
     assert r["pot_odds"] == 1e18 and r["hit_next_card"] == 15 / 47 and r["profitable"] is True
 
 
+@pytest.mark.slow
 def test_an_estimate_from_no_deals_is_not_called_exact():
     """Quad aces on AcAdKh are never behind: against 2 opponents the sampled PPOT has no deal in its
     denominator — 0 by convention, with no standard error — and NPOT is a Monte Carlo estimate, not 'exact'."""
@@ -80,6 +83,7 @@ def test_a_paytable_that_is_a_fifo_is_refused_not_read(tmp_path):
     assert_refused(cli("videopoker", "--paytable", str(fifo)), "not a regular file")
 
 
+@pytest.mark.slow
 def test_cache_files_holding_objects_are_rebuilt_once(tmp_path):
     """Cached tables replaced by .npz files of pickled objects are refused unread (never unpickled) and
     rebuilt with one line each; the answer is the one a clean cache gives (../shared/README.md: AhKh vs QsQd

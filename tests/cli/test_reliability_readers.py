@@ -86,6 +86,7 @@ def bucket_of(result: tuple[int, str, str]) -> str:
     return next(line.split(None, 1)[1] for line in out.splitlines() if line.startswith("bucket"))
 
 
+@pytest.mark.slow
 def test_the_build_answers_bucket_7(ab1, capsys):
     assert bucket_of(run([*BUCKET, "--out", str(ab1)], capsys)) == f"7 of {K}"
 
@@ -135,6 +136,7 @@ def test_case_1_the_lookup_refuses_what_the_build_refuses(ab1, tmp_path, capsys,
 
 # ---- case 2: verified by bytes, not by identity
 
+@pytest.mark.slow
 def test_case_2_bit_rot_after_a_first_lookup_is_found(ab1, tmp_path):
     """One byte of ``_buckets.npy`` flipped after a first lookup, its size, inode and modification time kept;
     each lookup is a new process, as the issue's were."""
@@ -225,6 +227,7 @@ def test_case_7_bucket_options(capsys, args, words):
     refused(run(["bucket", HOLE, "--board", BOARD, *args], capsys), words)
 
 
+@pytest.mark.slow
 def test_case_7_exploit_says_it_counts_exact_weights(tmp_path, capsys, small_cluster, monkeypatch):
     """With a limited hold'em-weights build, exploit counts each weight exactly (its figure is the exact
     count): it said "sampling instead".  (LBR itself is stood in for: the line is said before it starts.)"""

@@ -2,6 +2,7 @@
 import subprocess
 import sys
 
+import pytest
 from support.layout import manifest
 
 from jobs.main import _bare_workers
@@ -16,6 +17,7 @@ def test_a_bare_workers_option_is_every_core():
     assert _bare_workers(["tables", "--workers", "-1"]) == ["tables", "--workers", "-1"]   # refused by the option
 
 
+@pytest.mark.slow
 def test_tables_runs_with_a_bare_workers_option(tmp_path):
     got = subprocess.run([sys.executable, "-m", "jobs", "tables", "odds-table", "--out", str(tmp_path), "--quiet",
                           "--workers"], capture_output=True, text=True, timeout=600)

@@ -107,6 +107,7 @@ def damaged_runs(request, tmp_path_factory, good_cache):
         yield lambda damage: runs[damage].result()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("damage", [_empty, _flip(0.5), _flip(0.999), _truncate, _other_arrays, _wrong_digest],
                          ids=["empty", "flip-middle", "flip-end", "truncated", "other-arrays", "wrong-value"])
 def test_damaged_evaluator_cache_is_rebuilt_once(damaged_runs, damage):

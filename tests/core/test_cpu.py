@@ -59,6 +59,7 @@ def test_numba_target_features_are_read_from_its_settings(monkeypatch):
         cpu.target_cpu.cache_clear()
 
 
+@pytest.mark.slow
 def test_the_command_line_refuses_a_bad_value_in_one_line():
     env = {**os.environ, "POKERPIPE_SIMD": "avx1024"}
     got = subprocess.run([sys.executable, "-m", "jobs", "equity", "AhKh", "random", "--trials", "1000"],

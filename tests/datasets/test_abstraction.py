@@ -3,9 +3,9 @@ resumable, refused with other parameters, looked up by ``pokerpipe bucket``."""
 from __future__ import annotations
 
 import json
-from importlib.metadata import version
 import subprocess
 import sys
+from importlib.metadata import version
 from pathlib import Path
 
 import numpy as np
@@ -50,6 +50,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+@pytest.mark.slow
 def test_every_dataset_is_built_in_order_with_its_side_outputs(built: Path) -> None:
     for name in ("preflop", "river-centroids", "river", "turn-centroids", "turn", "flop-centroids", "flop"):
         assert manifest(built, f"abstraction/{name}").is_file(), name
@@ -118,6 +119,7 @@ def test_preflop_classes_and_the_shipped_clusters(built: Path) -> None:
     assert clusters[0][:3] == ["AA", "KK", "QQ"] and sum(map(len, clusters)) == 169
 
 
+@pytest.mark.slow
 def test_identical_bytes_with_two_workers_and_resume(built: Path, tmp_path: Path) -> None:
     import shutil
 
@@ -162,6 +164,7 @@ def test_bad_parameters_are_one_line(params: dict) -> None:
         dataset("abstraction/turn", **params)
 
 
+@pytest.mark.slow
 def test_inputs_planned_with_other_parameters_are_refused(tmp_path: Path) -> None:
     params = {"abstraction/flop": {"k": K, "limit": 2}, "abstraction/flop-centroids": {"k": K, "limit": 2},
               "abstraction/turn-centroids": {"k": K + 1, "limit": 2}}
@@ -169,6 +172,7 @@ def test_inputs_planned_with_other_parameters_are_refused(tmp_path: Path) -> Non
         build_many(["abstraction/flop"], str(tmp_path), s, params=params)
 
 
+@pytest.mark.slow
 def test_bucket_cli(built: Path, tmp_path: Path) -> None:
     t = read("abstraction/turn", str(built), k=K, limit=LIMIT, columns=["index", "bucket", "histogram"])
     hole, board = situation_cards(int(t.column("index")[3].as_py()), 4)
@@ -193,12 +197,14 @@ def test_bucket_cli(built: Path, tmp_path: Path) -> None:
         assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr, bad
 
 
+@pytest.mark.slow
 def test_tables_refuses_more_buckets_than_situations(tmp_path: Path) -> None:
     r = pokerpipe("tables", "abstraction/turn-centroids", "--param", "abstraction/turn-centroids.k=5000",
                   "--param", "abstraction/turn-centroids.limit=1", "--out", str(tmp_path), "--workers", "1", "-q")
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "5000" in r.stderr, r.stderr
 
 
+@pytest.mark.slow
 def test_buckets_keyed_by_waughs_index(built: Path, tmp_path: Path) -> None:
     """The flop export: every Waugh index's bucket is the abstraction's bucket of that hand; the file is the
     Parquet rows; the preflop export is the 169 classes; resumed, nothing is computed again."""

@@ -67,6 +67,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(SMALL))
 def test_pandas_polars_and_duckdb_read_the_folder(built: Path, name: str) -> None:
     assert read_everywhere(built, name, **SMALL[name]) > 0

@@ -28,6 +28,7 @@ def built(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow
 def test_twenty_rows_agree_with_an_independent_monte_carlo(built):
     t = read("omaha-vs-random", str(built), **PARAMS["omaha-vs-random"]).to_pylist()
     assert len(t) == 120 and {r["opponents"] for r in t} == {1, 3}
@@ -45,6 +46,7 @@ def independent_label(hand: str) -> str:
     return "".join(ranks) + {(1, 1, 1, 1): "r", (2, 1, 1): "ss", (2, 2): "ds", (3, 1): "ts", (4,): "ms"}[shape]
 
 
+@pytest.mark.slow
 def test_omaha_class_answers_sql(built):
     """``omaha_class`` is the players' label of each row, and ``WHERE omaha_class = ...`` in DuckDB finds
     every class of a label: the first 60 classes hold every hand of ranks 2 to 4, so those labels' combos
@@ -63,6 +65,7 @@ def test_omaha_class_answers_sql(built):
     assert len(low) == 36 and all(len(parse_omaha_range(label)) == n for label, n in low.items())
 
 
+@pytest.mark.slow
 def test_a_part_is_recomputed_to_its_bytes_alone(built, tmp_path):
     """A part depends on its partition only (seeded from seed, opponents and part): recomputed alone, in a
     copy of the build with two parts gone, it comes back byte for byte; the batch layer's own tests show

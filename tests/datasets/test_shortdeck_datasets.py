@@ -35,6 +35,7 @@ def built(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow
 def test_the_tables_agree_with_the_calculator(built):
     m = read("shortdeck-matchups", str(built))
     assert sum(m.column("weight").to_pylist()) == 176_715
@@ -69,6 +70,7 @@ def test_the_heat_map_is_nine_by_nine(built):
     assert Image.open(io.BytesIO(png)).size == (9 * 56 + 1, 9 * 56 + 40 + 1)
 
 
+@pytest.mark.slow
 def test_a_resume_on_one_worker_gives_the_bytes_of_two(built, tmp_path):
     """Parts recomputed alone, by one worker, in a copy of the two-worker build with three parts gone (one
     under each dataset), come back byte for byte.  On the same cluster: the trips ranking's matchups."""

@@ -28,6 +28,7 @@ def built(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow
 def test_rows_and_sums(built):
     t = read("matchups-3way", str(built), **PARAMS["matchups-3way"])
     assert t.num_rows == LIMIT and t.column("hand1")[0].as_py() == "AsAh" and t.column("hand2")[0].as_py() == "AdAc"
@@ -45,6 +46,7 @@ def test_rows_and_sums(built):
     assert equity(["AA", "KK", "AA"], three_way=table).players[1].shares == first["shares3"]
 
 
+@pytest.mark.slow
 def test_identical_bytes_with_two_workers_and_resume(built, tmp_path):
     other = tmp_path / "two"
     with Session(2, None, True) as s:

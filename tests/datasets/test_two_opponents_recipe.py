@@ -21,6 +21,7 @@ def _table(counts_per_chunk):
         for i, counts in enumerate(counts_per_chunk)])
 
 
+@pytest.mark.slow
 def test_partitions_and_one_part():
     ds = TwoOpponents()
     parts = ds.partitions(None)

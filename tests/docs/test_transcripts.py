@@ -11,6 +11,7 @@ from transcripts import NOT_RUN, run, runnable, transcripts
 ALL = transcripts()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("t", [t for t in ALL if runnable(t)], ids=lambda t: t.id)
 def test_transcript_is_what_the_code_prints(t, tmp_path):
     assert run(t, tmp_path, sys.executable) == t.output, f"{t.id} is stale: python tests/docs/transcripts.py --write"

@@ -7,6 +7,7 @@ once (``equity.dealing.alias_step`` takes no arrays for that reason).  Each loop
 compiled afresh here (the cached copies carry no LLVM text) and its IR searched.
 """
 import numpy as np
+import pytest
 from numba import njit
 
 from pipeline.equity import dealing
@@ -29,6 +30,7 @@ def _buffers(P: int) -> tuple:
     return np.zeros(B, np.uint64), np.zeros(B, np.uint64), np.zeros((P, B), np.uint64), np.zeros((P, B), np.uint64), B
 
 
+@pytest.mark.slow
 def test_range_dealing_loops_hold_no_increfs():
     bit_keys = tables().card_keys[:1].repeat(64)
     alone = plan_deal([parse_query(t) for t in ("AA,KK:0.5", "QQ", "JJ", "random")], [], 0)

@@ -144,6 +144,7 @@ def test_bad_input(players, kw, match):
         equity(players, **kw)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(st.permutations(range(52)), st.integers(2, 4), st.sampled_from([0, 3, 4, 5]), st.integers(0, 3))
 def test_rank_multiset_enumeration_equals_card_enumeration(deck, players, board_len, dead_len):
@@ -170,6 +171,7 @@ def test_rank_multiset_enumeration_equals_card_enumeration(deck, players, board_
     assert (a == b).all()
 
 
+@pytest.mark.slow
 def test_river_range_vs_range_streams_every_assignment():
     """random vs random on a river: 1,070,190 combo pairs, each its own suit class (only the
     identity maps this board onto itself), streamed one showdown each; the counts against a

@@ -32,6 +32,7 @@ def _spy(monkeypatch, name: str) -> list:
     return answered
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players, board, dead", [
     (["AKs,AQs", "QQ+", "JTs,T9s"], "Jh8c2d", ""),          # the benchmark's question: rainbow flop
     (["AKs,AQs", "QQ+", "JTs,T9s"], "Jh8h2d", ""),          # two-tone: one more heart makes a flush
@@ -98,6 +99,7 @@ def test_list_assignments_lists_every_disjoint_assignment():
     assert sorted(map(tuple, got.tolist())) == expected
 
 
+@pytest.mark.slow
 def test_too_many_groups_is_told():
     """Suited ranges on a monotone flop: nearly every assignment is a group of its own on the flush runouts, so
     grouping does not pay; on a river where no flush is possible the rank pairs group them well."""

@@ -37,6 +37,7 @@ def _assert_same(result, brute: np.ndarray) -> None:
         assert p.equity == pytest.approx(row[2] / 2520 / boards, rel=1e-12, abs=1e-15)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("board_cards", [0, 3])
 def test_fifty_random_matchups_equal_brute_force(board_cards):
     """Heads-up, exact: preflop every board of the 32 cards left (201,376), on a flop every turn and river."""
@@ -53,6 +54,7 @@ def test_three_and_four_players_and_the_trips_ranking_equal_brute_force():
         _assert_same(equity(hands, board=board, deck=SHORT_DECK_TRIPS), _brute(hands, board, TRIPS_ORDER))
 
 
+@pytest.mark.slow
 def test_ranges_on_each_exact_path_equal_the_sum_over_their_combos():
     """A range against a hand (one range's kernel), ranges against each other on a flop (by groups or by
     runouts) and preflop (classes of combo pairs): every combo assignment counted by brute force."""

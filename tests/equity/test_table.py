@@ -85,6 +85,7 @@ def test_a_table_can_be_passed_and_is_checked():
         equity(["AKs", "QQ"], table=(codes[:10], wtl[:10]))
 
 
+@pytest.mark.slow
 def test_cli_names_a_missing_matchups_dataset(tmp_path):
     import os
     import subprocess

@@ -43,6 +43,7 @@ def test_classes_cover_every_specific_triple_once(triples):
         assert ascending[np.searchsorted(ascending, code)] == code
 
 
+@pytest.mark.slow
 def test_a_hundred_rows_equal_the_brute_force(triples):
     codes, _ = triples
     pick = np.sort(RNG.choice(len(codes), 100, replace=False))
@@ -78,6 +79,7 @@ def _class_rows(triples, classes, labels):
     return want, combos[row], sums[row]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("labels", list(KNOWN))
 def test_class_triples_equal_the_brute_force(triples, classes, labels):
     assert class_of(51, 47) == CLASS_INDEX['AKs']     # the test's vector form agrees with the library

@@ -46,6 +46,7 @@ def test_constants():
     assert class_combo_counts()[CLASS_INDEX["AA"]] == 6 and class_combo_counts()[CLASS_INDEX["AKs"]] == 4
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("board", BOARDS)
 def test_board_counts_match_brute_force(board):
     hands, counts = board_outcomes(np.array(board))

@@ -83,6 +83,7 @@ def _random_hands(n, k, seed):
     return np.argsort(rng.random((n, 52)), axis=1)[:, :k].astype(np.int64)
 
 
+@pytest.mark.slow
 def test_ordering_matches_eval7_on_100000_pairs():
     eval7 = pytest.importorskip("eval7")
     deck = [eval7.Card("23456789TJQKA"[c >> 2] + "cdhs"[c & 3]) for c in range(52)]
@@ -148,6 +149,7 @@ def test_bad_batches(bad):
         evaluate(np.array(bad))
 
 
+@pytest.mark.slow
 def test_dtypes_agree():
     hands = _random_hands(1000, 7, 3)
     ref = evaluate(hands)

@@ -45,6 +45,7 @@ def seven():
     return all_hands(7)
 
 
+@pytest.mark.slow
 def test_five_card_counts_are_the_published_ones_and_the_oracles():
     hands = all_hands(5)
     assert len(hands) == comb(36, 5)
@@ -55,6 +56,7 @@ def test_five_card_counts_are_the_published_ones_and_the_oracles():
     assert len(class_tables(SHORT_DECK)[1]) == 1_404 == len(np.unique(evaluate(hands, deck=SHORT_DECK)))
 
 
+@pytest.mark.slow
 def test_every_seven_card_hand_is_ordered_as_the_oracle_orders_it(seven):
     values = evaluate(seven, deck=SHORT_DECK)
     codes = codes_of(seven, tiers(POKERKIT_ORDER))
@@ -65,6 +67,7 @@ def test_every_seven_card_hand_is_ordered_as_the_oracle_orders_it(seven):
     assert _same_order(evaluate(six, deck=SHORT_DECK), codes_of(six, tiers(POKERKIT_ORDER)))
 
 
+@pytest.mark.slow
 def test_the_trips_over_straight_ranking(seven):
     """The other convention: a hand holding both three of a kind and a straight is three of a kind."""
     values = evaluate(seven, deck=SHORT_DECK_TRIPS)
@@ -95,6 +98,7 @@ def test_every_five_card_class_is_ranked_as_pokerkit_ranks_it():
     assert _same_order(values[first], _pokerkit_index(hands[first]))
 
 
+@pytest.mark.slow
 def test_a_hundred_thousand_random_hands_agree_with_pokerkit():
     """pokerkit (pure Python, ~3,000 seven-card hands/s) values one hand of each class the sample holds: a
     hand's strength is fixed by its rank multiset and the ranks of a suit holding five or more, so the

@@ -40,6 +40,7 @@ def path(request, monkeypatch):
     return request.param
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", [1, 7, 8, 9, 20_003])
 def test_values_equal_the_kernel(n, path):
     hands = np.concatenate([_hands(n, n), FLUSHES, _hands(11, 2), FLUSHES[::-1]])
@@ -88,6 +89,7 @@ def test_prebuilt_hands_equal_the_scalar_lookups(n, path):
             assert (fast == plain).all()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", VECTOR_PATHS)
 def test_every_flush_of_every_suit_in_every_lane(path):
     """All 1,287 suited rank sets of five cards beside two cards of other suits, each suit, each of the eight

@@ -113,6 +113,7 @@ def files_equal(a, b):
     return [n for n in names if not filecmp.cmp(a / "evolve" / n, b / "evolve" / n, shallow=False)]
 
 
+@pytest.mark.slow
 def test_resumed_and_two_worker_runs_are_identical(straight_run, tmp_path):
     out, summary = straight_run
     assert summary.finished and summary.generations == SMALL.generations

@@ -72,6 +72,7 @@ def test_duplicate_gives_each_position_the_same_cards():
     assert (recs[1].board == recs[0].board).all()
 
 
+@pytest.mark.slow
 def test_same_result_on_two_dask_workers():
     from pipeline.batch.session import Session
     local = simulate(["tag", "maniac", "random"], hands=6_000, seed=21)

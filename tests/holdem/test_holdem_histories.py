@@ -30,6 +30,7 @@ def test_reader_on_the_pokerstars_sample():
     assert sum(h.stacks) - sum(h.final_stacks) == h.rake
 
 
+@pytest.mark.slow
 def test_phh_replays_in_pokerkit(hands):
     pokerkit = pytest.importorskip("pokerkit")
     for rec in hands:

@@ -90,6 +90,7 @@ def test_history_bytes_are_unchanged(tmp_path, case, digests, fmt):
     assert h.hexdigest() == digests[fmt]
 
 
+@pytest.mark.slow
 def test_play_json_is_unchanged():
     """The console script, three runs at once; the keys added since (WTSD, W$SD) are dropped before hashing."""
     procs = [subprocess.Popen([sys.executable, "-m", "jobs", "play", *args.split(), "--json"],

@@ -8,6 +8,7 @@ copies carry no LLVM text); its module holds the code of everything it calls,
 whose IR is searched.
 """
 import numpy as np
+import pytest
 from numba import njit
 
 from pipeline.evaluator.tables import tables
@@ -17,6 +18,7 @@ from pipeline.holdem.simulate import DealSums, deal_work, run_deals
 from pipeline.holdem.weights import HandWeights, absent, preflop_table
 
 
+@pytest.mark.slow
 def test_the_hand_loop_holds_no_increfs():
     table = Table.make(["tag", "random", "rlcard-v1", "thesis-preflop"])
     n = table.seats

@@ -93,6 +93,7 @@ def test_no_rake_without_a_flop():
     assert r.rake == 0 and r.net.tolist() == [0, -50, 50]
 
 
+@pytest.mark.slow
 def test_chips_conserved_with_short_stacks_and_random_play():
     table = Table.make(["random", "maniac", "random", "station", "random", "tag"],
                        stack_bb=[1, 3, 200, 1.5, 7, 200], rake_percent=5, rake_cap_bb=3)

@@ -35,6 +35,7 @@ def partial(built):
     return built[1].load()
 
 
+@pytest.mark.slow
 def test_the_datasets_hold_what_the_builder_computes(built, partial):
     """Parts, side outputs and the verified, mapped arrays agree with the builder run here."""
     from pipeline.datasets import read
@@ -50,6 +51,7 @@ def test_the_datasets_hold_what_the_builder_computes(built, partial):
     assert partial.river[:, 0].sum() > 0 and not partial.flop1.flags.writeable
 
 
+@pytest.mark.slow
 def test_damaged_or_missing_tables_are_refused(built, tmp_path):
     import shutil
 
@@ -102,6 +104,7 @@ def _damage(folder, street, array, how):
         m.write_text(json.dumps(doc))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("street, array, how, words", [
     ("river", "counts", "truncated", "damaged (SHA-256 differs"),
     ("flop", "multi", "zeroed", "damaged (SHA-256 differs"),
@@ -137,6 +140,7 @@ def _as_full_build(folder):
         path.write_text(json.dumps(doc))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("street, array, how, words", [
     (None, None, "cut-short", "holdem-weights/flop: its manifest lists 1 of 71 parts"),
     ("river", "counts", "truncated", "damaged (SHA-256 differs"),
@@ -181,6 +185,7 @@ def test_play_refuses_damaged_tables_in_one_line(built, tmp_path, street, array,
             "its manifest lists 1 of 71 parts; sampling instead" in p.stderr and len(p.stderr.splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_a_rerun_of_the_console_script_repairs_damaged_tables_to_their_bytes(built, tmp_path):
     """Issue 20, case 3, through ``python -m jobs``: tables truncated or zeroed on disk are found on the next
     run (one line each) and written again to the exact bytes the build left; what was intact is untouched."""
@@ -305,6 +310,7 @@ def _kinds_of_boards(m):
             int(np.argmax(ranks < m))]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("m", [3, 4, 5])
 def test_builder_gives_the_first_builders_numbers_exactly(m):
     """The builder counts each runout by a radix sort with rank-pair values; the first builder counted it by

@@ -145,6 +145,7 @@ def test_brute_force_over_suit_permutations():
         assert seen.setdefault(("index", index), canon) == canon
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("street", ["preflop", "flop"])
 def test_round_trip_over_every_index(street):
     """unindex then index is the identity over the whole street; the canonical hands are valid, of distinct
@@ -247,6 +248,7 @@ def test_the_binary_search_equals_the_lookup_table():
     assert (out == ix.index_array(hands)).all()
 
 
+@pytest.mark.slow
 def test_indexers_beyond_hold_em_are_bounded():
     """Three rounds of one card: the sizes are the brute-force count of classes of all 132,600 ordered deals,
     and every deal's class is its index's."""

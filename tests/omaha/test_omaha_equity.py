@@ -22,6 +22,7 @@ CASES = [   # game, hands, board, dead: flops, turns, a river, and preflop with 
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game, hands, board, dead", CASES)
 def test_exact_equals_the_brute_force_board_by_board(game, hands, board, dead):
     r = omaha_equity(hands, game=game, board=board, dead=dead)
@@ -62,6 +63,7 @@ def test_ranges_on_the_river_equal_the_brute_force_over_their_deals():
     assert [round(p.equity, 12) for p in r.players] == [round(float(n / den), 12) for n in num]
 
 
+@pytest.mark.slow
 def test_monte_carlo_is_within_four_standard_errors_of_exact():
     for game, hands, board in [("omaha", ["AsAhKsKh", "JdTd9c8c"], ""),
                                ("omaha-hilo", ["As2s3d*", "KsKd**"], "3c8d9h"),

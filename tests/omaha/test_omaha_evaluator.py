@@ -28,6 +28,7 @@ def _brute_low(hole, board):
     return best_low(tuple(hole), tuple(board))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("k", [4, 5, 6])
 def test_orders_hands_as_pokerkit_does(k):
     from pokerkit import OmahaEightOrBetterLowHand, OmahaHoldemHand

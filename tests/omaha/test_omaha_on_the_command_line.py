@@ -14,6 +14,7 @@ def run(*args):
     return subprocess.run([sys.executable, "-m", "jobs", *args], capture_output=True, text=True, timeout=300)
 
 
+@pytest.mark.slow
 def test_hilo_table_and_json_agree_with_the_library():
     hands, board = ["As2h3s4h", "KdKcQdQc"], "5c6d9h"
     lib = omaha_equity(hands, game="omaha-hilo", board=board)
@@ -30,6 +31,7 @@ def test_hilo_table_and_json_agree_with_the_library():
     assert [p["shares"] for p in out["players"]] == [x.shares for x in lib.players]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args, words", [
     (["AhKhQhJhTh", "QsQd", "--game", "omaha"], "has 5 cards; a hand of this game holds 4"),
     (["AA:0.5", "KK", "--game", "omaha"], "':' is ProPokerTools' filter (AA:$ds): weight a part with @"),
@@ -47,6 +49,7 @@ def test_bad_input_is_one_line_exit_2(args, words):
     assert len(lines) == 1 and words in lines[0] and "Traceback" not in p.stderr, p.stderr
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_a_huge_omaha_run_with_exit_130():
     """10^11 trials: about two hours at the rate a refusal assumes, a day or more in practice (10^13 was asked
     before issue 39; it is refused now, as work beyond a day)."""

@@ -15,6 +15,7 @@ from pipeline.ranges.omaha import parse_omaha_range
 from pipeline.ranges.omaha_ranking import class_index, rankings
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("k, good, hilo", [(4, True, False), (4, False, False), (4, False, True), (5, True, False)])
 def test_a_pot_of_the_procedure_is_worth_its_equity(k, good, hilo):
     """Every opponent good: the hand plays a full table, its chips are the pot (one chip a player) times its

@@ -38,6 +38,7 @@ def test_wildcards_up_to_the_hand_size_are_the_whole_deck(k):
             parse_omaha_range("*" * items, k)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("k", GAMES.values())
 def test_a_suit_variable_repeated_is_a_suit_shape(k):
     """``x`` times k: every card of one suit, 4 * C(13, k) hands; ``x`` times (k - 1): at least k - 1 cards of

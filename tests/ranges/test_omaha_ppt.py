@@ -155,6 +155,7 @@ def test_random_and_wildcards():
         parse_omaha_range("*****")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("text, k, n", [
     ("AA", 5, comb(52, 5) - comb(48, 5) - 4 * comb(48, 4)),            # 108,336
     ("AA", 6, comb(52, 6) - comb(48, 6) - 4 * comb(48, 5)),

@@ -48,6 +48,7 @@ def _matches(hand, items):
     return False
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("pattern, items, k", [("KKJT**", ["K", "K", "J", "T", "x", "x"], 6),
                                               ("AsK**", ["As", "K", "x", "x"], 4),
                                               ("Q9", ["Q", "9", "x", "x", "x"], 5)])

@@ -30,6 +30,7 @@ def test_every_matchup_of_the_deck_falls_in_one_class():
         == ["T9s", "66", "A7o"]
 
 
+@pytest.mark.slow
 def test_matchup_rows_equal_brute_force(counted):
     codes, _, wtl = counted
     assert (wtl.sum(axis=1) == BOARDS).all()
@@ -102,6 +103,7 @@ def test_two_opponents_board_by_board_equal_brute_force():
         assert (got == want).all() and (want.sum(axis=1) % 71_253 == 0).all()
 
 
+@pytest.mark.slow
 def test_each_class_against_two_random_hands():
     counts = vs_two()
     assert (counts.sum(axis=1) == COMBOS * 278_256 * 71_253).all()

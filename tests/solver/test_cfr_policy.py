@@ -31,6 +31,7 @@ def folder(tmp_path_factory):
     return tmp_path_factory.mktemp("solves")
 
 
+@pytest.mark.slow
 def test_a_strategy_that_folds_to_every_bet_is_the_fold_policy(folder):
     cfr = solved(folder / "fold", lambda legal: [1.0, 0.0, 0.0] if legal[0] else [0.0, 1.0, 0.0])
     a = simulate([cfr, "rlcard-v1"], 4_000, seed=3)      # opponents that draw nothing from the action stream
@@ -40,6 +41,7 @@ def test_a_strategy_that_folds_to_every_bet_is_the_fold_policy(folder):
     assert r.mbb_per_hand == 750.0 and r.range_resets == 0
 
 
+@pytest.mark.slow
 def test_a_strategy_that_always_raises_is_the_maniac(folder):
     cfr = solved(folder / "raise", lambda legal: [0.0, 0.0, 1.0] if legal[2] else [0.0, 1.0, 0.0])
     a = simulate([cfr, "rlcard-v1"], 4_000, seed=5)

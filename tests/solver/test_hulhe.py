@@ -4,6 +4,7 @@ from concurrent.futures import ThreadPoolExecutor
 from math import comb
 
 import numpy as np
+import pytest
 
 from pipeline.evaluator import evaluate
 from pipeline.solver.cfr import Solver
@@ -43,6 +44,7 @@ def test_a_sampled_board_weighs_its_outcomes_by_their_chance_over_the_samplers()
     assert (B.bucket[0] >= 0).sum() == 1326 and (B.bucket[3] >= 0).sum() == 1081 == B.n_valid[0]
 
 
+@pytest.mark.slow
 def test_threads_give_the_bytes_of_one_walk():
     g = modulo_game(8)
     one, two = Solver(g, seed=2), Solver(g, seed=2)

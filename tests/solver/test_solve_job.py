@@ -22,6 +22,7 @@ def run(out, n, seconds=0.0):
                  measure=lambda x: float(x.exploitability()))
 
 
+@pytest.mark.slow
 def test_solve_leduc_json_prints_the_exploitability(tmp_path, capsys):
     assert main(["solve", "leduc", "--iterations", "10", "--out", str(tmp_path / "s"), "--json", "--quiet"]) == 0
     doc = json.loads(capsys.readouterr().out)
@@ -43,6 +44,7 @@ def _child(out, n):
     run(out, n)
 
 
+@pytest.mark.slow
 def test_kill_9_then_the_same_run_gives_the_uninterrupted_bytes(tmp_path):
     whole = tmp_path / "whole"
     run(whole, 300)

@@ -1,8 +1,8 @@
 """Hand strength and potential against the published example and an independent enumeration."""
 import json
-from importlib.metadata import version
 import subprocess
 import sys
+from importlib.metadata import version
 from itertools import combinations
 
 import numpy as np
@@ -62,6 +62,7 @@ def test_bad_input(hole, board, words):
         hand_strength(hole, board)
 
 
+@pytest.mark.slow
 def test_cli_json():
     p = subprocess.run([sys.executable, "-m", "jobs", "ehs", "AdQc", "--board", "3h4cJh", "--json"],
                        capture_output=True, text=True, timeout=300)

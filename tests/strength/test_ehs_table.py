@@ -40,6 +40,7 @@ def flop(tmp_path_factory):
     return table(tmp_path_factory, "flop", 8)
 
 
+@pytest.mark.slow
 def test_river_rows_equal_single_situation(river):
     assert river["index"].is_unique and len(river) > 1_000_000
     for _, r in river.sample(40, random_state=2).iterrows():
@@ -48,6 +49,7 @@ def test_river_rows_equal_single_situation(river):
         assert r.hs == h.hs and r.ehs == h.hs and r.ppot == r.npot == 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("street,sample", [("flop", 25), ("turn", 60)])
 def test_rows_equal_single_situation(street, sample, request):
     rows = request.getfixturevalue(street)

@@ -74,6 +74,7 @@ def test_no_combo_left_and_bad_query():
         hand_strength_vs("AdQc", "3h4cJh", "Pair Or Or")
 
 
+@pytest.mark.slow
 def test_cli_vs_json_and_errors():
     run = [sys.executable, "-m", "jobs", "ehs", "AdQc", "--board", "3h4cJh"]
     p = subprocess.run(run + ["--vs", "QQ+,AK:0.3", "--json"], capture_output=True, text=True, timeout=300)

@@ -48,6 +48,7 @@ def _plain_ppot_npot(hole, board, k, trials, seed):
     return ppot, (ppot * (1 - ppot) / (t[2] + t[1] / 2)) ** 0.5, npot, (npot * (1 - npot) / (t[0] + t[1] / 2)) ** 0.5
 
 
+@pytest.mark.slow
 def test_two_opponents_against_a_plain_simulation():
     hole, board = parse_cards("9h8h"), parse_cards("AhKc2h5d")     # a turn, a flush draw: mostly behind
     mc = potentials_mc(np.array([hole]), board, 2, 100_000, 3)
@@ -68,6 +69,7 @@ def test_rows_carry_hs_k_and_are_seeded():
     assert all(row["hs_k"] is None and row["ppot"] is None for row in pre["opponents"])
 
 
+@pytest.mark.slow
 def test_cli_plot_and_json(tmp_path):
     png = tmp_path / "odds.png"
     p = subprocess.run([sys.executable, "-m", "jobs", "odds", "AdQc", "--board", "3h4cJh", "--max-opponents", "3",

@@ -115,6 +115,7 @@ def run(*args):
                           timeout=600)
 
 
+@pytest.mark.slow
 def test_cli_json_and_custom_paytable(tmp_path):
     p = run("jacks-or-better-9-6", "--json")
     assert p.returncode == 0, p.stderr
@@ -143,6 +144,7 @@ def test_cli_bad_input(args, words):
     assert len(lines) == 1 and words in lines[0], p.stderr
 
 
+@pytest.mark.slow
 def test_strategy_dataset(tmp_path):
     p = run("jacks-or-better-9-6", "--out", str(tmp_path), "--quiet", "--json")
     assert p.returncode == 0, p.stderr

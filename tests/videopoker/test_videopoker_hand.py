@@ -68,6 +68,7 @@ def _brute_evs(game, deal):
     return evs
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game, deal", [
     ("deuces-wild-full-pay", [0, 13, 26, 40, 51]),          # one deuce and four others
     ("joker-poker-kings", [52, 44, 47, 10, 20]),             # the joker, two kings
@@ -102,6 +103,7 @@ def test_cli_json():
     assert [h["ev"] for h in doc["holds"]] == sorted((h["ev"] for h in doc["holds"]), reverse=True)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("hand", ["Jc Qc Kc Ac", "Jc Qc Kc Ac 2h 3h", "Jc Qc Kc Ac Ac", "Jc Qc Kc Ac Jk", "Zz"])
 def test_bad_hand(hand):
     with pytest.raises(CardError):
