@@ -42,6 +42,8 @@ _ABSTRACTION = "docs/abstraction.md, benchmarks/bench_abstraction.py, k = 256, m
 _RUN = "benchmarks/bench_dataset_figures.py, 2 workers, AMD EPYC, 2 cores, AVX-512, load average 7.8, 2026-12-04"
 _RUN_WEIGHTS = _RUN.replace("load average 7.8", "load average 5.9")
 _ROWS = "rows: the recipe's exact count; size and time not measured yet"
+_SCALED = ("scaled from a smaller build, benchmarks/bench_scaling.py --workers 2 {}; AMD EPYC, 2 cores, AVX-512, "
+           "load average 9-11 (task CPU seconds, not wall, carry the load), 2026-12-05")
 
 FIGURES: dict[str, Measured] = {
     "matchups": Measured(47_008, 1_126_142, 90.689, _RUN),
@@ -85,17 +87,23 @@ FIGURES: dict[str, Measured] = {
     "abstraction/flop-centroids": Measured(256, None, 727.7, _ABSTRACTION),
     "abstraction/flop": Measured(1_286_792, None, 332.3, _ABSTRACTION),
     "abstraction/report": Measured(2 * 4 * 256, None, 110.3, _ABSTRACTION),
-    "matchups-3way": Measured(13_763_646, None, None, _ROWS),
+    "matchups-3way": Measured(13_763_646, 401_000_000, 6_200.0, _SCALED.format(
+        "-p matchups-3way.limit=20000: its tasks' 18.0 CPU s x 688 rows over 2 workers, bytes x 688"), True),
     "holdem-weights/flop": Measured(1_286_792, 67_914_737, 71.883, _RUN_WEIGHTS),
     "holdem-weights/turn": Measured(13_960_050, 546_964_085, 45.204, _RUN_WEIGHTS),
     "holdem-weights/river": Measured(123_156_254, 795_232_821, 71.036, _RUN_WEIGHTS),
-    "exploitability": Measured(70, None, None, _ROWS),
+    "exploitability": Measured(70, None, 806.0, _SCALED.format(
+        "-p exploitability.hands=5000: its tasks' 80.1 CPU s x 20 over 2 workers, + 5 s of cluster start"), True),
     "abstraction/preflop-waugh": Measured(169, None, None, _ROWS),
     "abstraction/flop-waugh": Measured(1_286_792, None, None, _ROWS),
     "abstraction/turn-waugh": Measured(13_960_050, None, None, _ROWS),
     "abstraction/river-waugh": Measured(123_156_254, None, None, _ROWS),
-    "omaha-vs-random": Measured(16_432 * 5, None, None, _ROWS),
-    "omaha5-vs-random": Measured(134_459 * 5, None, None, _ROWS),
+    "omaha-vs-random": Measured(16_432 * 5, 2_794_505, 281.0, _SCALED.format(
+        "-p omaha-vs-random.trials=230000: its tasks' 55.0 CPU s x 10 over 2 workers, + 6 s of cluster start; "
+        "bytes as built (the rows do not depend on the trials)"), True),
+    "omaha5-vs-random": Measured(134_459 * 5, 19_976_184, 2_770.0, _SCALED.format(
+        "-p omaha5-vs-random.trials=23000: its tasks' 55.3 CPU s x 100 over 2 workers, + 6 s of cluster start; "
+        "bytes as built (the rows do not depend on the trials)"), True),
 }
 
 
