@@ -42,6 +42,7 @@ def test_rlcard_yardsticks_need_rlcard(monkeypatch) -> None:
     with pytest.raises(EvaluateError, match=r"^the rlcard yardsticks need rlcard: pip install -e '\.\[rlcard\]'$"):
         EvaluatePlan("p.json", ("random", "rlcard-rule"))
     EvaluatePlan("p.json", TWO)                                  # none asked for: no need
+    EvaluatePlan("p.json", ("rlcard-v1",))                       # rlcard's rule agent ported into the engine
     EvaluatePlan("cfr:runs/x", TWO)
 
 
@@ -53,6 +54,10 @@ def test_hands_per_yardstick_and_where_they_are_played() -> None:
     solved = EvaluatePlan("cfr:runs/x", ("tag", "rlcard-v1"), hands=500_000, rlcard_hands=10)
     assert [solved.hands_against(n) for n in solved.against] == [500_000, 500_000]
     assert solved.spread("rlcard-v1")
+    port = EvaluatePlan("p.json", ("rlcard-v1", "rlcard-rule"), hands=500_000, rlcard_hands=10)
+    assert [port.hands_against(n) for n in port.against] == [500_000, 10]     # an engine yardstick: --hands
+    assert [port.spread(n) for n in port.against] == [True, False]
+    assert not EvaluatePlan("p.json", ("rlcard-v1",)).rlcard
 
 
 def test_work_beyond_a_day_is_refused_before_anything_starts() -> None:

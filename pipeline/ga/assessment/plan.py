@@ -34,6 +34,7 @@ from ...core.errors import InputError
 from ...holdem.player import Player
 from ...holdem.policies import DEFAULT_SAMPLES, KINDS
 from ...holdem.seating import MAX_SEATS
+from .rlcard_agent import OPPONENTS as RLCARD
 from .yardsticks import DEFAULT_HANDS, DEFAULT_RLCARD_HANDS, YARDSTICKS, fastest, seats_of
 
 MAX_SAMPLES = 100_000            # hand-weight samples a decision at most (what a table takes: holdem.seating)
@@ -98,17 +99,19 @@ class EvaluatePlan:
 
     @property
     def rlcard(self) -> bool:
-        """Whether a yardstick is played with ``--rlcard-hands`` (its name starts with ``rlcard``)."""
-        return any(n.startswith("rlcard") for n in self.against)
+        """Whether a yardstick is one of rlcard's agents in rlcard's own environment (:data:`.rlcard_agent.OPPONENTS`),
+        played with ``--rlcard-hands``; ``rlcard-v1``, the port of its rule agent into the engine, is an engine
+        yardstick."""
+        return any(n in RLCARD for n in self.against)
 
     def hands_against(self, name: str) -> int:
         """The hands played against the yardstick ``name``: ``rlcard_hands`` for an rlcard one, else ``hands``."""
-        return self.rlcard_hands if name.startswith("rlcard") and not self.solved else self.hands
+        return self.rlcard_hands if name in RLCARD else self.hands
 
     def spread(self, name: str) -> bool:
         """Whether the hands against ``name`` are worth spreading over the cluster's processes (fewer than
         :data:`PARALLEL_HANDS`, or rlcard's environment: one process, no cluster to start)."""
-        if name.startswith("rlcard") and not self.solved:
+        if name in RLCARD:
             return False
         return self.hands >= PARALLEL_HANDS
 
