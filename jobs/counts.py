@@ -48,10 +48,11 @@ def count(value: Any) -> int:
 COUNT = count
 
 
-def count_option(text: str, what: str, lo: int = 1, hi: Optional[int] = None) -> int:
+def count_option(text: str, what: str, lo: Optional[int] = 1, hi: Optional[int] = None) -> int:
     """The count ``text`` (:func:`parse_count`) of the option ``what``, within ``lo .. hi``: anything else is
     the :class:`~pipeline.core.errors.InputError` of :func:`pipeline.core.inputs.integer`, said as what it
-    is (``--hands must be an integer, got 2.5``), which the command line prints as one line, exit 2."""
+    is (``--hands must be an integer, got 2.5``), which the command line prints as one line, exit 2.  With
+    ``lo`` and ``hi`` None, only that it is a whole number: the range is then a library object's to check."""
     from pipeline.core.inputs import integer
 
     value: int | float | str | None = parse_count(text)

@@ -29,7 +29,6 @@ WEIGHTS = typer.Option("auto", "--weights", help="hand weight after the flop: ta
                        "holdem-weights` into --tables), sampled, or auto (tables when built)")
 TABLES = typer.Option(DEFAULT_OUT, "--tables", help="folder or URL holding the hand-weight tables "
                       "(`pokerpipe holdem-weights --out`)")
-WEIGHT_MODES = ("auto", "tables", "sampled")
 
 
 def run(targets: list[Any], out: str, workers: int | None, scheduler: str | None, quiet: bool, force: bool,
@@ -99,27 +98,14 @@ def dataset(name: str, **params: Any) -> Any:
 
 
 def weight_source(weights: str, tables: str, instead: str = "sampling instead") -> Optional[Any]:
-    """The hand-weight tables to play with (a :class:`pipeline.datasets.HandWeightTables`), or None to sample:
-    ``auto`` takes the tables when they are built in ``tables``; ``tables`` without them is one line, exit 2.
-    ``instead`` says what the caller does without them (``exploit`` counts each weight exactly)."""
-    if weights not in WEIGHT_MODES:
-        raise fail(f"--weights must be auto, tables or sampled, got {weights!r}")
-    if weights == "sampled":
-        return None
-    from pipeline.batch.storage import Storage, StorageError
-    from pipeline.datasets import HandWeightTables
+    """The hand-weight tables to play with (a :class:`pipeline.datasets.HandWeightTables`), or None to sample
+    (:func:`pipeline.datasets.recipes.holdem_weights.weight_tables`, which checks ``--weights`` and
+    ``--tables``); tables built in ``tables`` that ``auto`` passes over are said on stderr, with ``instead``,
+    what the caller does without them (``exploit`` counts each weight exactly)."""
+    from pipeline.datasets.recipes.holdem_weights import weight_tables
 
-    try:
-        source = HandWeightTables(Storage.open(tables).location)
-    except StorageError as e:
-        raise fail(f"--tables: {e}") from None
-    if source.built():
-        return source
-    damaged = source.damaged()
-    if weights == "tables":
-        what = f"the hand-weight tables at {damaged}" if damaged else f"no hand-weight tables at {tables}"
-        raise fail(f"--weights tables: {what} (build them with `pokerpipe holdem-weights --out {tables}`)")
+    source, damaged = weight_tables(weights, tables)
     if damaged:                          # auto: say why the tables someone built are not used
         print(f"pokerpipe: not using the hand-weight tables at {damaged}; {instead} (rebuild them with "
               f"`pokerpipe holdem-weights --out {tables}`)", file=sys.stderr)
-    return None
+    return source

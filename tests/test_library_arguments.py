@@ -30,6 +30,8 @@ import pipeline.isomorphism
 import pipeline.omaha
 import pipeline.strength
 from pipeline.core.errors import PokerpipeError
+from pipeline.datasets.solve_plan import SolvePlan
+from pipeline.ga.assessment.plan import EvaluatePlan
 
 BAD = {
     # card ids: in a list of them, one id replaced
@@ -148,6 +150,15 @@ EXAMPLES: dict[str, Example] = {
                                                              "seed": ("seed", "seed")}),
     "pipeline.datasets.built_clusters": Example(lambda *a, **k: pipeline.datasets.built_clusters(*a, **k),
                                                 ("nowhere",), {"seed": 0}, checked={"seed": ("seed", "seed")}),
+    # the plans of the commands whose options they check (not exported by a package: the commands build them)
+    "pipeline.ga.assessment.EvaluatePlan": Example(
+        lambda *a, **k: EvaluatePlan(*a, **k).refuse_work(), ("p.json", ("tag", "rlcard-rule")),
+        {"hands": 1_000, "rlcard_hands": 1_000, "samples": 8, "seats": 2},
+        checked={"hands": ("count", "--hands"), "rlcard_hands": ("count", "--rlcard-hands"),
+                 "samples": ("count", "--samples"), "seats": ("count?", "--seats")}),
+    "pipeline.datasets.solve_plan.SolvePlan": Example(
+        lambda *a, **k: SolvePlan(*a, **k).refuse_work(), ("leduc",), {"iterations": 1_000, "workers": 2},
+        checked={"iterations": ("count", "--iterations"), "workers": ("count?", "--workers")}),
 }
 
 # Public callables that take no card id, index, size or count of their own (or only through another entry point

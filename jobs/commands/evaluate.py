@@ -11,6 +11,7 @@ import typer
 from jobs.app import app, fail, print_json
 from jobs.counts import COUNT
 from jobs.options import QUIET, SCHEDULER, TABLES, WORKERS, weight_source
+from pipeline.ga.assessment.plan import EvaluatePlan
 from pipeline.ga.assessment.yardsticks import DEFAULT_HANDS, DEFAULT_RLCARD_HANDS
 from pipeline.holdem.policies import DEFAULT_SAMPLES
 
@@ -38,61 +39,32 @@ def evaluate(player_file: str = typer.Argument(..., help="a player .json written
     """Play a saved player against yardsticks (our bots, its trainers, rlcard's agents) on duplicate deals."""
     from pipeline.batch.errors import RunnerError
     from pipeline.batch.session import Session, local_processes
-    from pipeline.batch.storage import Storage, StorageError
-    from pipeline.core.budget import TooMuchWork, refuse_beyond
-    from pipeline.ga.assessment.report import rlcard_available
-    from pipeline.ga.assessment.yardsticks import YARDSTICKS, evolved_weights, fastest, seats_of, trainers_in
+    from pipeline.batch.storage import Storage
     from pipeline.ga.assessment.yardsticks import against as play_against
-    from pipeline.holdem.player import Player, PlayerFileError
+    from pipeline.ga.assessment.yardsticks import evolved_weights, trainers_in
+    from pipeline.holdem.player import Player
 
-    names = [a.strip() for a in against.split(",") if a.strip()]
-    for n in names:
-        if n not in YARDSTICKS:
-            raise fail(f"unknown yardstick {n!r} (choose from {', '.join(YARDSTICKS)})")
-    if not names:
-        raise fail("--against names no yardstick")
-    if hands < 1 or rlcard_hands < 1:
-        raise fail("--hands and --rlcard-hands must be positive")
-    if seats is not None and not 2 <= seats <= 10:
-        raise fail(f"--seats must be 2 to 10, got {seats}")
-    if not 1 <= samples <= 100_000:
-        raise fail(f"--samples must be 1 to 100000, got {samples}")
-    if player_file.strip().lower().startswith("cfr:"):
-        return _evaluate_solved(player_file, names, hands, seed, as_json, tables, workers, scheduler, quiet)
-    if any(n.startswith("rlcard") for n in names) and not rlcard_available():
-        raise fail("the rlcard yardsticks need rlcard: pip install -e '.[rlcard]'")
-    try:
-        player = Player.load(player_file)
-        trainers = trainers_in(Storage.open(Path(player_file).parent)) if "trainers" in names else None
-    except (PlayerFileError, StorageError) as e:
-        raise fail(str(e)) from None
-
-    def refuse_too_long(on: int) -> None:
-        """Refuse work beyond a day on ``on`` processes, at the fastest the kernels play (a lower bound)."""
-        seconds = fastest(names, hands, rlcard_hands, seats or seats_of(player), on)
-        rlcard = any(n.startswith("rlcard") for n in names)
-        per = f"{hands:,} hands per yardstick" + (f" ({rlcard_hands:,} per rlcard one)" if rlcard else "")
-        refuse_beyond(seconds, f"evaluate of {per} on {on} worker(s)", "fewer --hands or --rlcard-hands")
-
-    try:
-        refuse_too_long(local_processes(workers, scheduler))
-    except TooMuchWork as e:
-        raise fail(str(e)) from None
+    names = tuple(a.strip() for a in against.split(",") if a.strip())
+    plan = EvaluatePlan(player_file, names, hands, rlcard_hands, samples, seats)    # bad options: one line, exit 2
+    if plan.solved:
+        return _evaluate_solved(plan, seed, as_json, tables, workers, scheduler, quiet)
+    player = Player.load(player_file)
+    trainers = trainers_in(Storage.open(Path(player_file).parent)) if "trainers" in names else None
+    plan.refuse_work(local_processes(workers, scheduler), player)
     source = weight_source(evolved_weights(player, weights), tables)
     results = []
     try:
         with Session(workers, scheduler, quiet=quiet) as session:
             if scheduler is not None:                       # the cluster reached: its size is known
-                refuse_too_long(session.processes())
+                plan.refuse_work(session.processes(), player)
             for n in names:
                 t = time.perf_counter()
-                many = hands >= 400_000 and not n.startswith("rlcard")     # smaller runs: no cluster to start
-                results.append(play_against(player, n, rlcard_hands if n.startswith("rlcard") else hands, seed,
-                                            executor=session.executor_or_none("hands") if many else None,
+                results.append(play_against(player, n, plan.hands_against(n), seed,
+                                            executor=session.executor_or_none("hands") if plan.spread(n) else None,
                                             samples=samples, trainers=trainers, seats=seats, weights=source))
                 if not quiet:                       # stderr, so that --json output stays one object on stdout
                     print(f"{n}: {results[-1].hands:,} hands in {time.perf_counter() - t:.0f} s", file=sys.stderr)
-    except (RunnerError, TooMuchWork) as e:
+    except RunnerError as e:
         raise fail(str(e)) from None
     if as_json:
         print_json({"player": player_file, "results": [r.to_dict() for r in results]}, seed)
@@ -104,31 +76,24 @@ def evaluate(player_file: str = typer.Argument(..., help="a player .json written
         print(f"{r.opponent:<15s} {r.seats:5d} {r.hands:10,d} {r.bb_per_100:9.2f}  [{lo:8.2f}, {hi:8.2f}]")
 
 
-def _evaluate_solved(policy: str, names: list[str], hands: int, seed: int, as_json: bool, tables: str,
-                     workers: int | None, scheduler: str | None, quiet: bool) -> None:
+def _evaluate_solved(plan: EvaluatePlan, seed: int, as_json: bool, tables: str, workers: int | None,
+                     scheduler: str | None, quiet: bool) -> None:
     """A solved strategy (cfr:DIR) heads-up against the engine's yardsticks, on duplicate deals."""
     from pipeline.batch.errors import RunnerError
     from pipeline.batch.session import Session
-    from pipeline.core.budget import TooMuchWork, refuse_beyond
-    from pipeline.datasets.solve import SolveError, resolve_policy
+    from pipeline.datasets.solve import resolve_policy
     from pipeline.holdem import simulate
-    from pipeline.holdem.policies import KINDS
 
-    bad = [n for n in names if n not in KINDS]
-    if bad:
-        raise fail(f"cfr:DIR plays the engine's yardsticks heads-up ({', '.join(KINDS)}), not {bad[0]!r}")
-    try:
-        cfr = resolve_policy(policy)
-        refuse_beyond(len(names) * hands * 2e-6, f"evaluate of {hands:,} hands per yardstick", "fewer --hands")
-    except (SolveError, TooMuchWork) as e:
-        raise fail(str(e)) from None
+    policy = plan.player
+    cfr = resolve_policy(policy)                # no finished hold'em solve in DIR: one line, exit 2
+    plan.refuse_work()
     source = weight_source("auto", tables)
     rows: list[dict[str, Any]] = []
     try:
         with Session(workers, scheduler, quiet=quiet) as session:
-            for n in names:
-                res = simulate([cfr, n], hands, seed, weights=source,
-                               executor=session.executor_or_none("hands") if hands >= 400_000 else None)
+            for n in plan.against:
+                res = simulate([cfr, n], plan.hands, seed, weights=source,
+                               executor=session.executor_or_none("hands") if plan.spread(n) else None)
                 s = res.seats[0]
                 rows.append({"opponent": n, "seats": 2, "hands": res.hands, "bb_per_100": round(s.bb_per_100, 4),
                              "ci95": [round(s.ci95[0], 4), round(s.ci95[1], 4)]})

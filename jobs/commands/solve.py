@@ -10,41 +10,6 @@ import typer
 from jobs.app import app, fail, print_json
 from jobs.options import QUIET, SCHEDULER, WORKERS
 
-GAMES = ("leduc", "hulhe")
-# seconds an iteration takes on one core, on the fast side of what was measured (docs/solver.md), so that only
-# a run certainly beyond a day is refused: Leduc 3.9 ms loaded; hold'em 0.35 s CPU at k=64 on a loaded machine
-LOW_SECONDS = {"leduc": 0.0005, "hulhe": 0.1}
-DEFAULTS: dict[str, dict[str, Any]] = {
-    "leduc": {"seed": 0, "checkpoint_seconds": 300.0},
-    "hulhe": {"seed": 0, "checkpoint_seconds": 300.0, "k": 256, "abstraction": "outputs"},
-}
-
-
-def _params(game: str, items: list[str]) -> dict[str, Any]:
-    from pipeline.core.errors import InputError
-    from pipeline.core.inputs import integer, parse_json, real
-
-    out = dict(DEFAULTS[game])
-    for item in items:
-        key, eq, value = item.partition("=")
-        key = key.strip().replace("-", "_")
-        if not eq or key not in out:
-            raise fail(f"-p {item!r}: expected KEY=VALUE with KEY one of {', '.join(sorted(out))}")
-        try:
-            v: Any = parse_json(value, f"-p {key}")
-        except InputError:
-            v = value
-        out[key] = v
-    try:
-        out["seed"] = integer(out["seed"], "-p seed", 0, (1 << 63) - 1)
-        out["checkpoint_seconds"] = real(out["checkpoint_seconds"], "-p checkpoint_seconds", 0.0, 86400.0)
-        if game == "hulhe":
-            out["k"] = integer(out["k"], "-p k", 1, 50_000)
-            out["abstraction"] = str(out["abstraction"])
-    except InputError as e:
-        raise fail(str(e)) from None
-    return out
-
 
 @app.command()
 def solve(game: str = typer.Argument(..., metavar="GAME", help="leduc or hulhe (heads-up limit hold'em)"),
@@ -64,44 +29,24 @@ def solve(game: str = typer.Argument(..., metavar="GAME", help="leduc or hulhe (
     The estimate is printed before the run starts; work beyond a day is refused.
     """
     from jobs.counts import count_option
-    from pipeline.core.budget import TooMuchWork, duration, refuse_beyond
+    from pipeline.core.budget import duration
+    from pipeline.datasets.solve_plan import SolvePlan
 
-    if game not in GAMES:
-        raise fail(f"unknown game {game!r} (choose from {', '.join(GAMES)})")
-    if (iterations is None) == (hours is None):
-        raise fail("give --iterations N or --hours H (one of them)")
-    n = count_option(iterations, "--iterations", 1, 10**12) if iterations is not None else None
-    if hours is not None and not 0 < hours <= 1e6:
-        raise fail(f"--hours must be positive, got {hours}")
-    if scheduler is not None:
-        raise fail("solve shares its tables between the threads of one process: it runs on this machine's "
-                   "cores (--workers), not on a Dask cluster")
-    if workers is not None and not 1 <= workers <= 256:
-        raise fail(f"--workers must be 1 to 256, got {workers}")
-    params = _params(game, param)
-    seconds = n * LOW_SECONDS[game] if n is not None else 3600.0 * (hours or 0.0)
-    try:
-        refuse_beyond(seconds, f"solve {game} " + (f"--iterations {n:,}" if n is not None else f"--hours {hours:g}"),
-                      "fewer --iterations or --hours")
-    except TooMuchWork as e:
-        raise fail(str(e)) from None
+    n = None if iterations is None else count_option(iterations, "--iterations", None)   # a whole number ...
+    plan = SolvePlan(game, n, hours, tuple(param), workers, scheduler)   # ... the rest checked: one line, exit 2
+    plan.refuse_work()
+    params = plan.params
     from pipeline.batch.storage import Storage, StorageError
     from pipeline.datasets.solve import SolveError
     from pipeline.datasets.solve import solve as run_solve
-    from pipeline.solver.cfr import Solver
 
-    solver = Solver(_game(game, params), seed=params["seed"])
-    Solver(solver.game, seed=params["seed"]).run(1)       # compile the kernels now, outside the run's clock
-    kept = {k: v for k, v in params.items() if k != "checkpoint_seconds"}
+    solver = plan.solver()
     if not quiet:
-        print(f"pokerpipe: solve {game}: " + (f"{n:,} iterations, at least {duration(seconds)} on one core"
-                                              if n is not None else f"{hours:g} hours") +
+        print(f"pokerpipe: solve {game}: " + (f"{n:,} iterations, at least {duration(plan.least_seconds)} on one "
+                                              "core" if n is not None else f"{hours:g} hours") +
               f"; {solver.game.rows:,} information sets; checkpoints every "
               f"{duration(params['checkpoint_seconds'])} in {out}", file=sys.stderr, flush=True)
     show = _Progress(quiet, n)
-
-    def measure(s: Solver) -> Optional[float]:
-        return float(s.exploitability()) if s.game.full_traversal else None
 
     from concurrent.futures import ThreadPoolExecutor
 
@@ -111,8 +56,8 @@ def solve(game: str = typer.Argument(..., metavar="GAME", help="leduc or hulhe (
     try:
         storage = Storage.open(out)
         with ThreadPoolExecutor(threads) as executor:
-            manifest, done = run_solve(storage, solver, kept, iterations=n, hours=hours,
-                                       checkpoint_seconds=params["checkpoint_seconds"], measure=measure,
+            manifest, done = run_solve(storage, solver, plan.recorded, iterations=n, hours=hours,
+                                       checkpoint_seconds=params["checkpoint_seconds"], measure=plan.measure,
                                        progress=show, force=force, executor=executor if threads > 1 else None)
     except (SolveError, StorageError) as e:
         raise fail(str(e)) from None
@@ -129,26 +74,6 @@ def solve(game: str = typer.Argument(..., metavar="GAME", help="leduc or hulhe (
     ex = manifest["exploitability"]
     print(f"{game}: {done.t:,} iterations in {manifest['seconds']:,.1f} s; exploitability "
           + (f"{ex:.9g} chips a game" if ex is not None else "not measured") + f"; strategy in {storage.url()}")
-
-
-def _game(game: str, params: dict[str, Any]) -> Any:
-    if game == "leduc":
-        from pipeline.solver.leduc import leduc
-
-        return leduc()
-    from pipeline.abstraction import AbstractionError
-    from pipeline.datasets.abstraction_lookup import load_abstraction as load
-    from pipeline.solver.hulhe import HULHE, ModuloBuckets
-
-    if params["abstraction"] == "modulo":                 # a stand-in for smoke tests: no build needed
-        return HULHE(params["k"], ModuloBuckets(params["k"]))
-
-    try:
-        source = load(params["abstraction"], k=params["k"])
-    except AbstractionError as e:
-        raise fail(f"{e} (hold'em needs the card abstraction: pokerpipe tables abstraction -p "
-                   f"abstraction/flop.k={params['k']} ... --out {params['abstraction']})") from None
-    return HULHE(params["k"], source)
 
 
 class _Progress:

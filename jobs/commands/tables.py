@@ -71,20 +71,14 @@ def tables(names: list[str] = typer.Argument(
            quiet: bool = QUIET, force: bool = FORCE, as_json: bool = JSON, dashboard: bool = DASHBOARD,
            dashboard_address: str | None = DASHBOARD_ADDRESS) -> None:
     """Build datasets in dependency order on one cluster, resumably, and write <out>/_catalog.json."""
-    from pipeline.core.inputs import did_you_mean
     from pipeline.datasets import PREFLOP_SET
     from pipeline.datasets import names as registered
+    from pipeline.datasets.registry import chosen
 
-    known = registered()
     if all_ and names:
         raise fail("give dataset names or --all, not both")
-    chosen: list[str] = []
-    for n in (known if all_ else names or list(PREFLOP_SET)):
-        group = [k for k in known if k == n or k.startswith(n.rstrip("/") + "/")]
-        if not group:
-            raise fail(f"unknown dataset {n!r}{did_you_mean(n, known)} (see `pokerpipe datasets`)")
-        chosen += [g for g in group if g not in chosen]
-    reports = run(chosen, out, workers, scheduler, quiet, force, catalog=True, dashboard=dashboard,
+    targets = chosen(registered() if all_ else names or list(PREFLOP_SET))     # an unknown name: one line, exit 2
+    reports = run(targets, out, workers, scheduler, quiet, force, catalog=True, dashboard=dashboard,
                   dashboard_address=dashboard_address, params=_params(param), pictures=False)
     if as_json:
         from jobs.app import print_json

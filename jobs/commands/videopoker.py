@@ -29,16 +29,12 @@ def videopoker(
     from pipeline.core.cards import CardError
     from pipeline.videopoker import PayTableError, analyze, break_even_royal, builtin, builtin_names, load
     from pipeline.videopoker.hand import analyze_hand
-    from pipeline.videopoker.paytable import MAX_PAY
 
     if list_games:
         print_games({name: builtin(name).title for name in builtin_names()})
         return
     if len([x for x in (game, paytable, all_games or None) if x]) != 1:
         raise fail("give one of GAME, --paytable FILE or --all (see --list)")
-    if royal is not None and not 0 <= royal <= MAX_PAY:
-        raise fail(f"--royal must be 0 to {MAX_PAY:,} per coin (pays are at most {MAX_PAY:,} coins per coin, "
-                   f"for exact int64 arithmetic), got {royal:,}")
     if hand is not None and all_games:
         raise fail("--hand takes one game, not --all")
     if hand is not None and (out is not None or break_even):

@@ -18,7 +18,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import pkgutil
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -48,6 +48,24 @@ def registry() -> dict[str, Callable[..., Dataset]]:
 def names() -> list[str]:
     """Every registered dataset, in build order (dependencies before what reads them)."""
     return list(registry())
+
+
+def chosen(asked: Sequence[str]) -> list[str]:
+    """The datasets ``asked`` names, in the order asked, each once: a registered name, or a group (the part of
+    names before a ``/``: ``ehs-table`` is ``ehs-table/flop``, ``ehs-table/turn``, ...) for each of its
+    datasets in build order; :class:`DatasetError` for a name that is neither.
+
+    >>> chosen(["ehs-table/turn", "ehs-table"])
+    ['ehs-table/turn', 'ehs-table/flop', 'ehs-table/river']
+    """
+    known = names()
+    out: list[str] = []
+    for n in asked:
+        group = [k for k in known if k == n or k.startswith(n.rstrip("/") + "/")]
+        if not group:
+            raise DatasetError(f"unknown dataset {n!r}{did_you_mean(n, known)} (see `pokerpipe datasets`)")
+        out += [g for g in group if g not in out]
+    return out
 
 
 def parameters(name: str) -> list[str]:

@@ -107,7 +107,12 @@ class PayTable:
     type_pay: tuple[int, ...]            # pay for each final-hand type
 
     def with_royal(self, royal: int) -> PayTable:
-        """The same game with another royal-flush pay."""
+        """The same game with another royal-flush pay (``--royal``): a whole number of coins per coin, 0 to
+        :data:`MAX_PAY`, else :class:`PayTableError` naming the option."""
+        if isinstance(royal, bool) or not isinstance(royal, int) or not 0 <= royal <= MAX_PAY:
+            got = f"{royal:,}" if isinstance(royal, int) and not isinstance(royal, bool) else repr(royal)
+            raise PayTableError(f"--royal must be 0 to {MAX_PAY:,} per coin (pays are at most {MAX_PAY:,} coins per "
+                                f"coin, for exact int64 arithmetic), got {got}")
         key = "royal-flush" if self.family == "natural" else "natural-royal-flush"
         pays = dict(self.pays, **{key: royal})
         return build(self.name, self.title, self.family, pays)

@@ -156,3 +156,12 @@ def test_strategy_dataset(tmp_path):
     assert np.allclose(evs.max(axis=1), t.column("ev").to_numpy())
     text = (beside(folder) / "_strategy.txt").read_text()
     assert "pat royal-flush" in text and "KQJTs" in text and "four of a kind" in text
+
+
+@pytest.mark.parametrize("royal, got", [(-5, "-5"), (10**6 + 1, "1,000,001"), (2.5, "2.5"), (True, "True")])
+def test_a_royal_pay_out_of_range_is_one_line_naming_the_option(royal, got):
+    """The pay table owns --royal's range: the command line prints this line as it is."""
+    with pytest.raises(PayTableError) as e:
+        builtin("jacks-or-better-9-6").with_royal(royal)
+    assert str(e.value) == ("--royal must be 0 to 1,000,000 per coin (pays are at most 1,000,000 coins per coin, "
+                            f"for exact int64 arithmetic), got {got}")

@@ -191,3 +191,34 @@ def expected_array(street: str, array: str) -> tuple[np.dtype, tuple[int, ...]]:
 
 def registered() -> dict[str, Callable[..., Dataset]]:
     return {f"holdem-weights/{s}": partial(HoldemWeights, s) for s in STREETS}
+
+
+WEIGHT_MODES = ("auto", "tables", "sampled")     # --weights
+
+
+def weight_tables(mode: str, location: str) -> tuple[Optional[HandWeightTables], Optional[str]]:
+    """How the engine weighs hands after the flop for ``--weights mode``, the tables looked for at ``location``
+    (``--tables``): the :class:`HandWeightTables` to play with, or None to sample (or count) each weight; and,
+    for ``auto`` passing over tables someone built but that cannot be used, why (else None), for the caller
+    to say.  ``sampled`` never looks; ``auto`` takes the tables when they are built there; ``tables``
+    without them, a mode not of :data:`WEIGHT_MODES` or a location that cannot be opened is one
+    :class:`~pipeline.datasets.registry.DatasetError` line naming the option.
+
+    >>> weight_tables("sampled", "nowhere")
+    (None, None)
+    """
+    if mode not in WEIGHT_MODES:
+        raise DatasetError(f"--weights must be auto, tables or sampled, got {mode!r}")
+    if mode == "sampled":
+        return None, None
+    try:
+        source = HandWeightTables(Storage.open(location).location)
+    except StorageError as e:
+        raise DatasetError(f"--tables: {e}") from None
+    if source.built():
+        return source, None
+    damaged = source.damaged()
+    if mode == "tables":
+        what = f"the hand-weight tables at {damaged}" if damaged else f"no hand-weight tables at {location}"
+        raise DatasetError(f"--weights tables: {what} (build them with `pokerpipe holdem-weights --out {location}`)")
+    return None, damaged
