@@ -15,9 +15,10 @@ the schema has it (:func:`restored`), so that a verified read gives the very
 table the recipe computed.
 
 The batch layer knows no poker: a column name, and an integer per partition.
-Only integers: their text in a path is the same to every reader (a free-text
-value would need escaping that readers undo differently, and one made of
-digits would be typed a number by some).
+Only integers: their text in a path is one canonical name per value that every
+reader types alike; free text would have to be escaped in folder names, could
+outgrow one (255 bytes), and when every value happened to be digits would be
+read back as a number.
 """
 from __future__ import annotations
 
