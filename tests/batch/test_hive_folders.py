@@ -188,3 +188,15 @@ def test_a_killed_write_leaves_nothing_among_the_parts(reference: Path, tmp_path
     assert duckdb.sql(f"SELECT count(*) FROM read_parquet('{folder}')").fetchall() == [(21,)]
     assert build(Keyed(), out, workers=1).computed == 0
     assert not (meta(out, NAME) / "_writing").exists()
+
+
+def test_a_staging_folder_that_is_a_link_is_refused(tmp_path: Path) -> None:
+    """``<name>.meta/_writing`` planted as a link: the run stops in one line and deletes nothing through it."""
+    out, outside = tmp_path / "out", tmp_path / "outside"
+    outside.mkdir()
+    (outside / ".part-00000.parquet.1.2.tmp").write_bytes(b"mine")
+    meta(out, NAME).mkdir(parents=True)
+    os.symlink(outside, meta(out, NAME) / "_writing")
+    with pytest.raises((RunnerError, StorageError), match="_writing.* is a symbolic link") as e:
+        build(Keyed(), out, workers=1)
+    assert "\n" not in str(e.value) and (outside / ".part-00000.parquet.1.2.tmp").read_bytes() == b"mine"

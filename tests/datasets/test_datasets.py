@@ -245,3 +245,22 @@ def test_part_checksum_record_matches_part(small):
     data = (out / "odds-table" / "part-00000.parquet").read_bytes()
     assert rec["sha256"] == hashlib.sha256(data).hexdigest() and rec["rows"] == 20
     assert pq.ParquetFile(out / "odds-table" / "part-00000.parquet").metadata.num_rows == 20
+
+
+def test_a_flat_vs_random_is_carried_over_to_the_bytes_of_a_hive_build(tmp_path):
+    """A vs-random folder built before its parts were keyed (the same recipe with no partition key: parts flat, the
+    column in them, dictionary-encoded hands included) is rewritten by the next run into opponents=K/ without
+    computing anything, byte for byte the parts a fresh build writes."""
+    flat = datasets.dataset("vs-random", opponents="3", trials=200)
+    flat.partition_key = None
+    with Session(workers=1, quiet=True) as session:
+        (old,) = build_many([flat], tmp_path / "carried", session, write_catalog=False)
+        assert [p["file"] for p in old.manifest["parts"]] == [f"part-{i:05d}.parquet" for i in range(13)]
+        (carried,) = build_many([datasets.dataset("vs-random", opponents="3", trials=200)], tmp_path / "carried",
+                                session, write_catalog=False)
+        (fresh,) = build_many([datasets.dataset("vs-random", opponents="3", trials=200)], tmp_path / "fresh", session,
+                              write_catalog=False)
+    assert carried.computed == 0 and fresh.computed == 13 and carried.manifest["parts"] == fresh.manifest["parts"]
+    assert sorted(p.relative_to(tmp_path / "carried" / "vs-random").as_posix()
+                  for p in (tmp_path / "carried" / "vs-random").rglob("*")) == \
+        ["opponents=3", *(f"opponents=3/part-{i:05d}.parquet" for i in range(13))]
