@@ -82,6 +82,8 @@ def test_pokerpipe_reads_the_key_back_in_its_place_and_type(reference: Path) -> 
     some = read(Keyed(), reference, columns=["i", "k"])
     assert some.column_names == ["i", "k"] and some.column("k").to_pylist() == [i // 9 + 1 for i in range(21)]
     assert read(Keyed(), reference, columns=["label"]).column_names == ["label"]
+    alone = read(Keyed(), reference, columns=["k"])                     # no column of the files: rows from them
+    assert alone.column_names == ["k"] and alone.column("k").to_pylist() == [i // 9 + 1 for i in range(21)]
 
 
 def test_a_side_output_reads_the_key_back(tmp_path: Path) -> None:
