@@ -12,6 +12,8 @@
 :mod:`.parquet`    deterministic Parquet bytes and the parts' metadata
 :mod:`.storage`    a local folder or an object-store URL (``Files``), written atomically
 :mod:`.verified`   where a dataset's files lie, and the one verified read of them
+:mod:`.hive`       Hive-style ``<key>=<value>/`` folders: the key column in the path, put back on reading
+:mod:`.migrate`    folders of an earlier layout carried over by the next run
 :mod:`.errors`     what a run raises
 =================  ====================================================================
 

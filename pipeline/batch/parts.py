@@ -24,12 +24,12 @@ from typing import Any
 import pyarrow as pa
 
 from ..core.version import __version__
-from . import trace
+from . import hive, trace
 from .parquet import canonical_json, parquet_bytes, sha256
 from .spec import Dataset
 from .storage import Storage
 from .trace import PartTiming
-from .verified import file_record, part_path, record_path, side_path
+from .verified import file_record, is_sha256, part_name, part_path, record_path, side_path, staging_folder
 
 Built = tuple[int, int, int, str]                   # a part written: (index, rows, bytes, SHA-256)
 Result = tuple[list[Built], list[PartTiming]]        # what a task that writes parts returns: them, and timings
@@ -39,18 +39,28 @@ class SideOutputError(ValueError):
     """A dataset made a side output it did not declare."""
 
 
-def part_name(index: int) -> str:
-    return f"part-{index:05d}.parquet"
-
-
 def params_digest(dataset: Dataset) -> str:
     """SHA-256 of the dataset's name, canonical parameters and the package version."""
     return hashlib.sha256(canonical_json([dataset.name, dataset.params, __version__]).encode()).hexdigest()
 
 
-def checksum_record(name: str, index: int, digest: str, sha: str, rows: int, nbytes: int) -> dict[str, Any]:
-    """A part's checksum record: its identity (dataset, part index, parameters' digest) bound to its bytes."""
-    return {"dataset": name, "part": index, "params": digest, "sha256": sha, "rows": rows, "bytes": nbytes}
+def checksum_record(name: str, index: int, digest: str, sha: str, rows: int, nbytes: int,
+                    file: str | None = None) -> dict[str, Any]:
+    """A part's checksum record: its identity (dataset, part index, parameters' digest, and where it lies:
+    ``file``, its folder naming its partition key's value) bound to its bytes."""
+    return {"dataset": name, "part": index, "params": digest, "sha256": sha, "rows": rows, "bytes": nbytes,
+            "file": file or part_name(index)}
+
+
+def recorded_sha(record: dict | None, name: str, index: int, digest: str, file: str) -> str | None:
+    """The SHA-256 a checksum record binds part ``index`` of dataset ``name`` to, if the record names this
+    dataset, this index, these parameters (``digest``) and this ``file`` (a record written before records
+    named their file names the flat one); else None."""
+    if (record is not None and record.get("dataset") == name and record.get("part") == index
+            and not isinstance(record.get("part"), bool) and record.get("params") == digest
+            and record.get("file", part_name(index)) == file and is_sha256(record.get("sha256"))):
+        return str(record["sha256"])
+    return None
 
 
 _PREPARED: set[str] = set()     # datasets (by parameters' digest) this process has prepared
@@ -82,30 +92,34 @@ class _Clock:
                           trace.peak_rss(), piece)
 
 
-def _write(dataset: Dataset, index: int, table: pa.Table, storage: Storage) -> tuple[int, int, str]:
-    """Write ``table`` as part ``index`` with its checksum record; (rows, bytes, SHA-256)."""
+def _write(dataset: Dataset, index: int, file: str, table: pa.Table, storage: Storage) -> tuple[int, int, str]:
+    """Write ``table`` as part ``index`` at ``file`` (inside the dataset's folder; without its partition key's
+    column, :func:`.hive.stripped`) with its checksum record; (rows, bytes, SHA-256).  The part is written
+    in the staging folder beside the parts and renamed into place, so that the folder never holds a
+    half-written file, even after a ``kill -9``."""
     schema = dataset.full_schema
-    table = pa.Table.from_arrays([table.column(f.name) for f in schema], schema=schema)
+    table = hive.stripped(dataset, pa.Table.from_arrays([table.column(f.name) for f in schema], schema=schema), file)
     data = parquet_bytes(table)
     sha = sha256(data)
-    record = checksum_record(dataset.name, index, params_digest(dataset), sha, table.num_rows, len(data))
-    storage.write_atomic(data, *part_path(dataset.name, part_name(index)))
+    record = checksum_record(dataset.name, index, params_digest(dataset), sha, table.num_rows, len(data), file)
+    storage.write_atomic(data, *part_path(dataset.name, file), staging=staging_folder(dataset.name))
     storage.write_atomic(json.dumps(record).encode(), *record_path(dataset.name, part_name(index)))
     return table.num_rows, len(data), sha
 
 
 def build_parts(dataset: Dataset, group: list, location: str, shown: str = "") -> Result:
-    """Compute a group of whole ``(index, partition)``, write each part and its checksum record atomically;
-    ``(index, rows, bytes, sha256)`` per part, and each part's timing.
+    """Compute a group of whole ``(index, partition, file)``, write each part (at ``file``,
+    :func:`.hive.file_of`) and its checksum record atomically; ``(index, rows, bytes, sha256)`` per part,
+    and each part's timing.
 
     Grouping keeps the scheduler's per-task cost (about a millisecond) small
     beside the work when a dataset has many tiny partitions.
     """
     storage = Storage(location, shown)          # ``shown``: the output as the user wrote it, for messages
     done, timings = [], []
-    for i, partition in group:
+    for i, partition, file in group:
         clock = _Clock(dataset, partition)
-        done.append((i, *_write(dataset, i, dataset.compute(partition), storage)))
+        done.append((i, *_write(dataset, i, file, dataset.compute(partition), storage)))
         timings.append(clock.timing(i, trace.WHOLE))
     return done, timings
 
@@ -117,37 +131,39 @@ def compute_piece(dataset: Dataset, index: int, number: int, piece: Any) -> tupl
     return table, clock.timing(index, number)
 
 
-def write_part(dataset: Dataset, index: int, location: str, shown: str, *pieces: tuple[pa.Table, PartTiming]
-               ) -> Result:
-    """Part ``index`` from its pieces' tables, in order (:meth:`Dataset.combine`), written like a whole one;
-    ``[(index, rows, bytes, sha256)]`` and the timings of the pieces and of this write."""
+def write_part(dataset: Dataset, index: int, file: str, location: str, shown: str,
+               *pieces: tuple[pa.Table, PartTiming]) -> Result:
+    """Part ``index`` from its pieces' tables, in order (:meth:`Dataset.combine`), written at ``file`` like a
+    whole one; ``[(index, rows, bytes, sha256)]`` and the timings of the pieces and of this write."""
     clock = _Clock(dataset, None)
     table = dataset.combine([t for t, _ in pieces])
-    built = (index, *_write(dataset, index, table, Storage(location, shown)))
+    built = (index, *_write(dataset, index, file, table, Storage(location, shown)))
     return [built], [*(t for _, t in pieces), clock.timing(index, trace.WRITE)]
 
 
-def read_parts(storage: Storage, name: str, count: int, columns: list[str] | None = None) -> pa.Table:
-    """Parts ``0 .. count-1`` of a dataset as one table (no checks: see :func:`pipeline.datasets.read`), read
-    several at a time: the side outputs are made after the last part, when every other core is idle."""
+def read_parts(storage: Storage, dataset: Dataset, files: list[str], columns: list[str] | None = None) -> pa.Table:
+    """The dataset's parts ``files`` as one table, the partition key's column put back (:func:`.hive.restored`;
+    no checks: see :func:`pipeline.datasets.read`), read several at a time: the side outputs are made after
+    the last part, when every other core is idle."""
     import os
     from concurrent.futures import ThreadPoolExecutor
 
     import pyarrow.parquet as pq
 
-    def one(i: int) -> pa.Table:
-        return pq.read_table(pa.BufferReader(storage.read_bytes(*part_path(name, part_name(i)))), columns=columns,
-                             use_threads=False)
+    def one(file: str) -> pa.Table:
+        data = storage.read_bytes(*part_path(dataset.name, file))
+        table = pq.read_table(pa.BufferReader(data), columns=hive.file_columns(dataset, columns), use_threads=False)
+        return hive.restored(dataset, table, file, columns)
 
-    with ThreadPoolExecutor(max(1, min(count, os.cpu_count() or 1))) as pool:
-        return pa.concat_tables(list(pool.map(one, range(count))))
+    with ThreadPoolExecutor(max(1, min(len(files), os.cpu_count() or 1))) as pool:
+        return pa.concat_tables(list(pool.map(one, files)))
 
 
-def write_side_outputs(dataset: Dataset, location: str, shown: str, inputs: Any, count: int) -> list[dict]:
-    """Make the finished dataset's side outputs (:meth:`Dataset.side_outputs`, reading its ``count`` parts) and
-    write each atomically; their names, sizes and SHA-256, in name order, for the manifest."""
+def write_side_outputs(dataset: Dataset, location: str, shown: str, inputs: Any, parts: list[str]) -> list[dict]:
+    """Make the finished dataset's side outputs (:meth:`Dataset.side_outputs`, reading its ``parts``, the files
+    in part order) and write each atomically; their names, sizes and SHA-256, in name order, for the manifest."""
     storage = Storage(location, shown)
-    files = dataset.side_outputs(lambda columns=None: read_parts(storage, dataset.name, count, columns), inputs)
+    files = dataset.side_outputs(lambda columns=None: read_parts(storage, dataset, parts, columns), inputs)
     out = []
     for fname, data in sorted(files.items()):
         if fname not in dataset.side_output_names or not fname.startswith("_"):

@@ -30,11 +30,19 @@ and the side outputs).  ``<out>`` is a local folder or an object-store URL
   deleted before the cluster is reached).
 * **One writer.**  A ``_lock`` file (pid, host) refuses a second run on the
   same dataset while the first is alive.
+* **Hive folders.**  A dataset with a partition key (:mod:`.hive`) has its
+  parts in ``<key>=<value>/`` folders, named so in the manifest and records
+  (``opponents=3/part-00002.parquet``); a part is kept only where its
+  partition's value puts it.
+* **Nothing half-written among the parts.**  A part is written in
+  ``<name>.meta/_writing/`` and renamed into place; what a killed write left
+  there is removed by the next run.
 * **Older layouts.**  A folder built when the manifest, records and side
-  outputs lay among the parts is carried over: its checksum records move to
-  the metadata folder (so its parts are kept, verified as any other), and the
-  old manifest, records and side outputs leave the parts folder once the run
-  has reached its cluster.
+  outputs lay among the parts, or when a dataset now partitioned Hive-style
+  had its parts flat, is carried over (:mod:`.migrate`): records move beside
+  the parts, flat parts are rewritten into their key's folder after the same
+  checks as any kept part, and what the old layout left leaves the parts
+  folder once the run has reached its cluster.
 * **Determinism.**  A part's bytes depend on its partition alone (see
   :mod:`.parquet`), pieces or not, so worker count, scheduler and resume
   history never change the output.
@@ -54,8 +62,11 @@ from concurrent.futures import CancelledError
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..core.files import is_temporary
 from ..core.version import __version__
+from . import hive
 from .errors import Interrupted, RunnerError
+from .migrate import carry_flat_parts, carry_records
 from .parquet import canonical_json, read_part, sha256
 from .parts import (
     SideOutputError,
@@ -63,6 +74,7 @@ from .parts import (
     compute_piece,
     params_digest,
     part_name,
+    recorded_sha,
     write_part,
     write_side_outputs,
 )
@@ -87,6 +99,7 @@ from .verified import (  # noqa: F401  (re-exported: the layout is verified.py's
     records_folder,
     side_entries,
     side_path,
+    staging_folder,
 )
 
 MAX_TASKS = 512          # whole partitions are grouped into at most this many Dask tasks
@@ -130,12 +143,15 @@ def manifest_matches(manifest: dict | None, dataset: Dataset) -> bool:
             and manifest.get("version") == __version__ and isinstance(manifest.get("parts"), list))
 
 
-def check_manifest(manifest: dict | None, dataset: Dataset, count: int) -> str | None:
+def check_manifest(manifest: dict | None, dataset: Dataset, count: int, files: list[str] | None = None
+                   ) -> str | None:
     """Why ``manifest`` is not a finished run of ``dataset`` with ``count`` parts, or None when it is one.
 
     Its own figures are checked: identity (:func:`manifest_matches`), exactly
-    ``count`` part entries, entry ``i`` naming ``part_name(i)`` with whole
-    rows and bytes and a SHA-256, the total rows their sum, well-formed side
+    ``count`` part entries, entry ``i`` naming part ``i`` where the dataset's
+    layout puts it (``files[i]`` when the partitions are at hand, else any
+    well-formed place of part ``i``: :func:`.hive.is_file_of`) with whole rows
+    and bytes and a SHA-256, the total rows their sum, well-formed side
     outputs.  The parts' bytes are checked by whoever reads them.
     """
     if manifest is None:
@@ -146,9 +162,12 @@ def check_manifest(manifest: dict | None, dataset: Dataset, count: int) -> str |
     if len(entries) != count:
         return f"its manifest lists {len(entries)} of {count} parts"
     for i, e in enumerate(entries):
-        if not (isinstance(e, dict) and e.get("file") == part_name(i) and is_count(e.get("rows"))
-                and is_count(e.get("bytes")) and is_sha256(e.get("sha256"))):
-            return f"its manifest entry {i} is not {part_name(i)} with rows, bytes and SHA-256"
+        place = isinstance(e, dict) and (hive.is_file_of(dataset, e.get("file"), i) if files is None
+                                         else e.get("file") == files[i])
+        if not (place and is_count(e.get("rows")) and is_count(e.get("bytes")) and is_sha256(e.get("sha256"))):
+            key = hive.key_of(dataset)
+            where = files[i] if files is not None else f"{key}=<value>/{part_name(i)}" if key else part_name(i)
+            return f"its manifest entry {i} is not {where} with rows, bytes and SHA-256"
     if not is_count(manifest.get("rows")) or manifest["rows"] != sum(e["rows"] for e in entries):
         return "its manifest's total rows are not the sum of its parts' rows"
     if side_entries(manifest, dataset.side_output_names) is None:
@@ -156,39 +175,44 @@ def check_manifest(manifest: dict | None, dataset: Dataset, count: int) -> str |
     return None
 
 
-def _recorded(storage: Storage, dataset: Dataset, index: int, manifest: dict | None, digest: str) -> str | None:
+def _recorded(storage: Storage, dataset: Dataset, index: int, file: str, manifest: dict | None,
+              digest: str) -> str | None:
     """The SHA-256 part ``index`` must have: from the finished manifest, else from its checksum record if
-    that names this dataset, this part index and these parameters."""
-    name = part_name(index)
+    that names this dataset, this part index, these parameters and this ``file``."""
     if manifest is not None:
         return str(manifest["parts"][index]["sha256"])
-    record = document(storage, *record_path(dataset.name, name))
-    if (record is not None and record.get("dataset") == dataset.name and record.get("part") == index
-            and not isinstance(record.get("part"), bool) and record.get("params") == digest
-            and is_sha256(record.get("sha256"))):
-        return str(record["sha256"])
-    return None
+    return recorded_sha(document(storage, *record_path(dataset.name, part_name(index))), dataset.name, index,
+                        digest, file)
 
 
-def _valid_parts(storage: Storage, dataset: Dataset, partitions: list, force: bool,
+def _present(storage: Storage, name: str, files: list[str]) -> set[str]:
+    """Which of ``files`` (inside dataset ``name``'s folder) are there, listing each folder they lie in once."""
+    found: set[str] = set()
+    for folder in {f.rpartition("/")[0] for f in files}:
+        inside = folder.split("/") if folder else []
+        found.update("/".join([*inside, f]) for f in storage.files(*parts_folder(name), *inside))
+    return found & set(files)
+
+
+def _valid_parts(storage: Storage, dataset: Dataset, partitions: list, files: list[str], force: bool,
                  manifest: dict | None) -> dict[int, tuple[int, int, str]]:
-    """Parts that can be kept, by index, with (rows, bytes, SHA-256): their bytes hash to the SHA-256 bound
-    to their index, and are a Parquet file of this dataset with the partition's rows (counted from them)."""
+    """Parts that can be kept, by index, with (rows, bytes, SHA-256): they lie at ``files[i]``, their bytes
+    hash to the SHA-256 bound to their index, and are a Parquet file of this dataset with the partition's
+    rows (counted from them)."""
     keep: dict[int, tuple[int, int, str]] = {}
     if force:
         return keep
-    present = set(storage.files(*parts_folder(dataset.name)))
-    schema = dataset.full_schema
+    present = _present(storage, dataset.name, files)
+    schema = hive.file_schema(dataset)
     digest = params_digest(dataset)
     for i, partition in enumerate(partitions):
-        name = part_name(i)
-        if name not in present:
+        if files[i] not in present:
             continue
-        want = _recorded(storage, dataset, i, manifest, digest)
+        want = _recorded(storage, dataset, i, files[i], manifest, digest)
         if want is None:
             continue
         try:
-            data = storage.read_bytes(*part_path(dataset.name, name))
+            data = storage.read_bytes(*part_path(dataset.name, files[i]))
         except (OSError, StorageError):      # unreadable, or not a regular file: computed again
             continue
         if sha256(data) == want:
@@ -204,31 +228,29 @@ def _agrees(manifest: dict, parts: dict[int, tuple[int, int, str]]) -> bool:
         (e["rows"], e["bytes"], e["sha256"]) == parts.get(i) for i, e in enumerate(manifest["parts"]))
 
 
-def _carry_over(storage: Storage, dataset: Dataset) -> None:
-    """Copy the checksum records an older layout left inside the parts folder (:func:`.verified.legacy_paths`)
-    to the metadata folder, where no record of the part is yet: its parts are then kept as any other, after
-    the same checks.  Each is read bounded and parsed (:func:`.verified.document`), never copied blind."""
-    _, old_records = legacy_paths(dataset.name)
-    for f in list(storage.files(*old_records)):
-        if f.startswith("part-") and f.endswith(".json") and not storage.exists(*records_folder(dataset.name), f):
-            record = document(storage, *old_records, f)
-            if record is not None:
-                storage.write_atomic(json.dumps(record).encode(), *records_folder(dataset.name), f)
-
-
-def _clean(storage: Storage, dataset: Dataset, count: int) -> None:
-    """Remove unfinished writes and parts beyond this run's partitions (other parameters), and what an older
-    layout left among the parts (its manifest, records and side outputs), so that the folder holds parts only."""
-    wanted = {part_name(i) for i in range(count)}
+def _clean(storage: Storage, dataset: Dataset, files: list[str]) -> None:
+    """Remove unfinished writes left among the parts (where they went before the staging folder), parts that
+    are not where this run's partitions put them (other parameters; the flat files of a layout now Hive), key
+    folders left empty, and what an older layout left among the parts (its manifest, records and side
+    outputs), so that the folder holds parts only.  Folders that are not this dataset's key's are left."""
+    wanted, names = set(files), {part_name(i) for i in range(len(files))}
+    folder = parts_folder(dataset.name)
     old_manifest, old_records = legacy_paths(dataset.name)
-    for f in storage.files(*parts_folder(dataset.name)):
-        if ((f.startswith(".") and f.endswith(".tmp")) or (f.startswith("part-") and f not in wanted)
+    for f in storage.files(*folder):
+        if (is_temporary(f) or (f.startswith("part-") and f not in wanted)
                 or f == old_manifest[-1] or f in dataset.side_output_names):
-            storage.remove(*parts_folder(dataset.name), f)
+            storage.remove(*folder, f)
+    key = hive.key_of(dataset)
+    for sub in [] if key is None else [s for s in storage.folders(*folder) if s.startswith(key + "=")]:
+        for f in storage.files(*folder, sub):
+            if is_temporary(f) or (f.startswith("part-") and f"{sub}/{f}" not in wanted):
+                storage.remove(*folder, sub, f)
+        if not any(storage.files(*folder, sub)) and not any(storage.folders(*folder, sub)):
+            storage.remove_tree(*folder, sub)
     if storage.kind(*old_records) is not None:
         storage.remove_tree(*old_records)
     for f in storage.files(*records_folder(dataset.name)):
-        if f.startswith(".") or f[:-len(".json")] not in wanted:
+        if f.startswith(".") or f[:-len(".json")] not in names:
             storage.remove(*records_folder(dataset.name), f)
 
 
@@ -264,8 +286,12 @@ def run_dataset(dataset: Dataset, storage: Storage, session: Session, inputs: An
         raise RunnerError(f"cannot write to output folder {storage.url(name)}: {e.strerror or e}") from None
     except StorageError as e:
         raise RunnerError(str(e)) from None
-    for folder in (parts_folder(name), meta_folder(name), records_folder(name), legacy_paths(name)[1]):
+    for folder in (parts_folder(name), meta_folder(name), records_folder(name), staging_folder(name),
+                   legacy_paths(name)[1]):
         storage.refuse_links(*folder)        # nothing is read, written or deleted through a link
+    for sub in list(storage.folders(*parts_folder(name))):
+        storage.path(*parts_folder(name), sub)   # a key folder that is a link: refused, as a file would be
+        storage.refuse_links(*parts_folder(name), sub)
     try:
         with storage.lock(*meta_folder(name)):
             return _run_locked(dataset, storage, session, inputs, force, start)
@@ -278,10 +304,17 @@ def _run_locked(dataset: Dataset, storage: Storage, session: Session, inputs: An
     name = dataset.name
     moments = RunTrace(started=start)
     partitions = list(dataset.partitions(inputs))
-    _carry_over(storage, dataset)
+    try:
+        files = [hive.file_of(dataset, i, p) for i, p in enumerate(partitions)]
+    except ValueError as e:
+        raise RunnerError(str(e)) from None
+    storage.remove_tree(*staging_folder(name))    # what a killed write left (this run holds the lock)
+    carry_records(storage, dataset)
+    if not force:
+        carry_flat_parts(storage, dataset, partitions, files)
     manifest = read_manifest(storage, name)
-    manifest = manifest if check_manifest(manifest, dataset, len(partitions)) is None else None
-    parts = _valid_parts(storage, dataset, partitions, force, manifest)
+    manifest = manifest if check_manifest(manifest, dataset, len(partitions), files) is None else None
+    parts = _valid_parts(storage, dataset, partitions, files, force, manifest)
     todo = [i for i in range(len(partitions)) if i not in parts]
     computed = 0
     if not todo and manifest is not None and _agrees(manifest, parts):
@@ -295,28 +328,30 @@ def _run_locked(dataset: Dataset, storage: Storage, session: Session, inputs: An
         print(f"pokerpipe: {storage.url(*side_path(name, damaged))} is missing or differs from its manifest; "
               "writing it again", file=sys.stderr)
     for i in todo:                                # a folder or FIFO where a part goes: one line, no cluster
-        storage.check("file", *part_path(name, part_name(i)))
+        storage.check("file", *part_path(name, files[i]))
     if todo:
         reached = time.time()
         session.connect([(dataset, dataset.pieces(partitions[todo[0]])[0])])   # before touching anything
         moments.connected = time.time()
         moments.cluster_seconds = moments.connected - reached
     storage.remove(*manifest_path(name))          # from here on the dataset is unfinished
-    _clean(storage, dataset, len(partitions))
+    _clean(storage, dataset, files)
+    for folder in sorted({files[i].rpartition("/")[0] for i in todo} - {""}):
+        storage.makedirs(*parts_folder(name), folder)
     if todo:
         session.progress.dataset(name, len(partitions), len(parts))
         try:
             with _sigterm_as_interrupt():
-                computed = _compute(dataset, storage, session, partitions, todo, parts, moments)
+                computed = _compute(dataset, storage, session, partitions, files, todo, parts, moments)
         except KeyboardInterrupt:
             raise Interrupted(f"{name}: interrupted with {len(parts)} of {len(partitions)} "
                               f"parts done; run the same command again to resume") from None
-    side = _side_outputs(dataset, storage, inputs, len(partitions), session, moments)
+    side = _side_outputs(dataset, storage, inputs, files, session, moments)
     doc: dict[str, Any] = {
         "job": name,
         "parameters": dataset.params,
         "version": __version__,
-        "parts": [{"file": part_name(i), "rows": parts[i][0], "bytes": parts[i][1], "sha256": parts[i][2]}
+        "parts": [{"file": files[i], "rows": parts[i][0], "bytes": parts[i][1], "sha256": parts[i][2]}
                   for i in range(len(partitions))],
         "side_outputs": side,
         "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
@@ -324,14 +359,15 @@ def _run_locked(dataset: Dataset, storage: Storage, session: Session, inputs: An
         "computed_parts": computed,
     }
     doc["rows"] = sum(p["rows"] for p in doc["parts"])
+    storage.remove_tree(*staging_folder(name))    # emptied by the renames: a finished run leaves none
     storage.write_atomic((json.dumps(doc, indent=1) + "\n").encode(), *manifest_path(name), sync=True)
     moments.finished = time.time()
     return RunReport(name, storage.url(*parts_folder(name)), len(partitions), computed, doc["rows"],
                      sum(p["bytes"] for p in doc["parts"]), time.time() - start, doc, moments)
 
 
-def _compute(dataset: Dataset, storage: Storage, session: Session, partitions: list, todo: list[int],
-             parts: dict[int, tuple[int, int, str]], moments: RunTrace) -> int:
+def _compute(dataset: Dataset, storage: Storage, session: Session, partitions: list, files: list[str],
+             todo: list[int], parts: dict[int, tuple[int, int, str]], moments: RunTrace) -> int:
     """Run the missing partitions on the cluster; fill ``parts`` (and ``moments``' task timings); return how
     many were computed.
 
@@ -360,10 +396,12 @@ def _compute(dataset: Dataset, storage: Storage, session: Session, partitions: l
     pending = set()
     for _, _, group, pieces in units:
         if not pieces:
-            pending.add(session.submit(build_parts, dataset, [(i, partitions[i]) for i in group], location, shown))
+            pending.add(session.submit(build_parts, dataset, [(i, partitions[i], files[i]) for i in group], location,
+                                       shown))
         else:
             done = [session.submit(compute_piece, dataset, group[0], n, p) for n, p in enumerate(pieces)]
-            pending.add(session.submit(write_part, dataset, group[0], location, shown, *done, priority=1))
+            pending.add(session.submit(write_part, dataset, group[0], files[group[0]], location, shown, *done,
+                                       priority=1))
     computed = 0
     try:
         for future in session.completed(pending):
@@ -377,7 +415,7 @@ def _compute(dataset: Dataset, storage: Storage, session: Session, partitions: l
             moments.last_back = time.time()
             moments.parts += timings
             for i, rows, nbytes, sha in built:
-                if storage.size(*part_path(dataset.name, part_name(i))) != nbytes:
+                if storage.size(*part_path(dataset.name, files[i])) != nbytes:
                     raise RunnerError(f"{dataset.name}: a worker wrote {part_name(i)} but it is not at "
                                       f"{storage.url(*parts_folder(dataset.name))}; workers on other machines need "
                                       "a shared folder or an object-store URL for --out")
@@ -395,7 +433,7 @@ def _compute(dataset: Dataset, storage: Storage, session: Session, partitions: l
 
 
 
-def _side_outputs(dataset: Dataset, storage: Storage, inputs: Any, count: int, session: Session,
+def _side_outputs(dataset: Dataset, storage: Storage, inputs: Any, files: list[str], session: Session,
                   moments: RunTrace) -> list[dict]:
     """Write the dataset's side outputs; their names, sizes and SHA-256 for the manifest.  With a cluster at
     hand they are made by a worker (:func:`~.parts.write_side_outputs`: it reads the parts where they lie, and
@@ -405,14 +443,14 @@ def _side_outputs(dataset: Dataset, storage: Storage, inputs: Any, count: int, s
     started = time.time()
     try:
         if session.connected:
-            future = session.submit(write_side_outputs, dataset, storage.location, storage.shown, inputs, count)
+            future = session.submit(write_side_outputs, dataset, storage.location, storage.shown, inputs, files)
             for done in session.completed([future]):
                 error = done.exception()
                 if error is not None:
                     raise _failure(dataset.name, error)
                 out = done.result()
         else:
-            out = write_side_outputs(dataset, storage.location, storage.shown, inputs, count)
+            out = write_side_outputs(dataset, storage.location, storage.shown, inputs, files)
     except SideOutputError as e:
         raise RunnerError(str(e)) from None
     moments.side_outputs = time.time() - started

@@ -13,7 +13,11 @@ worker's kernels before its first part.  ``side_outputs``
 turns the finished dataset into extra files (a heat map, a strategy table),
 recorded with their SHA-256 in the manifest.  ``description`` says in one line
 what the dataset holds, and every column of ``schema`` carries its own
-(:func:`~pipeline.batch.parquet.described`).
+(:func:`~pipeline.batch.parquet.described`).  A dataset whose every part holds
+one value of an integer column names it ``partition_key`` and gives each
+partition's value (``partition_value``): its parts are then written in
+Hive-style folders, ``<key>=<value>/``, the column in the path only
+(:mod:`.hive`).
 """
 from __future__ import annotations
 
@@ -45,6 +49,13 @@ class Dataset:
     params: dict[str, Any] = {}
     schema: pa.Schema = pa.schema([])         # every column described (:func:`.parquet.described`)
     side_output_names: tuple[str, ...] = ()   # files written beside the parts (``_heatmap.png``)
+    partition_key: str | None = None          # an integer column each part holds one value of: Hive folders
+
+    def partition_value(self, partition: Any) -> int:
+        """The value of :attr:`partition_key` that every row of ``partition`` holds, known before it is
+        computed: its part lies in ``<folder>/<key>=<value>/`` and stores the other columns only
+        (:mod:`.hive`; checked against the rows when the part is written).  Only with a partition key."""
+        raise NotImplementedError(f"{self.name} has no partition key")
 
     def dependencies(self) -> Sequence[Dataset]:
         """Datasets this one reads; built first by :func:`pipeline.datasets.build`."""

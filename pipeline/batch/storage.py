@@ -190,13 +190,18 @@ class Storage:
         with self.fs.open_input_stream(self.path(*parts)) as f:
             return f.read()
 
-    def write_atomic(self, data: bytes, *parts: str, sync: bool = False) -> None:
+    def write_atomic(self, data: bytes, *parts: str, sync: bool = False, staging: tuple[str, ...] = ()) -> None:
         """Write ``data`` so that readers see the whole file or the old one, never half; StorageError before
-        anything is written if something other than a regular file is there."""
+        anything is written if something other than a regular file is there.  Locally the data goes first to
+        a temporary file, beside the target or, given ``staging`` (path parts of a folder under the root, so on
+        the same filesystem and the rename atomic), there: a folder that readers open as one table must never
+        hold one, even after a ``kill -9`` mid-write."""
         target = self.path(*parts)
         self.check(FILE, *parts)
         if self.is_local:
-            write_atomic(target, data, sync=sync)
+            if staging:
+                self.makedirs(*staging)
+            write_atomic(target, data, sync=sync, staging=self.path(*staging) if staging else None)
             return
         with self.fs.open_output_stream(target) as f:   # an object store's PUT is atomic
             f.write(data)
@@ -289,9 +294,17 @@ class Storage:
 
     def files(self, *parts: str) -> Iterator[str]:
         """Names of the files directly inside the folder ``parts`` (none if it is missing)."""
+        yield from self._entries(pafs.FileType.File, *parts)
+
+    def folders(self, *parts: str) -> Iterator[str]:
+        """Names of the folders directly inside the folder ``parts`` (none if it is missing; locally a link to
+        a folder is listed, and refused when used: :meth:`path`)."""
+        yield from self._entries(pafs.FileType.Directory, *parts)
+
+    def _entries(self, kind: pafs.FileType, *parts: str) -> Iterator[str]:
         selector = pafs.FileSelector(self.path(*parts), allow_not_found=True, recursive=False)
         for info in self.fs.get_file_info(selector):
-            if info.type == pafs.FileType.File:
+            if info.type == kind:
                 yield info.base_name
 
 

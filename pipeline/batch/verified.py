@@ -4,13 +4,15 @@ Every reader of a dataset's own files — the runner deciding what to keep, the
 dataset reader, the hand-weight tables, the abstraction's lookups, any later
 one — reads through this module, so that the same rules hold for all:
 
-* **Where.**  :func:`part_path`, :func:`manifest_path`, :func:`record_path`
-  and :func:`side_path` are the only places that know the layout (the runner
-  writes through them too): ``<out>/<name>/`` holds the Parquet parts and
-  nothing else, so that pandas, polars, DuckDB or Spark open the folder as one
-  table with no glob; the manifest, the checksum records, the side outputs and
-  the lock lie beside it in ``<out>/<name>.meta/``.  Moving them is a change
-  here alone.
+* **Where.**  :func:`part_file`, :func:`part_path`, :func:`manifest_path`,
+  :func:`record_path`, :func:`side_path` and :func:`staging_folder` are the
+  only places that know the layout (the runner writes through them too):
+  ``<out>/<name>/`` holds the Parquet parts and nothing else — directly, or
+  in Hive-style ``<key>=<value>/`` folders for a dataset with a partition key
+  — so that pandas, polars, DuckDB or Spark open the folder as one table
+  with no glob; the manifest, the checksum records, the side outputs, the
+  lock and the parts being written lie beside it in ``<out>/<name>.meta/``.
+  Moving them is a change here alone.
 * **What kind.**  Only a regular file is read, never through a symbolic link
   below the output root (:meth:`Storage.read_bytes`, :meth:`Storage.path`): a
   FIFO would block the read for ever, a link could lead anywhere.
@@ -53,6 +55,7 @@ from .storage import Storage, StorageError
 
 MANIFEST = "_manifest.json"
 CHECKSUMS = "_checksums"
+STAGING = "_writing"
 META_SUFFIX = ".meta"
 HASH_BLOCK = 1 << 24              # bytes hashed per read (16 MiB)
 MAX_HEADER = 1 << 16              # a .npy header pokerpipe writes is ~128 bytes
@@ -62,10 +65,29 @@ MAX_HEADER = 1 << 16              # a .npy header pokerpipe writes is ~128 bytes
 # Where a dataset's files lie
 #
 #   <out>/<name>/part-NNNNN.parquet            the parts, and nothing else: the folder *is* the table
+#   <out>/<name>/<key>=<value>/part-NNNNN.parquet   the same, partitioned Hive-style (``partition_key``)
 #   <out>/<name>.meta/_manifest.json           written last: a finished run
 #   <out>/<name>.meta/_checksums/part-NNNNN.parquet.json   each part's checksum record
 #   <out>/<name>.meta/_heatmap.png, ...        side outputs (the recipe's ``side_output_names``)
 #   <out>/<name>.meta/_lock                    held while a run writes the dataset
+#   <out>/<name>.meta/_writing/.part-NNNNN.parquet.*.tmp   a part being written (renamed into place)
+
+def part_name(index: int) -> str:
+    """The file name of part ``index`` (``part-00002.parquet``), the same in either layout."""
+    return f"part-{index:05d}.parquet"
+
+
+def part_file(index: int, key: Optional[str] = None, value: Optional[int] = None) -> str:
+    """Where part ``index`` lies inside its dataset's folder: ``part-00002.parquet``, or, for a dataset
+    partitioned Hive-style by the column ``key`` (:attr:`pipeline.batch.spec.Dataset.partition_key`), in the
+    folder of its ``value``: ``opponents=3/part-00002.parquet`` (the column is then in the path only, never in
+    the file, :mod:`.hive`).  The manifest's entries and the checksum records name parts so."""
+    if key is None:
+        return part_name(index)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"the value of partition key {key!r} must be an integer, got {value!r}")
+    return f"{key}={value}/{part_name(index)}"
+
 
 def parts_folder(name: str) -> tuple[str, ...]:
     """The path parts, under the output root, of dataset ``name``'s folder of Parquet parts: it holds the
@@ -73,9 +95,17 @@ def parts_folder(name: str) -> tuple[str, ...]:
     return (name,)
 
 
-def part_path(name: str, part: str) -> tuple[str, ...]:
-    """The path parts of dataset ``name``'s part file ``part`` (``part-00000.parquet``)."""
-    return (*parts_folder(name), part)
+def part_path(name: str, file: str) -> tuple[str, ...]:
+    """The path parts of dataset ``name``'s part ``file`` as :func:`part_file` names it (``part-00000.parquet``
+    or ``opponents=3/part-00002.parquet``)."""
+    return (*parts_folder(name), *file.split("/"))
+
+
+def staging_folder(name: str) -> tuple[str, ...]:
+    """The path parts of the folder where dataset ``name``'s parts are written before they are renamed into
+    the parts folder: beside it, on the same filesystem (the rename stays atomic), where no reader looks,
+    so that a write killed midway leaves nothing in the table's folder.  The next run empties it."""
+    return (*meta_folder(name), STAGING)
 
 
 def meta_folder(name: str) -> tuple[str, ...]:

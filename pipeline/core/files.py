@@ -134,11 +134,13 @@ def make_folders(path: Union[str, os.PathLike[str]], shown: Optional[str] = None
     p.mkdir(parents=True, exist_ok=True)
 
 
-def temporary_name(target: str | os.PathLike[str]) -> Path:
+def temporary_name(target: str | os.PathLike[str], folder: str | os.PathLike[str] | None = None) -> Path:
     """The name a write to ``target`` goes to first: ``.<name>.<pid>.<thread>.tmp`` beside it (a dot file,
-    so that folder listings and dataset readers skip it)."""
+    so that folder listings skip it), or in ``folder`` when given — a folder no reader lists, on the same
+    filesystem so that the rename stays atomic (a dataset's parts: its ``.meta`` folder, since some readers,
+    polars among them, refuse a folder of parts that holds any other file)."""
     t = Path(target)
-    return t.with_name(f".{t.name}.{os.getpid()}.{threading.get_ident()}{TMP_SUFFIX}")
+    return Path(folder or t.parent) / f".{t.name}.{os.getpid()}.{threading.get_ident()}{TMP_SUFFIX}"
 
 
 def is_temporary(name: str) -> bool:
@@ -147,11 +149,13 @@ def is_temporary(name: str) -> bool:
 
 
 @contextlib.contextmanager
-def atomic_writer(path: str | os.PathLike[str], *, sync: bool = False) -> Iterator[BinaryIO]:
+def atomic_writer(path: str | os.PathLike[str], *, sync: bool = False,
+                  staging: str | os.PathLike[str] | None = None) -> Iterator[BinaryIO]:
     """A binary file to write ``path`` through: readers see the whole new file or the old one, never half.
 
-    The data goes to :func:`temporary_name` and is renamed over ``path`` when
-    the block ends; ``sync`` flushes it to the disk first (a commit point: a
+    The data goes to :func:`temporary_name` (beside ``path``, or in the folder
+    ``staging`` on the same filesystem) and is renamed over ``path`` when the
+    block ends; ``sync`` flushes it to the disk first (a commit point: a
     manifest, a checkpoint).  On any failure — Ctrl-C included — the temporary
     file is removed and ``path`` is untouched.  :class:`PathKindError` before
     anything is written when something other than a regular file is there (a
@@ -160,7 +164,7 @@ def atomic_writer(path: str | os.PathLike[str], *, sync: bool = False) -> Iterat
     folders before this).
     """
     check_kind(path, (FILE, LINK))
-    tmp = temporary_name(path)
+    tmp = temporary_name(path, staging)
     try:
         with open(tmp, "wb") as f:
             yield f
@@ -176,9 +180,11 @@ def atomic_writer(path: str | os.PathLike[str], *, sync: bool = False) -> Iterat
         raise
 
 
-def write_atomic(path: str | os.PathLike[str], data: bytes, *, sync: bool = False) -> None:
-    """Write ``data`` to the local file ``path`` atomically (:func:`atomic_writer`)."""
-    with atomic_writer(path, sync=sync) as f:
+def write_atomic(path: str | os.PathLike[str], data: bytes, *, sync: bool = False,
+                 staging: str | os.PathLike[str] | None = None) -> None:
+    """Write ``data`` to the local file ``path`` atomically (:func:`atomic_writer`; its temporary in
+    ``staging`` when given)."""
+    with atomic_writer(path, sync=sync, staging=staging) as f:
         f.write(data)
 
 

@@ -18,6 +18,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from ..batch import hive
 from ..batch.parquet import sha256
 from ..batch.runner import (
     MANIFEST,
@@ -53,10 +54,12 @@ class Reader:
         return pa.concat_tables(tables) if tables else ds.schema.empty_table()
 
     def parts(self, ds: Dataset, columns: list[str] | None = None) -> Iterator[pa.Table]:
-        """The parts of a finished ``ds`` one at a time, each verified (for datasets too big to hold at once)."""
+        """The parts of a finished ``ds`` one at a time, each verified (for datasets too big to hold at once);
+        a Hive-partitioned dataset's key column is put back from each part's folder, typed as its schema says
+        (:func:`pipeline.batch.hive.restored`), so that every reader gets the table the recipe computed."""
         manifest = finished_manifest(self.storage, ds)
         where = self.storage.url(ds.name)
-        schema = ds.full_schema
+        schema = hive.file_schema(ds)
         for i, p in enumerate(manifest["parts"]):
             table = None
             try:
@@ -64,7 +67,8 @@ class Reader:
                 if sha256(data) == p["sha256"]:
                     part = pq.ParquetFile(pa.BufferReader(data))
                     if part.schema_arrow.equals(schema, check_metadata=True) and part.metadata.num_rows == p["rows"]:
-                        table = part.read(columns=columns)
+                        table = hive.restored(ds, part.read(columns=hive.file_columns(ds, columns)), p["file"],
+                                              columns)
             except (OSError, ValueError, pa.ArrowException):     # StorageError (not a regular file) included
                 table = None
             if table is None:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from support.layout import key, manifest
-from support.recorded import RECORDED_LIMIT_3000, parts_digest
+from support.recorded import RECORDED, RECORDED_LIMIT_3000, parts_digest
 
 moto_server = pytest.importorskip("moto.server")
 boto3 = pytest.importorskip("boto3")
@@ -127,6 +127,37 @@ def test_interrupted_run_resumes_in_the_bucket(s3, cluster):
     assert [hashlib.sha256(got[f"matchups/{p}"]).hexdigest() for p in parts] == [p["sha256"] for p in doc["parts"]]
     # the same parts as an uninterrupted local run (recorded: tests/test_datasets.py)
     assert parts_digest(doc) == RECORDED_LIMIT_3000
+
+
+HIVE = ["tables", "vs-random", "--param", "vs-random.trials=1000", "--workers", "1", "--quiet"]
+
+
+def _computed(p: subprocess.CompletedProcess) -> str:
+    """The ``computed`` column of ``tables``' vs-random line."""
+    assert p.returncode == 0, p.stderr
+    return next(line.split() for line in p.stdout.splitlines() if line.startswith("vs-random "))[3]
+
+
+def test_a_hive_dataset_in_a_bucket(s3):
+    """vs-random's ``opponents=K/`` folders are key prefixes in a bucket: the recorded parts, resumed part by part,
+    and a run with fewer counts (other parameters: its parts computed anew) leaves no key of the others."""
+    env, client = s3
+    url = f"s3://{BUCKET}/hive"
+    assert _computed(pokerpipe(env, *HIVE, "--param", "vs-random.opponents=3,4", "--out", url)) == "26"
+    got = objects(client, "hive/")
+    doc = json.loads(got[key("vs-random", "_manifest.json")])
+    files = [p["file"] for p in doc["parts"]]
+    assert files == [f"opponents={3 + i // 13}/part-{i:05d}.parquet" for i in range(26)]
+    assert sorted(k for k in got if k.startswith("vs-random/") and not k.endswith("/")) == \
+        [f"vs-random/{f}" for f in files]                                           # the parts, only them
+    assert parts_digest(doc) == RECORDED[("vs-random", (("opponents", "3,4"), ("trials", 1000)))]
+    client.delete_object(Bucket=BUCKET, Key=f"hive/vs-random/{files[20]}")
+    client.delete_object(Bucket=BUCKET, Key=f"hive/{key('vs-random', '_manifest.json')}")
+    assert _computed(pokerpipe(env, *HIVE, "--param", "vs-random.opponents=3,4", "--out", url)) == "1"
+    assert parts_digest(json.loads(objects(client, "hive/")[key("vs-random", "_manifest.json")])) == parts_digest(doc)
+    assert _computed(pokerpipe(env, *HIVE, "--param", "vs-random.opponents=3", "--out", url)) == "13"   # new params
+    left = [k for k in objects(client, "hive/") if k.startswith("vs-random/") and not k.endswith("/")]
+    assert left == [f"vs-random/{f}" for f in files[:13]]
 
 
 EVOLVE = ["evolve", "--population", "4", "--generations", "2", "--hands-per-match", "100", "--trainers", "2",

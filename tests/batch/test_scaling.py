@@ -42,7 +42,7 @@ def pieces_reference(tmp_path_factory):
     storage.makedirs(*verified.parts_folder(ds.name))
     storage.makedirs(*verified.records_folder(ds.name))
     for i, partition in enumerate(ds.partitions(None)):
-        _write(ds, i, ds.compute(partition), storage)
+        _write(ds, i, verified.part_file(i), ds.compute(partition), storage)
     return files(out / ds.name)
 
 

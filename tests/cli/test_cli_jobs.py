@@ -102,7 +102,7 @@ def test_grid_reads_in_polars_and_duckdb(full):
 
 
 def test_vs_random(full):
-    t = ds.dataset(full / "vs-random", format="parquet").to_table().to_pandas()
+    t = ds.dataset(full / "vs-random", format="parquet", partitioning="hive").to_table().to_pandas()
     one = t[t.opponents == 1].set_index("hand")
     assert len(one) == 169 and one.exact.all() and (one.stderr == 0).all()
     assert {h: round(100 * one.loc[h, "equity"], 4) for h in ("AA", "72o", "32o")} == \

@@ -123,7 +123,7 @@ def cut_short(folder: Path) -> None:
 def swapped_after_crash(folder: Path) -> None:
     """Case 8: a crash left no manifest, and part 0 with its checksum record replaced by part 1's."""
     (beside(folder) / "_manifest.json").unlink()
-    shutil.copy(folder / "part-00001.parquet", folder / "part-00000.parquet")
+    shutil.copy(folder / "opponents=3" / "part-00001.parquet", folder / "opponents=3" / "part-00000.parquet")
     records = beside(folder) / "_checksums"
     shutil.copy(records / "part-00001.parquet.json", records / "part-00000.parquet.json")
 

@@ -11,6 +11,7 @@ import pytest
 from support.layout import beside, copy_dataset, lock, manifest, meta, part, record, side
 from support.recorded import (  # noqa: E402  (recorded before the layout changed; unchanged)
     BEFORE_DESCRIPTIONS,
+    BEFORE_HIVE,
     RECORDED,
     RECORDED_SIDE,
     parts_digest,
@@ -66,6 +67,7 @@ def test_only_the_descriptions_changed_the_bytes(small):
     before them."""
     import pyarrow as pa
 
+    from pipeline.batch.hive import restored
     from pipeline.batch.parquet import parquet_bytes, with_metadata
 
     out, reports = small
@@ -76,10 +78,36 @@ def test_only_the_descriptions_changed_the_bytes(small):
         schema = with_metadata(pa.schema(fields), ds.name, ds.params)
         shas = []
         for i in range(r.parts):
-            t = pq.read_table(part(out, r.name, i))
+            t = restored(ds, pq.read_table(part(out, r.name, i)), r.manifest["parts"][i]["file"])   # a Hive key back
             t = pa.Table.from_arrays([t.column(f.name).cast(f.type) for f in schema], schema=schema)
             shas.append(hashlib.sha256(parquet_bytes(t)).hexdigest())
         assert parts_digest({"parts": [{"sha256": h} for h in shas]}) == BEFORE_DESCRIPTIONS[key], r.name
+
+
+def test_only_the_hive_folders_changed_the_bytes(small):
+    """Issue 40's Hive folders changed vs-random's parts by taking the ``opponents`` column out of each file (it
+    is in the folder's name): each part read alone, the column put back with the value its folder names, in
+    the schema's place and type, written again gives exactly the parts recorded before (:data:`BEFORE_HIVE`),
+    and the folder names are the opponent counts the parameters ask for, 13 parts of 13 hands each."""
+    import pyarrow as pa
+
+    from pipeline.batch.parquet import parquet_bytes
+
+    out, reports = small
+    (r,) = [r for r in reports if r.name == "vs-random"]
+    ds = datasets.dataset("vs-random", opponents="3,4", trials=1000)
+    files = [p["file"] for p in r.manifest["parts"]]
+    assert files == [f"opponents={3 + i // 13}/part-{i:05d}.parquet" for i in range(26)]
+    shas = []
+    for i, file in enumerate(files):
+        t = pq.read_table(part(out, "vs-random", i))
+        assert "opponents" not in t.column_names and t.num_rows == 13
+        k = pa.array([int(file.split("/")[0].split("=")[1])] * t.num_rows, pa.int64())
+        t = t.add_column(ds.schema.get_field_index("opponents"), ds.full_schema.field("opponents"), k)
+        shas.append(hashlib.sha256(parquet_bytes(t.cast(ds.full_schema))).hexdigest())
+    assert parts_digest({"parts": [{"sha256": h} for h in shas]}) == BEFORE_HIVE[("vs-random", (("opponents", "3,4"),
+                                                                                               ("trials", 1000)))]
+    assert parts_digest(r.manifest) == RECORDED[("vs-random", (("opponents", "3,4"), ("trials", 1000)))]
 
 
 def test_side_outputs_in_the_manifest(small):
@@ -124,17 +152,17 @@ def test_no_manifest_damaged_part_is_recomputed(small, tmp_path):
     out, _ = small
     copy_dataset(out / "vs-random", tmp_path / "vs-random")
     folder = tmp_path / "vs-random"
-    good = {p.name: p.read_bytes() for p in folder.glob("part-*.parquet")}
+    good = {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("part-*.parquet")}
     (beside(folder) / MANIFEST).unlink()
-    for name in ("part-00003.parquet", "part-00017.parquet"):
-        data = bytearray((folder / name).read_bytes())
+    for i in (3, 17):
+        data = bytearray(part(tmp_path, "vs-random", i).read_bytes())
         data[200] ^= 0x10            # a one-bit flip that may still parse as Parquet
-        (folder / name).write_bytes(bytes(data))
+        part(tmp_path, "vs-random", i).write_bytes(bytes(data))
     record(tmp_path, "vs-random", 20).unlink()                  # a part whose record never landed
     with Session(workers=1, quiet=True) as session:
         (r,) = build_many([datasets.dataset("vs-random", opponents="3,4", trials=1000)], tmp_path, session)
     assert r.computed == 3
-    assert {p.name: p.read_bytes() for p in folder.glob("part-*.parquet")} == good
+    assert {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("part-*.parquet")} == good
 
 
 @pytest.mark.slow
@@ -234,3 +262,22 @@ def test_figures_scaled_from_a_smaller_build_are_marked_with_a_tilde():
     assert table_lines([measured])[1].split()[3:7] == ["2", "MB", "2", "h"]
     unknown = {**row, "bytes": None, "seconds": None}
     assert table_lines([unknown])[1].split()[3:5] == ["-", "-"]
+
+
+def test_a_flat_vs_random_is_carried_over_to_the_bytes_of_a_hive_build(tmp_path):
+    """A vs-random folder built before its parts were keyed (the same recipe with no partition key: parts flat, the
+    column in them, dictionary-encoded hands included) is rewritten by the next run into opponents=K/ without
+    computing anything, byte for byte the parts a fresh build writes."""
+    flat = datasets.dataset("vs-random", opponents="3", trials=200)
+    flat.partition_key = None
+    with Session(workers=1, quiet=True) as session:
+        (old,) = build_many([flat], tmp_path / "carried", session, write_catalog=False)
+        assert [p["file"] for p in old.manifest["parts"]] == [f"part-{i:05d}.parquet" for i in range(13)]
+        (carried,) = build_many([datasets.dataset("vs-random", opponents="3", trials=200)], tmp_path / "carried",
+                                session, write_catalog=False)
+        (fresh,) = build_many([datasets.dataset("vs-random", opponents="3", trials=200)], tmp_path / "fresh", session,
+                              write_catalog=False)
+    assert carried.computed == 0 and fresh.computed == 13 and carried.manifest["parts"] == fresh.manifest["parts"]
+    assert sorted(p.relative_to(tmp_path / "carried" / "vs-random").as_posix()
+                  for p in (tmp_path / "carried" / "vs-random").rglob("*")) == \
+        ["opponents=3", *(f"opponents=3/part-{i:05d}.parquet" for i in range(13))]

@@ -8,6 +8,7 @@ none is left out.
 """
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -71,6 +72,40 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.mark.parametrize("name", list(SMALL))
 def test_pandas_polars_and_duckdb_read_the_folder(built: Path, name: str) -> None:
     assert read_everywhere(built, name, **SMALL[name]) > 0
+
+
+# The Hive-partitioned datasets (``partition_key``): each SMALL build's rows per opponent count, from its
+# parameters (169 hold'em hands, 81 short-deck ones, the first ``limit`` Omaha classes at each count)
+HIVE = {
+    "vs-random": {3: 169, 4: 169},
+    "shortdeck-vs-random": {3: 81},
+    "omaha-vs-random": {1: 40, 3: 40},
+    "omaha5-vs-random": {1: 20},
+}
+
+
+def test_the_hive_datasets_are_these() -> None:
+    """Partitioned by opponent count: the datasets whose every part is one count (see docs/datasets.md for
+    why ``exploitability`` is not partitioned by policy)."""
+    keyed = {n: dataset(n).partition_key for n in names() if dataset(n).partition_key is not None}
+    assert keyed == {n: "opponents" for n in HIVE}
+
+
+@pytest.mark.parametrize("name", list(HIVE))
+def test_every_tool_reads_the_key_from_the_folders(built: Path, name: str) -> None:
+    """The folder, no glob: one ``opponents=K`` folder per count, and each tool's ``opponents`` column holds each
+    count as many times as the build has rows at it."""
+    import duckdb
+    import pandas as pd
+    import polars as pl
+
+    folder = built / name
+    want = HIVE[name]
+    assert sorted(p.name for p in folder.iterdir()) == [f"opponents={k}" for k in sorted(want)]
+    assert Counter(int(k) for k in pd.read_parquet(folder)["opponents"]) == want
+    assert Counter(pl.read_parquet(folder)["opponents"].to_list()) == want
+    got = duckdb.sql(f"SELECT opponents, count(*) FROM read_parquet('{folder}') GROUP BY opponents").fetchall()
+    assert dict(got) == want
 
 
 def test_two_opponents_folder(built: Path) -> None:

@@ -4,6 +4,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from support.layout import part
 
 from pipeline.batch.session import Session
 from pipeline.core.errors import InputError
@@ -74,8 +75,8 @@ def test_a_part_is_recomputed_to_its_bytes_alone(built, tmp_path):
 
     other = tmp_path / "copy"
     shutil.copytree(built, other)
-    for name in ("part-00001.parquet", "part-00004.parquet"):
-        (other / "omaha-vs-random" / name).unlink()
+    for i in (1, 4):                                       # in their opponents=K/ folders
+        part(other, "omaha-vs-random", i).unlink()
     with Session(1, None, True) as s:
         reports = build_many(["omaha-vs-random"], str(other), s, params=PARAMS, write_catalog=False)
     assert [r.computed for r in reports] == [2]

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
-from support.layout import side
+from support.layout import part, side
 from support.readers import read_everywhere
 
 from pipeline.batch.session import Session
@@ -76,9 +76,8 @@ def test_a_resume_on_one_worker_gives_the_bytes_of_two(built, tmp_path):
     under each dataset), come back byte for byte.  On the same cluster: the trips ranking's matchups."""
     other = tmp_path / "one"
     shutil.copytree(built, other)
-    for name in ("shortdeck-matchups/part-00007.parquet", "shortdeck-preflop-grid/part-00003.parquet",
-                 "shortdeck-vs-random/part-00004.parquet"):
-        (other / name).unlink()
+    for name, i in (("shortdeck-matchups", 7), ("shortdeck-preflop-grid", 3), ("shortdeck-vs-random", 4)):
+        part(other, name, i).unlink()                      # shortdeck-vs-random's in its opponents=K/ folder
     with Session(1, None, True) as s:
         reports = build_many(NAMES, str(other), s, params=PARAMS, write_catalog=False)
         build_many([dataset("shortdeck-matchups", ranking="trips", limit=30)], str(tmp_path / "trips"), s)

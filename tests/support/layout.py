@@ -23,7 +23,16 @@ def parts(out: str | os.PathLike[str], name: str) -> Path:
 
 
 def part(out: str | os.PathLike[str], name: str, index: int) -> Path:
-    """Part ``index`` of the dataset."""
+    """Part ``index`` of the dataset: where its manifest (or, before there is one, the part's checksum record)
+    says it lies — in a ``<key>=<value>`` folder for a Hive-partitioned dataset — else where a flat one lies."""
+    import json
+
+    for doc, get in ((manifest(out, name), lambda d: d["parts"][index]["file"]),
+                     (record(out, name, index), lambda d: d["file"])):
+        try:
+            return Path(out, *verified.part_path(name, get(json.loads(doc.read_text()))))
+        except (OSError, ValueError, LookupError, TypeError):
+            continue
     return Path(out, *verified.part_path(name, part_name(index)))
 
 

@@ -23,7 +23,14 @@ RECORDED = {
     # hands is a fixed hand): different draws, same law (tests/test_montecarlo.py checks it
     # against exact values); then k = 3, 4 rather than 2, 3 when k = 2 became exact (issue 22: half a
     # minute of counting, built by tests/test_cli_jobs.py instead) and the parameters record ``exact``;
-    # and again for issue 41's deal (BEFORE_DESCRIPTIONS says how it was checked)
+    # and again for issue 41's deal (BEFORE_DESCRIPTIONS says how it was checked); and again when its parts
+    # moved into Hive-style opponents=K/ folders without the column (BEFORE_HIVE: the same parts, column put back)
+    ("vs-random", (("opponents", "3,4"), ("trials", 1000))):
+        "b8ad5a327ac3ea725bded10f6d6eb57a1eb4355fb81efb47f7036c8dd8acf6bc",
+}
+# vs-random's parts digest before its parts moved into Hive-style ``opponents=K/`` folders, the column in the path
+# only (issue 40): each part with the column put back gives exactly this (tests/datasets/test_datasets.py)
+BEFORE_HIVE = {
     ("vs-random", (("opponents", "3,4"), ("trials", 1000))):
         "dd35115cd0bbaa604789dcf56ea99b63db2f496144034f5c2297178c2eb4ffe1",
 }

@@ -130,3 +130,43 @@ class Overnight(Squares):
 
     def seconds(self):
         return 3 * 86400.0
+
+
+KEYED_SCHEMA = pa.schema([("k", pa.int64()), ("i", pa.int64()), ("label", pa.string())])
+
+
+class Keyed(Dataset):
+    """``n`` parts of three rows, part ``j`` holding ``k = j // 3 + 1`` and ``i = 3j .. 3j+2`` (so every row has
+    ``k = i // 9 + 1``): partitioned Hive-style by ``k``; ``hive=False`` gives the same recipe and parameters
+    with its parts flat, as before a dataset declared its key; ``lie`` names each partition the next value of
+    ``k`` (a recipe whose folders would disagree with its rows); ``side`` adds a side output made from the
+    table (its ``k`` column read back)."""
+
+    schema = KEYED_SCHEMA
+
+    def __init__(self, n=7, hive=True, lie=False, side=False, name="keyed"):
+        self.n, self.lie, self.name = n, lie, name
+        self.params = {"n": n}
+        self.partition_key = "k" if hive else None
+        self.side_output_names = ("_k.json",) if side else ()
+
+    def partitions(self, inputs):
+        return [(j, j // 3 + 1) for j in range(self.n)]
+
+    def rows(self, partition):
+        return 3
+
+    def partition_value(self, partition):
+        return partition[1] + (1 if self.lie else 0)
+
+    def compute(self, partition):
+        j, k = partition
+        return pa.table({"k": pa.array([k] * 3, pa.int64()), "i": pa.array(range(3 * j, 3 * j + 3), pa.int64()),
+                         "label": pa.array([f"r{3 * j + t}" for t in range(3)])})
+
+    def side_outputs(self, table, inputs):
+        import json
+
+        t = table(["i", "k"])
+        return {"_k.json": json.dumps({"columns": t.column_names, "k": t.column("k").to_pylist(),
+                                       "type": str(t.schema.field("k").type)}).encode()}

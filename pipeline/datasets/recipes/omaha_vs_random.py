@@ -55,6 +55,7 @@ class OmahaVsRandom(Dataset):
     description = ("every Omaha starting-hand class (16,432 of four cards) against 1 to 5 random hands, seeded "
                    "Monte Carlo with standard errors, labelled as players write them (AAKKds)")
     cards = 4
+    partition_key = "opponents"       # each part is one opponent count: opponents=3/part-00002.parquet
     schema = described(pa.schema([("hand", pa.string()), ("omaha_class", pa.string()), ("combos", pa.int64()),
                                   ("opponents", pa.int64()),
                                   ("samples", pa.int64()), ("wins", pa.int64()), ("ties", pa.int64()),
@@ -107,6 +108,9 @@ class OmahaVsRandom(Dataset):
 
     def rows(self, partition: Any) -> int:
         return partition[3] - partition[2]
+
+    def partition_value(self, partition: Any) -> int:
+        return int(partition[0])
 
     def compute(self, partition: Any) -> pa.Table:
         from ...core.cards import format_card_rows

@@ -38,6 +38,7 @@ from .vs_random import (
     MAX_TRIALS,
     VS_RANDOM_SCHEMA,
     opponent_counts,
+    opponents_of,
     vs_random_exact_rows,
     vs_random_mc_rows,
     vs_two_exact_rows,
@@ -169,6 +170,7 @@ class ShortDeckVsRandom(Dataset):
     description = ("each of the 81 short-deck hands against 1 to 9 random hands: exact for one and two "
                    "opponents, seeded Monte Carlo beyond")
     schema = VS_RANDOM_SCHEMA
+    partition_key = "opponents"       # each part is one opponent count: opponents=3/part-00002.parquet
 
     def __init__(self, opponents: list[int] | int | str = DEFAULT_OPPONENTS, trials: int = DEFAULT_TRIALS,
                  seed: int = DEFAULT_SEED, ranking: str = "straight") -> None:
@@ -203,6 +205,9 @@ class ShortDeckVsRandom(Dataset):
 
     def rows(self, partition: Any) -> int:
         return 81 if partition[0] in ("exact", "exact2") else len(partition[2])
+
+    def partition_value(self, partition: Any) -> int:
+        return opponents_of(partition)
 
     def compute(self, partition: Any) -> pa.Table:
         from ...shortdeck import deck_of

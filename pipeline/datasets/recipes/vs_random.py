@@ -70,6 +70,12 @@ def opponent_counts(value: Any, what: str = "vs-random.opponents") -> list[int]:
                      f"like [1, 3], got {shown(value)}")
 
 
+def opponents_of(partition: Any) -> int:
+    """The opponent count of a ``vs-random`` (or ``shortdeck-vs-random``) partition: 1 and 2 for the exact
+    parts, ``k`` for a Monte Carlo one (the value of its ``opponents`` column, and of its Hive folder)."""
+    return {"exact": 1, "exact2": 2}.get(partition[0]) or int(partition[1])
+
+
 VS_RANDOM_COLUMNS = {
     "hand": "the hero's hand class ('AKs', 'QQ', '72o'; 169 in hold'em, 81 in short deck)",
     "opponents": "how many random hands the hero faces (1 to 9)",
@@ -96,6 +102,7 @@ class VsRandom(Dataset):
     description = ("each of the 169 hands against 1 to 9 random hands: exact for one and two opponents, "
                    "seeded Monte Carlo with standard errors beyond")
     schema = VS_RANDOM_SCHEMA
+    partition_key = "opponents"       # each part is one opponent count: opponents=3/part-00002.parquet
 
     def __init__(self, opponents: list[int] | int | str = DEFAULT_OPPONENTS, trials: int = DEFAULT_TRIALS,
                  seed: int = DEFAULT_SEED) -> None:
@@ -137,6 +144,9 @@ class VsRandom(Dataset):
 
     def rows(self, partition: Any) -> int:
         return 169 if partition[0] in ("exact", "exact2") else len(partition[2])
+
+    def partition_value(self, partition: Any) -> int:
+        return opponents_of(partition)
 
     def compute(self, partition: Any) -> pa.Table:
         if partition[0] == "exact":
