@@ -98,12 +98,12 @@ FIGURES: dict[str, Measured] = {
     "abstraction/flop-waugh": Measured(1_286_792, None, None, _ROWS),
     "abstraction/turn-waugh": Measured(13_960_050, None, None, _ROWS),
     "abstraction/river-waugh": Measured(123_156_254, None, None, _ROWS),
-    "omaha-vs-random": Measured(16_432 * 5, 2_794_505, 281.0, _SCALED.format(
+    "omaha-vs-random": Measured(16_432 * 5, 2_529_499, 281.0, _SCALED.format(
         "-p omaha-vs-random.trials=230000: its tasks' 55.0 CPU s x 10 over 2 workers, + 6 s of cluster start; "
-        "bytes as built (the rows do not depend on the trials)"), True),
-    "omaha5-vs-random": Measured(134_459 * 5, 19_976_184, 2_770.0, _SCALED.format(
+        "bytes as built in opponents=K/ folders with trials=23000 (the rows do not depend on the trials)"), True),
+    "omaha5-vs-random": Measured(134_459 * 5, 16_299_632, 2_770.0, _SCALED.format(
         "-p omaha5-vs-random.trials=23000: its tasks' 55.3 CPU s x 100 over 2 workers, + 6 s of cluster start; "
-        "bytes as built (the rows do not depend on the trials)"), True),
+        "bytes as built in opponents=K/ folders with trials=2300 (the rows do not depend on the trials)"), True),
 }
 
 
