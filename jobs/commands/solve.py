@@ -59,7 +59,9 @@ def solve(game: str = typer.Argument(..., metavar="GAME", help="leduc or hulhe (
           workers: Optional[int] = WORKERS, scheduler: Optional[str] = SCHEDULER, quiet: bool = QUIET) -> None:
     """Solve a game by CFR+ (regret matching+, alternating updates, linear averaging) into --out: the average
     strategy as Parquet and as the arrays the engine's ``cfr:DIR`` policy reads, a checkpoint every few minutes
-    (the same command again resumes it to the same bytes), exploitability per checkpoint in chips a game.
+    (the same command again resumes it to the same bytes), exploitability per checkpoint in chips a game, and
+    its convergence curve as a PNG (mbb/g, log-log, against iterations and hours; its path on a ``picture:``
+    line).
 
     The estimate is printed before the run starts; work beyond a day is refused.
     """
@@ -86,12 +88,18 @@ def solve(game: str = typer.Argument(..., metavar="GAME", help="leduc or hulhe (
     except TooMuchWork as e:
         raise fail(str(e)) from None
     from pipeline.batch.storage import Storage, StorageError
-    from pipeline.datasets.solve import SolveError
+    from pipeline.datasets.solve import CURVE, SolveError
     from pipeline.datasets.solve import solve as run_solve
     from pipeline.solver.cfr import Solver
 
     solver = Solver(_game(game, params), seed=params["seed"])
-    Solver(solver.game, seed=params["seed"]).run(1)       # compile the kernels now, outside the run's clock
+
+    def measure(s: Solver) -> Optional[float]:
+        return float(s.exploitability()) if s.game.full_traversal else None
+
+    warm = Solver(solver.game, seed=params["seed"])      # compile (or load) the kernels now, outside the run's clock:
+    warm.run(1)                                          # the walk and the exploitability's best response
+    measure(warm)
     kept = {k: v for k, v in params.items() if k != "checkpoint_seconds"}
     if not quiet:
         print(f"pokerpipe: solve {game}: " + (f"{n:,} iterations, at least {duration(seconds)} on one core"
@@ -99,9 +107,6 @@ def solve(game: str = typer.Argument(..., metavar="GAME", help="leduc or hulhe (
               f"; {solver.game.rows:,} information sets; checkpoints every "
               f"{duration(params['checkpoint_seconds'])} in {out}", file=sys.stderr, flush=True)
     show = _Progress(quiet, n)
-
-    def measure(s: Solver) -> Optional[float]:
-        return float(s.exploitability()) if s.game.full_traversal else None
 
     from concurrent.futures import ThreadPoolExecutor
 
@@ -122,13 +127,14 @@ def solve(game: str = typer.Argument(..., metavar="GAME", help="leduc or hulhe (
         show.close()
     result = {"game": game, "iterations": done.t, "exploitability": manifest["exploitability"],
               "seconds": manifest["seconds"], "information_sets": manifest["rows"], "out": storage.url(),
-              "curve": manifest["curve"]}
+              "curve": manifest["curve"], "picture": storage.url(CURVE)}
     if as_json:
         print_json(result)
         return
     ex = manifest["exploitability"]
     print(f"{game}: {done.t:,} iterations in {manifest['seconds']:,.1f} s; exploitability "
           + (f"{ex:.9g} chips a game" if ex is not None else "not measured") + f"; strategy in {storage.url()}")
+    print(f"picture: {storage.url(CURVE)}")
 
 
 def _game(game: str, params: dict[str, Any]) -> Any:
