@@ -4,6 +4,7 @@ engine playing a solved strategy.
     python benchmarks/bench_solver.py --leduc [--iterations 1000]
     python benchmarks/bench_solver.py --hulhe [--k 256] [--threads 2] [--abstraction DIR]
     python benchmarks/bench_solver.py --engine cfr:DIR [--hands 400000]
+    python benchmarks/bench_solver.py --startup [N]
 
 ``--leduc`` runs pokerpipe's solve and OpenSpiel's ``CFRPlusSolver`` side by side in this process and prints
 their exploitability (OpenSpiel's ``exploitability`` for theirs, pokerpipe's best response for ours) after 1,
@@ -11,6 +12,9 @@ their exploitability (OpenSpiel's ``exploitability`` for theirs, pokerpipe's bes
 theirs).  ``--hulhe`` times iterations of hold'em with one thread and with ``--threads`` (CPU and wall; the
 load average beside them), on the built abstraction or on the stand-in buckets (``modulo``).  ``--engine``
 plays the strategy against ``random`` and ``tag`` against ``random`` in the same run, hands a CPU second.
+``--startup`` runs ``pokerpipe solve leduc --iterations N`` (10) as a new process twice with one, at first empty,
+``POKERPIPE_CACHE`` (cold: numba compiles the kernels and caches them; warm: it loads them) and prints each
+one's wall and CPU seconds.
 """
 from __future__ import annotations
 
@@ -95,6 +99,26 @@ def engine(policy: str, hands: int) -> None:
             print(f"{name} vs random: {r.hands / (time.process_time() - c):,.0f} hands a CPU second", flush=True)
 
 
+def startup(iterations: int) -> None:
+    import resource
+    import subprocess
+    import sys
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+        env["POKERPIPE_CACHE"] = f"{tmp}/cache"
+        for run in ("cold", "warm"):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            w = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "jobs", "solve", "leduc", "--iterations", str(iterations), "--out",
+                            f"{tmp}/{run}", "--quiet", "--json"], env=env, check=True, stdout=subprocess.DEVNULL)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+            print(f"solve leduc --iterations {iterations}, {run} cache: {time.perf_counter() - w:.2f} s wall, "
+                  f"{cpu:.2f} s CPU; load average {os.getloadavg()[0]:.1f}", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--leduc", action="store_true")
@@ -105,6 +129,7 @@ def main() -> None:
     ap.add_argument("--abstraction", default="modulo")
     ap.add_argument("--engine", default=None, metavar="cfr:DIR")
     ap.add_argument("--hands", type=int, default=400_000)
+    ap.add_argument("--startup", type=int, nargs="?", const=10, default=None, metavar="N")
     a = ap.parse_args()
     if a.leduc:
         leduc(a.iterations)
@@ -112,6 +137,8 @@ def main() -> None:
         hulhe(a.k, a.threads, a.abstraction, 3)
     if a.engine:
         engine(a.engine, a.hands)
+    if a.startup is not None:
+        startup(a.startup)
 
 
 if __name__ == "__main__":

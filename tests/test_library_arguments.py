@@ -193,6 +193,7 @@ NO_NUMBERS = {
     "pipeline.ga.evolve": "a Config (checked) and a folder",
     "pipeline.plots.heatmap_png": "draws data it is given", "pipeline.plots.line_chart": "draws data",
     "pipeline.plots.odds_png": "draws data", "pipeline.plots.threshold_map": "draws data",
+    "pipeline.plots.convergence_png": "draws data (a solve's curve, written by pokerpipe solve)",
     "pipeline.batch.Dataset": "a base class", "pipeline.batch.Inputs": "a protocol",
     "pipeline.batch.ProgressExecutor": "made by Session", "pipeline.batch.RunReport": "a result",
     "pipeline.batch.Session": "--workers checked by the session (tests/batch)",

@@ -24,7 +24,9 @@ def solve(game: str = typer.Argument(..., metavar="GAME", help="leduc or hulhe (
           workers: Optional[int] = WORKERS, scheduler: Optional[str] = SCHEDULER, quiet: bool = QUIET) -> None:
     """Solve a game by CFR+ (regret matching+, alternating updates, linear averaging) into --out: the average
     strategy as Parquet and as the arrays the engine's ``cfr:DIR`` policy reads, a checkpoint every few minutes
-    (the same command again resumes it to the same bytes), exploitability per checkpoint in chips a game.
+    (the same command again resumes it to the same bytes), exploitability per checkpoint in chips a game, and
+    its convergence curve as a PNG (mbb/g, log-log, against iterations and hours; its path on a ``picture:``
+    line).
 
     The estimate is printed before the run starts; work beyond a day is refused.
     """
@@ -37,7 +39,7 @@ def solve(game: str = typer.Argument(..., metavar="GAME", help="leduc or hulhe (
     plan.refuse_work()
     params = plan.params
     from pipeline.batch.storage import Storage, StorageError
-    from pipeline.datasets.solve import SolveError
+    from pipeline.datasets.solve import CURVE, SolveError
     from pipeline.datasets.solve import solve as run_solve
 
     solver = plan.solver()
@@ -67,13 +69,14 @@ def solve(game: str = typer.Argument(..., metavar="GAME", help="leduc or hulhe (
         show.close()
     result = {"game": game, "iterations": done.t, "exploitability": manifest["exploitability"],
               "seconds": manifest["seconds"], "information_sets": manifest["rows"], "out": storage.url(),
-              "curve": manifest["curve"]}
+              "curve": manifest["curve"], "picture": storage.url(CURVE)}
     if as_json:
         print_json(result)
         return
     ex = manifest["exploitability"]
     print(f"{game}: {done.t:,} iterations in {manifest['seconds']:,.1f} s; exploitability "
           + (f"{ex:.9g} chips a game" if ex is not None else "not measured") + f"; strategy in {storage.url()}")
+    print(f"picture: {storage.url(CURVE)}")
 
 
 class _Progress:

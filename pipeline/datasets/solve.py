@@ -19,6 +19,9 @@ A solve writes into its own folder (``--out DIR``, local or an object store,
   ``call``, ``raise`` (0 where an answer is not legal);
 * ``_strategy.npy``: the same probabilities as the kernels read them (float32,
   rows x 3; the engine's ``cfr:DIR`` policy maps it);
+* ``_convergence.png``: the curve, exploitability in mbb/g at each checkpoint
+  against iterations and against hours, log-log (:mod:`pipeline.plots.convergence`),
+  redrawn at each checkpoint so that a long run shows its progress;
 * ``_manifest.json`` last: the job (``solve/leduc``, ``solve/hulhe``), its
   parameters, the package version, every file with its bytes and SHA-256, the
   iterations, the final exploitability and the curve.
@@ -52,6 +55,7 @@ STATE = "_checkpoint.json"
 MANIFEST = "_manifest.json"
 STRATEGY = "strategy.parquet"
 ARRAYS = "_strategy.npy"
+CURVE = "_convergence.png"   # leading underscore: a reader of the folder's Parquet skips it, like _manifest.json
 MODULO = "modulo"         # -p abstraction=modulo: buckets by situation index modulo k (smoke tests, no build)
 SCHEMA = pa.schema([("street", pa.int8()), ("bucket", pa.string()), ("history", pa.string()), ("node", pa.int32()),
                     ("row", pa.int64()), ("fold", pa.float64()), ("call", pa.float64()), ("raise", pa.float64())])
@@ -89,6 +93,17 @@ def save_checkpoint(storage: Storage, params: dict[str, Any], solver: Solver, do
     for f in list(storage.files()):
         if f.startswith("checkpoint-") and f != name:
             storage.remove(f)
+    storage.write_atomic(curve_png(solver, done), CURVE)
+
+
+def curve_png(solver: Solver, done: Checkpoint) -> bytes:
+    """The convergence curve of ``done`` as a PNG: mbb/g with the big blind of the game's betting (Leduc: its
+    ante, 1 chip)."""
+    from ..plots.convergence import convergence_png
+
+    big = float(max(solver.game.tree.rules.blinds))
+    return convergence_png(done.curve, big, f"{solver.game.name}: exploitability of the average strategy, "
+                           f"{done.t:,} iterations, {done.seconds:,.1f} s (CFR+, log-log)")
 
 
 def load_checkpoint(storage: Storage, params: dict[str, Any], solver: Solver) -> Optional[Checkpoint]:
@@ -148,7 +163,7 @@ def write_outputs(storage: Storage, params: dict[str, Any], solver: Solver, done
     files = []
     buf = io.BytesIO()
     np.save(buf, probs, allow_pickle=False)
-    for name, data in ((STRATEGY, parquet_bytes(table)), (ARRAYS, buf.getvalue())):
+    for name, data in ((STRATEGY, parquet_bytes(table)), (ARRAYS, buf.getvalue()), (CURVE, curve_png(solver, done))):
         storage.write_atomic(data, name)
         files.append({"file": name, "bytes": len(data), "sha256": sha256(data)})
     doc = {"job": f"solve/{solver.game.name}", "parameters": params, "version": __version__, "files": files,
@@ -278,5 +293,5 @@ def resolve_policy(policy: Any) -> Any:
     return policy
 
 
-__all__ = ["Checkpoint", "SolveError", "SolvedStrategy", "load_checkpoint", "read_strategy", "resolve_policy",
-           "save_checkpoint", "solve", "strategy_table", "write_outputs"]
+__all__ = ["CURVE", "Checkpoint", "SolveError", "SolvedStrategy", "curve_png", "load_checkpoint", "read_strategy",
+           "resolve_policy", "save_checkpoint", "solve", "strategy_table", "write_outputs"]

@@ -32,7 +32,7 @@ from numba import njit
 from ..exploit.bestresponse import table_best_response
 from ..exploit.public import public_tree
 from .game import Game
-from .histories import current_policy, openspiel_iteration, row_legal
+from .histories import current_policy, new_frames, openspiel_iteration, row_legal
 from .vector import (
     COLLECT,
     USE,
@@ -50,21 +50,21 @@ from .vector import (
 CUT_STREET = 1          # hold'em's walk is cut where the turn is dealt: 63 subtrees for the threads
 
 
-@njit(nogil=True)      # recursive (or calls one): numba's cache cannot reload it
+@njit(cache=True, nogil=True)
 def iteration(G: GameArrays, B: Boards, regret: np.ndarray, avg: np.ndarray, t: int, W: Work, S: Split) -> None:
     """One CFR+ iteration over the boards ``B``: player 0's update, then player 1's."""
     for me in range(2):
         W.reach[0, :, :] = 1.0
-        cfr_walk(G, B, 0, 0, 0, 0, me, G.deal_weight, regret, avg, float(t), W, S)
+        cfr_walk(G, B, 0, 0, 0, me, G.deal_weight, regret, avg, float(t), W, S)
 
 
-@njit(nogil=True)      # calls a recursive function: numba's cache cannot reload it
+@njit(cache=True, nogil=True)
 def half(G: GameArrays, B: Boards, me: int, regret: np.ndarray, avg: np.ndarray, t: int, W: Work, S: Split) -> None:
     """The walk above the cut of a :class:`.vector.Split`: ``COLLECT`` (reaches down) or ``USE`` (values up)."""
     W.reach[0, :, :] = 1.0
     if S.mode == COLLECT:
         S.board[:] = -1
-    cfr_walk(G, B, 0, 0, 0, 0, me, G.deal_weight, regret, avg, float(t), W, S)
+    cfr_walk(G, B, 0, 0, 0, me, G.deal_weight, regret, avg, float(t), W, S)
 
 
 def average_policy(avg: np.ndarray, legal: np.ndarray) -> np.ndarray:
@@ -106,12 +106,13 @@ class Solver:
             legal = row_legal(G, self.game.rows)
             cur = np.zeros_like(self.regret)
             current_policy(self.regret.copy(), legal, cur)      # what the last pass left: RM of the regrets
+            frames = new_frames()
         for _ in range(iterations):
             if stop is not None and stop():
                 return
             self.t += 1
             if histories:
-                openspiel_iteration(G, self.regret, self.avg, cur, legal, self.t)
+                openspiel_iteration(G, self.regret, self.avg, cur, legal, self.t, frames)
             elif threads > 1 and not self.game.full_traversal:
                 self._threaded(self.game.boards(self.t, self.seed), executor, threads)
             else:

@@ -27,10 +27,9 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from ..exploit.bestresponse import MAX_DEPTH, next_answer
 from ..exploit.terminals import fold_values, showdown_values
-
-DECISION, CHANCE, FOLDED, SHOWDOWN = range(4)     # as pipeline.holdem.tree
-MAX_DEPTH = 48
+from ..holdem.tree import CHANCE, DECISION, FOLDED, SHOWDOWN
 
 
 class GameArrays(NamedTuple):
@@ -67,13 +66,20 @@ class Boards(NamedTuple):
 
 
 class Work(NamedTuple):
-    """Scratch of one walk: per depth, both reaches, the value, the values by answer and the strategy."""
+    """Scratch of one walk: a frame per depth (where it is, what it walks next), both reaches, the value, the
+    values by answer and the strategy."""
 
     reach: np.ndarray     # (MAX_DEPTH, 2, holdings)
     value: np.ndarray     # (MAX_DEPTH, holdings)
     answer: np.ndarray    # (MAX_DEPTH, 3, holdings)
     sigma: np.ndarray     # (MAX_DEPTH, 3, holdings)
     card_sum: np.ndarray  # (3, deck): reach per card (below, in the tie group, in all)
+    node: np.ndarray      # (MAX_DEPTH,) int64: the frame's node
+    board: np.ndarray     # (MAX_DEPTH,) int64: its board
+    street: np.ndarray    # (MAX_DEPTH,) int64: its street
+    weight: np.ndarray    # (MAX_DEPTH,) float64: the chance weight of its boards
+    next: np.ndarray      # (MAX_DEPTH,) int64: the next answer or board to walk, -1 before the frame is entered
+    legal: np.ndarray     # (MAX_DEPTH, 3) bool: the legal answers of its decision
 
 
 class Split(NamedTuple):
@@ -113,8 +119,12 @@ def split_at(kind: np.ndarray, street: np.ndarray, cut_street: int, holdings: in
 
 
 def new_work(holdings: int, deck: int) -> Work:
+    """The scratch of a walk over ``holdings`` private holdings of a ``deck``-card deck."""
+    frames = np.zeros(MAX_DEPTH, np.int64)
     return Work(np.zeros((MAX_DEPTH, 2, holdings)), np.zeros((MAX_DEPTH, holdings)),
-                np.zeros((MAX_DEPTH, 3, holdings)), np.zeros((MAX_DEPTH, 3, holdings)), np.zeros((3, deck)))
+                np.zeros((MAX_DEPTH, 3, holdings)), np.zeros((MAX_DEPTH, 3, holdings)), np.zeros((3, deck)),
+                frames.copy(), frames.copy(), frames.copy(), np.zeros(MAX_DEPTH), frames.copy(),
+                np.zeros((MAX_DEPTH, 3), np.bool_))
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -170,84 +180,137 @@ def terminal(G: GameArrays, B: Boards, node: int, board: int, me: int, w: float,
                         B.bucket[board], cs)
 
 
-@njit(nogil=True)      # recursive (or calls one): numba's cache cannot reload it
-def cfr_walk(G: GameArrays, B: Boards, node: int, board: int, street: int, depth: int, me: int, w: float,
-             regret: np.ndarray, avg: np.ndarray, t_weight: float, W: Work, S: Split) -> None:
-    """CFR+ at ``node`` for player ``me`` (alternating updates): counterfactual values into
-    ``W.value[depth]``, ``me``'s regrets (floored at zero: regret matching+) and average strategy (weighted
-    ``t_weight``) updated at its decisions, from the reaches in ``W.reach[depth]``."""
-    out = W.value[depth]
-    r_me = W.reach[depth, me]
-    r_opp = W.reach[depth, 1 - me]
-    n = out.size
-    kind = G.kind[node]
-    if kind == FOLDED or kind == SHOWDOWN:
-        terminal(G, B, node, board, me, w, r_opp, out, W.card_sum)
-        return
-    if kind == CHANCE:
-        slot = S.slot_of[node]
-        if slot >= 0 and S.mode == COLLECT:
-            S.reach[slot] = W.reach[depth]
-            S.board[slot] = board
-            S.weight[slot] = w
-            out[:] = 0.0
-            return
-        if slot >= 0 and S.mode == USE:
-            out[:] = S.value[slot]
-            return
-        out[:] = 0.0
-        nxt = G.child[node, 0]
-        wc = w * B.weight[street + 1]
-        for k in range(B.n_child[board]):
-            b = B.first_child[board] + k
-            bk = B.bucket[b]
+@njit(cache=True, nogil=True)
+def cfr_walk(G: GameArrays, B: Boards, root: int, board: int, street: int, me: int, w: float, regret: np.ndarray,
+             avg: np.ndarray, t_weight: float, W: Work, S: Split) -> None:
+    """CFR+ in the subtree of ``root`` on ``board`` for player ``me`` (alternating updates): counterfactual
+    values into ``W.value[0]``, ``me``'s regrets (floored at zero: regret matching+) and average strategy
+    (weighted ``t_weight``) updated at its decisions, from the reaches in ``W.reach[0]``.
+
+    A loop over an explicit stack of frames (one a depth: node, board, street, chance weight, next answer or
+    board), as :func:`pipeline.exploit.bestresponse.best_response_walk`, not a recursion, so that numba caches
+    it: reaches go down as a frame enters a child, values come up as the child's frame is left.  It does the
+    recursion's floating-point operations in the recursion's order (depth first, answers fold, call, raise,
+    boards in their order; each decision's update after its children), so its tables are those bytes."""
+    n = W.value.shape[1]
+    W.node[0] = root
+    W.board[0] = board
+    W.street[0] = street
+    W.weight[0] = w
+    W.next[0] = -1
+    d = 0
+    while d >= 0:
+        node = W.node[d]
+        b = W.board[d]
+        kind = G.kind[node]
+        out = W.value[d]
+        r_me = W.reach[d, me]
+        r_opp = W.reach[d, 1 - me]
+        p = G.player[node]
+        if W.next[d] < 0:                                   # entering the frame
+            W.next[d] = 0
+            if kind == FOLDED or kind == SHOWDOWN:
+                terminal(G, B, node, b, me, W.weight[d], r_opp, out, W.card_sum)
+                d -= 1
+                continue
+            if kind == CHANCE:
+                slot = S.slot_of[node]
+                if slot >= 0 and S.mode == COLLECT:
+                    S.reach[slot] = W.reach[d]
+                    S.board[slot] = b
+                    S.weight[slot] = W.weight[d]
+                    out[:] = 0.0
+                    d -= 1
+                    continue
+                if slot >= 0 and S.mode == USE:
+                    out[:] = S.value[slot]
+                    d -= 1
+                    continue
+                out[:] = 0.0
+            else:
+                any_reach = False
+                for x in range(n):
+                    if r_me[x] != 0.0 or r_opp[x] != 0.0:
+                        any_reach = True
+                        break
+                if not any_reach:                           # nobody gets here: nothing to update below, every value 0
+                    out[:] = 0.0
+                    d -= 1
+                    continue
+                base = G.row_base[node]
+                bk = B.bucket[b]
+                legal = W.legal[d]
+                for a in range(3):
+                    legal[a] = G.child[node, a] >= 0
+                sig = W.sigma[d]
+                for x in range(n):
+                    if bk[x] >= 0:
+                        regret_matching(regret, base + bk[x], legal, sig, x)
+                    else:
+                        sig[0, x] = sig[1, x] = sig[2, x] = 0.0
+                out[:] = 0.0
+        elif kind == CHANCE:                                # a board is done: its values into this frame
+            for x in range(n):
+                out[x] += W.value[d + 1, x]
+        else:                                               # an answer is done
+            a = W.next[d] - 1
+            sig = W.sigma[d]
+            va = W.answer[d, a]
+            for x in range(n):
+                va[x] = W.value[d + 1, x]
+                out[x] += sig[a, x] * va[x] if p == me else va[x]
+        # the next child, or the frame is left
+        k = W.next[d]
+        if kind == CHANCE:
+            if k >= B.n_child[b]:
+                d -= 1
+                continue
+            nb = B.first_child[b] + k
+            bk = B.bucket[nb]
             for x in range(n):
                 ok = 1.0 if bk[x] >= 0 else 0.0
-                W.reach[depth + 1, 0, x] = W.reach[depth, 0, x] * ok
-                W.reach[depth + 1, 1, x] = W.reach[depth, 1, x] * ok
-            cfr_walk(G, B, nxt, b, street + 1, depth + 1, me, wc, regret, avg, t_weight, W, S)
-            for x in range(n):
-                out[x] += W.value[depth + 1, x]
-        return
-    any_reach = False
-    for x in range(n):
-        if r_me[x] != 0.0 or r_opp[x] != 0.0:
-            any_reach = True
-            break
-    if not any_reach:                 # nobody gets here: nothing to update below, every value 0
-        out[:] = 0.0
-        return
-    p = G.player[node]
-    base = G.row_base[node]
-    bk = B.bucket[board]
-    legal = G.child[node] >= 0
-    sig = W.sigma[depth]
-    for x in range(n):
-        if bk[x] >= 0:
-            regret_matching(regret, base + bk[x], legal, sig, x)
+                W.reach[d + 1, 0, x] = W.reach[d, 0, x] * ok
+                W.reach[d + 1, 1, x] = W.reach[d, 1, x] * ok
+            W.node[d + 1] = G.child[node, 0]
+            W.board[d + 1] = nb
+            W.street[d + 1] = W.street[d] + 1
+            W.weight[d + 1] = W.weight[d] * B.weight[W.street[d] + 1]
         else:
-            sig[0, x] = sig[1, x] = sig[2, x] = 0.0
-    out[:] = 0.0
-    for a in range(3):
-        if not legal[a]:
-            continue
-        for x in range(n):
-            W.reach[depth + 1, me, x] = r_me[x] * (sig[a, x] if p == me else 1.0)
-            W.reach[depth + 1, 1 - me, x] = r_opp[x] * (sig[a, x] if p != me else 1.0)
-        cfr_walk(G, B, G.child[node, a], board, street, depth + 1, me, w, regret, avg, t_weight, W, S)
-        va = W.answer[depth, a]
-        for x in range(n):
-            va[x] = W.value[depth + 1, x]
-            out[x] += sig[a, x] * va[x] if p == me else va[x]
-    if p != me or S.mode == COLLECT:
-        return
+            k = next_answer(G.child, node, k)
+            if k >= 3:
+                if p == me and S.mode != COLLECT:
+                    update(regret, avg, G.row_base[node], B.bucket[b], W.legal[d], W.answer[d], out, r_me,
+                           W.sigma[d], t_weight)
+                d -= 1
+                continue
+            sig = W.sigma[d]
+            for x in range(n):
+                W.reach[d + 1, me, x] = r_me[x] * (sig[k, x] if p == me else 1.0)
+                W.reach[d + 1, 1 - me, x] = r_opp[x] * (sig[k, x] if p != me else 1.0)
+            W.node[d + 1] = G.child[node, k]
+            W.board[d + 1] = b
+            W.street[d + 1] = W.street[d]
+            W.weight[d + 1] = W.weight[d]
+        W.next[d] = k + 1
+        W.next[d + 1] = -1
+        d += 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def update(regret: np.ndarray, avg: np.ndarray, base: int, bk: np.ndarray, legal: np.ndarray, answer: np.ndarray,
+           value: np.ndarray, r_me: np.ndarray, sig: np.ndarray, t_weight: float) -> None:
+    """The CFR+ update of a decision of the player being updated, once its answers' values are known: each
+    legal answer's regret grows by its value less the decision's, the average strategy by ``t_weight`` times
+    the reach times the strategy (linear averaging), then regrets below zero are forgotten (regret matching+,
+    Tammelin 2014)."""
+    n = value.size
     for x in range(n):
         if bk[x] < 0:
             continue
         row = base + bk[x]
         for a in range(3):
             if legal[a]:
-                regret[row, a] += W.answer[depth, a, x] - out[x]
+                regret[row, a] += answer[a, x] - value[x]
                 avg[row, a] += t_weight * r_me[x] * sig[a, x]
     for x in range(n):                # regret matching+: what is below zero is forgotten
         if bk[x] >= 0:
@@ -257,7 +320,7 @@ def cfr_walk(G: GameArrays, B: Boards, node: int, board: int, street: int, depth
                     regret[row, a] = 0.0
 
 
-@njit(nogil=True)      # calls a recursive function: numba's cache cannot reload it
+@njit(cache=True, nogil=True)
 def cfr_slots(G: GameArrays, B: Boards, slots: np.ndarray, me: int, regret: np.ndarray, avg: np.ndarray,
               t_weight: float, W: Work, S: Split, normal: Split) -> None:
     """Walk the cut subtrees ``slots`` of the :class:`Split` ``S`` (below them as one walk: ``normal``)."""
@@ -266,9 +329,9 @@ def cfr_slots(G: GameArrays, B: Boards, slots: np.ndarray, me: int, regret: np.n
             S.value[i, :] = 0.0
             continue
         W.reach[0] = S.reach[i]
-        cfr_walk(G, B, S.node[i], S.board[i], S.street[i], 0, me, S.weight[i], regret, avg, t_weight, W, normal)
+        cfr_walk(G, B, S.node[i], S.board[i], S.street[i], me, S.weight[i], regret, avg, t_weight, W, normal)
         S.value[i] = W.value[0]
 
 
-__all__ = ["Boards", "GameArrays", "Split", "Work", "cfr_slots", "cfr_walk", "fold_values", "new_work",
-           "no_split", "showdown_values", "split_at"]
+__all__ = ["CHANCE", "DECISION", "FOLDED", "SHOWDOWN", "Boards", "GameArrays", "Split", "Work", "cfr_slots",
+           "cfr_walk", "fold_values", "new_work", "no_split", "showdown_values", "split_at", "update"]
