@@ -11,6 +11,11 @@ Issue 40 dated and numbered each hand from the run's start (``pipeline.holdem.hi
 PokerStars' first line to its current form: what changed is each hand's first line (PokerStars) and its
 ``game_number`` and ``start_date_utc`` (OHH), so those digests are of everything else, recorded from the
 code before that change with the same parts left out (:func:`undated`).
+
+Issue 40 (item 7) retuned ``tag`` into a tight-aggressive player, so every case with a ``tag`` seat was recorded
+again from the retuned code; the cases without one kept their digests.  Before recording, the new code with
+``tag`` answering by its old rule (the thresholds ``thesis-preflop`` plays after the flop) reproduced every
+old digest, the new parameter row's layout included: only ``tag``'s own answers changed.
 """
 import hashlib
 import json
@@ -25,11 +30,11 @@ from pipeline.holdem.histories import write_histories
 
 SIMS = [
     ((["tag", "station"], 3000, 1, True, {}),
-     "91f963e5bb9858ed573d5aa9a5b7254244fdcfbaf4ab30d96961accca60d41da"),
+     "8f6166d8a08a93385483b882aef6bf01e282a9b0a2f938e4900e9ace0d05ca60"),
     ((["random", "maniac", "station", "tag", "random", "thesis-preflop"], 1200, 7, True, {}),
-     "650e7d288f227d014ae9f3109ff3fe330d049b64051b4d5a17b5e41f1a9ed323"),
+     "c514ed87e2adb160daf39f0511310697d6744f548d2b4a9c138ca4e7b9668ae1"),
     ((["tag"] * 4 + ["maniac"] * 6, 2000, 3, False, {"rake_percent": 5.0, "rake_cap_bb": 3.0}),
-     "5290431577eaacd56c71b849e17cda3888c4fdd13427f73da122fec04a267419"),
+     "0595912ca2a4fa9bc53ad9bef0bbcb2de02e64a447dd00cf6c2d180108d70996"),
     ((["random", "maniac", "station"], 900, 11, True, {"stack_bb": [1, 3, 200]}),
      "3712d862ddac678abe08a29b6844e98f28323b5a2d54c3b3e1c15c1e67ddf458"),
 ]
@@ -39,15 +44,16 @@ HISTORIES = [
       "phh": "d19ace3220b2be368ddd3f29c510dc2ecaaf3d35ce0383dff57478491c666cb3",
       "ohh": "6edb28a8ed7a5aacbb090cb89fbc80c62a3fef502b1bc087d5b066f72d0570e7"}),
     ((["tag", "station", "maniac"], 200, 3, 40, 1),
-     {"pokerstars": "3b627ed5ae27edcf6c0745b3329beabd86b57fea8c123f4e652e001e9b65db8c",
-      "phh": "72c3865e5f9abc019f11e0510262cddeaab1f0e205554ded398257ec57b96c26",
-      "ohh": "f3958315d005b1058c0f0ad6d9131467b63f90515ce15bec2d95b5316c90148d"}),
+     {"pokerstars": "11060378aa98fd5f7124b49a34d1034a90faba225cc80792c57c8b85445d0a81",
+      "phh": "2263d06f840f6d44891741535bcbc9d4f815a60687107ef6040e3b4876d30f4f",
+      "ohh": "26b8743da59e76cb55225cb712e14cbbe0471576e76e8100c9dab22d2d82323f"}),
 ]
-# ``pokerpipe play ARGS --json`` at 3d69a2d: SHA-256 of its stdout (the keys it printed then, in that order)
+# ``pokerpipe play ARGS --json`` at 3d69a2d (with tag: after issue 40's retune): SHA-256 of its stdout (the keys it
+# printed then, in that order)
 PLAY_JSON = [
-    ("-s 2 -p tag,station -n 2000", "d74464d7ed6216480da606884c1a5eb9abc54050f9b601767bbd9cc79984b704"),
+    ("-s 2 -p tag,station -n 2000", "88115eb32a289f791462ed7ef42e36adb11c702f14fcef141326ef4f2594dc90"),
     ("-s 6 -p random,maniac,station,tag,random,thesis-preflop -n 600 --seed 7 --rake 5 --rake-cap 3",
-     "daca29ed6baf26608eade5979d44809844fae1cf14ed5511c085c225ab0379ec"),
+     "ccedddbf56e8fdd8a8eaf88bfd06a985e14719241af1de8f6da54c026f8c9d5a"),
     ("-s 3 -p maniac,maniac,station -n 600 --seed 5 --no-duplicate",
      "b2e02981519817bc184ff0d5b73945760217ad84b5a569bca7c616ea4a685370"),
 ]
