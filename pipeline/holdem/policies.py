@@ -97,11 +97,11 @@ TAG_SEATS = ("early", "middle", "late", "small blind", "big blind", "heads-up bu
 NEVER = 99.0           # a threshold no s reaches (s <= players in <= 10): tag never limps
 # tag's preflop thresholds on s = w (k + 1), by seat (TAG_SEATS) and raises made (none, one, two or more):
 # (raise at s >=, call at s >=).  The share of hands each admits is in docs/holdem.md.
-TAG_PREFLOP = ((1.4, NEVER, 1.6, 1.5, 1.85, 1.65),     # early
-               (1.28, NEVER, 1.55, 1.45, 1.85, 1.6),   # middle
-               (1.12, NEVER, 1.45, 1.35, 1.8, 1.55),   # late
-               (1.08, NEVER, 1.5, 1.4, 1.8, 1.6),      # small blind
-               (1.3, NEVER, 1.5, 1.1, 1.8, 1.45),      # big blind (no raise: it raises or checks its option)
+TAG_PREFLOP = ((1.4, NEVER, 1.45, 1.4, 1.6, 1.5),      # early
+               (1.28, NEVER, 1.4, 1.35, 1.6, 1.45),    # middle
+               (1.12, NEVER, 1.3, 1.25, 1.55, 1.4),    # late
+               (1.08, NEVER, 1.35, 1.3, 1.6, 1.45),    # small blind
+               (1.3, NEVER, 1.35, 1.05, 1.6, 1.3),     # big blind (no raise: it raises or checks its option)
                (0.9, NEVER, 1.4, 1.0, 1.3, 0.9),       # heads-up button
                (1.2, NEVER, 1.2, 0.93, 1.45, 1.1))     # heads-up big blind
 # tag after the flop, by street: (bet when checked to at s >=, raise a bet at s >=, call a bet at s >=)

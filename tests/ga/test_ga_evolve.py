@@ -87,7 +87,7 @@ RECORDED_SMALL = {
     "generations/gen-00001.parquet": "84ad4d702bfa14dc7436b8ca0e60550575ea5d106f58ab24465a6e8b5cbf0284",
     "generations/gen-00002.parquet": "366b1f194cb1564b874e0177a1fc9177a25bbf53934babec4761723af1fce085",
     "generations/gen-00003.parquet": "166131b03c68713bbee973d7e3b8e664a5b158a3ee66ddd099528167627c4bc9",
-    "progress.parquet": "74f404d0ea9b63f2b872d49c623a6bc176a5a274851584aad433130b6973931a",   # tag retuned (issue 40)
+    "progress.parquet": "01dd5c43dc3dc81b8e0f61eb0ac9a97359d5e84b0d80b75bb8896409943d7458",   # tag retuned (issue 40)
     "trainers/trainer-0.json": "2fed690f2bbdf6fd58d42dbfde4eb874cdc29268bab72721ed7f2a63b21674da",
     "trainers/trainer-1.json": "6aaef7bd69184f941b3339f4b63a450938add4b120a1afed49cb398298a19e1e",
     "trainers/trainer-2.json": "dd295b52fea9ee7eb43139be3ae20ad39efebcdc630e0eb35f43dd8a4ed2efc8",

@@ -32,9 +32,9 @@ SIMS = [
     ((["tag", "station"], 3000, 1, True, {}),
      "8f6166d8a08a93385483b882aef6bf01e282a9b0a2f938e4900e9ace0d05ca60"),
     ((["random", "maniac", "station", "tag", "random", "thesis-preflop"], 1200, 7, True, {}),
-     "c514ed87e2adb160daf39f0511310697d6744f548d2b4a9c138ca4e7b9668ae1"),
+     "cbbf8b860c8a1c815a4f5fca2368528733cbe6022fcb95d632af22a06f1673ac"),
     ((["tag"] * 4 + ["maniac"] * 6, 2000, 3, False, {"rake_percent": 5.0, "rake_cap_bb": 3.0}),
-     "0595912ca2a4fa9bc53ad9bef0bbcb2de02e64a447dd00cf6c2d180108d70996"),
+     "b6eb7fef252b14a6c9cc9c106ea0149e2d94835b7d2c269fef0025b2a4165624"),
     ((["random", "maniac", "station"], 900, 11, True, {"stack_bb": [1, 3, 200]}),
      "3712d862ddac678abe08a29b6844e98f28323b5a2d54c3b3e1c15c1e67ddf458"),
 ]
@@ -44,16 +44,16 @@ HISTORIES = [
       "phh": "d19ace3220b2be368ddd3f29c510dc2ecaaf3d35ce0383dff57478491c666cb3",
       "ohh": "6edb28a8ed7a5aacbb090cb89fbc80c62a3fef502b1bc087d5b066f72d0570e7"}),
     ((["tag", "station", "maniac"], 200, 3, 40, 1),
-     {"pokerstars": "11060378aa98fd5f7124b49a34d1034a90faba225cc80792c57c8b85445d0a81",
-      "phh": "2263d06f840f6d44891741535bcbc9d4f815a60687107ef6040e3b4876d30f4f",
-      "ohh": "26b8743da59e76cb55225cb712e14cbbe0471576e76e8100c9dab22d2d82323f"}),
+     {"pokerstars": "68ad3edd08a882306988e33fba774c7a6a1e8ecb6d4f5e57b0f3a4e2f2c17555",
+      "phh": "0f7f2f905b1a6d1cf3d0c8090ab3109b2c2b4c088adb59e513893599b6fe9137",
+      "ohh": "60387796bb4b748a7d68b9cc43f03b2c48f44254791e6ab33c2bf5f43dfca618"}),
 ]
 # ``pokerpipe play ARGS --json`` at 3d69a2d (with tag: after issue 40's retune): SHA-256 of its stdout (the keys it
 # printed then, in that order)
 PLAY_JSON = [
     ("-s 2 -p tag,station -n 2000", "88115eb32a289f791462ed7ef42e36adb11c702f14fcef141326ef4f2594dc90"),
     ("-s 6 -p random,maniac,station,tag,random,thesis-preflop -n 600 --seed 7 --rake 5 --rake-cap 3",
-     "ccedddbf56e8fdd8a8eaf88bfd06a985e14719241af1de8f6da54c026f8c9d5a"),
+     "d492e06c450a206fe47c08b6d787e75e4bbc1748a68473cdbaa9302b18d6c675"),
     ("-s 3 -p maniac,maniac,station -n 600 --seed 5 --no-duplicate",
      "b2e02981519817bc184ff0d5b73945760217ad84b5a569bca7c616ea4a685370"),
 ]
