@@ -43,7 +43,8 @@ That is 4,860 genes.  Why these:
   players lost to the rule bot by 10–15 BB/100 at ten seats.  The decision
   still compares the thesis's ``d = w - pot odds``, so calling stays a pot-odds
   rule.  The cuts bracket the rule bot's own thresholds (call from 1.1,
-  raise from 1.55–1.7).
+  raise from 1.55–1.7: ``tag``'s before issue 40 retuned it, ``thesis-preflop``'s
+  after the flop still; the layout's figures below are against that bot).
 * **Few buckets.**  Each gene must be visited often enough for a noisy
   fitness to tell a better threshold from a worse one.  With 48,600 genes
   (tenths of ``w``, five pot-odds buckets, four positions, three raise

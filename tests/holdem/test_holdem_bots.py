@@ -120,13 +120,64 @@ def test_groups_of_the_query_language():
     assert [g[CLASS_INDEX[x]] for x in hands] == [1, 1, 2, 2, 5, 7, 8, 9]
 
 
-def test_tag_uses_weight_thresholds_and_pot_odds():
+def test_thesis_preflop_keeps_the_weight_thresholds_after_the_flop():
+    """thesis-preflop plays the hand-weight thresholds after the flop (tag's rule before issue 40)."""
     from pipeline.holdem import policies as P
-    p = P.default_params(P.TAG)
+    p = P.default_params(P.THESIS_PREFLOP)
     rng = np.zeros(1, np.uint64)
     # heads-up on the river: s = 2w; raise at s >= 1.7, call at s >= 1.2 or w >= pot odds
-    assert P.decide(P.TAG, p, _obs(3, 0, 0, 2.0, 2, 0.90, 10.0), 9, rng) == P.RAISE
-    assert P.decide(P.TAG, p, _obs(3, 0, 0, 2.0, 2, 0.62, 10.0), 9, rng) == P.CALL
-    assert P.decide(P.TAG, p, _obs(3, 0, 0, 2.0, 2, 0.20, 10.0), 9, rng) == P.CALL    # 0.20 >= 2/12
-    assert P.decide(P.TAG, p, _obs(3, 0, 0, 2.0, 2, 0.10, 10.0), 9, rng) == P.FOLD
-    assert P.decide(P.TAG, p, _obs(3, 0, 0, 0.0, 2, 0.10, 10.0), 9, rng) == P.CALL    # checks, never folds free
+    assert P.decide(P.THESIS_PREFLOP, p, _obs(3, 0, 0, 2.0, 2, 0.90, 10.0), 9, rng) == P.RAISE
+    assert P.decide(P.THESIS_PREFLOP, p, _obs(3, 0, 0, 2.0, 2, 0.62, 10.0), 9, rng) == P.CALL
+    assert P.decide(P.THESIS_PREFLOP, p, _obs(3, 0, 0, 2.0, 2, 0.20, 10.0), 9, rng) == P.CALL    # 0.20 >= 2/12
+    assert P.decide(P.THESIS_PREFLOP, p, _obs(3, 0, 0, 2.0, 2, 0.10, 10.0), 9, rng) == P.FOLD
+    assert P.decide(P.THESIS_PREFLOP, p, _obs(3, 0, 0, 0.0, 2, 0.10, 10.0), 9, rng) == P.CALL    # checks, never folds
+
+
+def _tag(obs):
+    from pipeline.holdem import policies as P
+    obs[P.O_SEATS] = obs[P.O_PLAYERS]
+    return ("fold", "call", "raise")[int(P.decide(P.TAG, P.default_params(P.TAG), obs, 9, np.zeros(1, np.uint64)))]
+
+
+@pytest.mark.parametrize("label, players, pos, raises, to_call, answer", [
+    # heads-up (docs/holdem.md): the button opens 66% of hands by raising, the big blind defends 60% of them
+    ("K7o", 2, "late", 0, 0.5, "raise"), ("T4o", 2, "late", 0, 0.5, "fold"), ("72o", 2, "late", 0, 0.5, "fold"),
+    ("Q8o", 2, "big blind", 1, 1.0, "call"), ("AJs", 2, "big blind", 1, 1.0, "raise"),
+    ("85o", 2, "big blind", 1, 1.0, "fold"), ("85o", 2, "big blind", 0, 0.0, "call"),   # checks a limp
+    # nine-handed: early opens about the top 11%, late about 30%; neither limps
+    ("AJo", 9, "early", 0, 1.0, "raise"), ("KJo", 9, "early", 0, 1.0, "fold"), ("KJo", 9, "late", 0, 1.0, "raise"),
+    ("J9o", 9, "late", 0, 1.0, "fold"), ("AA", 9, "early", 2, 3.0, "raise"),
+])
+def test_tag_preflop_raises_or_folds_by_seat(label, players, pos, raises, to_call, answer):
+    from pipeline.core.hand_classes import CLASS_INDEX
+    from pipeline.holdem import policies as P
+    from pipeline.holdem.weights import preflop_table
+    pc = {"early": P.EARLY, "late": P.LATE, "big blind": P.BIG_BLIND}[pos]
+    w = preflop_table()[CLASS_INDEX[label], players - 1]
+    assert _tag(_obs(0, raises, pc, to_call, players, w)) == answer
+
+
+def test_tag_after_the_flop_bets_raises_calls_or_folds():
+    # heads-up on the river, s = 2w: bets at s >= 1.1, raises a bet at s >= 1.5, calls at s >= 0.9 with the odds
+    assert _tag(_obs(3, 0, 0, 0.0, 2, 0.56, 10.0)) == "raise"      # checked to: bets
+    assert _tag(_obs(3, 0, 0, 0.0, 2, 0.50, 10.0)) == "call"       # checks
+    assert _tag(_obs(3, 1, 0, 2.0, 2, 0.76, 10.0)) == "raise"
+    assert _tag(_obs(3, 1, 0, 2.0, 2, 0.62, 10.0)) == "call"
+    assert _tag(_obs(3, 1, 0, 2.0, 2, 0.40, 10.0)) == "fold"       # above the pot odds, below the call threshold
+    assert _tag(_obs(3, 1, 0, 10.0, 2, 0.46, 2.0)) == "fold"       # above the threshold, below the odds (10/12)
+
+
+# Tight-aggressive as the poker literature measures it (docs/holdem.md, "tag"): full ring VPIP 10-20%, six-max
+# 15-25%, heads-up wider (40-70%: the button opens two hands in three); PFR most of VPIP; AF at least 2.
+BANDS = {2: (0.40, 0.70), 6: (0.15, 0.25), 9: (0.10, 0.20)}
+
+
+@pytest.mark.parametrize("seats", [2, 6, 9])
+@pytest.mark.parametrize("others", ["random", "tag"])
+def test_tag_plays_tight_aggressive(seats, others):
+    r = simulate(["tag"] + [others] * (seats - 1), hands=30_000, seed=5)
+    st = r.policies["tag"]
+    lo, hi = BANDS[seats]
+    assert lo <= st["vpip"] <= hi, st
+    assert st["pfr"] >= 0.6 * st["vpip"], st
+    assert 2.0 <= st["af"] <= 5.0, st

@@ -11,6 +11,11 @@ Issue 40 dated and numbered each hand from the run's start (``pipeline.holdem.hi
 PokerStars' first line to its current form: what changed is each hand's first line (PokerStars) and its
 ``game_number`` and ``start_date_utc`` (OHH), so those digests are of everything else, recorded from the
 code before that change with the same parts left out (:func:`undated`).
+
+Issue 40 (item 7) retuned ``tag`` into a tight-aggressive player, so every case with a ``tag`` seat was recorded
+again from the retuned code; the cases without one kept their digests.  Before recording, the new code with
+``tag`` answering by its old rule (the thresholds ``thesis-preflop`` plays after the flop) reproduced every
+old digest, the new parameter row's layout included: only ``tag``'s own answers changed.
 """
 import hashlib
 import json
@@ -25,11 +30,11 @@ from pipeline.holdem.histories import write_histories
 
 SIMS = [
     ((["tag", "station"], 3000, 1, True, {}),
-     "91f963e5bb9858ed573d5aa9a5b7254244fdcfbaf4ab30d96961accca60d41da"),
+     "8f6166d8a08a93385483b882aef6bf01e282a9b0a2f938e4900e9ace0d05ca60"),
     ((["random", "maniac", "station", "tag", "random", "thesis-preflop"], 1200, 7, True, {}),
-     "650e7d288f227d014ae9f3109ff3fe330d049b64051b4d5a17b5e41f1a9ed323"),
+     "cbbf8b860c8a1c815a4f5fca2368528733cbe6022fcb95d632af22a06f1673ac"),
     ((["tag"] * 4 + ["maniac"] * 6, 2000, 3, False, {"rake_percent": 5.0, "rake_cap_bb": 3.0}),
-     "5290431577eaacd56c71b849e17cda3888c4fdd13427f73da122fec04a267419"),
+     "b6eb7fef252b14a6c9cc9c106ea0149e2d94835b7d2c269fef0025b2a4165624"),
     ((["random", "maniac", "station"], 900, 11, True, {"stack_bb": [1, 3, 200]}),
      "3712d862ddac678abe08a29b6844e98f28323b5a2d54c3b3e1c15c1e67ddf458"),
 ]
@@ -39,15 +44,16 @@ HISTORIES = [
       "phh": "d19ace3220b2be368ddd3f29c510dc2ecaaf3d35ce0383dff57478491c666cb3",
       "ohh": "6edb28a8ed7a5aacbb090cb89fbc80c62a3fef502b1bc087d5b066f72d0570e7"}),
     ((["tag", "station", "maniac"], 200, 3, 40, 1),
-     {"pokerstars": "3b627ed5ae27edcf6c0745b3329beabd86b57fea8c123f4e652e001e9b65db8c",
-      "phh": "72c3865e5f9abc019f11e0510262cddeaab1f0e205554ded398257ec57b96c26",
-      "ohh": "f3958315d005b1058c0f0ad6d9131467b63f90515ce15bec2d95b5316c90148d"}),
+     {"pokerstars": "68ad3edd08a882306988e33fba774c7a6a1e8ecb6d4f5e57b0f3a4e2f2c17555",
+      "phh": "0f7f2f905b1a6d1cf3d0c8090ab3109b2c2b4c088adb59e513893599b6fe9137",
+      "ohh": "60387796bb4b748a7d68b9cc43f03b2c48f44254791e6ab33c2bf5f43dfca618"}),
 ]
-# ``pokerpipe play ARGS --json`` at 3d69a2d: SHA-256 of its stdout (the keys it printed then, in that order)
+# ``pokerpipe play ARGS --json`` at 3d69a2d (with tag: after issue 40's retune): SHA-256 of its stdout (the keys it
+# printed then, in that order)
 PLAY_JSON = [
-    ("-s 2 -p tag,station -n 2000", "d74464d7ed6216480da606884c1a5eb9abc54050f9b601767bbd9cc79984b704"),
+    ("-s 2 -p tag,station -n 2000", "88115eb32a289f791462ed7ef42e36adb11c702f14fcef141326ef4f2594dc90"),
     ("-s 6 -p random,maniac,station,tag,random,thesis-preflop -n 600 --seed 7 --rake 5 --rake-cap 3",
-     "daca29ed6baf26608eade5979d44809844fae1cf14ed5511c085c225ab0379ec"),
+     "d492e06c450a206fe47c08b6d787e75e4bbc1748a68473cdbaa9302b18d6c675"),
     ("-s 3 -p maniac,maniac,station -n 600 --seed 5 --no-duplicate",
      "b2e02981519817bc184ff0d5b73945760217ad84b5a569bca7c616ea4a685370"),
 ]
