@@ -42,6 +42,10 @@ _ABSTRACTION = "docs/abstraction.md, benchmarks/bench_abstraction.py, k = 256, m
 _RUN = "benchmarks/bench_dataset_figures.py, 2 workers, AMD EPYC, 2 cores, AVX-512, load average 7.8, 2026-12-04"
 _RUN_WEIGHTS = _RUN.replace("load average 7.8", "load average 5.9")
 _ROWS = "rows: the recipe's exact count; size and time not measured yet"
+_WAUGH = ("pokerpipe tables abstraction/{{flop,turn,preflop}}-waugh -p abstraction/flop-waugh.limit=20 -p "
+          "abstraction/turn-waugh.limit=20 --workers 2 (load 6-9, 2026-12-05): {}")
+_LIMITED = ("the export's own time on an abstraction built with limit=20 (it indexes every situation either way); "
+            "size not measured (a limited build's unreached buckets compress away)")
 _SCALED = ("scaled from a smaller build, benchmarks/bench_scaling.py --workers 2 {}; AMD EPYC, 2 cores, AVX-512, "
            "load average 9-11 (task CPU seconds, not wall, carry the load), 2026-12-05")
 
@@ -92,12 +96,20 @@ FIGURES: dict[str, Measured] = {
     "holdem-weights/flop": Measured(1_286_792, 67_914_737, 71.883, _RUN_WEIGHTS),
     "holdem-weights/turn": Measured(13_960_050, 546_964_085, 45.204, _RUN_WEIGHTS),
     "holdem-weights/river": Measured(123_156_254, 795_232_821, 71.036, _RUN_WEIGHTS),
+    "preflop-3way": Measured(818_480, None, None, "rows: the dealable triples of classes c1 <= c2 <= c3 (818,805 "
+                             "triples, 325 need five cards of one rank), counted by brute force; "
+                             "size and time need the whole matchups-3way, not measured"),
+    "exploitability-exact": Measured(7 * 2 * 1_755, None, 39_663.0, "pipeline.datasets.recipes.exploitability_exact"
+                                     ".FLOP_SECONDS: 45.2 CPU s a canonical flop against tag (before issue 40's "
+                                     "retune; benchmarks/bench_exact_br.py --policy tag --flops 6) x 1,755 over 2 "
+                                     "workers; not run in full", True),
     "exploitability": Measured(70, None, 806.0, _SCALED.format(
         "-p exploitability.hands=5000: its tasks' 80.1 CPU s x 20 over 2 workers, + 5 s of cluster start"), True),
-    "abstraction/preflop-waugh": Measured(169, None, None, _ROWS),
-    "abstraction/flop-waugh": Measured(1_286_792, None, None, _ROWS),
-    "abstraction/turn-waugh": Measured(13_960_050, None, None, _ROWS),
-    "abstraction/river-waugh": Measured(123_156_254, None, None, _ROWS),
+    "abstraction/preflop-waugh": Measured(169, 3_137, 0.034, _WAUGH.format("as built")),
+    "abstraction/flop-waugh": Measured(1_286_792, None, 2.0, _WAUGH.format(_LIMITED), True),
+    "abstraction/turn-waugh": Measured(13_960_050, None, 4.0, _WAUGH.format(_LIMITED), True),
+    "abstraction/river-waugh": Measured(123_156_254, None, 35.0, _WAUGH.format(
+        "scaled from turn-waugh's 4.0 s by the indices (x 8.8); not built"), True),
     "omaha-vs-random": Measured(16_432 * 5, 2_529_499, 281.0, _SCALED.format(
         "-p omaha-vs-random.trials=230000: its tasks' 55.0 CPU s x 10 over 2 workers, + 6 s of cluster start; "
         "bytes as built in opponents=K/ folders with trials=23000 (the rows do not depend on the trials)"), True),
