@@ -99,9 +99,9 @@ FIGURES: dict[str, Measured] = {
     "preflop-3way": Measured(818_480, None, None, "rows: the dealable triples of classes c1 <= c2 <= c3 (818,805 "
                              "triples, 325 need five cards of one rank), counted by brute force; "
                              "size and time need the whole matchups-3way, not measured"),
-    "exploitability-exact": Measured(7 * 2 * 1_755, None, 39_663.0, "pipeline.datasets.recipes.exploitability_exact"
-                                     ".FLOP_SECONDS: 45.2 CPU s a canonical flop against tag (before issue 40's "
-                                     "retune; benchmarks/bench_exact_br.py --policy tag --flops 6) x 1,755 over 2 "
+    "exploitability-exact": Measured(7 * 2 * 1_755, None, 49_670.0, "pipeline.datasets.recipes.exploitability_exact"
+                                     ".FLOP_SECONDS: 56.6 CPU s a canonical flop against tag "
+                                     "(benchmarks/bench_exact_br.py --policy tag --flops 3, load 2-3) x 1,755 over 2 "
                                      "workers; not run in full", True),
     "exploitability": Measured(70, None, 806.0, _SCALED.format(
         "-p exploitability.hands=5000: its tasks' 80.1 CPU s x 20 over 2 workers, + 5 s of cluster start"), True),
