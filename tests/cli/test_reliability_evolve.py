@@ -31,7 +31,7 @@ RECORDED_SMALL = {
     "best/gen-00003.json": "b09b066307c4d925573d27c1b25acbdb13d87fa196d98e3b18c0ed0ad907fcfd",
     "final-player.json": "f8d750b49bb3e0a21f9f55736311b476ecd3dbdae8ca64440efe990608b66f6e",
     "generations/gen-00003.parquet": "166131b03c68713bbee973d7e3b8e664a5b158a3ee66ddd099528167627c4bc9",
-    "progress.parquet": "cc5dd3a0be0340fe92f82d6386d80d8c3920e479c2b01d159737dcde5b7054ea",
+    "progress.parquet": "01dd5c43dc3dc81b8e0f61eb0ac9a97359d5e84b0d80b75bb8896409943d7458",     # tag retuned (issue 40)
     "trainers/trainer-2.json": "dd295b52fea9ee7eb43139be3ae20ad39efebcdc630e0eb35f43dd8a4ed2efc8",
     "arrays": "50d68451c001f26105bd27c40c484c1dff9d8d20d270862b5d3c79f616b76d69",
 }
@@ -42,7 +42,7 @@ RECORDED_LONGER = {
     "final-player.json": "0e6aee4996615bf105962316a86b308b4cd5c7431ea2e56be868afb26290b756",
     "generations/gen-00001.parquet": "0e8521ac1920caf66bb1a3eb4546b635c30eec78892f35b0b71838011e9888d4",
     "generations/gen-00005.parquet": "e54a657b193bec492138503d42b97d86f7ccf496316d596fce47c0d44a87a86d",
-    "progress.parquet": "b8fd39acfb9c9c77d5beebc6f08d517992ab88120546a7997f53308b361235fc",
+    "progress.parquet": "5dccc4c1c4c33f6aa9665bc4955f8ad46dc3a087d962ccc1fb1bffc7e6084ff1",     # tag retuned (issue 40)
     "trainers/trainer-0.json": "29f995a44b13fd51548d5581aaaad0dc93a341dd266e875510e00a8f1cb8d2db",
     "arrays": "d1e0098a9dc4c1cd96892d4945ac0d67f764fe0e2e7579bc473d772b2c928e36",
 }
