@@ -35,3 +35,13 @@ def built_sides(tmp_path_factory, small_cluster):
     out = tmp_path_factory.mktemp("sides")
     build_many([WithSides()], out, small_cluster, write_catalog=True)
     return out
+
+
+# Doctests that run kernels for seconds: part of the slow set (`-m "not slow"` is the fast part of the suite).
+SLOW_DOCTESTS = {"pipeline.exploit.lbr.local_best_response", "pipeline.exploit.ranges"}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.name in SLOW_DOCTESTS:
+            item.add_marker(pytest.mark.slow)

@@ -22,6 +22,7 @@ def test_kept_is_a_fixed_independent_draw() -> None:
     assert abs(pairs.mean() - 0.01) < 0.0005
 
 
+@pytest.mark.slow
 def test_points_do_not_depend_on_threads_and_the_sample_not_on_chunks() -> None:
     boards = canonical_boards(4)[:40]
     one = street_points("turn", boards, bins=20, chunk=7, fraction=0.3, seed=5)

@@ -132,6 +132,7 @@ def test_fit_matches_reference_lloyd(small_chunks: None, metric: str, kind: str,
         assert r.converged == (r.iterations < 100)
 
 
+@pytest.mark.slow
 def test_ties_go_to_the_lowest_index() -> None:
     x = np.array([[0, 0], [2, 0], [1, 0], [1, 5]], dtype=np.uint8)
     c = np.array([[0.0, 0.0], [2.0, 0.0], [0.0, 0.0]])
@@ -175,6 +176,7 @@ def test_hamerly_equals_plain_lloyd_on_a_larger_set(metric: str) -> None:
     assert fast.iterations == plain.iterations > 1
 
 
+@pytest.mark.slow
 def test_hamerly_without_centroid_gaps_equals_plain(small_chunks: None) -> None:
     rng = np.random.default_rng(2)
     x = cdf_points(rng, 2000, 8, distinct=1200)
@@ -232,6 +234,7 @@ def test_objective_never_increases(metric: str) -> None:
         np.testing.assert_array_equal(r.centroids, np.round(r.centroids))
 
 
+@pytest.mark.slow
 def test_tolerance_and_max_iterations_stop_early() -> None:
     rng = np.random.default_rng(9)
     x = float_points(rng, 3000, 6)
@@ -242,6 +245,7 @@ def test_tolerance_and_max_iterations_stop_early() -> None:
     assert loose.objective == full.objective[: loose.iterations + 1]
 
 
+@pytest.mark.slow
 def test_weighted_lower_median_by_hand(monkeypatch: pytest.MonkeyPatch) -> None:
     # column 0: values 1, 2, 3, 10 with weights 1, 1, 1, 3 -> half = 3, weight(x <= 3) = 3: median 3
     # column 1: values 7, 0, 7, 4 -> sorted 0 (1), 4 (3), 7 (1+1): weight(x <= 4) = 4 >= 3: median 4

@@ -138,6 +138,7 @@ def _computed(p: subprocess.CompletedProcess) -> str:
     return next(line.split() for line in p.stdout.splitlines() if line.startswith("vs-random "))[3]
 
 
+@pytest.mark.slow
 def test_a_hive_dataset_in_a_bucket(s3):
     """vs-random's ``opponents=K/`` folders are key prefixes in a bucket: the recorded parts, resumed part by part,
     and a run with fewer counts (other parameters: its parts computed anew) leaves no key of the others."""

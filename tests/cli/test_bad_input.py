@@ -124,6 +124,7 @@ def test_cli_refuses_undecodable_argv_bytes():
     assert_refused(p, "U+DCFF")
 
 
+@pytest.mark.slow
 def test_equity_names_a_range_with_no_combo_left_in_the_library():
     with pytest.raises(CardError, match="player 1: range '77' has no combo left"):
         equity(["77", "7hQh"], board="Qd3s7d", dead="7c")

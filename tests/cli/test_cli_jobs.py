@@ -13,6 +13,8 @@ import pytest
 from support.layout import beside, copy_dataset, manifest, part, record, records, side
 from support.readers import read_everywhere
 
+pytestmark = pytest.mark.slow      # the whole module: its module fixture builds datasets (22 s)
+
 
 def pokerpipe(*args, **kw):
     return subprocess.run([sys.executable, "-m", "jobs", *args], capture_output=True, text=True, timeout=900, **kw)
@@ -58,6 +60,7 @@ def test_preflop_set_byte_identical_to_before(full):
     assert [e["dataset"] for e in cat["datasets"]] == ["matchups", "preflop-grid", "vs-random"]
 
 
+@pytest.mark.slow
 def test_matchups_dataset(full):
     t = ds.dataset(full / "matchups", format="parquet").to_table().to_pandas()
     assert len(t) == 47008

@@ -82,6 +82,7 @@ def test_seats_follow_the_policies_and_names_get_suggestions():
     assert bad.returncode == 2 and "did you mean matchups?" in bad.stderr and len(bad.stderr.splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_commands_say_where_their_pictures_are(tmp_path, capsys):
     """``odds --plot`` and every batch command print a ``picture: PATH`` line for each picture written."""
     from types import SimpleNamespace

@@ -39,6 +39,7 @@ def test_quick_run_writes_player_trainers_report(quick, capsys):
     assert "final player:" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_quick_runs_best_beats_random(quick, capsys):
     player = str(quick / "evolve" / "final-player.json")
     assert main(["evaluate", player, "--against", "random,trainers", "--hands", "20000", "--json"]) == 0

@@ -336,6 +336,7 @@ def test_damaged_run_is_repaired_to_the_clean_bytes(ahead, damage, kept):
         assert (record["dataset"], record["part"], record["sha256"]) == ("vs-random", i, m["parts"][i]["sha256"])
 
 
+@pytest.mark.slow
 def test_reader_refuses_a_manifest_that_is_not_a_finished_run(ahead, tmp_path):
     """``datasets.read`` (and ``is_built``) take no manifest cut short or with figures that disagree."""
     base = ahead("base")["folder"]
@@ -421,6 +422,7 @@ def test_zero_byte_lock_is_taken_over(ahead):
     assert not lock(got["out"], "odds-table").exists()
 
 
+@pytest.mark.slow
 def test_damaged_documents(ahead):
     """Cases 19 and 16: the listing shows damaged manifests as not built (no traceback, nothing on stderr), and the
     next run rewrites the manifest, the record and the catalog, with the clean bytes."""

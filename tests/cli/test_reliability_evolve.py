@@ -299,6 +299,7 @@ def test_a_trainer_set_that_is_not_one_is_refused(case):
     assert_refused(got["thirteen"], "holds 13 trainers; a table seats the player and at most 9 trainers")
 
 
+@pytest.mark.slow
 def test_force_deletes_nothing_before_the_cluster_is_reached(case):
     # case 1: --force with an unreachable scheduler used to delete the finished run first
     before, after, p = case("force unreachable")

@@ -353,6 +353,7 @@ def check_statistics(result):
         assert row.split()[-2:] == [f"{100 * s['wtsd']:.1f}%", f"{100 * s['wsd']:.1f}%"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
 def test_scenario(ahead, name):
     """Case 11: a rerun with fewer hands leaves exactly its own files, with a manifest (sizes, SHA-256) written

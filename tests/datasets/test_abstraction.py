@@ -21,6 +21,8 @@ from pipeline.datasets.build import build_many
 from pipeline.isomorphism.situations import situation_cards
 from pipeline.isomorphism.waugh import holdem_indexer, situations_of
 
+pytestmark = pytest.mark.slow      # the whole module: its module fixture builds the abstraction (19 s)
+
 K, LIMIT = 6, 12
 STREET_NAMES = ["abstraction/river", "abstraction/turn", "abstraction/flop", "abstraction/river-centroids",
                 "abstraction/turn-centroids", "abstraction/flop-centroids"]
@@ -70,6 +72,7 @@ def test_every_dataset_is_built_in_order_with_its_side_outputs(built: Path) -> N
     assert tb.shape[1] == 47 and (np.diff(tb, axis=1) >= 0).all() and tb.max() < K
 
 
+@pytest.mark.slow
 def test_every_tool_reads_the_folders(built: Path) -> None:
     """pandas, polars and DuckDB open each abstraction folder as one table, no glob (issue 40); no folder holds
     another dataset's ("abstraction/report" is not "abstraction")."""

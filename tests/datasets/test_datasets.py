@@ -21,6 +21,8 @@ from pipeline import datasets
 from pipeline.batch.runner import MANIFEST, Session
 from pipeline.datasets import DatasetError, build_many, read
 
+pytestmark = pytest.mark.slow      # the whole module: its module fixtures build datasets (13 s)
+
 
 def pokerpipe(*args, **kw):
     return subprocess.run([sys.executable, "-m", "jobs", *args], capture_output=True, text=True, timeout=600, **kw)
@@ -61,6 +63,7 @@ def test_parts_byte_identical_to_before_the_datasets_layer(small):
             assert hashlib.sha256(side(out, *path.rsplit("/", 1)).read_bytes()).hexdigest() == digest, path
 
 
+@pytest.mark.slow
 def test_only_the_descriptions_changed_the_bytes(small):
     """Issue 40's column descriptions changed every part's bytes and nothing else: each part written again with
     the schema as it was (no field metadata; video poker's list child ``item``) gives the digest recorded

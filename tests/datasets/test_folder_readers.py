@@ -91,6 +91,7 @@ def test_the_hive_datasets_are_these() -> None:
     assert keyed == {n: "opponents" for n in HIVE}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(HIVE))
 def test_every_tool_reads_the_key_from_the_folders(built: Path, name: str) -> None:
     """The folder, no glob: one ``opponents=K`` folder per count, and each tool's ``opponents`` column holds each

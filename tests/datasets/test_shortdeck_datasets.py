@@ -15,6 +15,8 @@ from pipeline.datasets import dataset, read
 from pipeline.datasets.build import build_many
 from pipeline.shortdeck import equity
 
+pytestmark = pytest.mark.slow      # the whole module: its module fixture builds the short-deck datasets
+
 VS = {"opponents": "1-3", "trials": 3000}
 PARAMS = {"shortdeck-vs-random": VS}
 NAMES = ["shortdeck-matchups", "shortdeck-preflop-grid", "shortdeck-vs-random"]
@@ -58,6 +60,7 @@ def test_the_tables_agree_with_the_calculator(built):
     assert not t9["exact"] and abs(t9["equity"] - mc.equity) < 5 * (t9["stderr"] ** 2 + mc.stderr ** 2) ** 0.5
 
 
+@pytest.mark.slow
 def test_every_tool_reads_the_folders(built):
     """pandas, polars and DuckDB open each folder as one table, no glob (issue 40)."""
     for name in NAMES:

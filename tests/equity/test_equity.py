@@ -49,6 +49,7 @@ def test_class_counts_sum_over_combos():
     assert p.wins + p.ties + p.losses == r.boards
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("hands, board, dead", [
     (["AhKh", "QsQd", "7c6c"], "2h3h9c", ""),
     (["AhKh", "QsQd", "7c6c", "2d2s"], "Th3hJc", "4h"),
@@ -124,6 +125,7 @@ def test_auto_mode_falls_back_to_monte_carlo():
     assert r.exact and r.source == "table" and r.players[0].equity == 0.5
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players, kw, match", [
     (["AhKh"], {}, "2 to 10"),
     (["AA"] * 11, {}, "2 to 10"),

@@ -75,6 +75,7 @@ def test_weighted_ranges_equal_the_combo_enumeration(monkeypatch, players, board
         assert a.shares == pytest.approx(b.shares, rel=1e-12)
 
 
+@pytest.mark.slow
 def test_the_general_path_groups_too(monkeypatch):
     """Tiny weights are rescaled by the general path, which then groups the assignments itself."""
     players, board = ["AA:1e-200,KK:1e-200", "QQ,JJ:1e-200"], "2c7d9h"

@@ -33,6 +33,7 @@ def counts(result) -> str:
     return hashlib.sha256(json.dumps([doc.get("trials"), ints]).encode()).hexdigest()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_seeded_runs_are_pinned_and_thread_independent(name):
     run, digest = CASES[name]

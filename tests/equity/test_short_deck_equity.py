@@ -47,6 +47,7 @@ def test_fifty_random_matchups_equal_brute_force(board_cards):
         _assert_same(result, _brute(hands, board))
 
 
+@pytest.mark.slow
 def test_three_and_four_players_and_the_trips_ranking_equal_brute_force():
     for hands, board in _deals(4, 3, 0, 7) + _deals(4, 4, 3, 8) + _deals(4, 3, 4, 9):
         _assert_same(equity(hands, board=board, deck=SHORT_DECK), _brute(hands, board))

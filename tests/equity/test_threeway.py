@@ -22,6 +22,8 @@ from pipeline.equity.threeway import (
 )
 from pipeline.evaluator.tables import tables
 
+pytestmark = pytest.mark.slow      # the whole module: its module fixture enumerates class triples
+
 RNG = np.random.default_rng(22)
 
 
@@ -90,6 +92,7 @@ def test_class_triples_equal_the_brute_force(triples, classes, labels):
     assert [sums[seat[p]].tolist() for p in range(3)] == counts
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("k", range(18))
 def test_class_triples_equal_the_enumeration(triples, classes, k):
     rng = np.random.default_rng([22, k])

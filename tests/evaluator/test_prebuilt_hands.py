@@ -62,6 +62,7 @@ def test_prebuilt_hands_refuse_bad_cards():
         add_cards(keys, suited, np.array([parse_cards("2c3c"), parse_cards("4c5c")]))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dtype", [np.uint8, np.int64])
 def test_values_into_a_given_array(dtype):
     hands = _random_hands(3_000, 7, 9).astype(dtype)

@@ -16,6 +16,8 @@ from pipeline.holdem.weights import sampled_weight
 from pipeline.isomorphism.boards import canonical_boards
 from pipeline.strength.hand_strength import potential_counts
 
+pytestmark = pytest.mark.slow      # the whole module: its module fixture builds hand-weight tables
+
 LIMITS = {3: 1, 4: 3, 5: 6}        # canonical boards built per street: a few seconds
 STREET_LIMITS = (LIMITS[3], LIMITS[4], LIMITS[5])
 
@@ -232,6 +234,7 @@ def situations(m, count, seed):
         yield hole, full
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("m", [3, 4, 5])
 def test_one_opponent_weight_is_the_exact_enumeration(partial, m):
     for hole, board in situations(m, 6, m):

@@ -43,6 +43,7 @@ def test_exact_equals_the_brute_force_board_by_board(game, hands, board, dead):
         assert any(p.low_shares[0] for p in r.players)          # a low did qualify somewhere
 
 
+@pytest.mark.slow
 def test_ranges_on_the_river_equal_the_brute_force_over_their_deals():
     """Weighted ranges: every deal of the two ranges sharing no card, weighed by the product of weights."""
     board = "Kc9d4h3s2c"

@@ -72,6 +72,7 @@ def test_a_hundred_and_a_thousand_iterations_equal_openspiel():
         assert s.exploitability() == pytest.approx(OPENSPIEL[n], abs=1e-9)
 
 
+@pytest.mark.slow
 def test_the_vector_walk_is_the_same_iteration():
     vector = Solver(Leduc(walk="vector"))
     histories = Solver(leduc())

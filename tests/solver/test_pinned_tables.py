@@ -32,6 +32,7 @@ def test_leduc_tables_are_the_recursive_walks_bytes(walk, n):
     assert _digest(s) == RECORDED[f"leduc-{walk}-{n}"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("threads", [1, 2])
 def test_holdem_tables_are_the_recursive_walks_bytes(threads):
     s = Solver(modulo_game(16), seed=1)

@@ -18,6 +18,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 DRIVER = """
 import json, sys
 from numba.core import event
@@ -52,6 +54,7 @@ def _solve(cache: Path, out: Path, record: Path) -> dict:
     return json.loads(record.read_text())
 
 
+@pytest.mark.slow
 def test_a_second_process_compiles_no_solver_kernel(tmp_path):
     cache = tmp_path / "cache"
     first = _solve(cache, tmp_path / "a", tmp_path / "first.json")

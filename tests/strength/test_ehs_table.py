@@ -61,6 +61,7 @@ def test_rows_equal_single_situation(street, sample, request):
         assert (r.hs, r.ppot, r.npot, r.ehs) == (h.hs, h.ppot, h.npot, h.ehs)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("street", ["flop", "turn", "river"])
 def test_index_column_is_situation_index(street, request):
     rows = request.getfixturevalue(street)
