@@ -39,13 +39,17 @@ class Measured:
 _EHS = "docs/measured.md, benchmarks/bench_ehs_table.py (parts only)"
 _ABSTRACTION = "docs/abstraction.md, benchmarks/bench_abstraction.py, k = 256, machine shared (size not measured)"
 
+_ABSTRACTION_SIZE = (_ABSTRACTION.replace(" (size not measured)", "") + "; size scaled from a build with limit=20 "
+                     "(2026-12-05): {}")
 _RUN = "benchmarks/bench_dataset_figures.py, 2 workers, AMD EPYC, 2 cores, AVX-512, load average 7.8, 2026-12-04"
 _RUN_WEIGHTS = _RUN.replace("load average 7.8", "load average 5.9")
 _ROWS = "rows: the recipe's exact count; size and time not measured yet"
 _WAUGH = ("pokerpipe tables abstraction/{{flop,turn,preflop}}-waugh -p abstraction/flop-waugh.limit=20 -p "
           "abstraction/turn-waugh.limit=20 --workers 2 (load 6-9, 2026-12-05): {}")
+_WAUGH_BYTES = ("size: the flat export, 2 bytes an index (as written), and the parts about 1 byte an index (k = 256 "
+                "buckets as uint16 after compression; estimated)")
 _LIMITED = ("the export's own time on an abstraction built with limit=20 (it indexes every situation either way); "
-            "size not measured (a limited build's unreached buckets compress away)")
+            + _WAUGH_BYTES)
 _SCALED = ("scaled from a smaller build, benchmarks/bench_scaling.py --workers 2 {}; AMD EPYC, 2 cores, AVX-512, "
            "load average 9-11 (task CPU seconds, not wall, carry the load), 2026-12-05")
 
@@ -83,33 +87,43 @@ FIGURES: dict[str, Measured] = {
     "ehs-table/flop": Measured(1_286_792, 65_000_000, 157.0, _EHS),
     "ehs-table/turn": Measured(13_960_050, 324_000_000, 79.0, _EHS),
     "ehs-table/river": Measured(123_156_254, 756_000_000, 72.5, _EHS),
-    "abstraction/preflop": Measured(169, None, 40.6, _ABSTRACTION),
-    "abstraction/river-centroids": Measured(256, None, 257.2, _ABSTRACTION),
+    "abstraction/preflop": Measured(169, 44_632, 40.6, _ABSTRACTION_SIZE.format("as built (169 rows either way)")),
+    "abstraction/river-centroids": Measured(256, 15_123, 257.2, _ABSTRACTION_SIZE.format(
+        "as a limited build wrote its 256 centroids"), True),
     "abstraction/river": Measured(123_156_254, 1_800_000_000, 411.7, _ABSTRACTION.replace(" (size not measured)", "")),
-    "abstraction/turn-centroids": Measured(256, None, 145.6, _ABSTRACTION),
-    "abstraction/turn": Measured(13_960_050, None, 149.0, _ABSTRACTION),
-    "abstraction/flop-centroids": Measured(256, None, 727.7, _ABSTRACTION),
-    "abstraction/flop": Measured(1_286_792, None, 332.3, _ABSTRACTION),
+    "abstraction/turn-centroids": Measured(256, 12_277, 145.6, _ABSTRACTION_SIZE.format(
+        "as a limited build wrote its 256 centroids"), True),
+    "abstraction/turn": Measured(13_960_050, 163_400_000, 149.0, _ABSTRACTION_SIZE.format(
+        "133,675 B for the 11,419 rows of a limited build, x rows"), True),
+    "abstraction/flop-centroids": Measured(256, 34_413, 727.7, _ABSTRACTION_SIZE.format(
+        "as a limited build wrote its 256 centroids"), True),
+    "abstraction/flop": Measured(1_286_792, 65_490_000, 332.3, _ABSTRACTION_SIZE.format(
+        "692,468 B for the 13,607 rows of a limited build, x rows"), True),
     "abstraction/report": Measured(2 * 4 * 256, None, 110.3, _ABSTRACTION),
     "matchups-3way": Measured(13_763_646, 401_000_000, 6_200.0, _SCALED.format(
         "-p matchups-3way.limit=20000: its tasks' 18.0 CPU s x 688 rows over 2 workers, bytes x 688"), True),
     "holdem-weights/flop": Measured(1_286_792, 67_914_737, 71.883, _RUN_WEIGHTS),
     "holdem-weights/turn": Measured(13_960_050, 546_964_085, 45.204, _RUN_WEIGHTS),
     "holdem-weights/river": Measured(123_156_254, 795_232_821, 71.036, _RUN_WEIGHTS),
-    "preflop-3way": Measured(818_480, None, None, "rows: the dealable triples of classes c1 <= c2 <= c3 (818,805 "
-                             "triples, 325 need five cards of one rank), counted by brute force; "
-                             "size and time need the whole matchups-3way, not measured"),
-    "exploitability-exact": Measured(7 * 2 * 1_755, None, 49_670.0, "pipeline.datasets.recipes.exploitability_exact"
-                                     ".FLOP_SECONDS: 56.6 CPU s a canonical flop against tag "
+    "preflop-3way": Measured(818_480, 59_600_000, 290.0, "rows: the dealable triples of classes c1 <= c2 <= c3 "
+                             "(818,805 triples, 325 need five cards of one rank), counted by brute force; size and "
+                             "time scaled from a build on the first 40,000 rows of matchups-3way (375,847 B for "
+                             "5,160 rows; 0.85 s, x 344 for the whole input), load 2, 2026-12-05", True),
+    "exploitability-exact": Measured(7 * 2 * 1_755, 260_600_000, 49_670.0,
+                                     "pipeline.datasets.recipes.exploitability_exact.FLOP_SECONDS: 56.6 CPU s a "
+                                     "canonical flop "
+                                     "against tag "
                                      "(benchmarks/bench_exact_br.py --policy tag --flops 3, load 2-3) x 1,755 over 2 "
-                                     "workers; not run in full", True),
-    "exploitability": Measured(70, None, 806.0, _SCALED.format(
-        "-p exploitability.hands=5000: its tasks' 80.1 CPU s x 20 over 2 workers, + 5 s of cluster start"), True),
+                                     "workers; not run in full; size: 24,570 rows of 1,326 float64 (Parquet keeps "
+                                     "distinct floats at about their 8 bytes)", True),
+    "exploitability": Measured(70, 394_720, 806.0, _SCALED.format(
+        "-p exploitability.hands=5000: its tasks' 80.1 CPU s x 20 over 2 workers, + 5 s of cluster start; bytes: "
+        "39,472 for the 7 parts of hands=2000, x 10 parts"), True),
     "abstraction/preflop-waugh": Measured(169, 3_137, 0.034, _WAUGH.format("as built")),
-    "abstraction/flop-waugh": Measured(1_286_792, None, 2.0, _WAUGH.format(_LIMITED), True),
-    "abstraction/turn-waugh": Measured(13_960_050, None, 4.0, _WAUGH.format(_LIMITED), True),
-    "abstraction/river-waugh": Measured(123_156_254, None, 35.0, _WAUGH.format(
-        "scaled from turn-waugh's 4.0 s by the indices (x 8.8); not built"), True),
+    "abstraction/flop-waugh": Measured(1_286_792, 3_860_000, 2.0, _WAUGH.format(_LIMITED), True),
+    "abstraction/turn-waugh": Measured(13_960_050, 41_900_000, 4.0, _WAUGH.format(_LIMITED), True),
+    "abstraction/river-waugh": Measured(123_156_254, 369_500_000, 35.0, _WAUGH.format(
+        "scaled from turn-waugh's 4.0 s by the indices (x 8.8); not built; " + _WAUGH_BYTES), True),
     "omaha-vs-random": Measured(16_432 * 5, 2_529_499, 281.0, _SCALED.format(
         "-p omaha-vs-random.trials=230000: its tasks' 55.0 CPU s x 10 over 2 workers, + 6 s of cluster start; "
         "bytes as built in opponents=K/ folders with trials=23000 (the rows do not depend on the trials)"), True),
