@@ -10,7 +10,9 @@ run printed that line (first run: yes where the figure is above
     python benchmarks/bench_first_use.py                 # every command below
     python benchmarks/bench_first_use.py ehs odds        # some of them
 
-Compilation is single-threaded: measure on a quiet machine; the load is printed.
+Compilation is single-threaded: measure on a quiet machine; the load is printed.  The peers' first use, in
+the same run: eval7 (a compiled C extension: its first use is its import) and pokerkit (pure Python), each
+importing and valuing one seven-card hand in a new process, twice.
 """
 from __future__ import annotations
 
@@ -49,6 +51,19 @@ def _run(args: list[str], cache: str) -> tuple[float, bool, int]:
     return time.perf_counter() - t, "compiling kernels" in done.stderr, done.returncode
 
 
+PEERS: dict[str, str] = {
+    "eval7": "import eval7; eval7.evaluate([eval7.Card(c) for c in ('Ah', 'Kh', 'Qh', 'Jh', 'Th', '2c', '3d')])",
+    "pokerkit": "from pokerkit import Card, StandardHighHand; "
+                "StandardHighHand.from_game(Card.parse('AhKh'), Card.parse('QhJhTh2c3d'))",
+}
+
+
+def _peer(code: str) -> tuple[float, int]:
+    t = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    return time.perf_counter() - t, done.returncode
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("names", nargs="*", help=f"commands to time (default all: {', '.join(COMMANDS)})")
@@ -61,6 +76,11 @@ def main() -> None:
         status = "" if rc == rc2 == 0 else f"  exit {rc}/{rc2}"
         print(f"{name:<20s} {cold:8.1f} {warm:7.1f} {cold - warm:11.1f}  {'yes' if said else 'no':>4s} / "
               f"{'yes' if again else 'no':<4s}  {os.getloadavg()[0]:.1f}{status}", flush=True)
+    for name, code in PEERS.items():        # the peers in the same run: import and one hand, twice
+        (cold, rc), (warm, rc2) = _peer(code), _peer(code)
+        status = "" if rc == rc2 == 0 else f"  exit {rc}/{rc2} (not installed?)"
+        print(f"{'peer ' + name:<20s} {cold:8.1f} {warm:7.1f} {cold - warm:11.1f}  {'-':>4s} / {'-':<4s}  "
+              f"{os.getloadavg()[0]:.1f}{status}", flush=True)
 
 
 if __name__ == "__main__":
