@@ -39,8 +39,8 @@ class Measured:
 _EHS = "docs/measured.md, benchmarks/bench_ehs_table.py (parts only)"
 _ABSTRACTION = "docs/abstraction.md, benchmarks/bench_abstraction.py, k = 256, machine shared (size not measured)"
 
-_ABSTRACTION_SIZE = (_ABSTRACTION.replace(" (size not measured)", "") + "; size scaled from a build with limit=20 "
-                     "(2026-12-05): {}")
+_ABSTRACTION_SIZE = (_ABSTRACTION.replace(" (size not measured)", "") + "; size (parts and side outputs) from a "
+                     "build with limit=20, 2026-12-05: {}")
 _RUN = "benchmarks/bench_dataset_figures.py, 2 workers, AMD EPYC, 2 cores, AVX-512, load average 7.8, 2026-12-04"
 _RUN_WEIGHTS = _RUN.replace("load average 7.8", "load average 5.9")
 _ROWS = "rows: the recipe's exact count; size and time not measured yet"
@@ -87,19 +87,20 @@ FIGURES: dict[str, Measured] = {
     "ehs-table/flop": Measured(1_286_792, 65_000_000, 157.0, _EHS),
     "ehs-table/turn": Measured(13_960_050, 324_000_000, 79.0, _EHS),
     "ehs-table/river": Measured(123_156_254, 756_000_000, 72.5, _EHS),
-    "abstraction/preflop": Measured(169, 44_632, 40.6, _ABSTRACTION_SIZE.format("as built (169 rows either way)")),
-    "abstraction/river-centroids": Measured(256, 15_123, 257.2, _ABSTRACTION_SIZE.format(
+    "abstraction/preflop": Measured(169, 46_419, 40.6, _ABSTRACTION_SIZE.format("as built, parts and side outputs")),
+    "abstraction/river-centroids": Measured(256, 15_459, 257.2, _ABSTRACTION_SIZE.format(
         "as a limited build wrote its 256 centroids"), True),
     "abstraction/river": Measured(123_156_254, 1_800_000_000, 411.7, _ABSTRACTION.replace(" (size not measured)", "")),
-    "abstraction/turn-centroids": Measured(256, 12_277, 145.6, _ABSTRACTION_SIZE.format(
+    "abstraction/turn-centroids": Measured(256, 12_517, 145.6, _ABSTRACTION_SIZE.format(
         "as a limited build wrote its 256 centroids"), True),
-    "abstraction/turn": Measured(13_960_050, 163_400_000, 149.0, _ABSTRACTION_SIZE.format(
-        "133,675 B for the 11,419 rows of a limited build, x rows"), True),
-    "abstraction/flop-centroids": Measured(256, 34_413, 727.7, _ABSTRACTION_SIZE.format(
+    "abstraction/turn": Measured(13_960_050, 191_700_000, 149.0, _ABSTRACTION_SIZE.format(
+        "133,675 B for the 11,419 rows of a limited build, x rows, + its dense arrays, 28,282,980 B"), True),
+    "abstraction/flop-centroids": Measured(256, 34_745, 727.7, _ABSTRACTION_SIZE.format(
         "as a limited build wrote its 256 centroids"), True),
-    "abstraction/flop": Measured(1_286_792, 65_490_000, 332.3, _ABSTRACTION_SIZE.format(
-        "692,468 B for the 13,607 rows of a limited build, x rows"), True),
-    "abstraction/report": Measured(2 * 4 * 256, None, 110.3, _ABSTRACTION),
+    "abstraction/flop": Measured(1_286_792, 69_130_000, 332.3, _ABSTRACTION_SIZE.format(
+        "692,468 B for the 13,607 rows of a limited build, x rows, + its dense arrays, 3,638,928 B"), True),
+    "abstraction/report": Measured(2 * 4 * 256, 66_602, 110.3, _ABSTRACTION_SIZE.format(
+        "as a limited build wrote its 2,048 rows, report and pictures"), True),
     "matchups-3way": Measured(13_763_646, 401_000_000, 6_200.0, _SCALED.format(
         "-p matchups-3way.limit=20000: its tasks' 18.0 CPU s x 688 rows over 2 workers, bytes x 688"), True),
     "holdem-weights/flop": Measured(1_286_792, 67_914_737, 71.883, _RUN_WEIGHTS),
