@@ -54,6 +54,10 @@ def kind_of(path: Union[str, os.PathLike[str]], follow: bool = False) -> Optiona
         return None
     except NotADirectoryError:             # a file where a folder on the way should be: nothing can be here
         return None
+    except OSError as e:
+        if e.errno == errno.ENAMETOOLONG:   # a name longer than the system allows: nothing can be there
+            return None
+        raise
     return mode_kind(mode)
 
 

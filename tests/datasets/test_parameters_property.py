@@ -70,3 +70,15 @@ def test_every_parameter_is_checked(name, data):
         if key == "opponents":
             assert recorded and all(type(k) is int and 1 <= k <= 9 for k in recorded)
             assert not isinstance(value, bool)
+
+
+def test_a_player_name_too_long_for_the_system_is_one_line():
+    """Found by the property above on CI: a 250-digit player made pathlib's is_file raise ENAMETOOLONG."""
+    from pipeline.core.files import kind_of
+
+    assert kind_of("9" * 5000) is None and kind_of("9" * 5000, follow=True) is None
+    for name, key, value in (("exploitability", "player", "9" * 300), ("exploitability-exact", "policy",
+                                                                       "9" * 300 + ".json")):
+        with pytest.raises(InputError, match="no player file at") as e:
+            dataset(name, **{key: value})
+        assert len(str(e.value)) < 120 and "\n" not in str(e.value)
