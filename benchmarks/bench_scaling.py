@@ -29,6 +29,11 @@ existing Dask cluster instead of local workers (``--workers`` then only labels t
 
 A dataset whose full run would take too long gets a small ``-p NAME.limit=...`` (or ``hands=``); the
 parameters used are printed beside each result.
+
+No registry package builds these datasets, so the runs are set beside a yardstick measured in the same run
+(``common.Yardstick``: eval7 evaluating a fixed batch of random 7-card hands, in this process, before the
+first run and after the last): each run's wall time is printed at the end also as a multiple of it, so that a
+figure from a loaded run can be set beside one from a quiet run.
 """
 from __future__ import annotations
 
@@ -47,6 +52,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from common import Yardstick  # noqa: E402
 
 DEFAULT = ["matchups", "ehs-table/flop", "abstraction/turn", "exploitability"]
 
@@ -323,6 +330,8 @@ def main() -> None:
     predict_at = [int(w) for w in args.predict.split(",")]
     print(f"bench_scaling: {cpu_name()}; load average {os.getloadavg()[0]:.2f}; "
           f"POKERPIPE_CACHE={os.environ.get('POKERPIPE_CACHE', '~/.cache/pokerpipe')}")
+    walls: list[tuple[str, int, float]] = []
+    yard = Yardstick()
     with tempfile.TemporaryDirectory() as tmp:
         out = args.out or tmp
         t = time.perf_counter()
@@ -339,8 +348,14 @@ def main() -> None:
             for w in counts:
                 r, wall, tree = run_child({**base, "workers": w, "force": True})
                 runs.append((w, r, wall, tree))
+                walls.append((name, w, wall))
                 print(f"  {w} workers: {wall:.2f} s", flush=True)
             print("\n".join(report(name, runs, predict_at)), flush=True)
+    yard.after()
+    print(yard.line())
+    if yard.seconds:
+        print("wall times in yardsticks: " + "; ".join(f"{name} {w} workers {yard.times(wall)}"
+                                                      for name, w, wall in walls))
 
 
 if __name__ == "__main__":

@@ -68,3 +68,64 @@ def cpu_line() -> str:
     except OSError:
         pass
     return f"CPU: {name}; flags {' '.join(f for f in SIMD_FLAGS if f in flags) or 'unknown'}"
+
+
+# --------------------------------------------------------------------------- the yardstick
+
+YARDSTICK_HANDS = 100_000
+
+
+def eval7_cards(hands: np.ndarray) -> list:
+    """eval7 ``Card`` lists for rows of card ids (``4 * rank + suit``, ranks 2..A, suits c d h s)."""
+    import eval7
+
+    deck = [eval7.Card("23456789TJQKA"[c >> 2] + "cdhs"[c & 3]) for c in range(52)]
+    return [[deck[c] for c in row] for row in np.asarray(hands).tolist()]
+
+
+def yardstick(hands: int = YARDSTICK_HANDS, repeat: int = 3) -> float | None:
+    """Seconds for eval7 to evaluate a fixed batch of ``hands`` random 7-card hands (seed 1, Card objects
+    prebuilt, best of ``repeat``), or None without eval7.  A benchmark with no registry peer doing its work
+    measures this before and after itself, and quotes its times also as multiples of it: a figure from a loaded
+    run can then be set beside one from a quiet run."""
+    try:
+        import eval7
+    except ImportError:
+        return None
+    batch = eval7_cards(random_hands(hands))
+    ev = eval7.evaluate
+    return best_of(lambda: [ev(h) for h in batch], repeat)
+
+
+class Yardstick:
+    """The yardstick measured before a benchmark (on construction) and after it (:meth:`after`)."""
+
+    def __init__(self, hands: int = YARDSTICK_HANDS) -> None:
+        self.hands = hands
+        self.before = yardstick(hands)
+        self.after_s: float | None = None
+
+    def after(self) -> None:
+        self.after_s = yardstick(self.hands) if self.before is not None else None
+
+    @property
+    def seconds(self) -> float | None:
+        """The yardstick's time: the mean of before and after (before alone until :meth:`after`)."""
+        if self.before is None:
+            return None
+        return self.before if self.after_s is None else (self.before + self.after_s) / 2
+
+    def times(self, seconds: float) -> str:
+        """``seconds`` as a multiple of the yardstick, for printing beside the seconds."""
+        s = self.seconds
+        return "" if s is None else f"{seconds / s:,.1f} yardsticks"
+
+    def line(self, prefix: str = "") -> str:
+        """What the yardstick was: its rate before (and after) the benchmark."""
+        if self.before is None:
+            return f"{prefix}yardstick: eval7 not installed (pip install eval7), no yardstick"
+        rate = f"{self.hands / self.before / 1e6:.2f} M hands/s"
+        if self.after_s is not None:
+            rate += f" before, {self.hands / self.after_s / 1e6:.2f} after"
+        return (f"{prefix}yardstick (eval7 evaluate, {self.hands:,} fixed random 7-card hands, 1 core, this run): "
+                f"{rate}; 1 yardstick = {self.seconds:.3f} s")
