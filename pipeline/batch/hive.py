@@ -10,7 +10,8 @@ DuckDB read the folder as one table with the key column taken from the path —
 pandas as a category, polars as Int64, DuckDB as BIGINT — with no glob.  A file
 that held the column as well would be refused (pyarrow: "Unable to merge:
 Field opponents has incompatible types"), hence the column lives in the path
-only.  pokerpipe's own readers put it back, typed as the schema says and where
+only, and described in each file's schema metadata instead (:data:`PARTITION_KEY`).
+pokerpipe's own readers put it back, typed as the schema says and where
 the schema has it (:func:`restored`), so that a verified read gives the very
 table the recipe computed.
 
@@ -22,11 +23,13 @@ read back as a number.
 """
 from __future__ import annotations
 
+import json
 import re
 from typing import Any, Optional
 
 import pyarrow as pa
 
+from .parquet import DESCRIPTION
 from .spec import Dataset
 from .verified import part_file, part_name
 
@@ -69,11 +72,22 @@ def is_file_of(dataset: Dataset, file: Any, index: int) -> bool:
     return m is not None and m[1] == dataset.partition_key and m[3] == part_name(index)
 
 
+PARTITION_KEY = b"pokerpipe.partition_key"     # a part file's schema metadata: the key column its path holds
+
+
 def file_schema(dataset: Dataset) -> pa.Schema:
-    """The schema of the dataset's part files: its full schema (metadata included) without the key column."""
+    """The schema of the dataset's part files: its full schema (metadata included) without the key column, and
+    that column described in the schema's metadata instead (:data:`PARTITION_KEY`: its name, type and
+    description as JSON), so that a part read alone still says what every column of the table holds."""
     schema = dataset.full_schema
     key = key_of(dataset)
-    return schema if key is None else schema.remove(schema.get_field_index(key))
+    if key is None:
+        return schema
+    field = schema.field(key)
+    about = {"column": key, "type": str(field.type), "folders": f"{key}=<value>",
+             "description": (field.metadata or {}).get(DESCRIPTION, b"").decode()}
+    stripped = schema.remove(schema.get_field_index(key))
+    return stripped.with_metadata({**(stripped.metadata or {}), PARTITION_KEY: json.dumps(about).encode()})
 
 
 def stripped(dataset: Dataset, table: pa.Table, file: str) -> pa.Table:
@@ -87,7 +101,7 @@ def stripped(dataset: Dataset, table: pa.Table, file: str) -> pa.Table:
     held = table.column(key).unique().to_pylist()
     if held and held != [value]:
         raise ValueError(f"{dataset.name}: {file} holds rows with {key} {sorted(held)[:3]}, not only {value}")
-    return table.drop_columns([key])
+    return table.drop_columns([key]).replace_schema_metadata(file_schema(dataset).metadata)
 
 
 def restored(dataset: Dataset, table: pa.Table, file: str, columns: Optional[list[str]] = None) -> pa.Table:

@@ -50,6 +50,12 @@ def read_everywhere(out: str | os.PathLike[str], name: str | Dataset, **params: 
     described = column_descriptions(schema)
     want = {c: d for c, d in column_descriptions(ds.schema).items() if c != key}
     assert described == want and all(described.values()), ("descriptions", name)
+    if key is not None:                 # the key is in the paths: each file's schema metadata describes it
+        import json
+
+        about = json.loads(schema.metadata[b"pokerpipe.partition_key"])
+        assert about["column"] == key and about["description"] == column_descriptions(ds.schema)[key], name
+        assert about["description"] and about["type"] == str(ds.schema.field(key).type), name
     return rows
 
 

@@ -24,9 +24,11 @@ RECORDED = {
     # against exact values); then k = 3, 4 rather than 2, 3 when k = 2 became exact (issue 22: half a
     # minute of counting, built by tests/test_cli_jobs.py instead) and the parameters record ``exact``;
     # and again for issue 41's deal (BEFORE_DESCRIPTIONS says how it was checked); and again when its parts
-    # moved into Hive-style opponents=K/ folders without the column (BEFORE_HIVE: the same parts, column put back)
+    # moved into Hive-style opponents=K/ folders without the column (BEFORE_HIVE: the same parts, column put back),
+    # and again when each part's schema metadata came to describe that column (pokerpipe.partition_key; BEFORE_HIVE
+    # still holds, the parts rebuilt with the dataset's own schema)
     ("vs-random", (("opponents", "3,4"), ("trials", 1000))):
-        "b8ad5a327ac3ea725bded10f6d6eb57a1eb4355fb81efb47f7036c8dd8acf6bc",
+        "8f23b74b461f982cf8601d7f85d6806aa881ffd70256708856aa083b67f22b10",
 }
 # vs-random's parts digest before its parts moved into Hive-style ``opponents=K/`` folders, the column in the path
 # only (issue 40): each part with the column put back gives exactly this (tests/datasets/test_datasets.py)
