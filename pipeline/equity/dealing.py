@@ -111,7 +111,8 @@ def deal_bits_block(nb: int, s0: np.uint64, s1: np.uint64, rplayers: np.ndarray,
                     alone: np.ndarray, restart: bool, choices: np.ndarray,
                     choice_count: np.ndarray, live0: np.uint64, missing: int,
                     dplayers: np.ndarray, bkey0: np.uint64, bsuit0: np.uint64, bkeys: np.ndarray, bsuited: np.ndarray,
-                    keys: np.ndarray, suited: np.ndarray, bit_keys: np.ndarray) -> tuple:
+                    keys: np.ndarray, suited: np.ndarray, bit_keys: np.ndarray, picks: np.ndarray,
+                    dkeys: np.ndarray, dsuited: np.ndarray) -> tuple:
     """Plans with range players drawn by their law (:func:`.plan._lists`), cards kept as bits of the suited
     layout (bit ``16*suit + rank``).  The listed range players come as one row of ``rows`` (Walker's alias
     method over the rows' weights, in integers when they are counts, or uniform), the others each from his
@@ -122,7 +123,15 @@ def deal_bits_block(nb: int, s0: np.uint64, s1: np.uint64, rplayers: np.ndarray,
     one ``pdep``, :func:`~pipeline.core.bits.nth_set_bit`): no deck to shuffle and no held card to skip, what
     is held is simply not in the mask of live cards.  Writes each trial's board key and suited mask and each
     dealt player's two-card key and suited mask, which is all :func:`.montecarlo.evaluate_bits_block`
-    reads."""
+    reads.
+
+    Inside the trial loop nothing is written at a player's row of ``keys``: a store whose row is read from
+    ``rplayers`` or ``dplayers`` waits on that load, and each load after it on the store (numba cannot tell
+    the arrays apart), which cost a quarter of a three-way ranged trial.  The loop records what each trial
+    drew instead, at rows of its own: the listed row and each alone player's combo in ``picks`` (int64,
+    ``(1 + len(alone), nb)``), the deck players' keys and masks in ``dkeys``/``dsuited`` (``(len(dplayers),
+    nb)``); the players' rows are filled from them after it, player by player.  The draws, and so the
+    stream, are the same."""
     A = rows.shape[0]
     L = listed.size
     Q = alone.size
@@ -132,6 +141,7 @@ def deal_bits_block(nb: int, s0: np.uint64, s1: np.uint64, rplayers: np.ndarray,
     chosen = choice_count.size > 0
     short_list = A <= 1 << 16               # a row drawn from 16 bits
     n0 = int(popcount(live0)) - 2 * (L + Q)    # live cards once the range players hold theirs
+    whole_board = missing == 5
     word = np.uint64(0)
     left = 0
     cw = np.uint64(0)
@@ -140,8 +150,8 @@ def deal_bits_block(nb: int, s0: np.uint64, s1: np.uint64, rplayers: np.ndarray,
         if A > 0:
             if counted_rows:        # the integer alias table: row and cut from the two halves of one output
                 s0, s1, a, u = below_pair(s0, s1, A, row_total)
-                if u >= row_cut[a]:
-                    a = row_alias[a]
+                other = row_alias[a]        # read before the test, so that it is a select and not a branch
+                a = other if u >= row_cut[a] else a
             elif short_list:
                 s0, s1, word, left, a = below16(s0, s1, word, left, A)
             else:
@@ -149,19 +159,13 @@ def deal_bits_block(nb: int, s0: np.uint64, s1: np.uint64, rplayers: np.ndarray,
             if weighted_rows:
                 s0, s1, a = alias_step(s0, s1, a, row_prob[a], row_alias[a])
             taken = row_mask[a]
-            for k in range(L):
-                i = rows[a, k]
-                p = rplayers[listed[k]]
-                keys[p, b] = ckeys[i]
-                suited[p, b] = csuited[i]
+            picks[0, b] = a
         q = 0
         if chosen:          # the first alone player, uniform among his combos beside the row
             s0, s1, word, left, j = below16(s0, s1, word, left, choice_count[a])
             i = np.int64(choices[a, j])
             taken |= csuited[i]
-            p = rplayers[alone[0]]
-            keys[p, b] = ckeys[i]
-            suited[p, b] = csuited[i]
+            picks[1, b] = i
             q = 1
         held = taken
         first = q
@@ -178,21 +182,27 @@ def deal_bits_block(nb: int, s0: np.uint64, s1: np.uint64, rplayers: np.ndarray,
                     q = first
                 continue
             taken |= csuited[i]
-            p = rplayers[k]
-            keys[p, b] = ckeys[i]
-            suited[p, b] = csuited[i]
+            picks[1 + q, b] = i
             q += 1
         live = live0 & ~taken
         n = n0
         bkey = bkey0
         bs = bsuit0
         c = 0           # cards dealt this trial: a new generator output every fourth
-        for _d in range(missing):
-            s0, s1, cw, c, bit = draw_live_card(s0, s1, cw, c, live, n)
-            live ^= bit
-            n -= 1
-            bs |= bit
-            bkey += bit_keys[lowest_bit_index(bit)]
+        if whole_board:     # the same loop at a length the compiler knows: unrolled, its refills placed
+            for _d in range(5):
+                s0, s1, cw, c, bit = draw_live_card(s0, s1, cw, c, live, n)
+                live ^= bit
+                n -= 1
+                bs |= bit
+                bkey += bit_keys[lowest_bit_index(bit)]
+        else:
+            for _d in range(missing):
+                s0, s1, cw, c, bit = draw_live_card(s0, s1, cw, c, live, n)
+                live ^= bit
+                n -= 1
+                bs |= bit
+                bkey += bit_keys[lowest_bit_index(bit)]
         bkeys[b] = bkey
         bsuited[b] = bs
         for q in range(D):
@@ -201,9 +211,25 @@ def deal_bits_block(nb: int, s0: np.uint64, s1: np.uint64, rplayers: np.ndarray,
             s0, s1, cw, c, bit2 = draw_live_card(s0, s1, cw, c, live, n - 1)
             live ^= bit2
             n -= 2
-            p = dplayers[q]
-            keys[p, b] = bit_keys[lowest_bit_index(bit)] + bit_keys[lowest_bit_index(bit2)]
-            suited[p, b] = bit | bit2
+            dkeys[q, b] = bit_keys[lowest_bit_index(bit)] + bit_keys[lowest_bit_index(bit2)]
+            dsuited[q, b] = bit | bit2
+    for k in range(L):      # the players' rows, from what each trial drew
+        p = rplayers[listed[k]]
+        for b in range(nb):
+            i = rows[picks[0, b], k]
+            keys[p, b] = ckeys[i]
+            suited[p, b] = csuited[i]
+    for q in range(Q):
+        p = rplayers[alone[q]]
+        for b in range(nb):
+            i = picks[1 + q, b]
+            keys[p, b] = ckeys[i]
+            suited[p, b] = csuited[i]
+    for q in range(D):
+        p = dplayers[q]
+        for b in range(nb):
+            keys[p, b] = dkeys[q, b]
+            suited[p, b] = dsuited[q, b]
     return s0, s1
 
 

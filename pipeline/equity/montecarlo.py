@@ -103,6 +103,9 @@ def monte_carlo_chunk(trials: int, seed: int, chunk: int, plan: DealPlan, counts
         bsuited = np.empty(BLOCK, np.uint64)
         hand_keys = np.empty(BLOCK, np.uint64)       # one player's seven cards in each trial, on a SIMD path
         hand_suited = np.empty(BLOCK, np.uint64)
+        picks = np.empty((1 + plan.alone.size, BLOCK), np.int64)     # what each trial drew (the deal's rows)
+        dkeys = np.empty((plan.dplayers.size, BLOCK), np.uint64)
+        dsuited = np.empty((plan.dplayers.size, BLOCK), np.uint64)
         bit_keys = np.zeros(64, np.uint64)      # the key of the card at each bit of the suited layout
         for c in range(52):
             bit_keys[16 * (c & 3) + (c >> 2)] = T.card_keys[c]
@@ -115,7 +118,7 @@ def monte_carlo_chunk(trials: int, seed: int, chunk: int, plan: DealPlan, counts
                                      plan.row_prob, plan.row_alias, plan.row_cut, plan.row_total, plan.alone,
                                      plan.reject, plan.choices, plan.choice_count, plan.live,
                                      5 - board.size, plan.dplayers, bkey0, bsuit0, bkeys, bsuited, keys, suited,
-                                     bit_keys)
+                                     bit_keys, picks, dkeys, dsuited)
             evaluate_bits_block(nb, bkeys, bsuited, keys, suited, values, T, lookup, level, hand_keys, hand_suited)
             showdown_block(nb, values, omegas, False, counts, wsums, wtot)
         return

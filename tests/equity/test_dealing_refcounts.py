@@ -46,5 +46,7 @@ def test_range_dealing_loops_hold_no_increfs():
         f(B, s0, s1, plan.rplayers, plan.roffsets, plan.alias_prob, plan.alias_idx, plan.requal, plan.ckeys,
           plan.csuited, plan.listed, plan.rows, plan.row_mask, plan.row_prob, plan.row_alias, plan.row_cut,
           plan.row_total, plan.alone, plan.reject, plan.choices, plan.choice_count, plan.live, 5, plan.dplayers,
-          np.uint64(0), np.uint64(0), bkeys, bsuited, keys, suited, bit_keys)
+          np.uint64(0), np.uint64(0), bkeys, bsuited, keys, suited, bit_keys,
+          np.zeros((1 + plan.alone.size, B), np.int64), np.zeros((plan.dplayers.size, B), np.uint64),
+          np.zeros((plan.dplayers.size, B), np.uint64))
         assert _increfs(f) == 0
