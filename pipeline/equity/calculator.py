@@ -40,7 +40,7 @@ from ..core.cpu import simd_level
 from ..core.inputs import integer, shown
 from ..evaluator.decks import STANDARD, Deck
 from ..evaluator.kernels import Tables
-from ..evaluator.simd import lookup_values
+from ..evaluator.simd import lookup_values, offsets32
 from ..evaluator.tables import tables
 from ..ranges.query import parse_query
 from ..ranges.syntax import Range
@@ -529,7 +529,7 @@ def _monte_carlo(ranges: list[Range], board_cards: list[int], base_mask: int, tr
     P = len(ranges)
     plan = plan_deal(ranges, board_cards, base_mask)
     t = tables(deck)
-    level, lookup = simd_level(), lookup_values(deck)
+    level, lookup, offsets = simd_level(), lookup_values(deck), offsets32(deck)
     acc = MonteCarloTotals(P, plan.weighted)
     start = time.monotonic()
     size = CHUNK_TRIALS
@@ -540,7 +540,7 @@ def _monte_carlo(ranges: list[Range], board_cards: list[int], base_mask: int, tr
         counts = np.zeros((P, P), np.int64)
         wsums = np.zeros((P, P + 2), np.float64)
         wtot = np.zeros(2, np.float64)
-        monte_carlo_chunk(n, seed, i, plan.for_chunk(), counts, wsums, wtot, t, lookup, level)
+        monte_carlo_chunk(n, seed, i, plan.for_chunk(), counts, wsums, wtot, t, lookup, offsets, level)
         return n, counts, wsums, wtot
 
     stopped = ["trials"]

@@ -79,12 +79,12 @@ HM = np.uint64(HASH_MASK)
 
 @njit(cache=True, nogil=True)
 def monte_carlo_chunk(trials: int, seed: int, chunk: int, plan: DealPlan, counts: np.ndarray, wsums: np.ndarray,
-                      wtot: np.ndarray, T: Tables, lookup: np.ndarray, level: int) -> None:
+                      wtot: np.ndarray, T: Tables, lookup: np.ndarray, offsets: np.ndarray, level: int) -> None:
     """Run ``trials`` trials of chunk ``chunk`` of ``plan`` (:func:`.plan.plan_deal`; its own deck:
     :meth:`~.plan.DealPlan.for_chunk`, shuffled in place); add to ``counts`` (unweighted plans) or
     ``wsums``/``wtot`` (weighted plans: sums of omega and omega squared).  ``level`` is the SIMD path
-    (:mod:`pipeline.core.cpu`) that values the hands of plans dealt as bits, ``lookup`` the table it reads
-    (:func:`pipeline.evaluator.simd.lookup_values`)."""
+    (:mod:`pipeline.core.cpu`) that values the hands of plans dealt as bits, ``lookup`` and ``offsets`` the
+    tables it reads (:func:`pipeline.evaluator.simd.lookup_values`, :func:`~pipeline.evaluator.simd.offsets32`)."""
     s0, s1 = chunk_state(seed, chunk)
     hole_keys, hole_cards, board = plan.hole_keys, plan.hole_cards, plan.board
     P = hole_keys.size
@@ -119,7 +119,8 @@ def monte_carlo_chunk(trials: int, seed: int, chunk: int, plan: DealPlan, counts
                                      plan.reject, plan.choices, plan.choice_count, plan.live,
                                      5 - board.size, plan.dplayers, bkey0, bsuit0, bkeys, bsuited, keys, suited,
                                      bit_keys, picks, dkeys, dsuited)
-            evaluate_bits_block(nb, bkeys, bsuited, keys, suited, values, T, lookup, level, hand_keys, hand_suited)
+            evaluate_bits_block(nb, bkeys, bsuited, keys, suited, values, T, lookup, offsets, level, hand_keys,
+                                hand_suited)
             showdown_block(nb, values, omegas, False, counts, wsums, wtot)
         return
     hole = np.empty((P, BLOCK, 2), np.uint8)
@@ -142,7 +143,8 @@ def monte_carlo_chunk(trials: int, seed: int, chunk: int, plan: DealPlan, counts
 
 @njit(cache=True, nogil=True)
 def evaluate_bits_block(nb: int, bkeys: np.ndarray, bsuited: np.ndarray, keys: np.ndarray, suited: np.ndarray,
-                        values: np.ndarray, T: Tables, lookup: np.ndarray, level: int, hand_keys: np.ndarray,
+                        values: np.ndarray, T: Tables, lookup: np.ndarray, offsets: np.ndarray, level: int,
+                        hand_keys: np.ndarray,
                         hand_suited: np.ndarray) -> None:
     """:func:`evaluate_block` for cards kept as suited masks: a flush's ranks are its suit's 13 bits of the
     board's mask OR the player's.  On a SIMD path (``level``), each player's hands are summed into
@@ -153,12 +155,13 @@ def evaluate_bits_block(nb: int, bkeys: np.ndarray, bsuited: np.ndarray, keys: n
         for p in range(keys.shape[0]):
             pk, ps, pv = keys[p], suited[p], values[p]
             for b in range(0, whole, 8):
-                board_keys_block_avx2(bkeys, bsuited, pk, ps, b, pv, T.rank_offsets, lookup)
+                board_keys_block_avx2(bkeys, bsuited, pk, ps, b, pv, offsets, lookup)
             for b in range(whole, nb):
                 hand_keys[b] = bkeys[b] + keys[p, b]
                 hand_suited[b] = bsuited[b] | suited[p, b]
             if whole < nb:
-                evaluate_keys8(hand_keys[whole:nb], hand_suited[whole:nb], values[p, whole:nb], T, lookup, level)
+                evaluate_keys8(hand_keys[whole:nb], hand_suited[whole:nb], values[p, whole:nb], T, lookup, offsets,
+                               level)
         return
     rank_offsets, rank_values, flush_values = T.rank_offsets, T.rank_values, T.flush_values   # locals: registers
     for p in range(keys.shape[0]):

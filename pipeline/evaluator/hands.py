@@ -41,7 +41,7 @@ from .kernels import (
     flush_shift,
     suited_bit,
 )
-from .simd import evaluate_keys8, lookup_values
+from .simd import evaluate_keys8, lookup_values, offsets32
 from .tables import tables
 
 __all__ = ["add_cards", "evaluate_keys", "hand_keys"]
@@ -131,7 +131,7 @@ def evaluate_keys(keys: np.ndarray, suited: np.ndarray, out: Optional[np.ndarray
         raise CardError(f"out must be a contiguous int32 array of {keys.size} values, got {out.dtype} {out.shape}")
     level = simd_level()
     if level != SCALAR:
-        evaluate_keys8(keys, suited, out, tables(deck), lookup_values(deck), level)
+        evaluate_keys8(keys, suited, out, tables(deck), lookup_values(deck), offsets32(deck), level)
     else:
         _evaluate_keys(keys, suited, out, tables(deck))
     return out

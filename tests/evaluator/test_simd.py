@@ -85,7 +85,7 @@ def test_prebuilt_hands_equal_the_scalar_lookups(n, path):
         assert (_plain(hands[:, :k]) == plain).all()
         if path != "scalar":
             fast = np.zeros(len(hands), np.int32)
-            evaluate_keys8(keys, suited, fast, tables(), lookup_values(), PATHS.index(path))
+            evaluate_keys8(keys, suited, fast, tables(), lookup_values(), offsets32(), PATHS.index(path))
             assert (fast == plain).all()
 
 
@@ -109,7 +109,7 @@ def test_every_flush_of_every_suit_in_every_lane(path):
         out = np.zeros(len(h), np.int32)
         assert evaluate_hands7(h, out, tables(), padded_values(), offsets32(), level) == -1 and (out == plain).all()
         keys, suited = hand_keys(h)
-        evaluate_keys8(keys, suited, out, tables(), lookup_values(), level)
+        evaluate_keys8(keys, suited, out, tables(), lookup_values(), offsets32(), level)
         assert (out == plain).all()
 
 
@@ -180,7 +180,7 @@ def test_short_deck_values_equal_the_kernel_on_every_path(n, deck, path):
                                deck.first_card) == -1
         assert (out == plain).all()
         fast = np.zeros(len(hands), np.int32)
-        evaluate_keys8(keys, suited, fast, tables(deck), lookup_values(deck), level)
+        evaluate_keys8(keys, suited, fast, tables(deck), lookup_values(deck), offsets32(deck), level)
         assert (fast == plain).all()
 
 
