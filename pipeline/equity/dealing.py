@@ -150,8 +150,8 @@ def deal_bits_block(nb: int, s0: np.uint64, s1: np.uint64, rplayers: np.ndarray,
         if A > 0:
             if counted_rows:        # the integer alias table: row and cut from the two halves of one output
                 s0, s1, a, u = below_pair(s0, s1, A, row_total)
-                other = row_alias[a]        # read before the test, so that it is a select and not a branch
-                a = other if u >= row_cut[a] else a
+                if u >= row_cut[a]:
+                    a = row_alias[a]
             elif short_list:
                 s0, s1, word, left, a = below16(s0, s1, word, left, A)
             else:
