@@ -144,8 +144,7 @@ def monte_carlo_chunk(trials: int, seed: int, chunk: int, plan: DealPlan, counts
 @njit(cache=True, nogil=True)
 def evaluate_bits_block(nb: int, bkeys: np.ndarray, bsuited: np.ndarray, keys: np.ndarray, suited: np.ndarray,
                         values: np.ndarray, T: Tables, lookup: np.ndarray, offsets: np.ndarray, level: int,
-                        hand_keys: np.ndarray,
-                        hand_suited: np.ndarray) -> None:
+                        hand_keys: np.ndarray, hand_suited: np.ndarray) -> None:
     """:func:`evaluate_block` for cards kept as suited masks: a flush's ranks are its suit's 13 bits of the
     board's mask OR the player's.  On a SIMD path (``level``), each player's hands are summed into
     ``hand_keys``/``hand_suited`` and valued eight a step (:func:`~pipeline.evaluator.simd.evaluate_keys8`:
