@@ -72,6 +72,21 @@ def test_costly_work_is_sent_first(tmp_path):
     assert [t.index for t in pieces[:2]] == [5, 5] and [t.index for t in pieces[-2:]] == [0, 0]
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the kernel's record of a start is read on Linux")
+def test_a_process_start_is_read_to_a_hundredth_of_a_second():
+    """trace.process_started of a fresh process is when it was spawned, to the kernel's tick (0.01 s): not up to
+    a second before, as when the start was added to the boot time /proc/stat gives in whole seconds (each
+    worker's start in bench_scaling rests on it)."""
+    code = "from pipeline.batch import trace; print(repr(trace.process_started()))"
+    before = time.time()
+    got = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "PYTHONPATH": str(HERE.parent.parent)})
+    after = time.time()
+    assert got.returncode == 0, got.stderr
+    spawned = float(got.stdout.splitlines()[-1])
+    assert before - 0.03 <= spawned <= min(after, before + 1.0), (spawned - before, after - before)
+
+
 PREPARED_RUN = """
 import json, sys
 from pipeline.datasets import build
