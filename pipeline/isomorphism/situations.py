@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from itertools import product
+from itertools import combinations_with_replacement, product
 from math import comb
 from typing import Union
 
@@ -105,7 +105,9 @@ def _blocks(rounds: tuple[int, ...]) -> tuple[dict, list]:
     """Every sorted 4-suit shape configuration of a street with its offset and size."""
     shapes = [s for s in product(*(range(k + 1) for k in rounds))]
     configs = set()
-    for combo in product(shapes, repeat=4):
+    # each multiset of four suits' shapes once (5,985 on a river, not the 104,976 ordered ones): the same set,
+    # in 0.01 s instead of 0.1 s of every process that indexes a street (a fork server preparing a dataset)
+    for combo in combinations_with_replacement(shapes, 4):
         if all(sum(s[r] for s in combo) == rounds[r] for r in range(len(rounds))):
             configs.add(tuple(sorted(combo, reverse=True)))
     offsets, order, at = {}, [], 0

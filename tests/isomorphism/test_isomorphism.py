@@ -13,6 +13,23 @@ def test_street_sizes():
     assert [street_size(k) for k in (0, 3, 4, 5)] == [169, 1286792, 13960050, 123156254]
 
 
+def test_street_blocks_are_every_suit_shape_configuration():
+    """The blocks a street's index is laid out in are the sorted configurations of four suits' shapes that deal
+    the street's cards, found by trying every ordered four (the definition), in the same order."""
+    from itertools import product
+
+    from pipeline.isomorphism.situations import _blocks, _rounds
+
+    for board in (0, 3, 4, 5):
+        rounds = _rounds(board)
+        shapes = list(product(*(range(k + 1) for k in rounds)))
+        every = {tuple(sorted(c, reverse=True)) for c in product(shapes, repeat=4)
+                 if all(sum(s[r] for s in c) == rounds[r] for r in range(len(rounds)))}
+        offsets, order = _blocks(rounds)
+        assert set(offsets) == every
+        assert [cfg for _, cfg in order] == sorted(every, reverse=True)
+
+
 def test_preflop_is_onto_169():
     assert {situation_index(list(h)) for h in combinations(range(52), 2)} == set(range(169))
 
