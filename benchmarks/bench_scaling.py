@@ -38,6 +38,7 @@ figure from a loaded run can be set beside one from a quiet run.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import heapq
 import json
 import os
@@ -117,6 +118,7 @@ def child(spec: dict[str, Any]) -> dict[str, Any]:
         startup = dict(session.startup)
         tree = client_cpu + descendants
         ended = time.time()
+        joins = _join_probe(session.client(), len(workers)) if report.computed and not spec.get("scheduler") else {}
     t = report.trace
     return {
         "dataset": report.name, "params": report.manifest.get("parameters"), "wall": ended - wall0,
@@ -128,8 +130,40 @@ def child(spec: dict[str, Any]) -> dict[str, Any]:
                                                "cluster_seconds", "side_outputs")},
         "inputs_checked": sum(r.seconds for r in reports[:-1]),
         "tasks": [vars(p) | {"seconds": p.seconds} for p in t.parts],
-        "workers": workers,
+        "workers": workers, "joins": joins,
+        "client_run_cpu": t.back_cpu - t.sent_cpu,
     }
+
+
+JOINS = 4       # workers the join probe adds
+
+
+def _join_probe(client: Any, workers: int) -> dict[str, float]:
+    """What one more worker costs the processes every worker's start goes through, one after the other: the
+    client (which runs the local scheduler and every nanny on one event loop) and the fork server (which forks
+    them one at a time).  Measured after the run, on the same cluster: :data:`JOINS` workers are added to the
+    idle cluster and the CPU those two processes spend until all have registered is divided among them.  A
+    worker's own start (its process's CPU until its first part) runs on its own core, in parallel; this is the
+    part of joining that does not, and so what spaces the workers' arrivals on a machine with a core each."""
+    import psutil
+
+    def server_cpu() -> float:
+        for p in psutil.Process().children():
+            with contextlib.suppress(psutil.Error):
+                if any("forkserver" in part for part in p.cmdline()):
+                    t = p.cpu_times()
+                    return t.user + t.system
+        return 0.0
+
+    cluster = getattr(client, "cluster", None)
+    if cluster is None:
+        return {}
+    c0, s0, t0 = time.process_time(), server_cpu(), time.perf_counter()
+    cluster.scale(workers + JOINS)
+    client.wait_for_workers(workers + JOINS, timeout=120)
+    wall = time.perf_counter() - t0
+    return {"client_cpu": (time.process_time() - c0) / JOINS, "server_cpu": (server_cpu() - s0) / JOINS,
+            "wall": wall / JOINS}
 
 
 def run_child(spec: dict[str, Any]) -> tuple[dict[str, Any], float, float]:
@@ -177,19 +211,24 @@ def terms(r: dict[str, Any]) -> dict[str, Any]:
         "idle": idle, "tail_share": idle / max(1e-9, len(by_worker) * span),
         "joined": [f - firsts[0] for f in firsts],              # when each worker began, after the first
         "workers_cpu": sum(w["cpu"] for w in r["workers"]),
+        "dispatch": r.get("client_run_cpu", 0.0) / max(1, len(tasks)),   # the client's CPU a task, serial
+        "joins": r.get("joins") or {},
         "rss_peak": max((w["rss_peak"] for w in r["workers"]), default=0),
     }
 
 
-def makespan(costs: list[float], workers: int, gap: float, stagger: float = 0.0) -> float:
+def makespan(costs: list[float], workers: int, gap: float, stagger: float = 0.0, own_start: float = 0.0,
+             dispatch: float = 0.0) -> float:
     """When the last of ``costs`` (in sending order) ends on ``workers`` workers that each take the next task
-    when free, ``gap`` seconds after their last one (list scheduling), worker ``i`` joining ``i * stagger``
-    seconds after the first."""
-    free = [i * stagger for i in range(workers)]
+    when free, ``gap`` seconds after their last one (list scheduling): worker ``i`` > 0 joins ``i * stagger``
+    seconds after the first, plus ``own_start`` (its own process's start, on its own core), and the client,
+    which hands out and takes back every task on one thread, lets task ``k`` begin no sooner than
+    ``k * dispatch``."""
+    free = [0.0] + [i * stagger + own_start for i in range(1, workers)]
     heapq.heapify(free)
     end = 0.0
-    for c in costs:
-        t = heapq.heappop(free) + c + gap
+    for k, c in enumerate(costs):
+        t = max(heapq.heappop(free), k * dispatch) + c + gap
         end = max(end, t)
         heapq.heappush(free, t)
     return end
@@ -198,21 +237,35 @@ def makespan(costs: list[float], workers: int, gap: float, stagger: float = 0.0)
 def predict(base: dict[str, Any], workers: int, cluster: tuple[float, float]) -> float:
     """The dataset's predicted seconds on ``workers`` workers from the terms of a measured run (``base``): the
     client's serial seconds, the cluster's start until its first worker ``a`` with the others joining ``b``
-    seconds apart (``cluster``), the median worker preparation, the makespan of the measured task costs (CPU)
-    in the runner's order, and the side outputs (made by one worker after the last part)."""
+    seconds apart (``cluster``) and each taking its measured start CPU, the median worker preparation, the
+    makespan of the measured task costs (CPU) in the runner's order with the client's CPU a task as the pace
+    at which it can hand them out, and the side outputs (made by one worker after the last part)."""
     a, b = cluster
+    own = statistics.median(base["start_cpu"] or [0.0])
     return (base["serial_before"] + a + statistics.median(base["prepare"] or [0.0])
-            + makespan(base["order"], workers, base["gap"] + base["slack"], b) + base["side"] + base["serial_after"])
+            + makespan(base["order"], workers, base["gap"] + base["slack"], b, own, base["dispatch"])
+            + base["side"] + base["serial_after"])
+
+
+def fitted_stagger(runs: list[tuple[int, dict, float, float]]) -> float:
+    """The seconds between one worker's first task and the next one's, fitted over every run's workers: on a
+    machine with fewer cores than workers, this is the oversubscribed machine's pace, not a figure of merit."""
+    points = [(i, t) for _, r, _, _ in runs for i, t in enumerate(terms(r)["joined"])]
+    sxx = sum(i * i for i, _ in points)
+    return sum(i * t for i, t in points) / sxx if sxx else 0.0
 
 
 def cluster_model(runs: list[tuple[int, dict, float, float]]) -> tuple[float, float]:
     """The cluster's start: ``a``, until its first worker can work (the median over the runs: the fork server,
     the scheduler and one worker do not depend on how many follow), and ``b``, the seconds between one worker
-    joining and the next (the others are forked while the first computes), fitted over every run's workers."""
+    joining and the next: the CPU the client and the fork server spend, one worker after the other, on each
+    (the join probe's median over the runs), or, where no probe ran (an existing cluster), the joining pace
+    fitted over the runs (:func:`fitted_stagger`)."""
     a = statistics.median([r["moments"]["cluster_seconds"] for _, r, _, _ in runs])
-    points = [(i, t) for _, r, _, _ in runs for i, t in enumerate(terms(r)["joined"])]
-    sxx = sum(i * i for i, _ in points)
-    return a, (sum(i * t for i, t in points) / sxx if sxx else 0.0)
+    probes = [r["joins"] for _, r, _, _ in runs if r.get("joins")]
+    if probes:
+        return a, statistics.median(p["client_cpu"] + p["server_cpu"] for p in probes)
+    return a, fitted_stagger(runs)
 
 
 # --------------------------------------------------------------------------- printing
@@ -262,13 +315,23 @@ def report(name: str, runs: list[tuple[int, dict, float, float]], predict_at: li
     cluster = cluster_model(runs)
     one = predict(bt, 1, cluster)
     prep = statistics.median(bt["prepare"] or [0])
+    for w, r, _, _ in runs:
+        if r.get("joins"):
+            j = r["joins"]
+            out.append(f"  {w} workers: join probe ({JOINS} workers added to the idle cluster after the run): a worker "
+                       f"costs the client {1000 * j['client_cpu']:.1f} ms and the fork server "
+                       f"{1000 * j['server_cpu']:.1f} ms of CPU, {1000 * j['wall']:.0f} ms of wall here")
+    own = statistics.median(bt["start_cpu"] or [0.0])
     out.append(f"model: seconds(w) = serial before {bt['serial_before']:.2f} + cluster start {cluster[0]:.2f} (to its "
-               f"first worker; the others join {cluster[1]:.3f} s apart) + prepare {prep:.2f} + makespan(w) of "
-               f"{len(bt['cost'])} tasks "
+               f"first worker; the others join {1000 * cluster[1]:.1f} ms apart, each after its own start of "
+               f"{own:.2f} s CPU) + prepare {prep:.2f} + makespan(w) of {len(bt['cost'])} tasks "
                f"({sum(bt['cost']):.1f} CPU s in all, each + {bt['gap'] + bt['slack']:.3f} s of dispatch and I/O, in "
-               f"the runner's order, on w workers each taking the next task when free) + side outputs "
-               f"{bt['side']:.2f} (one worker) + serial after {bt['serial_after']:.2f}   (terms of the {base_w}-worker "
-               f"run; the cluster's start: the median over all runs, and the workers' joining fitted over them)")
+               f"the runner's order, on w workers each taking the next task when free, handed out no faster than "
+               f"one per {1000 * bt['dispatch']:.2f} ms of the client's CPU) + side outputs {bt['side']:.2f} "
+               f"(one worker) + serial after {bt['serial_after']:.2f}   (terms of the {base_w}-worker run; the "
+               f"cluster's start: the median over all runs; the joining: the join probe's client and fork-server "
+               f"CPU a worker, serial in those two processes; the pace the workers joined at on this machine, "
+               f"oversubscribed: {1000 * fitted_stagger(runs):.0f} ms)")
     row = [f"{w} workers {predict(bt, w, cluster):.2f} s ({one / predict(bt, w, cluster):.1f}x)" for w in predict_at]
     out.append(f"predicted: 1 worker {one:.2f} s; " + "; ".join(row))
     for w, t in measured.items():

@@ -391,7 +391,7 @@ def _compute(dataset: Dataset, storage: Storage, session: Session, partitions: l
         group = whole[k:k + size]
         units.append((sum(dataset.cost(partitions[i]) for i in group), group[0], group, []))
     units.sort(key=lambda u: (-u[0], u[1]))       # costly first; else in part order
-    moments.first_sent = time.time()
+    moments.first_sent, moments.sent_cpu = time.time(), time.process_time()
     location, shown = storage.location, storage.shown
     pending = set()
     for _, _, group, pieces in units:
@@ -412,7 +412,7 @@ def _compute(dataset: Dataset, storage: Storage, session: Session, partitions: l
             if error is not None:
                 raise _failure(dataset.name, error)
             built, timings = future.result()
-            moments.last_back = time.time()
+            moments.last_back, moments.back_cpu = time.time(), time.process_time()
             moments.parts += timings
             for i, rows, nbytes, sha in built:
                 if storage.size(*part_path(dataset.name, files[i])) != nbytes:

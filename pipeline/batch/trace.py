@@ -59,6 +59,9 @@ class RunTrace:
     finished: float = 0.0         # the manifest was written
     cluster_seconds: float = 0.0  # wall time spent starting or reaching the cluster within this run
     side_outputs: float = 0.0     # wall time of making and writing the side outputs (on a worker, with a cluster)
+    sent_cpu: float = 0.0         # the client process's CPU seconds (all its threads) when the first task was sent
+    back_cpu: float = 0.0         # ... when the last part came back: between the two, the client's work per task
+    #                               (with a local cluster, the scheduler's and the nannies' too: they run in it)
     parts: list[PartTiming] = field(default_factory=list)
 
     @property
