@@ -1,7 +1,7 @@
 """Where a dataset's time goes as workers are added, term by term, and what that predicts for 16 to 256 workers.
 
     python benchmarks/bench_scaling.py [DATASET ...] [--workers 1,2,4,8] [-p NAME.KEY=VALUE ...]
-                                       [--predict 16,64,256] [--out DIR] [--scheduler ADDRESS]
+                                       [--predict 16,64,256] [--out DIR] [--scheduler ADDRESS] [--json FILE]
 
 Default datasets: ``matchups ehs-table/flop abstraction/turn exploitability``.  For each dataset its
 inputs are built first (untimed) and its kernels compiled; then, for each worker count, the dataset is
@@ -136,13 +136,15 @@ def child(spec: dict[str, Any]) -> dict[str, Any]:
 
 
 JOINS = 4       # workers the join probe adds
+IDLE = 1.0      # seconds the probe then leaves the cluster idle, to measure what the client spends a second anyway
 
 
 def _join_probe(client: Any, workers: int) -> dict[str, float]:
     """What one more worker costs the processes every worker's start goes through, one after the other: the
     client (which runs the local scheduler and every nanny on one event loop) and the fork server (which forks
     them one at a time).  Measured after the run, on the same cluster: :data:`JOINS` workers are added to the
-    idle cluster and the CPU those two processes spend until all have registered is divided among them.  A
+    idle cluster and the CPU those two processes spend until all have registered is divided among them (and
+    then the client's CPU a second while nothing runs: heartbeats, the scheduler's periodic work).  A
     worker's own start (its process's CPU until its first part) runs on its own core, in parallel; this is the
     part of joining that does not, and so what spaces the workers' arrivals on a machine with a core each."""
     import psutil
@@ -161,9 +163,10 @@ def _join_probe(client: Any, workers: int) -> dict[str, float]:
     c0, s0, t0 = time.process_time(), server_cpu(), time.perf_counter()
     cluster.scale(workers + JOINS)
     client.wait_for_workers(workers + JOINS, timeout=120)
-    wall = time.perf_counter() - t0
-    return {"client_cpu": (time.process_time() - c0) / JOINS, "server_cpu": (server_cpu() - s0) / JOINS,
-            "wall": wall / JOINS}
+    wall, c1 = time.perf_counter() - t0, time.process_time()
+    time.sleep(IDLE)
+    return {"client_cpu": (c1 - c0) / JOINS, "server_cpu": (server_cpu() - s0) / JOINS, "wall": wall / JOINS,
+            "idle_cpu": (time.process_time() - c1) / IDLE}
 
 
 def run_child(spec: dict[str, Any]) -> tuple[dict[str, Any], float, float]:
@@ -211,7 +214,10 @@ def terms(r: dict[str, Any]) -> dict[str, Any]:
         "idle": idle, "tail_share": idle / max(1e-9, len(by_worker) * span),
         "joined": [f - firsts[0] for f in firsts],              # when each worker began, after the first
         "workers_cpu": sum(w["cpu"] for w in r["workers"]),
-        "dispatch": r.get("client_run_cpu", 0.0) / max(1, len(tasks)),   # the client's CPU a task, serial
+        # the client's CPU a task (serial, on its one event loop): its CPU over the run, less what it spends a
+        # second when idle (the join probe's), shared among the tasks
+        "dispatch": max(0.0, r.get("client_run_cpu", 0.0) - (r.get("joins") or {}).get("idle_cpu", 0.0)
+                        * max(0.0, m["last_back"] - m["first_sent"])) / max(1, len(tasks)),
         "joins": r.get("joins") or {},
         "rss_peak": max((w["rss_peak"] for w in r["workers"]), default=0),
     }
@@ -320,7 +326,8 @@ def report(name: str, runs: list[tuple[int, dict, float, float]], predict_at: li
             j = r["joins"]
             out.append(f"  {w} workers: join probe ({JOINS} workers added to the idle cluster after the run): a worker "
                        f"costs the client {1000 * j['client_cpu']:.1f} ms and the fork server "
-                       f"{1000 * j['server_cpu']:.1f} ms of CPU, {1000 * j['wall']:.0f} ms of wall here")
+                       f"{1000 * j['server_cpu']:.1f} ms of CPU, {1000 * j['wall']:.0f} ms of wall here; the idle "
+                       f"client then spent {1000 * j.get('idle_cpu', 0.0):.0f} ms of CPU a second")
     own = statistics.median(bt["start_cpu"] or [0.0])
     out.append(f"model: seconds(w) = serial before {bt['serial_before']:.2f} + cluster start {cluster[0]:.2f} (to its "
                f"first worker; the others join {1000 * cluster[1]:.1f} ms apart, each after its own start of "
@@ -375,6 +382,7 @@ def main() -> None:
     ap.add_argument("--predict", default="16,64,256", help="worker counts to predict")
     ap.add_argument("--out", default=None, help="output folder (default: a temporary one)")
     ap.add_argument("--scheduler", default=None, help="an existing Dask scheduler to run on")
+    ap.add_argument("--json", default=None, help="write every run's record to this file")
     ap.add_argument("--warm", action="store_true", help="one untimed build first (kernels not covered by prepare)")
     ap.add_argument("--child", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -394,6 +402,7 @@ def main() -> None:
     print(f"bench_scaling: {cpu_name()}; load average {os.getloadavg()[0]:.2f}; "
           f"POKERPIPE_CACHE={os.environ.get('POKERPIPE_CACHE', '~/.cache/pokerpipe')}")
     walls: list[tuple[str, int, float]] = []
+    records: dict[str, list[dict[str, Any]]] = {}
     yard = Yardstick()
     with tempfile.TemporaryDirectory() as tmp:
         out = args.out or tmp
@@ -414,6 +423,9 @@ def main() -> None:
                 walls.append((name, w, wall))
                 print(f"  {w} workers: {wall:.2f} s", flush=True)
             print("\n".join(report(name, runs, predict_at)), flush=True)
+            records[name] = [{"workers": w, "wall": wall, "tree_cpu": tree, "record": r} for w, r, wall, tree in runs]
+            if args.json:
+                Path(args.json).write_text(json.dumps(records))
     yard.after()
     print(yard.line())
     if yard.seconds:

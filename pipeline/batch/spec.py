@@ -32,6 +32,12 @@ from .parquet import with_metadata
 class Inputs(Protocol):
     """Read access to finished datasets of the same output location."""
 
+    @property
+    def location(self) -> str:
+        """Where the inputs lie (a folder or an object-store URL): for a recipe whose kernels map an input's
+        arrays themselves, once per process, instead of being sent its rows with every task."""
+        ...
+
     def read(self, dataset: Dataset, columns: list[str] | None = None) -> pa.Table:
         """The whole finished ``dataset``, verified against its manifest."""
         ...

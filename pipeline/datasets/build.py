@@ -160,6 +160,10 @@ class PlannedInputs:
     def __init__(self, reader: Reader, planned: Sequence[Dataset]) -> None:
         self.reader, self.planned = reader, {ds.name: ds for ds in planned}
 
+    @property
+    def location(self) -> str:
+        return self.reader.storage.location
+
     def read(self, ds: Dataset, columns: list[str] | None = None) -> pa.Table:
         return self.reader.read(self.planned.get(ds.name, ds), columns)
 
