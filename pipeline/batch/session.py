@@ -180,13 +180,10 @@ def _dask_client(workers: int | None, scheduler: str | None, dashboard: str | No
         steps[name] = now - clock
         clock = now
 
-    from distributed import Client, LocalCluster
-
-    from .workers import QuietNanny, stop_workers
-
-    for noisy in ("distributed", "tornado", "asyncio"):    # a lost scheduler is reported in one line
-        logging.getLogger(noisy).setLevel(logging.CRITICAL)
     if scheduler:
+        from distributed import Client
+
+        _quiet_logs()
         try:
             import dask
 
@@ -199,16 +196,22 @@ def _dask_client(workers: int | None, scheduler: str | None, dashboard: str | No
         finally:
             client.close()
         return
-    import dask
-
     n = workers or available_cores()
     cluster: Any = None
     local: Any = None
     with contextlib.ExitStack() as settings:
+        # the process workers fork from starts first (its imports, the datasets prepared); this process imports
+        # Dask while it does, so that on a machine of several cores the two overlap
+        settings.enter_context(_forked(prepare))
+        step("server")
+        import dask
+        from distributed import Client, LocalCluster
+
+        from .workers import QuietNanny, stop_workers
+
+        _quiet_logs()
         # the cluster's settings hold for as long as it runs: workers that join later are made with them too
         settings.enter_context(dask.config.set({} if dashboard else LOCAL_CLUSTER_CONFIG))
-        settings.enter_context(_forked(prepare))
-        step("server")                        # the process workers fork from: imports, the datasets prepared
         try:
             with _sigint_held():
                 with warnings.catch_warnings():   # "Port 8787 is already in use" when another cluster runs
@@ -245,6 +248,17 @@ def _dask_client(workers: int | None, scheduler: str | None, dashboard: str | No
                 cluster.close()
 
 
+def _quiet_logs() -> None:
+    """Dask's own logging off (a lost scheduler is reported in one line); after :mod:`distributed` is imported,
+    which sets its loggers' levels from its config."""
+    for noisy in ("distributed", "tornado", "asyncio"):
+        logging.getLogger(noisy).setLevel(logging.CRITICAL)
+
+
+# what a local cluster's fork server imports, in this order; the last prepares the listed datasets
+FORKSERVER_PRELOAD = ["__main__", "distributed", "numpy", "pyarrow", "numba", f"{__package__}.preload"]
+
+
 @contextlib.contextmanager
 def _forked(prepare: Sequence[tuple[Any, Any]]) -> Iterator[None]:
     """Within the block, a local cluster's worker processes are forked from one server process (the
@@ -259,36 +273,60 @@ def _forked(prepare: Sequence[tuple[Any, Any]]) -> Iterator[None]:
     stopped so that a new one prepares this cluster's datasets (when workers of another cluster still run,
     the server stays, and the new workers prepare what they need themselves).  Where ``forkserver`` does not
     exist (Windows), workers are spawned as before.
+
+    The server is started before this process imports :mod:`distributed`: those imports (and the packages
+    Dask's own preload list names, pandas among them) then run while the server prepares, instead of
+    before it starts.
     """
     import multiprocessing
-
-    import dask
 
     if "forkserver" not in multiprocessing.get_all_start_methods():
         yield
         return
-    from distributed.utils import get_mp_context
-
     from .preload import listed
 
     _stop_idle_forkserver()
-    with dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"}), listed(prepare):
-        ctx = get_mp_context()           # Dask sets its own preload list, once per process; ours replaces it
-        ctx.set_forkserver_preload(["__main__", "distributed", "numpy", "pyarrow", "numba", f"{__package__}.preload"])
-        _forkserver_ready(ctx)
-        yield
+    ctx = multiprocessing.get_context("forkserver")
+    with listed(prepare):
+        ctx.set_forkserver_preload(FORKSERVER_PRELOAD)
+        _forkserver_ready(ctx, _import_dask)
+        import dask
+        from distributed.utils import get_mp_context
+
+        with dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"}):
+            get_mp_context()      # Dask sets its own preload list, once per process; ours replaces it
+            ctx.set_forkserver_preload(FORKSERVER_PRELOAD)
+            yield
 
 
-def _forkserver_ready(ctx: Any) -> None:
+def _import_dask() -> None:
+    """Import what this process needs to start a local cluster: :mod:`distributed`, the nanny, and what Dask's
+    ``get_mp_context`` imports the first time it is called (:data:`distributed.versions.required_packages`
+    and ``optional_packages``: pandas, lz4), so that the call finds them imported.  Run while the fork server
+    prepares (:func:`_forkserver_ready`), after it has started: Dask's call, made after the server is ready,
+    then cannot change the list the server starts with."""
+    import importlib
+
+    from distributed.versions import optional_packages, required_packages
+
+    from . import workers  # noqa: F401 - the nanny, and distributed with it
+
+    for package in required_packages + optional_packages:
+        with contextlib.suppress(ImportError):
+            importlib.import_module(package)
+
+
+def _forkserver_ready(ctx: Any, meanwhile: Callable[[], None] = lambda: None) -> None:
     """Start the fork server now and wait until it has imported and prepared everything (seconds; minutes
     the first time, when the kernels compile), with Ctrl-C seen at once: the server is started by a thread
     that blocks SIGINT (so the workers it forks block it too, :mod:`.workers`), and a Ctrl-C while it
-    prepares stops it.  The cluster's start, which holds Ctrl-C until it is done, then only forks."""
+    prepares stops it.  The cluster's start, which holds Ctrl-C until it is done, then only forks.
+    ``meanwhile`` runs in this thread while the server starts and prepares: it must not touch the preload
+    list the server is started with."""
     import threading
     from multiprocessing import resource_tracker
 
     from .preload import ready
-    from .workers import block_sigint_in_this_thread
 
     failed: list[BaseException] = []
 
@@ -307,11 +345,21 @@ def _forkserver_ready(ctx: Any) -> None:
     t = threading.Thread(target=start, name="pokerpipe-forkserver", daemon=True)
     t.start()
     try:
+        meanwhile()
         while t.is_alive():
             t.join(0.1)
     except BaseException:
         _stop_forkserver()
         raise
+
+
+def block_sigint_in_this_thread() -> None:
+    """Block SIGINT in the calling thread, and so in the threads and processes it starts from now on.
+
+    A signal sent to the whole process is delivered to a thread that does not
+    block it, so the main thread still gets Ctrl-C.
+    """
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
 
 
 def _stop_idle_forkserver() -> None:

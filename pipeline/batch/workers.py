@@ -23,11 +23,12 @@ it starts a local cluster.
 from __future__ import annotations
 
 import asyncio
-import signal
 from multiprocessing import resource_tracker
 from typing import Any
 
 from distributed import Nanny
+
+from .session import block_sigint_in_this_thread
 
 STOP_SECONDS = 0.1       # how long a worker gets to finish its task when a run is abandoned, before it is killed
 
@@ -40,15 +41,6 @@ class QuietNanny(Nanny):
         resource_tracker.ensure_running()     # started later, it would unblock SIGINT in this thread
         block_sigint_in_this_thread()
         return await super().instantiate()
-
-
-def block_sigint_in_this_thread() -> None:
-    """Block SIGINT in the calling thread, and so in the threads and processes it starts from now on.
-
-    A signal sent to the whole process is delivered to a thread that does not
-    block it, so the main thread still gets Ctrl-C.
-    """
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
 
 
 def stop_workers(cluster: Any, seconds: float = STOP_SECONDS) -> None:
