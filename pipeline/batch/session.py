@@ -327,6 +327,7 @@ def _forkserver_ready(ctx: Any, meanwhile: Callable[[], None] = lambda: None) ->
     from multiprocessing import resource_tracker
 
     from .preload import ready
+    from .sigint import block_sigint_in_this_thread
 
     failed: list[BaseException] = []
 
@@ -351,15 +352,6 @@ def _forkserver_ready(ctx: Any, meanwhile: Callable[[], None] = lambda: None) ->
     except BaseException:
         _stop_forkserver()
         raise
-
-
-def block_sigint_in_this_thread() -> None:
-    """Block SIGINT in the calling thread, and so in the threads and processes it starts from now on.
-
-    A signal sent to the whole process is delivered to a thread that does not
-    block it, so the main thread still gets Ctrl-C.
-    """
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
 
 
 def _stop_idle_forkserver() -> None:

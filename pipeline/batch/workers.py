@@ -28,7 +28,7 @@ from typing import Any
 
 from distributed import Nanny
 
-from .session import block_sigint_in_this_thread
+from .sigint import block_sigint_in_this_thread
 
 STOP_SECONDS = 0.1       # how long a worker gets to finish its task when a run is abandoned, before it is killed
 
