@@ -346,7 +346,8 @@ def _forkserver_ready(ctx: Any, meanwhile: Callable[[], None] = lambda: None) ->
     t = threading.Thread(target=start, name="pokerpipe-forkserver", daemon=True)
     t.start()
     try:
-        meanwhile()
+        with _sigint_held():    # a Ctrl-C during the imports is acted on after them (a KeyboardInterrupt raised
+            meanwhile()         # inside an import was lost there, and the run waited on the server)
         while t.is_alive():
             t.join(0.1)
     except BaseException:
