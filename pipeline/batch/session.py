@@ -322,32 +322,46 @@ def _forkserver_ready(ctx: Any, meanwhile: Callable[[], None] = lambda: None) ->
     that blocks SIGINT (so the workers it forks block it too, :mod:`.workers`), and a Ctrl-C while it
     prepares stops it.  The cluster's start, which holds Ctrl-C until it is done, then only forks.
     ``meanwhile`` runs in this thread while the server starts and prepares: it must not touch the preload
-    list the server is started with."""
+    list the server is started with.
+
+    The server's process exists, its pid known, before this thread does anything a Ctrl-C can interrupt: a
+    Ctrl-C that came while the starting thread was still spawning it found no pid to stop, and the server
+    went on preparing (a minute in the test's slow dataset; compiling, the first time) as an orphan holding
+    the run's stderr open, so that whoever waited for the run's output waited for it too."""
     import threading
-    from multiprocessing import resource_tracker
+    from multiprocessing import forkserver, resource_tracker
 
     from .preload import ready
     from .sigint import block_sigint_in_this_thread
 
     failed: list[BaseException] = []
+    spawned = threading.Event()
 
     def start() -> None:
         # starting multiprocessing's resource tracker unblocks SIGINT in the thread that starts it: started after
         # the block, by the fork server's own start, it would leave the server, and every worker, open to Ctrl-C
-        resource_tracker.ensure_running()
-        block_sigint_in_this_thread()
+        try:
+            resource_tracker.ensure_running()
+            block_sigint_in_this_thread()
+            forkserver.ensure_running()     # spawned now (it imports and prepares on its own from here)
+        except BaseException as e:      # noqa: BLE001 - reported by the cluster's own start, which tries again
+            failed.append(e)
+            return
+        finally:
+            spawned.set()
         try:
             p = ctx.Process(target=ready)
             p.start()
             p.join()
-        except BaseException as e:      # noqa: BLE001 - reported by the cluster's own start, which tries again
+        except BaseException as e:      # noqa: BLE001 - as above
             failed.append(e)
 
     t = threading.Thread(target=start, name="pokerpipe-forkserver", daemon=True)
     t.start()
     try:
-        with _sigint_held():    # a Ctrl-C during the imports is acted on after them (a KeyboardInterrupt raised
-            meanwhile()         # inside an import was lost there, and the run waited on the server)
+        with _sigint_held():    # the hundredths of a second until the server's pid is known, then the imports:
+            spawned.wait()      # a Ctrl-C meanwhile is acted on after them (a KeyboardInterrupt raised inside an
+            meanwhile()         # import was lost there, and the run waited on the server)
         while t.is_alive():
             t.join(0.1)
     except BaseException:
