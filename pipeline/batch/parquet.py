@@ -101,6 +101,22 @@ def read_part(data: bytes, schema: pa.Schema, rows: int | None = None) -> pa.Tab
     return table
 
 
+def part_rows(data: bytes, schema: pa.Schema, rows: int | None = None) -> int | None:
+    """The rows of the part in ``data`` as its footer records them, if the footer is whole and written for
+    exactly this ``schema`` (metadata included) and, when given, this many ``rows``; else None.  For a part
+    whose SHA-256 already equals the one recorded when it was written: its bytes are then the ones written,
+    so decoding its columns (what :func:`read_part` does: 2.3 s of the 6.4 s that checking the hand-weight
+    tables' 1.4 GB took) proves nothing more."""
+    try:
+        meta = pq.ParquetFile(pa.BufferReader(data))
+        found, n = meta.schema_arrow, meta.metadata.num_rows
+    except (OSError, pa.ArrowException, ValueError):
+        return None
+    if not found.equals(schema, check_metadata=True) or (rows is not None and n != rows):
+        return None
+    return int(n)
+
+
 def vector_type(value: pa.DataType, size: int) -> pa.DataType:
     """A fixed-size list column (a histogram, a centroid) typed as Parquet reads it back (child ``element``)."""
     return pa.list_(pa.field("element", value), size)

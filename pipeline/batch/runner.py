@@ -67,7 +67,7 @@ from ..core.version import __version__
 from . import hive
 from .errors import Interrupted, RunnerError
 from .migrate import carry_flat_parts, carry_records
-from .parquet import canonical_json, read_part, sha256
+from .parquet import canonical_json, part_rows, sha256
 from .parts import (
     SideOutputError,
     build_parts,
@@ -216,9 +216,9 @@ def _valid_parts(storage: Storage, dataset: Dataset, partitions: list, files: li
         except (OSError, StorageError):      # unreadable, or not a regular file: computed again
             continue
         if sha256(data) == want:
-            table = read_part(data, schema, dataset.rows(partition))
-            if table is not None:
-                keep[i] = (table.num_rows, len(data), want)
+            rows = part_rows(data, schema, dataset.rows(partition))
+            if rows is not None:
+                keep[i] = (rows, len(data), want)
     return keep
 
 
