@@ -135,7 +135,7 @@ def child(spec: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-JOINS = 4       # workers the join probe adds
+JOINS = 8       # workers the join probe adds
 IDLE = 1.0      # seconds the probe then leaves the cluster idle, to measure what the client spends a second anyway
 
 
