@@ -20,12 +20,16 @@ would, and the run's own record (:mod:`pipeline.batch.trace`) gives:
   peak memory per worker;
 * whether the part files' SHA-256 equal those of the first run (the bytes must not depend on the workers).
 
-Then the model, printed with its terms: wall(w) = client serial + cluster start(w) + worker prepare +
+Then the model, printed with its terms: wall(w) = client serial + cluster start + worker prepare +
 makespan(w) — the makespan by replaying the measured task costs (CPU seconds plus the measured dispatch
-gap) in the runner's order on ``w`` workers that each take the next task when free, as the scheduler does.
-Worker counts above this machine's cores run oversubscribed: their wall times are no figure of merit, but
-the CPU terms still hold, and the prediction is made from CPU terms.  ``--scheduler`` times the runs on an
-existing Dask cluster instead of local workers (``--workers`` then only labels them).
+gap) in the runner's order on ``w`` workers that each take the next task when free, as the scheduler does;
+worker ``i`` joins ``i`` times the CPU the client and the fork server spend on one worker after the first
+(a probe after each run adds :data:`JOINS` workers to the idle cluster and measures it), and task ``k``
+starts no sooner than ``k`` times the client's CPU a task (its CPU over the run, less what it spends a second
+idle, shared among the tasks).  Worker counts above this machine's cores run oversubscribed: their wall
+times are no figure of merit, but the CPU terms still hold, and the prediction is made from CPU terms.
+``--scheduler`` times the runs on an existing Dask cluster instead of local workers (``--workers`` then only
+labels them).
 
 A dataset whose full run would take too long gets a small ``-p NAME.limit=...`` (or ``hands=``); the
 parameters used are printed beside each result.
