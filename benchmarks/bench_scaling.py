@@ -42,7 +42,6 @@ figure from a loaded run can be set beside one from a quiet run.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import heapq
 import json
 import os
@@ -151,25 +150,15 @@ def _join_probe(client: Any, workers: int) -> dict[str, float]:
     then the client's CPU a second while nothing runs: heartbeats, the scheduler's periodic work).  A
     worker's own start (its process's CPU until its first part) runs on its own core, in parallel; this is the
     part of joining that does not, and so what spaces the workers' arrivals on a machine with a core each."""
-    import psutil
-
-    def server_cpu() -> float:
-        for p in psutil.Process().children():
-            with contextlib.suppress(psutil.Error):
-                if any("forkserver" in part for part in p.cmdline()):
-                    t = p.cpu_times()
-                    return t.user + t.system
-        return 0.0
-
     cluster = getattr(client, "cluster", None)
     if cluster is None:
         return {}
-    c0, s0, t0 = time.process_time(), server_cpu(), time.perf_counter()
+    c0, s0, t0 = time.process_time(), _descendants_cpu()[1], time.perf_counter()
     cluster.scale(workers + JOINS)
     client.wait_for_workers(workers + JOINS, timeout=120)
     wall, c1 = time.perf_counter() - t0, time.process_time()
     time.sleep(IDLE)
-    return {"client_cpu": (c1 - c0) / JOINS, "server_cpu": (server_cpu() - s0) / JOINS, "wall": wall / JOINS,
+    return {"client_cpu": (c1 - c0) / JOINS, "server_cpu": (_descendants_cpu()[1] - s0) / JOINS, "wall": wall / JOINS,
             "idle_cpu": (time.process_time() - c1) / IDLE}
 
 

@@ -89,16 +89,14 @@ def sha256(data: bytes) -> str:
 
 def read_part(data: bytes, schema: pa.Schema, rows: int | None = None) -> pa.Table | None:
     """The part in ``data`` if it is a complete Parquet file written for exactly this
-    ``schema`` (metadata included) and, when given, this many ``rows``; else None."""
+    ``schema`` (metadata included) and, when given, this many ``rows`` (:func:`part_rows`);
+    else None."""
+    if part_rows(data, schema, rows) is None:
+        return None
     try:
-        table = pq.read_table(pa.BufferReader(data))
-    except (OSError, pa.ArrowException, ValueError):
+        return pq.read_table(pa.BufferReader(data))       # the columns as the footer describes them
+    except (OSError, pa.ArrowException, ValueError):      # a damaged page
         return None
-    if not table.schema.equals(schema, check_metadata=True):
-        return None
-    if rows is not None and table.num_rows != rows:
-        return None
-    return table
 
 
 def part_rows(data: bytes, schema: pa.Schema, rows: int | None = None) -> int | None:
