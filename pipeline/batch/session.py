@@ -334,7 +334,6 @@ def _forkserver_ready(ctx: Any, meanwhile: Callable[[], None] = lambda: None) ->
     from .preload import ready
     from .sigint import block_sigint_in_this_thread
 
-    failed: list[BaseException] = []
     spawned = threading.Event()
 
     def start() -> None:
@@ -344,8 +343,7 @@ def _forkserver_ready(ctx: Any, meanwhile: Callable[[], None] = lambda: None) ->
             resource_tracker.ensure_running()
             block_sigint_in_this_thread()
             forkserver.ensure_running()     # spawned now (it imports and prepares on its own from here)
-        except BaseException as e:      # noqa: BLE001 - reported by the cluster's own start, which tries again
-            failed.append(e)
+        except BaseException:           # noqa: BLE001 - the cluster's own start tries again and reports it
             return
         finally:
             spawned.set()
@@ -353,8 +351,8 @@ def _forkserver_ready(ctx: Any, meanwhile: Callable[[], None] = lambda: None) ->
             p = ctx.Process(target=ready)
             p.start()
             p.join()
-        except BaseException as e:      # noqa: BLE001 - as above
-            failed.append(e)
+        except BaseException:           # noqa: BLE001 - as above
+            pass
 
     t = threading.Thread(target=start, name="pokerpipe-forkserver", daemon=True)
     t.start()
