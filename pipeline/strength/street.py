@@ -346,9 +346,21 @@ def street_counts(boards: np.ndarray, blocks: np.ndarray, dense: np.ndarray, wor
 
 def _text(cards: np.ndarray) -> pa.Array:
     """Arrow string array of rows of card ids (``AsKd``...)."""
-    import pyarrow as pa
+    from ..core.arrow import text
 
-    return pa.array(format_card_rows(cards), pa.binary()).cast(pa.string())
+    return text(format_card_rows(cards))
+
+
+def load_kernels(cards: int) -> None:
+    """Load (or compile, the first time) what :func:`street_rows` runs on boards of ``cards`` cards (3, 4 or 5),
+    its kernel and the tables it reads, computing no situation: a worker's preparation (a flop's rows cost
+    0.16 s more, and building their table imported pandas, :mod:`pipeline.core.arrow`)."""
+    from ..evaluator.tables import tables
+    from ..isomorphism.situations import block_table
+
+    dense = dense_values()
+    street_counts(np.zeros((0, cards), np.uint8), block_table(cards), dense, scratch(52 - cards, int(dense.max())),
+                  tables())
 
 
 POTENTIAL_COLUMNS = ("hp_aa", "hp_at", "hp_ab", "hp_ta", "hp_tt", "hp_tb", "hp_ba", "hp_bt", "hp_bb")
@@ -362,6 +374,7 @@ def street_rows(boards: np.ndarray) -> pa.Table:
     ahead/tied/behind, e.g. ``hp_ba``: behind now, ahead at the river)."""
     import pyarrow as pa
 
+    from ..core.arrow import column
     from ..evaluator.tables import tables
     from ..isomorphism.situations import block_table
     from .hand_strength import effective_strength, hand_strengths, potentials
@@ -380,17 +393,17 @@ def street_rows(boards: np.ndarray) -> pa.Table:
     else:
         ppot = npot = np.zeros(len(idx))                # nothing left to come on the river
     columns = {
-        "index": pa.array(idx, pa.int64()),
+        "index": column(idx, pa.int64()),
         "hole": _text(hole),
         "board": _text(boards[which][:, ::-1]),
-        "ahead": pa.array(now[:, 0], pa.int64()),
-        "tied": pa.array(now[:, 1], pa.int64()),
-        "behind": pa.array(now[:, 2], pa.int64()),
-        "hs": pa.array(hs, pa.float64()),
-        "ppot": pa.array(ppot, pa.float64()),
-        "npot": pa.array(npot, pa.float64()),
-        "ehs": pa.array(effective_strength(hs, ppot, npot), pa.float64()),
+        "ahead": column(now[:, 0], pa.int64()),
+        "tied": column(now[:, 1], pa.int64()),
+        "behind": column(now[:, 2], pa.int64()),
+        "hs": column(hs, pa.float64()),
+        "ppot": column(ppot, pa.float64()),
+        "npot": column(npot, pa.float64()),
+        "ehs": column(effective_strength(hs, ppot, npot), pa.float64()),
     }
     if m < 5:
-        columns.update({name: pa.array(hp[:, i], pa.int64()) for i, name in enumerate(POTENTIAL_COLUMNS)})
+        columns.update({name: column(hp[:, i], pa.int64()) for i, name in enumerate(POTENTIAL_COLUMNS)})
     return pa.table(columns)

@@ -91,7 +91,8 @@ class EhsTable(StreetDataset):
         return float(len(partition))           # boards of a street cost alike (0.13 s a flop, 6 ms a turn)
 
     def prepare(self, sample: Any) -> None:
-        self.compute(sample[:1])
+        from ...strength.street import load_kernels
+        load_kernels(len(sample[0]))            # the cards of a board of this street
 
     def compute(self, partition: Any) -> pa.Table:
         from ...strength.street import street_rows

@@ -1,0 +1,89 @@
+"""Arrow columns from numpy arrays, and numpy arrays from Arrow columns, without importing pandas.
+
+``pyarrow.array`` and ``Array.to_numpy`` ask pyarrow's pandas shim whether their argument is a pandas object,
+and the shim imports pandas to answer (0.2 s of CPU, pyarrow 26): a worker that builds its part's table with
+them imports pandas for nothing.  The fork server every local worker comes from does so once per cluster,
+on the path to the first worker's first part; a separately started worker once each (issue 38: a worker
+imports only what its parts use).  A numpy array's memory is instead handed to Arrow as the column's data
+buffer (``Array.from_buffers``, no copy where the array is contiguous and of the column's type), and read
+back the same way.
+
+>>> import numpy as np, pyarrow as pa
+>>> column(np.array([3, 1, 2]), pa.int64()).to_pylist()
+[3, 1, 2]
+>>> text(np.array([b"AsKd", b"2c2d"])).to_pylist()
+['AsKd', '2c2d']
+>>> values(column(np.array([True, False, True]), pa.bool_())).tolist()
+[True, False, True]
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+__all__ = ["column", "text", "values"]
+
+# the Arrow types of a primitive column and the numpy dtype of its data buffer
+_DTYPES: dict[Any, Any] = {
+    pa.int8(): np.int8, pa.int16(): np.int16, pa.int32(): np.int32, pa.int64(): np.int64,
+    pa.uint8(): np.uint8, pa.uint16(): np.uint16, pa.uint32(): np.uint32, pa.uint64(): np.uint64,
+    pa.float32(): np.float32, pa.float64(): np.float64,
+}
+
+
+def column(data: Any, type: pa.DataType) -> pa.Array:
+    """The Arrow column of ``type`` (a primitive integer, float or bool type) holding ``data`` (a numpy array or
+    a sequence of numbers), without nulls.  The values are converted as numpy's ``astype`` does (``type``
+    must hold them: an int64 column of floats truncates, as ``pyarrow.array(..., safe=False)`` would)."""
+    data = np.asarray(data)
+    if data.ndim != 1:
+        raise ValueError(f"a column is one-dimensional, got shape {data.shape}")
+    if type == pa.bool_():
+        bits = np.packbits(data.astype(bool), bitorder="little")
+        return pa.Array.from_buffers(type, len(data), [None, pa.py_buffer(bits)])
+    dtype = _DTYPES.get(type)
+    if dtype is None:
+        raise TypeError(f"column() makes primitive integer, float or bool columns, not {type}")
+    data = np.ascontiguousarray(data, dtype)
+    return pa.Array.from_buffers(type, len(data), [None, pa.py_buffer(data)])
+
+
+def text(fixed: np.ndarray) -> pa.Array:
+    """The Arrow string column of a numpy bytes array (``dtype 'S<w>'``, ASCII or UTF-8 text; an entry shorter
+    than ``w`` ends at its first zero byte, as numpy reads it)."""
+    fixed = np.ascontiguousarray(fixed)
+    if fixed.dtype.kind != "S":
+        raise TypeError(f"text() takes a numpy bytes array (dtype 'S<w>'), not {fixed.dtype}")
+    n, width = len(fixed), fixed.dtype.itemsize
+    raw = fixed.view(np.uint8).reshape(n, width)
+    if n and width and raw[:, -1].all():         # every entry full width (card text): the buffer as it is
+        offsets = np.arange(n + 1, dtype=np.int32) * np.int32(width)
+        data = raw.reshape(-1)
+    else:
+        lengths = np.char.str_len(fixed).astype(np.int32)
+        offsets = np.zeros(n + 1, np.int32)
+        np.cumsum(lengths, out=offsets[1:])
+        data = raw[np.arange(width) < lengths[:, None]]
+    return pa.Array.from_buffers(pa.string(), n, [None, pa.py_buffer(offsets), pa.py_buffer(data)])
+
+
+def values(array: pa.Array | pa.ChunkedArray) -> np.ndarray:
+    """The values of a primitive (integer, float or bool) Arrow column without nulls as a numpy array: a view
+    of its data buffer where it has one chunk (bools are unpacked, a copy)."""
+    if isinstance(array, pa.ChunkedArray):
+        array = array.combine_chunks() if array.num_chunks != 1 else array.chunk(0)
+    if array.null_count:
+        raise ValueError(f"values() reads columns without nulls; this one has {array.null_count}")
+    type = array.type
+    data = array.buffers()[1]
+    if type == pa.bool_():
+        bits = np.frombuffer(data, np.uint8) if data is not None else np.zeros(0, np.uint8)
+        return np.unpackbits(bits, count=array.offset + len(array), bitorder="little")[array.offset:].astype(bool)
+    dtype = _DTYPES.get(type)
+    if dtype is None:
+        raise TypeError(f"values() reads primitive integer, float or bool columns, not {type}")
+    if data is None:
+        return np.zeros(0, dtype)
+    return np.frombuffer(data, dtype, count=len(array), offset=array.offset * np.dtype(dtype).itemsize)
