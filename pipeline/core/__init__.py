@@ -6,6 +6,7 @@
 :mod:`.combinatorics`  the one binomial table, the usable core count
 :mod:`.rng`            the one random-number module: both generators, bounded draws, one shuffle step
 :mod:`.files`          the one atomic write of a local file, the ``Files`` folder interface
+:mod:`.arrow`          Arrow columns from numpy arrays and back, without the pandas pyarrow imports
 :mod:`.cache`          the disk cache of built tables and compiled kernels (per package version)
 :mod:`.errors`         the error base classes (``InputError``: one line, exit code 2)
 :mod:`.version`        the package version
