@@ -77,4 +77,17 @@ def ready() -> None:
     and prepared everything, so that the cluster's own start forks at once (:func:`.session._forked`)."""
 
 
-prepare_listed(os.environ.get(PREPARE))
+def frozen() -> None:
+    """Move every object this process holds now out of the garbage collector's reach (``gc.freeze``), so that
+    a forked worker's collections never walk them: a walk writes to each object's header, so that the kernel
+    copies every page of the server's heap the worker shares (copy on write), tens of milliseconds of a
+    worker's CPU before its first part (0.04-0.13 s against 0.03-0.05 s frozen), and as much again in its
+    tasks wherever a collection came.  What the server prepared lives as long as the workers anyway."""
+    import gc
+
+    gc.freeze()
+
+
+if os.environ.get(PREPARE):     # the fork server (the client imports this module before it sets the variable)
+    prepare_listed(os.environ[PREPARE])
+    frozen()

@@ -109,6 +109,29 @@ def test_a_worker_starts_with_the_dataset_prepared(tmp_path):
     assert parts and all(prepare == 0 for _, prepare in parts), parts
 
 
+FROZEN_RUN = """
+import gc, json
+from pipeline.batch.session import Session
+from pipeline.datasets.recipes.matchups import Matchups
+ds = Matchups(limit=300)
+with Session(1, quiet=True) as session:
+    session.connect([(ds, ds.pieces(ds.partitions(None)[0])[0])])
+    print(json.dumps([gc.get_freeze_count(), session.submit(gc.get_freeze_count).result()]))
+"""
+
+
+@pytest.mark.slow
+def test_a_worker_inherits_the_fork_servers_objects_frozen(tmp_path):
+    """The fork server freezes what it imported and prepared (``gc.freeze``), so that a worker's garbage
+    collections do not walk, and so copy, the pages it shares with the server; the client freezes nothing.
+    In a process of its own, for the reason above."""
+    got = subprocess.run([sys.executable, "-c", FROZEN_RUN], capture_output=True, text=True, timeout=600,
+                         env={**os.environ, "PYTHONPATH": str(HERE.parent.parent)})
+    assert got.returncode == 0, got.stderr
+    client, worker = json.loads(got.stdout.splitlines()[-1])
+    assert client == 0 and worker > 100_000, (client, worker)
+
+
 @contextlib.contextmanager
 def cluster(workers: int):
     """A scheduler and ``workers`` separately started ``dask worker`` processes on this machine (several machines
