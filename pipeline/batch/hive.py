@@ -27,8 +27,10 @@ import json
 import re
 from typing import Any, Optional
 
+import numpy as np
 import pyarrow as pa
 
+from ..core.arrow import column
 from .parquet import DESCRIPTION
 from .spec import Dataset
 from .verified import part_file, part_name
@@ -111,8 +113,9 @@ def restored(dataset: Dataset, table: pa.Table, file: str, columns: Optional[lis
     if key is None or (columns is not None and key not in columns):
         return table
     field = dataset.full_schema.field(key)
-    column = pa.array([value_of(dataset, file)] * table.num_rows, field.type)
-    table = table.append_column(field, column)
+    value = value_of(dataset, file)
+    held = pa.nulls(table.num_rows, field.type) if value is None else column(np.full(table.num_rows, value), field.type)
+    table = table.append_column(field, held)
     return table.select(columns if columns is not None else dataset.full_schema.names)
 
 

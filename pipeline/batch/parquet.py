@@ -22,6 +22,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from ..core.arrow import column, text
 from ..core.version import __version__
 
 META_JOB = b"pokerpipe.job"
@@ -42,7 +43,7 @@ def dictionary_type(index: pa.DataType | None = None) -> pa.DataType:
 
 def labels_array(indices: np.ndarray | list[int], dictionary: list[str]) -> pa.DictionaryArray:
     """Labels as a dictionary array over a fixed ``dictionary`` (identical in every part)."""
-    return pa.DictionaryArray.from_arrays(pa.array(indices, pa.int16()), pa.array(dictionary, pa.string()))
+    return pa.DictionaryArray.from_arrays(column(indices, pa.int16()), text(dictionary))
 
 
 def with_metadata(schema: pa.Schema, job: str, params: dict) -> pa.Schema:
@@ -123,4 +124,4 @@ def vector_type(value: pa.DataType, size: int) -> pa.DataType:
 def vector_array(rows: Any, value: pa.DataType) -> pa.FixedSizeListArray:
     """A 2-D array's rows as a :func:`vector_type` column."""
     rows = np.asarray(rows)
-    return pa.FixedSizeListArray.from_arrays(pa.array(rows.reshape(-1), value), type=vector_type(value, rows.shape[1]))
+    return pa.FixedSizeListArray.from_arrays(column(rows.reshape(-1), value), type=vector_type(value, rows.shape[1]))

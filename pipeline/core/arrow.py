@@ -13,11 +13,14 @@ back the same way.
 [3, 1, 2]
 >>> text(np.array([b"AsKd", b"2c2d"])).to_pylist()
 ['AsKd', '2c2d']
+>>> text(["pair", "flush"]).to_pylist()
+['pair', 'flush']
 >>> values(column(np.array([True, False, True]), pa.bool_())).tolist()
 [True, False, True]
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -50,23 +53,33 @@ def column(data: Any, type: pa.DataType) -> pa.Array:
     return pa.Array.from_buffers(type, len(data), [None, pa.py_buffer(data)])
 
 
-def text(fixed: np.ndarray) -> pa.Array:
-    """The Arrow string column of a numpy bytes array (``dtype 'S<w>'``, ASCII or UTF-8 text; an entry shorter
-    than ``w`` ends at its first zero byte, as numpy reads it)."""
-    fixed = np.ascontiguousarray(fixed)
+def text(strings: np.ndarray | Sequence[str]) -> pa.Array:
+    """The Arrow string column of ``strings``: a numpy bytes array (``dtype 'S<w>'``, ASCII or UTF-8 text; an
+    entry shorter than ``w`` ends at its first zero byte, as numpy reads it), or a sequence of ``str``."""
+    if not isinstance(strings, np.ndarray):
+        if not all(isinstance(s, str) for s in strings):
+            raise TypeError("text() takes a numpy bytes array (dtype 'S<w>') or a sequence of str")
+        encoded = [s.encode() for s in strings]
+        lengths = np.fromiter(map(len, encoded), np.int64, len(encoded))
+        return _strings(lengths, np.frombuffer(b"".join(encoded), np.uint8))
+    fixed = np.ascontiguousarray(strings)
     if fixed.dtype.kind != "S":
-        raise TypeError(f"text() takes a numpy bytes array (dtype 'S<w>'), not {fixed.dtype}")
+        raise TypeError(f"text() takes a numpy bytes array (dtype 'S<w>') or a sequence of str, not {fixed.dtype}")
     n, width = len(fixed), fixed.dtype.itemsize
     raw = fixed.view(np.uint8).reshape(n, width)
     if n and width and raw[:, -1].all():         # every entry full width (card text): the buffer as it is
-        offsets = np.arange(n + 1, dtype=np.int32) * np.int32(width)
-        data = raw.reshape(-1)
-    else:
-        lengths = np.char.str_len(fixed).astype(np.int32)
-        offsets = np.zeros(n + 1, np.int32)
-        np.cumsum(lengths, out=offsets[1:])
-        data = raw[np.arange(width) < lengths[:, None]]
-    return pa.Array.from_buffers(pa.string(), n, [None, pa.py_buffer(offsets), pa.py_buffer(data)])
+        return _strings(np.full(n, width, np.int64), raw.reshape(-1))
+    lengths = np.char.str_len(fixed)
+    return _strings(lengths, raw[np.arange(width) < lengths[:, None]])
+
+
+def _strings(lengths: np.ndarray, data: np.ndarray) -> pa.Array:
+    offsets = np.zeros(len(lengths) + 1, np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    if offsets[-1] >= 2**31:
+        raise ValueError(f"{offsets[-1]:,} bytes of text are more than a string column holds (2**31 - 1)")
+    return pa.Array.from_buffers(pa.string(), len(lengths), [None, pa.py_buffer(offsets.astype(np.int32)),
+                                                             pa.py_buffer(np.ascontiguousarray(data))])
 
 
 def values(array: pa.Array | pa.ChunkedArray) -> np.ndarray:

@@ -47,6 +47,8 @@ def test_text_equals_pyarrow_strings():
                   np.array([], "S4"), np.array([b"AsKdQh", b"2c2d3c"])[::-1]):
         expected = pa.array([x.decode() for x in given.tolist()], pa.string())
         assert text(given).equals(expected)
+    for strings in (["AA", "AKs", "", "72o"], [], ["é", "ß", "x"]):
+        assert text(strings).equals(pa.array(strings, pa.string()))
 
 
 def test_bad_arguments_are_refused():
@@ -56,6 +58,8 @@ def test_bad_arguments_are_refused():
         column([1], pa.string())
     with pytest.raises(TypeError, match="bytes array"):
         text(np.array(["a"]))
+    with pytest.raises(TypeError, match="sequence of str"):
+        text([b"a"])
     with pytest.raises(ValueError, match="nulls"):
         values(pa.array([1, None], pa.int64()))
     with pytest.raises(TypeError, match="primitive"):

@@ -33,6 +33,7 @@ import pyarrow as pa
 
 from ...batch.parquet import described, vector_array, vector_type
 from ...batch.spec import Dataset, Inputs
+from ...core.arrow import column, values
 from ...core.errors import InputError
 from ...core.inputs import integer
 from ..registry import DatasetError
@@ -147,7 +148,7 @@ class Preflop(_Rebuilt):
     def side_outputs(self, table: Callable[..., pa.Table], inputs: Inputs) -> dict[str, bytes]:
         from ...abstraction.ochs import cluster_members
 
-        cluster = table(["ochs_cluster"]).column("ochs_cluster").to_numpy().astype(np.int64)
+        cluster = values(table(["ochs_cluster"]).column("ochs_cluster")).astype(np.int64)
         doc = {"bins": self.bins, "seed": self.seed, "clusters": cluster_members(cluster)}
         return {"_clusters.json": (json.dumps(doc, indent=1) + "\n").encode()}
 
@@ -155,7 +156,7 @@ class Preflop(_Rebuilt):
 def clusters_of(inputs: Inputs, seed: int) -> np.ndarray:
     """The 169 classes' OCHS cluster numbers from the planned ``abstraction/preflop``."""
     t = read_exact(inputs, Preflop(seed=seed), ["ochs_cluster"])
-    return t.column("ochs_cluster").to_numpy().astype(np.int64)
+    return values(t.column("ochs_cluster")).astype(np.int64)
 
 
 class _StreetBase(_Rebuilt):
@@ -257,7 +258,7 @@ def dense_buckets(table: pa.Table, street: str) -> np.ndarray:
     from ...isomorphism.situations import street_size
 
     dense = np.full(street_size(STREETS[street]), NO_BUCKET, np.uint16)
-    dense[table.column("index").to_numpy()] = table.column("bucket").to_numpy()
+    dense[values(table.column("index"))] = values(table.column("bucket"))
     return dense
 
 
@@ -272,7 +273,7 @@ def centroid_array(table: pa.Table) -> np.ndarray:
     """The (k, d) centroids of a ``-centroids`` dataset."""
     col = table.column("centroid").combine_chunks()
     d = col.type.list_size
-    return col.flatten().to_numpy().reshape(-1, d)
+    return values(col.flatten()).reshape(-1, d)
 
 
 class Centroids(_StreetBase):
@@ -343,7 +344,7 @@ class Centroids(_StreetBase):
 
     def side_outputs(self, table: Callable[..., pa.Table], inputs: Inputs) -> dict[str, bytes]:
         t = table(["iterations", "converged", "objective", "situations"])
-        situations = t.column("situations").to_numpy()
+        situations = values(t.column("situations"))
         doc = {"street": self.street, "k": self.k, "seed": self.seed, "metric": self.metric,
                "iterations": int(t.column("iterations")[0].as_py()),
                "converged": bool(t.column("converged")[0].as_py()),
@@ -425,8 +426,7 @@ class Street(_StreetBase):
         boards, centroids, context = partition
         rows, labels, distances = assigned_rows(self.street, boards, centroids(), bins=self.bins,
                                                 **resolved(context))
-        columns: dict[str, Any] = {"index": rows.index, "bucket": pa.array(labels, pa.uint16()),
-                                   "weight": rows.weight, "win2": rows.win2.astype(np.int64),
+        columns: dict[str, Any] = {"index": rows.index, "bucket": labels, "weight": rows.weight, "win2": rows.win2,
                                    "equity": rows.equity}
         if self.street == "river":
             columns.update({f"ochs{j}": rows.features["ochs"][:, j] for j in range(8)})
@@ -434,8 +434,9 @@ class Street(_StreetBase):
             columns["histogram"] = vector_array(rows.features["histogram"], pa.uint16())
         if self.street == "flop":
             columns["turn_buckets"] = vector_array(rows.features["turn_buckets"], pa.uint16())
-        columns["distance"] = pa.array(distances.astype(np.float32), pa.float32())
-        return pa.table(columns, schema=self.schema)
+        columns["distance"] = distances
+        return pa.table({name: column(v, self.schema.field(name).type) if isinstance(v, np.ndarray) else v
+                         for name, v in columns.items()}, schema=self.schema)
 
     def side_outputs(self, table: Callable[..., pa.Table], inputs: Inputs) -> dict[str, bytes]:
         from ...abstraction.fitting import centroid_distances

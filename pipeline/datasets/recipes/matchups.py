@@ -86,6 +86,7 @@ class Matchups(Dataset):
 
 def matchup_rows(codes: np.ndarray, weights: np.ndarray) -> pa.Table:
     """Arrow table of matchups: hero, villain, classes, exact wins/ties/losses, weight."""
+    from ...core.arrow import column, text
     from ...core.cards import format_cards
     from ...core.hand_classes import CLASS_LABELS, class_of
     from ...equity.matchups import count_matchups, decode
@@ -101,14 +102,14 @@ def matchup_rows(codes: np.ndarray, weights: np.ndarray) -> pa.Table:
         hc.append(class_of(h1, h2))
         vc.append(class_of(v1, v2))
     return pa.table({
-        "hero": pa.array(heroes, pa.string()),
-        "villain": pa.array(villains, pa.string()),
+        "hero": text(heroes),
+        "villain": text(villains),
         "hero_class": labels_array(hc, CLASS_LABELS),
         "villain_class": labels_array(vc, CLASS_LABELS),
-        "wins": pa.array(wtl[:, 0], pa.int64()),
-        "ties": pa.array(wtl[:, 1], pa.int64()),
-        "losses": pa.array(wtl[:, 2], pa.int64()),
-        "weight": pa.array(np.asarray(weights, np.int64), pa.int64()),
+        "wins": column(wtl[:, 0], pa.int64()),
+        "ties": column(wtl[:, 1], pa.int64()),
+        "losses": column(wtl[:, 2], pa.int64()),
+        "weight": column(weights, pa.int64()),
     })
 
 
