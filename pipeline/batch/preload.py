@@ -88,6 +88,7 @@ def frozen() -> None:
     gc.freeze()
 
 
-if os.environ.get(PREPARE):     # the fork server (the client imports this module before it sets the variable)
-    prepare_listed(os.environ[PREPARE])
+_listed = os.environ.pop(PREPARE, None)     # read once, by the fork server, and not handed on to its workers
+if _listed:
+    prepare_listed(_listed)
     frozen()

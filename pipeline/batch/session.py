@@ -14,6 +14,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import contextlib
 import logging
+import os
 import signal
 import threading
 import warnings
@@ -276,7 +277,8 @@ def _forked(prepare: Sequence[tuple[Any, Any]]) -> Iterator[None]:
 
     The server is started before this process imports :mod:`distributed`: those imports (and the packages
     Dask's own preload list names, pandas among them) then run while the server prepares, instead of
-    before it starts.
+    before it starts.  It starts with the environment Dask gives a worker it spawns (:data:`WORKER_ENVIRON`),
+    and the list of what to prepare; no later child of this process inherits either.
     """
     import multiprocessing
 
@@ -287,16 +289,37 @@ def _forked(prepare: Sequence[tuple[Any, Any]]) -> Iterator[None]:
 
     _stop_idle_forkserver()
     ctx = multiprocessing.get_context("forkserver")
-    with listed(prepare):
+    with listed(prepare), _environ(WORKER_ENVIRON):     # what the server starts with, and no other process
         ctx.set_forkserver_preload(FORKSERVER_PRELOAD)
         _forkserver_ready(ctx, _import_dask)
-        import dask
-        from distributed.utils import get_mp_context
+    import dask
+    from distributed.utils import get_mp_context
 
-        with dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"}):
-            get_mp_context()      # Dask sets its own preload list, once per process; ours replaces it
-            ctx.set_forkserver_preload(FORKSERVER_PRELOAD)
-            yield
+    with dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"}):
+        get_mp_context()      # Dask sets its own preload list, once per process; ours replaces it
+        ctx.set_forkserver_preload(FORKSERVER_PRELOAD)
+        yield
+
+
+# What Dask's nannies put in a worker's environment before they spawn it (its configuration's
+# ``distributed.nanny.pre-spawn-environ``): one thread for each numerical library, whose pools a worker would
+# otherwise size to every core while every core runs a worker, and glibc's trim threshold.  The libraries read
+# them as they load, which a forked worker did in the fork server, so the server starts with them.
+WORKER_ENVIRON = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+                  "MALLOC_TRIM_THRESHOLD_": "65536"}
+
+
+@contextlib.contextmanager
+def _environ(values: dict[str, str]) -> Iterator[None]:
+    """Within the block, this process's environment holds ``values`` where it holds nothing under their names
+    (a value the user set stays)."""
+    added = {name: value for name, value in values.items() if name not in os.environ}
+    os.environ.update(added)
+    try:
+        yield
+    finally:
+        for name in added:
+            os.environ.pop(name, None)
 
 
 def _import_dask() -> None:
