@@ -55,16 +55,20 @@ def column(data: Any, type: pa.DataType) -> pa.Array:
 
 def text(strings: np.ndarray | Sequence[str]) -> pa.Array:
     """The Arrow string column of ``strings``: a numpy bytes array (``dtype 'S<w>'``, ASCII or UTF-8 text; an
-    entry shorter than ``w`` ends at its first zero byte, as numpy reads it), or a sequence of ``str``."""
+    entry shorter than ``w`` ends at its first zero byte, as numpy reads it), a numpy ``str`` array, or a
+    sequence of ``str``."""
     if not isinstance(strings, np.ndarray):
         if not all(isinstance(s, str) for s in strings):
-            raise TypeError("text() takes a numpy bytes array (dtype 'S<w>') or a sequence of str")
+            raise TypeError("text() takes a numpy text array (dtype 'S<w>' or 'U<w>') or a sequence of str")
         encoded = [s.encode() for s in strings]
         lengths = np.fromiter(map(len, encoded), np.int64, len(encoded))
         return _strings(lengths, np.frombuffer(b"".join(encoded), np.uint8))
     fixed = np.ascontiguousarray(strings)
-    if fixed.dtype.kind != "S":
-        raise TypeError(f"text() takes a numpy bytes array (dtype 'S<w>') or a sequence of str, not {fixed.dtype}")
+    if fixed.dtype.kind == "U":
+        fixed = np.char.encode(fixed, "utf-8")
+    if fixed.dtype.kind != "S" or fixed.ndim != 1:
+        raise TypeError(f"text() takes a numpy text array (dtype 'S<w>' or 'U<w>', one-dimensional) or a sequence "
+                        f"of str, not {fixed.dtype} of shape {fixed.shape}")
     n, width = len(fixed), fixed.dtype.itemsize
     raw = fixed.view(np.uint8).reshape(n, width)
     if n and width and raw[:, -1].all():         # every entry full width (card text): the buffer as it is

@@ -43,6 +43,7 @@ import pyarrow as pa
 
 from ..batch.parquet import canonical_json, parquet_bytes, sha256, with_metadata
 from ..batch.storage import Storage
+from ..core.arrow import column, text
 from ..core.errors import InputError
 from ..core.inputs import parse_json
 from ..core.version import __version__
@@ -147,9 +148,9 @@ def strategy_table(solver: Solver, params: dict[str, Any]) -> tuple[pa.Table, np
     street, bucket, history, node = row_labels(game)
     probs = average_policy(solver.avg, (game.tree.child[node] >= 0).astype(np.float64))
     names = [game.bucket_name(int(s), int(b)) for s, b in zip(street, bucket)]
-    table = pa.table({"street": pa.array(street, pa.int8()), "bucket": pa.array(names, pa.string()),
-                      "history": pa.array(history, pa.string()), "node": pa.array(node, pa.int32()),
-                      "row": pa.array(np.arange(len(node)), pa.int64()), "fold": probs[:, 0], "call": probs[:, 1],
+    table = pa.table({"street": column(street, pa.int8()), "bucket": text(names),
+                      "history": text(history), "node": column(node, pa.int32()),
+                      "row": column(np.arange(len(node)), pa.int64()), "fold": probs[:, 0], "call": probs[:, 1],
                       "raise": probs[:, 2]})
     schema = with_metadata(SCHEMA, f"solve/{game.name}", params)
     return pa.Table.from_arrays([table.column(f.name) for f in schema], schema=schema), probs.astype(np.float32)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..core.arrow import column, text
 from ..core.cards import RANKS, format_card
 from ..core.combinatorics import BINOM
 from .analyzer import POPCOUNT, scales, solve_deals
@@ -79,13 +80,13 @@ def strategy_rows(family: str, pays: tuple[int, ...], start: int, stop: int) -> 
         hold_text.append(" ".join(card_text(c) for i, c in enumerate(d) if m >> i & 1))
     best_ev = ev[np.arange(n), best]
     return pa.table({
-        "deal": pa.array(deal_text, pa.string()),
-        "weight": pa.array(weights, pa.int64()),
-        "best_hold": pa.array(hold_text, pa.string()),
-        "best_mask": pa.array(best.astype(np.int8), pa.int8()),
-        "ev": pa.array(best_ev / lcm, pa.float64()),
-        "ev_units": pa.array(best_ev, pa.int64()),
-        "hold_ev": pa.FixedSizeListArray.from_arrays(pa.array((ev / lcm).ravel(), pa.float64()), 32),
+        "deal": text(deal_text),
+        "weight": column(weights, pa.int64()),
+        "best_hold": text(hold_text),
+        "best_mask": column(best.astype(np.int8), pa.int8()),
+        "ev": column(best_ev / lcm, pa.float64()),
+        "ev_units": column(best_ev, pa.int64()),
+        "hold_ev": pa.FixedSizeListArray.from_arrays(column((ev / lcm).ravel(), pa.float64()), 32),
     })
 
 

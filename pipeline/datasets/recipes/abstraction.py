@@ -140,9 +140,9 @@ class Preflop(_Rebuilt):
 
         bins, seed = partition
         oc = opponent_clusters(bins, seed)
-        return pa.table({"class": CLASS_LABELS, "bucket": pa.array(np.arange(169), pa.uint16()),
+        return pa.table({"class": CLASS_LABELS, "bucket": column(np.arange(169), pa.uint16()),
                          "combos": class_combo_counts(), "win2": oc.win2, "equity": oc.equity,
-                         "ochs_cluster": pa.array(oc.cluster, pa.uint8()),
+                         "ochs_cluster": column(oc.cluster, pa.uint8()),
                          "histogram": vector_array(oc.histogram, pa.int64())}, schema=self.schema)
 
     def side_outputs(self, table: Callable[..., pa.Table], inputs: Inputs) -> dict[str, bytes]:
@@ -334,11 +334,11 @@ class Centroids(_StreetBase):
         c = fitted.clustering
         history = [list(c.objective)] + [[] for _ in range(self.k - 1)]       # the objective per iteration
         return pa.table({
-            "bucket": pa.array(np.arange(self.k), pa.uint16()),
+            "bucket": column(np.arange(self.k), pa.uint16()),
             "centroid": vector_array(c.centroids, pa.float64()),
             "situations": fitted.situations, "weight": fitted.bucket_weight, "distance": fitted.mean_distance,
-            "iterations": pa.array(np.full(self.k, c.iterations), pa.int32()),
-            "converged": pa.array(np.full(self.k, c.converged), pa.bool_()),
+            "iterations": column(np.full(self.k, c.iterations), pa.int32()),
+            "converged": column(np.full(self.k, c.converged), pa.bool_()),
             "objective": pa.array(history, self.schema.field("objective").type),
         }, schema=self.schema)
 

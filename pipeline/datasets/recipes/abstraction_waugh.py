@@ -28,6 +28,7 @@ import pyarrow as pa
 
 from ...batch.parquet import described
 from ...batch.spec import Dataset, Inputs
+from ...core.arrow import column
 from .abstraction import Kept, Street, _Rebuilt, canonical
 
 ORDER = 71                           # after the abstraction's streets (70)
@@ -85,7 +86,7 @@ class PreflopWaugh(_Rebuilt):
 
         hands = holdem_indexer("preflop").unindex_array(np.arange(169))
         bucket = np.array([class_of(int(a), int(b)) for a, b in hands], np.uint16)
-        return pa.table({"index": np.arange(169, dtype=np.int64), "bucket": pa.array(bucket, pa.uint16()),
+        return pa.table({"index": np.arange(169, dtype=np.int64), "bucket": column(bucket, pa.uint16()),
                          "class": [CLASS_LABELS[b] for b in bucket]}, schema=self.schema)
 
     def side_outputs(self, table: Callable[..., pa.Table], inputs: Inputs) -> dict[str, bytes]:
@@ -141,7 +142,7 @@ class StreetWaugh(_Rebuilt):
 
         lo, hi, dense = partition
         index = np.arange(lo, hi, dtype=np.int64)
-        return pa.table({"index": index, "bucket": pa.array(dense()[situations_of(self.street, index)], pa.uint16())},
+        return pa.table({"index": index, "bucket": column(dense()[situations_of(self.street, index)], pa.uint16())},
                         schema=self.schema)
 
     def side_outputs(self, table: Callable[..., pa.Table], inputs: Inputs) -> dict[str, bytes]:

@@ -21,6 +21,7 @@ import pyarrow as pa
 
 from ...batch.parquet import described
 from ...batch.spec import Dataset, Inputs
+from ...core.arrow import column, text
 from ...core.errors import InputError
 from ...core.inputs import integer, shown
 from ..streets import MAX_LIMIT
@@ -129,11 +130,12 @@ class OmahaVsRandom(Dataset):
         s = np.maximum(samples, 1)
         equity = units / (unit * s)
         var = np.maximum(squares / (unit * unit * s) - equity ** 2, 0.0) * s / np.maximum(s - 1, 1)
-        return pa.table({"hand": pa.array(format_card_rows(hands).astype(str)),
-                         "omaha_class": pa.array(class_labels(hands)), "combos": pa.array(weights[start:stop]),
-                         "opponents": pa.array(np.full(n, k, np.int64)), "samples": pa.array(samples),
-                         "wins": pa.array(wins), "ties": pa.array(ties), "equity": pa.array(equity),
-                         "stderr": pa.array(np.sqrt(var / s))}, schema=self.schema)
+        counts = {"combos": weights[start:stop], "opponents": np.full(n, k, np.int64), "samples": samples,
+                  "wins": wins, "ties": ties}
+        return pa.table({"hand": text(format_card_rows(hands)), "omaha_class": text(class_labels(hands)),
+                         **{name: column(v, pa.int64()) for name, v in counts.items()},
+                         "equity": column(equity, pa.float64()), "stderr": column(np.sqrt(var / s), pa.float64())},
+                        schema=self.schema)
 
 
 class Omaha5VsRandom(OmahaVsRandom):

@@ -15,6 +15,7 @@ import pyarrow as pa
 
 from ...batch.parquet import described, dictionary_type, labels_array
 from ...batch.spec import Dataset, Inputs
+from ...core.arrow import column
 from .matchups import Matchups, matchup_arrays
 
 HEATMAP = "_heatmap.png"   # leading underscore: dataset readers skip it, like _manifest.json
@@ -100,13 +101,13 @@ def grid_rows(grid: np.ndarray, first_hero: int = 0, labels: list[str] | None = 
     return pa.table({
         "hero": labels_array(first_hero + idx // n, labels),
         "villain": labels_array(idx % n, labels),
-        "combos": pa.array(g[:, 0], pa.int64()),
-        "wins": pa.array(g[:, 1], pa.int64()),
-        "ties": pa.array(g[:, 2], pa.int64()),
-        "losses": pa.array(g[:, 3], pa.int64()),
-        "win": pa.array(g[:, 1] / total, pa.float64()),
-        "tie": pa.array(g[:, 2] / total, pa.float64()),
-        "equity": pa.array(equity_fraction(g[:, 1], g[:, 2], total, unit=2), pa.float64()),
+        "combos": column(g[:, 0], pa.int64()),
+        "wins": column(g[:, 1], pa.int64()),
+        "ties": column(g[:, 2], pa.int64()),
+        "losses": column(g[:, 3], pa.int64()),
+        "win": column(g[:, 1] / total, pa.float64()),
+        "tie": column(g[:, 2] / total, pa.float64()),
+        "equity": column(equity_fraction(g[:, 1], g[:, 2], total, unit=2), pa.float64()),
     })
 
 

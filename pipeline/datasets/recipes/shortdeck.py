@@ -25,6 +25,7 @@ import pyarrow as pa
 
 from ...batch.parquet import described, labels_array
 from ...batch.spec import Dataset, Inputs
+from ...core.arrow import column, text
 from ...core.errors import InputError
 from ...core.inputs import integer, shown
 from ..streets import MAX_LIMIT
@@ -102,14 +103,14 @@ class ShortDeckMatchups(Dataset):
         wtl = matchup_counts(codes, deck_of(self.ranking))
         cards = [decode(code) for code in codes.tolist()]
         return pa.table({
-            "hero": pa.array([format_cards(c[:2]) for c in cards], pa.string()),
-            "villain": pa.array([format_cards(c[2:]) for c in cards], pa.string()),
+            "hero": text([format_cards(c[:2]) for c in cards]),
+            "villain": text([format_cards(c[2:]) for c in cards]),
             "hero_class": labels_array([class_of(c[0], c[1]) for c in cards], _labels()),
             "villain_class": labels_array([class_of(c[2], c[3]) for c in cards], _labels()),
-            "wins": pa.array(wtl[:, 0], pa.int64()),
-            "ties": pa.array(wtl[:, 1], pa.int64()),
-            "losses": pa.array(wtl[:, 2], pa.int64()),
-            "weight": pa.array(np.asarray(weights, np.int64), pa.int64()),
+            "wins": column(wtl[:, 0], pa.int64()),
+            "ties": column(wtl[:, 1], pa.int64()),
+            "losses": column(wtl[:, 2], pa.int64()),
+            "weight": column(np.asarray(weights, np.int64), pa.int64()),
         })
 
 

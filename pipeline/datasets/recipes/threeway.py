@@ -23,6 +23,7 @@ import pyarrow as pa
 
 from ...batch.parquet import described, dictionary_type, labels_array, vector_array, vector_type
 from ...batch.spec import Dataset, Inputs
+from ...core.arrow import column, text
 from ...core.inputs import integer
 from ..streets import MAX_LIMIT
 
@@ -96,10 +97,10 @@ def triple_rows(codes: np.ndarray, weights: np.ndarray) -> pa.Table:
     names = [format_triple(c) for c in codes.tolist()]
     classes = [[class_of(*h) for h in decode(c)] for c in codes.tolist()]
     return pa.table({
-        **{f"hand{i + 1}": pa.array([n[i] for n in names], pa.string()) for i in range(3)},
+        **{f"hand{i + 1}": text([n[i] for n in names]) for i in range(3)},
         **{f"class{i + 1}": labels_array([c[i] for c in classes], CLASS_LABELS) for i in range(3)},
         **{f"shares{i + 1}": vector_array(shares[:, i, :], pa.int64()) for i in range(3)},
-        "weight": pa.array(np.asarray(weights, np.int64), pa.int64()),
+        "weight": column(np.asarray(weights, np.int64), pa.int64()),
     })
 
 
@@ -189,9 +190,9 @@ def class_triple_rows(classes: np.ndarray, combos: np.ndarray, sums: np.ndarray)
     units = sums[:, :, 1] * (SHARE_UNIT // 2) + sums[:, :, 2] * (SHARE_UNIT // 3)
     return pa.table({
         **{f"class{i + 1}": labels_array(classes[:, i], CLASS_LABELS) for i in range(3)},
-        "combos": pa.array(combos, pa.int64()),
+        "combos": column(combos, pa.int64()),
         **{f"shares{i + 1}": vector_array(sums[:, i, :], pa.int64()) for i in range(3)},
-        **{f"equity{i + 1}": pa.array(equity_fraction(sums[:, i, 0], units[:, i], combos * BOARDS), pa.float64())
+        **{f"equity{i + 1}": column(equity_fraction(sums[:, i, 0], units[:, i], combos * BOARDS), pa.float64())
            for i in range(3)},
     })
 

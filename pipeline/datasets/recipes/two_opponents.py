@@ -20,6 +20,7 @@ import pyarrow as pa
 
 from ...batch.parquet import described, dictionary_type, labels_array
 from ...batch.spec import Dataset, Inputs
+from ...core.arrow import column
 from ...core.errors import InputError
 
 CHUNKS = 32
@@ -61,9 +62,9 @@ class TwoOpponents(Dataset):
         i, start, stop = partition
         counts = chunk_counts(start, stop)
         return pa.table({
-            "chunk": pa.array(np.full(169, i, np.int64), pa.int64()),
+            "chunk": column(np.full(169, i, np.int64), pa.int64()),
             "hand": labels_array(np.arange(169), CLASS_LABELS),
-            **{c: pa.array(counts[:, k], pa.int64()) for k, c in enumerate(COLUMNS)},
+            **{c: column(counts[:, k], pa.int64()) for k, c in enumerate(COLUMNS)},
         })
 
 

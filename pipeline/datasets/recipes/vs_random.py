@@ -21,6 +21,7 @@ import pyarrow as pa
 
 from ...batch.parquet import described, dictionary_type, labels_array
 from ...batch.spec import Dataset, Inputs
+from ...core.arrow import column
 from ...core.errors import InputError
 from ...core.inputs import integer, shown
 from ...evaluator.decks import Deck
@@ -180,10 +181,10 @@ def vs_random_mc_rows(opponents: int, classes: list[int], trials: int, seed: int
     n = len(classes)
     return pa.table({
         "hand": labels_array(classes, labels),
-        "opponents": pa.array([opponents] * n, pa.int64()),
-        **{k: pa.array(v, pa.float64()) for k, v in cols.items()},
-        "samples": pa.array([trials] * n, pa.int64()),
-        "exact": pa.array([False] * n, pa.bool_()),
+        "opponents": column([opponents] * n, pa.int64()),
+        **{k: column(v, pa.float64()) for k, v in cols.items()},
+        "samples": column([trials] * n, pa.int64()),
+        "exact": column([False] * n, pa.bool_()),
     })
 
 
@@ -199,13 +200,13 @@ def vs_random_exact_rows(wtl: np.ndarray, labels: list[str] | None = None) -> pa
     total = wtl.sum(axis=1)
     return pa.table({
         "hand": labels_array(np.arange(n), labels),
-        "opponents": pa.array(np.ones(n, np.int64), pa.int64()),
-        "win": pa.array(wtl[:, 0] / total, pa.float64()),
-        "tie": pa.array(wtl[:, 1] / total, pa.float64()),
-        "equity": pa.array(equity_fraction(wtl[:, 0], wtl[:, 1], total, unit=2), pa.float64()),
-        "stderr": pa.array(np.zeros(n), pa.float64()),
-        "samples": pa.array(total, pa.int64()),
-        "exact": pa.array(np.ones(n, bool), pa.bool_()),
+        "opponents": column(np.ones(n, np.int64), pa.int64()),
+        "win": column(wtl[:, 0] / total, pa.float64()),
+        "tie": column(wtl[:, 1] / total, pa.float64()),
+        "equity": column(equity_fraction(wtl[:, 0], wtl[:, 1], total, unit=2), pa.float64()),
+        "stderr": column(np.zeros(n), pa.float64()),
+        "samples": column(total, pa.int64()),
+        "exact": column(np.ones(n, bool), pa.bool_()),
     })
 
 
@@ -221,13 +222,13 @@ def vs_two_exact_rows(counts: np.ndarray, labels: list[str] | None = None) -> pa
     win, tie, equity, deals = outcome_fractions(counts)
     return pa.table({
         "hand": labels_array(np.arange(n), labels),
-        "opponents": pa.array(np.full(n, 2, np.int64), pa.int64()),
-        "win": pa.array(win, pa.float64()),
-        "tie": pa.array(tie, pa.float64()),
-        "equity": pa.array(equity, pa.float64()),
-        "stderr": pa.array(np.zeros(n), pa.float64()),
-        "samples": pa.array(deals, pa.int64()),
-        "exact": pa.array(np.ones(n, bool), pa.bool_()),
+        "opponents": column(np.full(n, 2, np.int64), pa.int64()),
+        "win": column(win, pa.float64()),
+        "tie": column(tie, pa.float64()),
+        "equity": column(equity, pa.float64()),
+        "stderr": column(np.zeros(n), pa.float64()),
+        "samples": column(deals, pa.int64()),
+        "exact": column(np.ones(n, bool), pa.bool_()),
     })
 
 
