@@ -31,6 +31,7 @@ import numpy as np
 import pyarrow as pa
 from numba import njit
 
+from ..core.arrow import values
 from .emd import cumulative, potential_embedding
 from .features import FULL
 from .kmeans import lower_medians
@@ -49,13 +50,13 @@ def street_columns(street: str) -> list[str]:
 
 def _list(table: pa.Table, name: str) -> np.ndarray:
     col = table.column(name).combine_chunks()
-    return col.flatten().to_numpy().reshape(len(col), col.type.list_size)
+    return values(col.flatten()).reshape(len(col), col.type.list_size)
 
 
 def points_of(street: str, metric: str, table: pa.Table, turn_centroids: Optional[np.ndarray]) -> np.ndarray:
     """The points of one part under ``metric`` (see the module doc)."""
     if metric == "ochs":
-        return np.ascontiguousarray(np.stack([table.column(f"ochs{j}").to_numpy() for j in range(8)], axis=1))
+        return np.ascontiguousarray(np.stack([values(table.column(f"ochs{j}")) for j in range(8)], axis=1))
     if metric == "potential":
         assert turn_centroids is not None
         return potential_embedding(_list(table, "turn_buckets"), turn_centroids, QUANTILES)
@@ -110,10 +111,10 @@ def street_report(street: str, parts: Callable[[], Iterable[pa.Table]], k: int, 
     labels: dict[str, list[np.ndarray]] = {"kmeans": [], "percentile": []}
     weights = []
     for t in parts():                                        # pass 1: weights by equity, the k-means labels
-        w2 = t.column("win2").to_numpy()
-        w = t.column("weight").to_numpy()
+        w2 = values(t.column("win2"))
+        w = values(t.column("weight"))
         mass += np.bincount(w2, weights=w, minlength=win2_top + 1)
-        labels["kmeans"].append(t.column("bucket").to_numpy().astype(np.int32))
+        labels["kmeans"].append(values(t.column("bucket")).astype(np.int32))
         weights.append(w.astype(np.uint8))                  # a situation stands for at most 24
         labels["percentile"].append(w2)
     cut = percentile_labels(mass, k)                        # mass by win2: by equity, in ascending order

@@ -17,6 +17,9 @@ back the same way.
 ['pair', 'flush']
 >>> values(column(np.array([True, False, True]), pa.bool_())).tolist()
 [True, False, True]
+>>> arrow_table({"index": np.arange(3), "hand": np.array(["AA", "KK", "QQ"])},
+...       pa.schema([("index", pa.int64()), ("hand", pa.string())])).to_pylist()[0]
+{'index': 0, 'hand': 'AA'}
 """
 from __future__ import annotations
 
@@ -26,7 +29,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-__all__ = ["column", "text", "values"]
+__all__ = ["arrow_table", "column", "text", "values"]
 
 # the Arrow types of a primitive column and the numpy dtype of its data buffer
 _DTYPES: dict[Any, Any] = {
@@ -84,6 +87,17 @@ def _strings(lengths: np.ndarray, data: np.ndarray) -> pa.Array:
         raise ValueError(f"{offsets[-1]:,} bytes of text are more than a string column holds (2**31 - 1)")
     return pa.Array.from_buffers(pa.string(), len(lengths), [None, pa.py_buffer(offsets.astype(np.int32)),
                                                              pa.py_buffer(np.ascontiguousarray(data))])
+
+
+def arrow_table(columns: dict[str, Any], schema: pa.Schema) -> pa.Table:
+    """``pyarrow.table(columns, schema=schema)`` with each numpy array among ``columns`` made a column of its
+    field's type by :func:`column` (numbers) or :func:`text` (text); other values (Arrow arrays) as they are."""
+    def made(name: str, value: Any) -> Any:
+        if not isinstance(value, np.ndarray):
+            return value
+        return text(value) if value.dtype.kind in "SU" else column(value, schema.field(name).type)
+
+    return pa.table({name: made(name, value) for name, value in columns.items()}, schema=schema)
 
 
 def values(array: pa.Array | pa.ChunkedArray) -> np.ndarray:

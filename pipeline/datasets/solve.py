@@ -43,7 +43,7 @@ import pyarrow as pa
 
 from ..batch.parquet import canonical_json, parquet_bytes, sha256, with_metadata
 from ..batch.storage import Storage
-from ..core.arrow import column, text
+from ..core.arrow import arrow_table, text
 from ..core.errors import InputError
 from ..core.inputs import parse_json
 from ..core.version import __version__
@@ -148,12 +148,11 @@ def strategy_table(solver: Solver, params: dict[str, Any]) -> tuple[pa.Table, np
     street, bucket, history, node = row_labels(game)
     probs = average_policy(solver.avg, (game.tree.child[node] >= 0).astype(np.float64))
     names = [game.bucket_name(int(s), int(b)) for s, b in zip(street, bucket)]
-    table = pa.table({"street": column(street, pa.int8()), "bucket": text(names),
-                      "history": text(history), "node": column(node, pa.int32()),
-                      "row": column(np.arange(len(node)), pa.int64()), "fold": probs[:, 0], "call": probs[:, 1],
-                      "raise": probs[:, 2]})
     schema = with_metadata(SCHEMA, f"solve/{game.name}", params)
-    return pa.Table.from_arrays([table.column(f.name) for f in schema], schema=schema), probs.astype(np.float32)
+    table = arrow_table({"street": street, "bucket": text(names), "history": text(history), "node": node,
+                         "row": np.arange(len(node)), "fold": probs[:, 0], "call": probs[:, 1], "raise": probs[:, 2]},
+                        schema)
+    return table, probs.astype(np.float32)
 
 
 def write_outputs(storage: Storage, params: dict[str, Any], solver: Solver, done: Checkpoint,

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..core.arrow import column, text
+from ..core.arrow import column, text, values
 from ..core.cards import RANKS, format_card
 from ..core.combinatorics import BINOM
 from .analyzer import POPCOUNT, scales, solve_deals
@@ -94,8 +94,8 @@ def strategy_table(dataset: pa.Table, pt: PayTable | None = None) -> list[tuple[
     """``(pattern, mean EV, min EV, deals)`` from a strategy dataset (a pyarrow Table), best first."""
     by: defaultdict[str, list[float]] = defaultdict(lambda: [0.0, float("inf"), 0])
     holds = dataset.column("best_hold").to_pylist()
-    evs = dataset.column("ev").to_numpy()
-    weights = dataset.column("weight").to_numpy()
+    evs = values(dataset.column("ev"))
+    weights = values(dataset.column("weight"))
     from ..core.cards import parse_card
     for h, e, w in zip(holds, evs, weights, strict=True):
         cards = [52 if t == "Jk" else parse_card(t) for t in h.split()]

@@ -9,7 +9,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from pipeline.core.arrow import column, text, values
+from pipeline.core.arrow import arrow_table, column, text, values
 
 TYPES = [pa.int8(), pa.int16(), pa.int32(), pa.int64(), pa.uint8(), pa.uint16(), pa.uint32(), pa.uint64(),
          pa.float32(), pa.float64()]
@@ -52,6 +52,14 @@ def test_text_equals_pyarrow_strings():
         assert text(np.array(strings, str)).equals(pa.array(strings, pa.string()))
 
 
+def test_tables_equal_pyarrow_table_with_a_schema():
+    schema = pa.schema([("index", pa.int64()), ("bucket", pa.uint16()), ("equity", pa.float32()),
+                        ("hand", pa.string()), ("kept", pa.int32())])
+    columns = {"index": np.arange(5) * 7, "bucket": np.array([3, 1, 4, 1, 5]), "equity": np.linspace(0, 1, 5),
+               "hand": np.array(["AA", "AKs", "72o", "T9s", "22"]), "kept": pa.array(range(5), pa.int32())}
+    assert arrow_table(columns, schema).equals(pa.table(columns, schema=schema))
+
+
 def test_bad_arguments_are_refused():
     with pytest.raises(ValueError, match="one-dimensional"):
         column(np.zeros((2, 2)), pa.int64())
@@ -69,18 +77,24 @@ def test_bad_arguments_are_refused():
 
 def test_pyarrow_array_imports_pandas_and_these_do_not():
     """The reason for the module (pyarrow 26 asks pandas about every array it converts), and that an EHS part's
-    whole path in a worker (its preparation, the rows, the Parquet bytes) stays clear of pandas."""
+    and a matchups part's whole path in a worker (preparation, rows, pieces combined, Parquet bytes) stays
+    clear of pandas."""
     code = textwrap.dedent("""
         import sys
         import numpy as np
         import pyarrow as pa
         from pipeline.batch.parquet import parquet_bytes
         from pipeline.datasets.recipes.ehs_table import EhsTable
+        from pipeline.datasets.recipes.matchups import Matchups
         ds = EhsTable("river")
         boards = np.array([[0, 5, 10, 20, 33]], np.uint8)
         ds.prepare(boards)
         table = ds.combine([ds.compute(boards)])
         parquet_bytes(table)
+        ds = Matchups(limit=20)
+        part = ds.partitions(None)[0]
+        ds.prepare(ds.pieces(part)[0])
+        parquet_bytes(ds.combine([ds.compute(p) for p in ds.pieces(part)]))
         clear = "pandas" not in sys.modules
         pa.array(np.arange(3), pa.int64())
         print(clear, "pandas" in sys.modules)

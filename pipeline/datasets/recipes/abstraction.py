@@ -33,7 +33,7 @@ import pyarrow as pa
 
 from ...batch.parquet import described, vector_array, vector_type
 from ...batch.spec import Dataset, Inputs
-from ...core.arrow import column, values
+from ...core.arrow import arrow_table, column, values
 from ...core.errors import InputError
 from ...core.inputs import integer
 from ..registry import DatasetError
@@ -435,8 +435,7 @@ class Street(_StreetBase):
         if self.street == "flop":
             columns["turn_buckets"] = vector_array(rows.features["turn_buckets"], pa.uint16())
         columns["distance"] = distances
-        return pa.table({name: column(v, self.schema.field(name).type) if isinstance(v, np.ndarray) else v
-                         for name, v in columns.items()}, schema=self.schema)
+        return arrow_table(columns, self.schema)
 
     def side_outputs(self, table: Callable[..., pa.Table], inputs: Inputs) -> dict[str, bytes]:
         from ...abstraction.fitting import centroid_distances

@@ -28,7 +28,7 @@ import pyarrow as pa
 
 from ...batch.parquet import described
 from ...batch.spec import Dataset, Inputs
-from ...core.arrow import column
+from ...core.arrow import arrow_table, values
 from .abstraction import Kept, Street, _Rebuilt, canonical
 
 ORDER = 71                           # after the abstraction's streets (70)
@@ -45,14 +45,14 @@ def _street_buckets(inputs: Inputs, ds: Street) -> np.ndarray:
 
     dense = np.full(street_size(STREETS[ds.street]), NO_BUCKET, np.uint16)
     for part in inputs.parts(ds, ["index", "bucket"]):
-        dense[part.column("index").to_numpy()] = part.column("bucket").to_numpy()
+        dense[values(part.column("index"))] = values(part.column("bucket"))
     return dense
 
 
 def _file(street: str, k: int, table: Callable[..., pa.Table]) -> dict[str, bytes]:
     from ...abstraction.waugh_file import FILE_NAME, encode
 
-    buckets = table(["bucket"]).column("bucket").combine_chunks().to_numpy(zero_copy_only=False)
+    buckets = values(table(["bucket"]).column("bucket").combine_chunks())
     return {FILE_NAME: encode(street, k, buckets)}
 
 
@@ -86,8 +86,8 @@ class PreflopWaugh(_Rebuilt):
 
         hands = holdem_indexer("preflop").unindex_array(np.arange(169))
         bucket = np.array([class_of(int(a), int(b)) for a, b in hands], np.uint16)
-        return pa.table({"index": np.arange(169, dtype=np.int64), "bucket": column(bucket, pa.uint16()),
-                         "class": [CLASS_LABELS[b] for b in bucket]}, schema=self.schema)
+        return arrow_table({"index": np.arange(169, dtype=np.int64), "bucket": np.asarray(bucket),
+                            "class": np.array([CLASS_LABELS[b] for b in bucket])}, self.schema)
 
     def side_outputs(self, table: Callable[..., pa.Table], inputs: Inputs) -> dict[str, bytes]:
         return _file("preflop", 169, table)
@@ -142,8 +142,7 @@ class StreetWaugh(_Rebuilt):
 
         lo, hi, dense = partition
         index = np.arange(lo, hi, dtype=np.int64)
-        return pa.table({"index": index, "bucket": column(dense()[situations_of(self.street, index)], pa.uint16())},
-                        schema=self.schema)
+        return arrow_table({"index": index, "bucket": dense()[situations_of(self.street, index)]}, self.schema)
 
     def side_outputs(self, table: Callable[..., pa.Table], inputs: Inputs) -> dict[str, bytes]:
         return _file(self.street, self.k, table)

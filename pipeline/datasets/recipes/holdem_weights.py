@@ -33,6 +33,7 @@ from ...batch.runner import check_manifest, read_manifest
 from ...batch.spec import Dataset, Inputs
 from ...batch.storage import Storage, StorageError
 from ...batch.verified import manifest_path, side_array
+from ...core.arrow import arrow_table, values
 from ...holdem.weight_build import BOARDS_PER_TASK, STREETS, board_chunks, dense_street, street_weights
 from ...holdem.weights import MULTI, SITUATIONS, WeightTables, pack
 from ..registry import DatasetError
@@ -81,23 +82,23 @@ class HoldemWeights(StreetDataset):
         return planned_parts(self.street, self.limit, BOARDS_PER_TASK[STREETS[self.street]])
 
     def compute(self, partition: Any) -> pa.Table:
-        idx, *values = street_weights(partition)
+        idx, *counts = street_weights(partition)
         idx, first = np.unique(idx, return_index=True)      # a situation the board's suit symmetry repeats: once
         if self.street == "river":
-            ahead, tied = values
-            return pa.table({"index": idx, "ahead": ahead[first], "tied": tied[first]}, schema=self.schema)
-        win2, multi = values
+            ahead, tied = counts
+            return arrow_table({"index": idx, "ahead": ahead[first], "tied": tied[first]}, self.schema)
+        win2, multi = counts
         columns = {"index": idx, "win2": win2[first], **{f"k{k}": multi[first, k - 2] for k in range(2, 2 + MULTI)}}
-        return pa.table(columns, schema=self.schema)
+        return arrow_table(columns, self.schema)
 
     def side_outputs(self, table: Callable[[], pa.Table], inputs: Inputs) -> dict[str, bytes]:
         t = table()
-        idx = t.column("index").to_numpy()
+        idx = values(t.column("index"))
         if self.street == "river":
-            rows = [(idx, t.column("ahead").to_numpy(), t.column("tied").to_numpy())]
+            rows = [(idx, values(t.column("ahead")), values(t.column("tied")))]
         else:
-            multi = np.stack([t.column(f"k{k}").to_numpy() for k in range(2, 2 + MULTI)], axis=1)
-            rows = [(idx, t.column("win2").to_numpy(), multi)]
+            multi = np.stack([values(t.column(f"k{k}")) for k in range(2, 2 + MULTI)], axis=1)
+            rows = [(idx, values(t.column("win2")), multi)]
         out = {}
         for name, array in dense_street(self.street, rows).items():
             buf = io.BytesIO()

@@ -15,6 +15,7 @@ import pyarrow as pa
 
 from ...batch.parquet import described, dictionary_type, labels_array
 from ...batch.spec import Dataset, Inputs
+from ...core.arrow import column, text, values
 from ...core.errors import InputError
 from ...core.inputs import integer
 from ..streets import MAX_LIMIT
@@ -86,7 +87,6 @@ class Matchups(Dataset):
 
 def matchup_rows(codes: np.ndarray, weights: np.ndarray) -> pa.Table:
     """Arrow table of matchups: hero, villain, classes, exact wins/ties/losses, weight."""
-    from ...core.arrow import column, text
     from ...core.cards import format_cards
     from ...core.hand_classes import CLASS_LABELS, class_of
     from ...equity.matchups import count_matchups, decode
@@ -122,7 +122,7 @@ def matchup_arrays(table: pa.Table) -> tuple[np.ndarray, np.ndarray]:
     from ...equity.matchups import canonical_matchups
 
     codes, _ = canonical_matchups()
-    wtl = np.stack([table.column(c).to_numpy() for c in ("wins", "ties", "losses")], axis=1).astype(np.int64)
+    wtl = np.stack([values(table.column(c)) for c in ("wins", "ties", "losses")], axis=1).astype(np.int64)
     if len(wtl) != len(codes):
         raise InputError(f"the matchups dataset holds {len(wtl):,} rows, expected all {len(codes):,} (one built "
                          "with a limit is a smoke run, too short to read)")

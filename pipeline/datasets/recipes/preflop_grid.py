@@ -15,7 +15,7 @@ import pyarrow as pa
 
 from ...batch.parquet import described, dictionary_type, labels_array
 from ...batch.spec import Dataset, Inputs
-from ...core.arrow import column
+from ...core.arrow import column, values
 from .matchups import Matchups, matchup_arrays
 
 HEATMAP = "_heatmap.png"   # leading underscore: dataset readers skip it, like _manifest.json
@@ -75,10 +75,10 @@ def heatmap_of(t: pa.Table, labels: list[str], title: str = "Equity vs one rando
     from ...plots.heatmap import heatmap_png
 
     n = len(labels)
-    hero = t.column("hero").combine_chunks().indices.to_numpy()
+    hero = values(t.column("hero").combine_chunks().indices)
     wtl = np.zeros((n, 3), np.int64)
     for k, c in enumerate(("wins", "ties", "losses")):
-        np.add.at(wtl[:, k], hero, t.column(c).to_numpy())
+        np.add.at(wtl[:, k], hero, values(t.column(c)))
     equity = equity_fraction(wtl[:, 0], wtl[:, 1], wtl.sum(axis=1), unit=2)
     return heatmap_png(equity, labels, title)
 

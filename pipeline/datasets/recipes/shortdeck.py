@@ -25,7 +25,7 @@ import pyarrow as pa
 
 from ...batch.parquet import described, labels_array
 from ...batch.spec import Dataset, Inputs
-from ...core.arrow import column, text
+from ...core.arrow import column, text, values
 from ...core.errors import InputError
 from ...core.inputs import integer, shown
 from ..streets import MAX_LIMIT
@@ -120,7 +120,7 @@ def _grid(inputs: Inputs, ranking: str) -> np.ndarray:
 
     table = inputs.read(ShortDeckMatchups(ranking), columns=["wins", "ties", "losses"])
     codes, _ = matchups()
-    wtl = np.stack([table.column(c).to_numpy() for c in ("wins", "ties", "losses")], axis=1).astype(np.int64)
+    wtl = np.stack([values(table.column(c)) for c in ("wins", "ties", "losses")], axis=1).astype(np.int64)
     if len(wtl) != len(codes):
         raise InputError(f"shortdeck-matchups holds {len(wtl):,} rows, expected all {len(codes):,}")
     return grid(codes, wtl)

@@ -23,7 +23,7 @@ import pyarrow as pa
 
 from ...batch.parquet import described, dictionary_type, labels_array, vector_array, vector_type
 from ...batch.spec import Dataset, Inputs
-from ...core.arrow import column, text
+from ...core.arrow import column, text, values
 from ...core.inputs import integer
 from ..streets import MAX_LIMIT
 
@@ -106,7 +106,7 @@ def triple_rows(codes: np.ndarray, weights: np.ndarray) -> pa.Table:
 
 def triple_shares(table: pa.Table) -> np.ndarray:
     """(n, 3, 3) int64: the ``shares1..3`` columns of ``matchups-3way`` rows."""
-    cols = [table.column(f"shares{i + 1}").combine_chunks().flatten().to_numpy().reshape(-1, 3) for i in range(3)]
+    cols = [values(table.column(f"shares{i + 1}").combine_chunks().flatten()).reshape(-1, 3) for i in range(3)]
     return np.stack(cols, axis=1).astype(np.int64)
 
 
@@ -152,7 +152,7 @@ class Preflop3(Dataset):
         done = 0
         for part in inputs.parts(source, columns=["shares1", "shares2", "shares3", "weight"]):
             n = part.num_rows
-            if not (part.column("weight").to_numpy() == weights[done:done + n]).all():
+            if not (values(part.column("weight")) == weights[done:done + n]).all():
                 raise ValueError("matchups-3way's rows are not in canonical order")
             add_class_triples(codes[done:done + n], weights[done:done + n], triple_shares(part), index, combos, sums)
             done += n
@@ -215,6 +215,6 @@ def three_way_table(table: pa.Table) -> Any:
     rows = index[cls[0], cls[1], cls[2]]
     combos = np.zeros(CLASS_TRIPLES, np.int64)
     sums = np.zeros((CLASS_TRIPLES, 3, 3), np.int64)
-    combos[rows] = table.column("combos").to_numpy()
+    combos[rows] = values(table.column("combos"))
     sums[rows] = triple_shares(table)
     return ThreeWayTable(combos, sums)

@@ -20,7 +20,7 @@ import pyarrow as pa
 
 from ...batch.parquet import described, dictionary_type, labels_array
 from ...batch.spec import Dataset, Inputs
-from ...core.arrow import column
+from ...core.arrow import column, values
 from ...core.errors import InputError
 
 CHUNKS = 32
@@ -73,13 +73,13 @@ def two_opponent_totals(table: pa.Table) -> np.ndarray:
     InputError unless every chunk is there once and each class's deals are combos x C(50,5) x 446,985."""
     from ...equity.two_opponents import DEALS_PER_COMBO, class_combo_counts
 
-    chunk = table.column("chunk").to_numpy()
-    hand = table.column("hand").combine_chunks().indices.to_numpy()
+    chunk = values(table.column("chunk"))
+    hand = values(table.column("hand").combine_chunks().indices)
     if len(chunk) != 169 * CHUNKS or sorted(set(chunk.tolist())) != list(range(CHUNKS)):
         raise InputError(f"two-opponents holds {len(chunk):,} rows, expected {169 * CHUNKS:,} (169 per chunk)")
     counts = np.zeros((169, 4), np.int64)
     for k, c in enumerate(COLUMNS):
-        np.add.at(counts[:, k], hand, table.column(c).to_numpy().astype(np.int64))
+        np.add.at(counts[:, k], hand, values(table.column(c)).astype(np.int64))
     if not (counts.sum(axis=1) == class_combo_counts() * DEALS_PER_COMBO).all():
         raise InputError("two-opponents: the counts do not add up to every deal of each class")
     return counts

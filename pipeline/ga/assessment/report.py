@@ -14,6 +14,7 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
+from ...core.arrow import values
 from ...core.budget import refuse_beyond
 from ...core.files import Files
 from ...core.inputs import integer
@@ -104,7 +105,7 @@ def write_report(files: Files, results: Sequence[YardstickResult], samples: int 
     mean_used = []
     for g in gens:
         t = read_parquet(files, "generations", f"gen-{g:05d}.parquet", digests=digests).select(["used_share"])
-        mean_used.append(float(np.mean(t.column("used_share").to_numpy())))
+        mean_used.append(float(np.mean(values(t.column("used_share")))))
     pngs = {
         "report-fitness.png": line_chart(gens, {"best": [r["best_fitness"] for r in prog],
                                                 "mean": [r["mean_fitness"] for r in prog],
