@@ -26,23 +26,18 @@ PREPARE = "POKERPIPE_PREPARE"      # the environment variable: a file of the (da
 
 
 @contextlib.contextmanager
-def listed(prepare: Sequence[tuple[Any, Any]]) -> Iterator[None]:
-    """Within the block, :data:`PREPARE` names a temporary file of the ``(dataset, sample)`` pairs (a file, not
-    the value itself: an environment variable is capped at 128 kB, and a sample may hold arrays)."""
+def listed(prepare: Sequence[tuple[Any, Any]]) -> Iterator[dict[str, str]]:
+    """Within the block, a temporary file holds the ``(dataset, sample)`` pairs (a file, not the value itself:
+    an environment variable is capped at 128 kB, and a sample may hold arrays); yields the environment that
+    names it to the fork server (:data:`PREPARE`)."""
     from ..core.files import write_atomic
 
     folder = tempfile.mkdtemp(prefix="pokerpipe-prepare-")
     path = os.path.join(folder, "prepare.pickle")
-    before = os.environ.get(PREPARE)
     try:
         write_atomic(path, pickle.dumps(list(prepare)))
-        os.environ[PREPARE] = path
-        yield
+        yield {PREPARE: path}
     finally:
-        if before is None:
-            os.environ.pop(PREPARE, None)
-        else:
-            os.environ[PREPARE] = before
         with contextlib.suppress(OSError):
             os.unlink(path)
         with contextlib.suppress(OSError):

@@ -289,7 +289,8 @@ def _forked(prepare: Sequence[tuple[Any, Any]]) -> Iterator[None]:
 
     _stop_idle_forkserver()
     ctx = multiprocessing.get_context("forkserver")
-    with listed(prepare), _environ(WORKER_ENVIRON):     # what the server starts with, and no other process
+    kept = {name: value for name, value in WORKER_ENVIRON.items() if name not in os.environ}   # a user's value stays
+    with listed(prepare) as server, _environ({**kept, **server}):  # what the server starts with, no other process
         ctx.set_forkserver_preload(FORKSERVER_PRELOAD)
         _forkserver_ready(ctx, _import_dask)
     import dask
@@ -311,15 +312,17 @@ WORKER_ENVIRON = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_
 
 @contextlib.contextmanager
 def _environ(values: dict[str, str]) -> Iterator[None]:
-    """Within the block, this process's environment holds ``values`` where it holds nothing under their names
-    (a value the user set stays)."""
-    added = {name: value for name, value in values.items() if name not in os.environ}
-    os.environ.update(added)
+    """Within the block, this process's environment holds ``values``; after it, what it held before."""
+    before = {name: os.environ.get(name) for name in values}
+    os.environ.update(values)
     try:
         yield
     finally:
-        for name in added:
-            os.environ.pop(name, None)
+        for name, value in before.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 def _import_dask() -> None:
