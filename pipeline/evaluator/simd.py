@@ -15,9 +15,11 @@ by card, that costs as much as the evaluation (a bound test and a bit per card: 
 * the key (:mod:`.tables`) is the rank multipliers' sum, each looked up in registers (a two-table permute
   of the 13 multipliers indexed by ``id >> 2``), plus the suit counters, counted for the whole row at
   once (a byte table of ``16**suit`` split over two bytes, summed by ``psadbw``);
-* the block writes its rank sums (0 for a flush); the two lookups of the rank hash then run for a whole chunk
-  of rows as scalar loads in a loop of their own (:func:`evaluate_hands7`), where the loads of many hands
-  overlap: as gathers in the block they ran at about half that rate on an AMD EPYC (Zen 5), on both paths;
+* the block writes its rank sums (0 for a flush); the two lookups of the rank hash run as scalar loads
+  (:func:`evaluate_hands7`), two blocks behind in the same loop, so that the load units work on one block's
+  rank sums while the vector units compute the next block's: in a loop of their own after the blocks they
+  added their time to the blocks' (AVX2, AMD EPYC Zen 4: 405 and 437 M hands/s, random and by board, against
+  513 and 565 with the two overlapped), and as gathers in the block they ran at about half the loads' rate;
 * a flush (3% of hands, in a fifth of the blocks) is valued after its chunk of rows, from a list of the
   blocks holding one made without a branch: a branch per block mispredicts on them, which cost a third of
   the rate.  (Valuing them in their lanes, a suited mask built by a shift per card, measured 8% slower.)
@@ -222,6 +224,8 @@ def evaluate_keys8(keys: np.ndarray, suited: np.ndarray, out: np.ndarray, T: Tab
 
 
 _HS, _HM = np.uint64(HASH_SHIFT), np.uint64(HASH_MASK)
+SUITED_BITS = np.array([1 << (16 * (c & 3) + (c >> 2)) for c in range(52)], np.uint64)   # a card's suited bit
+LAG = 16            # rows between a block's rank sums and their lookups (two blocks)
 CHUNK = 1 << 13     # rows whose flushes are valued together, while their cards are in the cache
 
 
@@ -234,9 +238,10 @@ def evaluate_hands7(cards: np.ndarray, out: np.ndarray, T: Tables, values: np.nd
     holding an id outside ``lowest``..51 (``lowest`` the deck's first card, :mod:`.decks`) or a repeated card,
     else -1.
 
-    The blocks write rank sums; each chunk's lookups then run as scalar loads in a loop of their own, where
-    the loads of many hands overlap: gathers, in the block or in that loop, ran at half the loads' rate (two
-    lookups a hand: 1 against 0.5 ns on an AMD EPYC with AVX-512).  The blocks holding a flush (a fifth of
+    The blocks write rank sums, looked up :data:`LAG` rows behind the block in hand, by scalar loads in the
+    blocks' loop: the blocks alone ran at 1,040 M hands/s and the lookups alone at 1,200-1,600, one after the
+    other at 430-520, interleaved at 530-700 (AVX2, AMD EPYC Zen 4, 16,384 hands in the cache).  Gathers, in
+    the block or in that loop, ran at half the loads' rate.  The blocks holding a flush (a fifth of
     them) are listed without a branch and valued after the lookups (:func:`value_flushes`): a branch per block
     mispredicts on them (416 M hands/s against 602 without flushes, issue 24)."""
     n = cards.shape[0]
@@ -249,6 +254,7 @@ def evaluate_hands7(cards: np.ndarray, out: np.ndarray, T: Tables, values: np.nd
         start = r
         end = min(r + CHUNK, whole)
         count = 0
+        looked = start      # rows before it hold values, from it rank sums
         while r < end:
             if level == AVX512:
                 flags = hands7_block(cards, r, out, low)
@@ -259,7 +265,12 @@ def evaluate_hands7(cards: np.ndarray, out: np.ndarray, T: Tables, values: np.nd
             pending[count] = (np.uint64(r) << byte) | flags
             count += flags != 0
             r += 8
-        for i in range(start, end):
+            if r - looked > LAG:    # the block LAG rows back: its loads overlap the next block's vector work
+                for i in range(looked, looked + 8):
+                    s = np.uint64(out[i])
+                    out[i] = values[np.uint64(offsets[s >> _HS]) + (s & _HM)]
+                looked += 8
+        for i in range(looked, end):
             s = np.uint64(out[i])
             out[i] = values[np.uint64(offsets[s >> _HS]) + (s & _HM)]
         value_flushes(cards, out, pending, count, T)
@@ -272,7 +283,9 @@ def evaluate_hands7(cards: np.ndarray, out: np.ndarray, T: Tables, values: np.nd
 
 @njit(cache=True, nogil=True)
 def value_flushes(cards: np.ndarray, out: np.ndarray, pending: np.ndarray, count: int, T: Tables) -> None:
-    """The flushes of the ``count`` blocks listed in ``pending`` (row of the block << 8 | its flush lanes)."""
+    """The flushes of the ``count`` blocks listed in ``pending`` (row of the block << 8 | its flush lanes): each
+    flush's suit from its key, its ranks from the suited mask of its cards (:data:`SUITED_BITS`, one load and OR a
+    card; a compare and shift a card, as before, ran 7-8% slower on the whole kernel)."""
     K, flush_values = T.card_keys, T.flush_values
     one, byte = np.uint64(1), np.uint64(8)
     for e in range(count):
@@ -283,11 +296,10 @@ def value_flushes(cards: np.ndarray, out: np.ndarray, pending: np.ndarray, count
             lanes &= lanes - one
             i = first + lane
             key = KEY_BASE
-            for j in range(7):
-                key += K[cards[i, j]]
-            suit = np.int64(flush_shift(key) >> np.uint64(4))     # signed, as ``c & 3``: no float compare
-            ranks = 0
+            mask = np.uint64(0)
             for j in range(7):
                 c = cards[i, j]
-                ranks |= ((c & 3) == suit) << (c >> 2)
+                key += K[c]
+                mask |= SUITED_BITS[c]
+            ranks = (mask >> flush_shift(key)) & np.uint64(0x1FFF)
             out[i] = flush_values[ranks]

@@ -41,7 +41,7 @@ def path(request, monkeypatch):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("n", [1, 7, 8, 9, 20_003])
+@pytest.mark.parametrize("n", [1, 7, 8, 9, 24, 8_195, 20_003])
 def test_values_equal_the_kernel(n, path):
     hands = np.concatenate([_hands(n, n), FLUSHES, _hands(11, 2), FLUSHES[::-1]])
     plain = _plain(hands)
@@ -72,7 +72,7 @@ def test_the_first_bad_row_is_named(row, fault, path):
             evaluate(cards)
 
 
-@pytest.mark.parametrize("n", [1, 7, 8, 9, 20_003])
+@pytest.mark.parametrize("n", [1, 7, 8, 9, 24, 8_195, 20_003])
 def test_prebuilt_hands_equal_the_scalar_lookups(n, path):
     """evaluate_keys (flushes valued in their lanes, from the joined table) against the scalar loop, on random
     hands and on blocks made of flushes of every suit, five to seven cards."""
