@@ -36,7 +36,6 @@ import numpy as np
 from ..core.budget import TargetWatch, duration, refuse_beyond, refuse_count
 from ..core.cards import CardError, check_disjoint, format_cards, mask_of, parse_board, parse_cards
 from ..core.combinatorics import available_cores
-from ..core.cpu import simd_level
 from ..core.inputs import integer, shown
 from ..evaluator.decks import STANDARD, Deck
 from ..evaluator.kernels import Tables
@@ -524,12 +523,11 @@ def _monte_carlo(ranges: list[Range], board_cards: list[int], base_mask: int, tr
                  stderr_target: Optional[float], time_limit: Optional[float], executor: Optional[Executor],
                  workers: int, progress: Optional[Progress], deck: Deck) -> EquityResult:
     """Monte Carlo trials of ``deck`` (its cards absent from it already dead in ``base_mask``), valued by its
-    tables on the SIMD path the CPU takes (:func:`~pipeline.core.cpu.simd_level`): the lookup table of the
-    vector path is the deck's as well (:func:`~pipeline.evaluator.simd.lookup_values`)."""
+    tables (:func:`~pipeline.evaluator.simd.lookup_values`, the deck's flush and rank tables end to end)."""
     P = len(ranges)
     plan = plan_deal(ranges, board_cards, base_mask)
     t = tables(deck)
-    level, lookup, offsets = simd_level(), lookup_values(deck), offsets32(deck)
+    lookup, offsets = lookup_values(deck), offsets32(deck)
     acc = MonteCarloTotals(P, plan.weighted)
     start = time.monotonic()
     size = CHUNK_TRIALS
@@ -540,7 +538,7 @@ def _monte_carlo(ranges: list[Range], board_cards: list[int], base_mask: int, tr
         counts = np.zeros((P, P), np.int64)
         wsums = np.zeros((P, P + 2), np.float64)
         wtot = np.zeros(2, np.float64)
-        monte_carlo_chunk(n, seed, i, plan.for_chunk(), counts, wsums, wtot, t, lookup, offsets, level)
+        monte_carlo_chunk(n, seed, i, plan.for_chunk(), counts, wsums, wtot, t, lookup, offsets)
         return n, counts, wsums, wtot
 
     stopped = ["trials"]

@@ -24,9 +24,9 @@ Seven-card hands (``hands7_block_avx2``), eight rows of a C-ordered uint8 ``(n, 
 Prebuilt hands (:func:`keys_block_avx2`): the keys' and suited masks' 32-bit halves are split into eight lanes
 each; a flush's suit is read from its flag (bit ``3 + 4*suit`` of the counters), its ranks cut from the
 suited mask's half holding that suit, and the second gather reads the flush table there
-(:func:`~.simd.lookup_values`: the flush table, then the rank table).  :func:`board_keys_block_avx2` does the
-same for hands in two parts, a board's and a player's, added in registers: the Monte Carlo trials'
-(:func:`pipeline.equity.montecarlo.evaluate_bits_block`, on either vector path: AVX-512 CPUs run AVX2 too).
+(:func:`~.simd.lookup_values`: the flush table, then the rank table).  (The Monte Carlo trials' hands, a
+board's key and a player's, were valued the same way, added in registers; scalar loads replaced it there:
+:func:`pipeline.equity.montecarlo.evaluate_bits_block`.)
 """
 from __future__ import annotations
 
@@ -34,7 +34,6 @@ from typing import Any, Callable, cast
 
 import numpy as np
 from llvmlite import ir
-from numba import types
 from numba.extending import intrinsic
 
 from .intrinsics import (
@@ -49,8 +48,6 @@ from .intrinsics import (
     prebuilt_block,
     prefetch,
     seven_card_block,
-    trap,
-    unsupported,
     vector,
 )
 from .kernels import FLUSH_SLOTS, HASH_MASK, HASH_SHIFT, RANK_MULTIPLIERS
@@ -97,11 +94,6 @@ def _lookups(builder: Any, rank_sum: Any, offsets_at: Any, values_at: Any, flush
 def _split(builder: Any, pair: list, halves: list) -> Any:
     """Eight 32-bit values: the low (or high) halves of the four 64-bit lanes of ``pair[0]``, then of ``pair[1]``."""
     return builder.shuffle_vector(builder.bitcast(pair[0], _D8), builder.bitcast(pair[1], _D8), const(_D8, halves))
-
-
-def _store(builder: Any, values: Any, out_at: Any, row: Any) -> None:
-    store = builder.store(values, builder.bitcast(builder.gep(out_at, [row]), _D8.as_pointer()))
-    store.align = 4
 
 
 def _multiplier_bytes(k: int) -> list:
@@ -193,32 +185,8 @@ def _keys_body_avx2(builder: Any, keys_at: Any, suited_at: Any, row: Any, offset
                         offsets_at, values_at, offset_bytes)
 
 
-def _board_keys_block_avx2(typingctx: Any, bkeys: Any, bsuited: Any, keys: Any, suited: Any, row: Any, out: Any,
-                           offsets: Any, values: Any) -> tuple:
-    """:func:`keys_block_avx2` for hands made of two parts, each of eight keys and suited masks: a board's
-    (``bkeys``, ``bsuited``) and a player's (``keys``, ``suited``), added in registers."""
-    sig = types.void(bkeys, bsuited, keys, suited, row, out, offsets, values)
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        if unsupported("avx2"):
-            return trap(context, builder, None)
-        data = [context.make_array(signature.args[i])(context, builder, args[i]).data for i in (0, 1, 2, 3, 5, 6, 7)]
-        bkeys_at, bsuited_at, keys_at, suited_at, out_at, offsets_at, values_at = data
-        row = args[4]
-        key = [builder.add(x, y) for x, y in zip(_load_words(builder, bkeys_at, row),
-                                                 _load_words(builder, keys_at, row))]
-        suit = [builder.or_(x, y) for x, y in zip(_load_words(builder, bsuited_at, row),
-                                                  _load_words(builder, suited_at, row))]
-        _store(builder, _keys_values(builder, key, suit, offsets_at, values_at, signature.args[6].dtype.bitwidth // 8),
-               out_at, row)
-        return context.get_dummy_value()
-
-    return sig, codegen
-
-
 # typed for mypy as the call the kernel makes (an intrinsic's own signature starts with numba's typing context)
 hands7_block_avx2 = cast(Callable[[Any, Any, Any, Any], np.uint64],
                          intrinsic(seven_card_block("avx2", _hands7_body_avx2)))
 keys_block_avx2 = cast(Callable[[Any, Any, Any, Any, Any, Any], None],
                        intrinsic(prebuilt_block("avx2", _keys_body_avx2)))
-board_keys_block_avx2 = cast(Callable[..., None], intrinsic(_board_keys_block_avx2))
