@@ -211,22 +211,25 @@ def showdown_block(nb: int, values: np.ndarray, omegas: np.ndarray, weighted: bo
         counts[1, 1] += nb - first - second
         return
     if not weighted:    # player by player over the block: loops the compiler vectorizes
-        top = np.empty(nb, np.int32)
-        holders = np.zeros(nb, np.int32)
+        top = np.empty(nb, np.int32)        # the best value so far, and how many hold it
+        holders = np.empty(nb, np.int32)
         for b in range(nb):
             top[b] = values[0, b]
+            holders[b] = 1
         for p in range(1, P):
             for b in range(nb):
-                top[b] = max(top[b], values[p, b])
-        for p in range(P):
+                v, t = values[p, b], top[b]
+                holders[b] = 1 if v > t else holders[b] + (v == t)
+                top[b] = max(t, v)
+        for p in range(P):  # won alone or split two ways: one pass, no branch (AK vs AK chops 1 in 3)
+            alone = 0
+            two = 0
             for b in range(nb):
-                holders[b] += values[p, b] == top[b]
-        for j in (1, 2):    # won alone or split two ways: a pass each, no branch (AK vs AK chops 1 in 3)
-            for p in range(P):
-                shared = 0
-                for b in range(nb):
-                    shared += (values[p, b] == top[b]) & (holders[b] == j)
-                counts[p, j - 1] += shared
+                best = values[p, b] == top[b]
+                alone += best & (holders[b] == 1)
+                two += best & (holders[b] == 2)
+            counts[p, 0] += alone
+            counts[p, 1] += two
         for b in range(nb):             # the rarer pots shared three ways or more
             if holders[b] > 2:
                 for p in range(P):
