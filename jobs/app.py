@@ -57,3 +57,6 @@ def _version(asked: bool) -> None:
 def _root(version: bool = typer.Option(False, "--version", "-V", callback=_version, is_eager=True,
                                        help="print pokerpipe's version and exit")) -> None:
     """Exact poker tables: hand evaluation, equity enumeration, batch jobs to Parquet."""
+    from pipeline.core.cpu import simd_path
+
+    simd_path()     # a POKERPIPE_SIMD that names no path this CPU runs is refused before any command starts
