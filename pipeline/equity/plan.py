@@ -14,6 +14,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from ..evaluator.kernels import SUITED_BITS
 from ..ranges.syntax import Range
 from .suits import stabilizer
 
@@ -128,8 +129,7 @@ MIN_ACCEPTANCE = 0.25    # longer lists: whole-draw rejection instead when at le
 def suited_bits(cards: np.ndarray) -> np.ndarray:
     """Each card's bit in the suited layout (bit ``16*suit + rank``, the evaluator's suited mask), as uint64;
     for an (n, 2) array of combos, the OR of each row's two."""
-    c = np.asarray(cards, np.int64)
-    b = np.left_shift(np.uint64(1), (16 * (c & 3) + (c >> 2)).astype(np.uint64))
+    b = SUITED_BITS[np.asarray(cards, np.int64)]
     return b if b.ndim == 1 else np.bitwise_or.reduce(b, axis=1)
 
 

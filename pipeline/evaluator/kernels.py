@@ -91,6 +91,9 @@ def suit_ranks(suited: np.uint64, suit: int) -> np.uint64:
     return (suited >> np.uint64(16 * suit)) & np.uint64(0x1FFF)
 
 
+SUITED_BITS = np.array([1 << (16 * (c & 3) + (c >> 2)) for c in range(52)], np.uint64)   # each card's suited_bit
+
+
 @njit(cache=True, nogil=True)
 def suited_bit(card: int) -> np.uint64:
     """Bit of a card in the 4x16-bit suited mask."""

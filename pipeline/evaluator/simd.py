@@ -74,6 +74,7 @@ from .kernels import (
     KEY_BASE,
     RANK_MULTIPLIERS,
     RANK_SUM_MASK,
+    SUITED_BITS,
     Tables,
     check_cards,
     evaluate_checked,
@@ -224,7 +225,6 @@ def evaluate_keys8(keys: np.ndarray, suited: np.ndarray, out: np.ndarray, T: Tab
 
 
 _HS, _HM = np.uint64(HASH_SHIFT), np.uint64(HASH_MASK)
-SUITED_BITS = np.array([1 << (16 * (c & 3) + (c >> 2)) for c in range(52)], np.uint64)   # a card's suited bit
 LAG = 16            # rows between a block's rank sums and their lookups (two blocks)
 CHUNK = 1 << 13     # rows whose flushes are valued together, while their cards are in the cache
 

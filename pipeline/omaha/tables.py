@@ -40,7 +40,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from ..evaluator.kernels import HASH_MASK, HASH_SHIFT, RANK_MULTIPLIERS, Tables
+from ..evaluator.kernels import HASH_MASK, HASH_SHIFT, RANK_MULTIPLIERS, SUITED_BITS, Tables
 from ..evaluator.tables import rank_multisets, tables
 
 BOARD_CLASSES = 6175          # rank multisets of five cards with at most four of a rank
@@ -171,7 +171,7 @@ def _batch_layout(pair_high: np.ndarray, flush_index: np.ndarray, flush_pair: np
                   boards: np.ndarray) -> tuple:
     """The batch evaluator's tables (see the module doc) from the pair tables."""
     board_key = np.array([BOARD_MULTIPLIERS[c >> 2] | 1 << (32 + 4 * (c & 3)) for c in range(52)], np.uint64)
-    suit_bit = np.array([1 << (16 * (c & 3) + (c >> 2)) for c in range(52)], np.uint64)
+    suit_bit = SUITED_BITS.copy()
     keys = np.array(BOARD_MULTIPLIERS, np.int64)[boards].sum(axis=1)
     assert len(np.unique(keys)) == BOARD_CLASSES and keys.max() < BOARD_KEYS
     board_row = np.zeros(BOARD_KEYS, np.uint16)
