@@ -147,6 +147,26 @@ class Lists(NamedTuple):
 
 
 @njit(cache=True, nogil=True)
+def _choices(held: np.ndarray, masks: np.ndarray, first: int) -> tuple:
+    """``(choices, count)``: for each row's cards ``held[a]``, the combos among ``masks`` that share none, in
+    their order, as indexes from ``first`` (uint16, ``(rows, most)``, the rest of a row zero), and how many.
+    (A stable argsort of the clash matrix did the same in 1.4 of the six-way plan's 2.2 ms.)"""
+    A, n = held.size, masks.size
+    count = np.zeros(A, np.int64)
+    for a in range(A):
+        for j in range(n):
+            count[a] += (held[a] & masks[j]) == 0
+    out = np.zeros((A, count.max() if A else 0), np.uint16)
+    for a in range(A):
+        k = 0
+        for j in range(n):
+            if (held[a] & masks[j]) == 0:
+                out[a, k] = first + j
+                k += 1
+    return out, count
+
+
+@njit(cache=True, nogil=True)
 def _available(row_masks: np.ndarray, masks: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """The weight of the combos (``masks``, ``weights``) that share no card with each row's cards."""
     out = np.zeros(row_masks.size, np.float64)
@@ -378,10 +398,7 @@ def plan_deal(ranges: list[Range], board: list[int], base_mask: int) -> DealPlan
         lo, hi = offsets[big], offsets[big + 1]
         if np.all(rweights[lo:hi] == rweights[lo]) and len(rows) * (hi - lo) <= MAX_CHOICES:
             held = np.bitwise_or.reduce(rmasks[rows], axis=1).astype(np.uint64)
-            free = (held[:, None] & rmasks[None, lo:hi]) == 0
-            choice_count = free.sum(axis=1).astype(np.int64)
-            order = np.argsort(~free, axis=1, kind="stable")[:, :int(choice_count.max())]
-            choices = np.ascontiguousarray(order + lo, dtype=np.uint16)
+            choices, choice_count = _choices(held, rmasks[lo:hi], lo)
     held = [p for p in range(P) if hole_keys[p]]        # the fixed players and a lone range of one class
     hole_suited = np.array([np.bitwise_or.reduce(suited_bits(hole_cards[p])) if p in held else 0 for p in range(P)],
                            np.uint64)
