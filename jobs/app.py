@@ -5,6 +5,7 @@ Every command reports bad input as one line on stderr and exits with code 2.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Any
 
@@ -57,6 +58,7 @@ def _version(asked: bool) -> None:
 def _root(version: bool = typer.Option(False, "--version", "-V", callback=_version, is_eager=True,
                                        help="print pokerpipe's version and exit")) -> None:
     """Exact poker tables: hand evaluation, equity enumeration, batch jobs to Parquet."""
-    from pipeline.core.cpu import simd_path
+    if os.environ.get("POKERPIPE_SIMD", "").strip():     # pipeline.core.cpu.ENV, read before importing it
+        from pipeline.core.cpu import simd_path
 
-    simd_path()     # a POKERPIPE_SIMD that names no path this CPU runs is refused before any command starts
+        simd_path()     # one that names no path this CPU runs is refused before any command starts
