@@ -1,4 +1,4 @@
-"""The evaluator's AVX2 paths: eight seven-card hands a step, their checks included, and eight prebuilt hands.
+"""The evaluator's AVX2 path: eight seven-card hands a step, their checks included.
 
 The same work as the AVX-512 blocks of :mod:`.simd`, for CPUs with AVX2 and no AVX-512 (AMD before Zen 4,
 Intel's desktop parts and its servers before Skylake-SP), in 256-bit registers: the eight hands' keys as
@@ -21,12 +21,9 @@ Seven-card hands (``hands7_block_avx2``), eight rows of a C-ordered uint8 ``(n, 
   flush): the caller (:func:`~.simd.evaluate_hands7`) looks them up by scalar loads a chunk at a time and
   values the flushes afterwards, as on the AVX-512 path (gathers there ran at half the loads' rate).
 
-Prebuilt hands (:func:`keys_block_avx2`): the keys' and suited masks' 32-bit halves are split into eight lanes
-each; a flush's suit is read from its flag (bit ``3 + 4*suit`` of the counters), its ranks cut from the
-suited mask's half holding that suit, and the second gather reads the flush table there
-(:func:`~.simd.lookup_values`: the flush table, then the rank table).  (The Monte Carlo trials' hands, a
-board's key and a player's, were valued the same way, added in registers; scalar loads replaced it there:
-:func:`pipeline.equity.montecarlo.evaluate_bits_block`.)
+Prebuilt hands were valued here too, eight a step by two gathers each, a flush in its lane; scalar loads 64
+hands at a time replaced them (:func:`pipeline.evaluator.hands._evaluate_chunks`: 1.3x by board), as they had
+in Monte Carlo (:func:`pipeline.equity.montecarlo.evaluate_bits_block`).
 """
 from __future__ import annotations
 
@@ -41,30 +38,19 @@ from .intrinsics import (
     I8,
     I32,
     I64,
-    PREFETCH_BYTES,
     broadcast,
     const,
     declare,
-    prebuilt_block,
-    prefetch,
     seven_card_block,
     vector,
 )
-from .kernels import FLUSH_SLOTS, HASH_MASK, HASH_SHIFT, RANK_MULTIPLIERS
+from .kernels import RANK_MULTIPLIERS
 
 _B16, _B32, _Q4, _D8, _M8, _M32 = vector(I8, 16), vector(I8, 32), vector(I64, 4), vector(I32, 8), vector(I1, 8), \
     vector(I1, 32)
 _ZERO_BYTE = 0x80           # a byte shuffle's index with its top bit set writes a zero
 _LOW_DWORDS = list(range(0, 16, 2))     # the low 32-bit halves of eight 64-bit lanes held in two registers
 _HIGH_DWORDS = list(range(1, 16, 2))
-
-
-def _gather(builder: Any, base: Any, index: Any, scale: int, mask: Any) -> Any:
-    """AVX2's ``vpgatherdd``: eight int32 read at ``base + scale * index`` in the lanes of ``mask`` (a lane's
-    sign bit), zero in the others."""
-    fn = declare(builder, "llvm.x86.avx2.gather.d.d.256", _D8, [_D8, I8.as_pointer(), _D8, _D8, I8])
-    return builder.call(fn, [const(_D8, [0]), builder.bitcast(base, I8.as_pointer()), index,
-                             builder.sext(mask, _D8), ir.Constant(I8, scale)])
 
 
 def _byte_shuffle(builder: Any, table: Any, index: Any) -> Any:
@@ -77,18 +63,6 @@ def _row_sums(builder: Any, table: Any, index: Any) -> Any:
     """Per 64-bit lane, the sum of ``table``'s bytes at the lane's eight indexes (``vpshufb``, ``vpsadbw``)."""
     fn = declare(builder, "llvm.x86.avx2.psad.bw", _Q4, [_B32, _B32])
     return builder.call(fn, [_byte_shuffle(builder, table, index), const(_B32, [0])])
-
-
-def _lookups(builder: Any, rank_sum: Any, offsets_at: Any, values_at: Any, flush: Any, flush_ranks: Any,
-             offset_bytes: int = 8) -> Any:
-    """The values of eight hands, as two gathers: the rank hash's row displacement (the low half of a uint64),
-    then 4 bytes at a uint16 slot of ``values_at`` (:func:`~.simd.lookup_values`: the flush table, the rank
-    table after it, padded), the ``flush`` lanes at ``flush_ranks``."""
-    every = const(_M8, [1])
-    offset = _gather(builder, offsets_at, builder.lshr(rank_sum, const(_D8, [HASH_SHIFT])), offset_bytes, every)
-    slot = builder.add(offset, builder.and_(rank_sum, const(_D8, [HASH_MASK])))
-    slot = builder.select(flush, flush_ranks, builder.add(slot, const(_D8, [FLUSH_SLOTS])))
-    return builder.and_(_gather(builder, values_at, slot, 2, every), const(_D8, [0xFFFF]))
 
 
 def _split(builder: Any, pair: list, halves: list) -> Any:
@@ -150,43 +124,6 @@ def _hands7_body_avx2(builder: Any, first: Any, lowest: Any) -> tuple:
     return rank_sum, flush, bad
 
 
-def _load_words(builder: Any, at: Any, row: Any) -> list:
-    """Eight uint64 at ``at[row:row+8]`` as two registers of four, the line :data:`PREFETCH_BYTES` ahead asked for."""
-    block = builder.gep(at, [row])
-    prefetch(builder, block, PREFETCH_BYTES)
-    words = []
-    for half in (0, 4):
-        load = builder.load(builder.bitcast(builder.gep(block, [ir.Constant(I64, half)]), _Q4.as_pointer()))
-        load.align = 8
-        words.append(load)
-    return words
-
-
-def _keys_values(builder: Any, keys: list, suited: list, offsets_at: Any, values_at: Any, offset_bytes: int) -> Any:
-    """The values of eight prebuilt hands (their keys and suited masks, two registers of four each): a flush
-    valued in its lane without a branch."""
-    rank_sum = _split(builder, keys, _LOW_DWORDS)
-    flags = builder.and_(_split(builder, keys, _HIGH_DWORDS), const(_D8, [0x8888]))
-    flush = builder.icmp_unsigned("!=", flags, const(_D8, [0]))
-    # the flag of suit s is bit 3 + 4s: suits 2 and 3 lie in the suited mask's high half, 1 and 3 at bit 16
-    high = builder.icmp_unsigned(">", flags, const(_D8, [0xFF]))
-    word = builder.select(high, _split(builder, suited, _HIGH_DWORDS), _split(builder, suited, _LOW_DWORDS))
-    odd = builder.icmp_unsigned("!=", builder.and_(flags, const(_D8, [0x8080])), const(_D8, [0]))
-    shift = builder.select(odd, const(_D8, [16]), const(_D8, [0]))
-    ranks = builder.and_(builder.lshr(word, shift), const(_D8, [0x1FFF]))
-    return _lookups(builder, rank_sum, offsets_at, values_at, flush, ranks, offset_bytes)
-
-
-def _keys_body_avx2(builder: Any, keys_at: Any, suited_at: Any, row: Any, offsets_at: Any, values_at: Any,
-                    offset_bytes: int) -> Any:
-    """Prebuilt hands ``row .. row+7`` (:mod:`.hands`, :func:`~.intrinsics.prebuilt_block`): their values, a flush
-    valued in its lane without a branch (``values`` is :func:`~.simd.lookup_values`)."""
-    return _keys_values(builder, _load_words(builder, keys_at, row), _load_words(builder, suited_at, row),
-                        offsets_at, values_at, offset_bytes)
-
-
 # typed for mypy as the call the kernel makes (an intrinsic's own signature starts with numba's typing context)
 hands7_block_avx2 = cast(Callable[[Any, Any, Any, Any], np.uint64],
                          intrinsic(seven_card_block("avx2", _hands7_body_avx2)))
-keys_block_avx2 = cast(Callable[[Any, Any, Any, Any, Any, Any], None],
-                       intrinsic(prebuilt_block("avx2", _keys_body_avx2)))

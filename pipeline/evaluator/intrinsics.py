@@ -9,11 +9,12 @@ Numba keys its cache by the target, so a kernel compiled with the trap never run
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
+from numba.extending import intrinsic
 
 from ..core.cpu import NEEDS, target_features
 
@@ -45,21 +46,29 @@ def broadcast(builder: Any, scalar: Any, t: ir.VectorType) -> Any:
     return builder.shuffle_vector(one, ir.Constant(t, ir.Undefined), const(vector(I32, t.count), [0]))
 
 
-def pointers(builder: Any, base: Any, index: Any, size: int, element: ir.Type) -> Any:
-    """Eight pointers ``base + size * index`` for eight 64-bit indexes (llvmlite's gep takes no vector index)."""
-    q8 = vector(I64, 8)
-    start = builder.insert_element(ir.Constant(q8, ir.Undefined), builder.ptrtoint(base, I64), ir.Constant(I32, 0))
-    start = builder.shuffle_vector(start, ir.Constant(q8, ir.Undefined), const(vector(I32, 8), [0]))
-    return builder.inttoptr(builder.add(start, builder.mul(index, const(q8, [size]))),
-                            ir.VectorType(element.as_pointer(), 8))
-
-
 def prefetch(builder: Any, at: Any, ahead: int) -> None:
     """Ask for the cache line ``ahead`` bytes past ``at`` into L1 (a hint: it never faults, so the end of an
     array needs no test)."""
     fn = declare(builder, "llvm.prefetch.p0", ir.VoidType(), [I8.as_pointer(), I32, I32, I32])
     line = builder.gep(builder.bitcast(at, I8.as_pointer()), [ir.Constant(I64, ahead)])
     builder.call(fn, [line, ir.Constant(I32, 0), ir.Constant(I32, 3), ir.Constant(I32, 1)])
+
+
+def _prefetch_item(typingctx: Any, array: Any, index: Any) -> tuple:
+    """``prefetch_item(array, i)`` in a kernel: :func:`prefetch` of the line holding ``array[i]`` of a contiguous
+    1-d array, ``i`` past its end included (no bound test: a prefetch never faults)."""
+    sig = types.void(array, index)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        data = context.make_array(signature.args[0])(context, builder, args[0]).data
+        prefetch(builder, builder.gep(data, [args[1]]), 0)
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+# typed for mypy as the call a kernel makes (an intrinsic's own signature starts with numba's typing context)
+prefetch_item = cast(Callable[[Any, Any], None], intrinsic(_prefetch_item))
 
 
 def unsupported(path: str) -> bool:
@@ -99,29 +108,6 @@ def seven_card_block(path: str, body: Callable[[Any, Any, Any], tuple]) -> Calla
             builder.store(builder.select(flush, const(d8, [0]), rank_sums), at).align = 4
             lanes = builder.zext(builder.bitcast(flush, I8), I64)
             return builder.or_(lanes, builder.shl(builder.zext(bad, I64), ir.Constant(I64, 8)))
-
-        return sig, codegen
-
-    return typer
-
-
-def prebuilt_block(path: str, body: Callable[..., Any]) -> Callable:
-    """The typing and code of a prebuilt-hand block intrinsic ``(keys, suited, row, out, offsets, values)`` of
-    ``path``: ``body(builder, keys_at, suited_at, row, offsets_at, values_at, offset_bytes)`` returns the eight
-    hands' values (int32), stored at ``out[row:row+8]`` (``offset_bytes``: the width of an ``offsets`` entry)."""
-    def typer(typingctx: Any, keys: Any, suited: Any, row: Any, out: Any, offsets: Any, values: Any) -> tuple:
-        sig = types.void(keys, suited, row, out, offsets, values)
-
-        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-            if unsupported(path):
-                return trap(context, builder, None)
-            keys_at, suited_at, out_at, offsets_at, values_at = (
-                context.make_array(signature.args[i])(context, builder, args[i]).data for i in (0, 1, 3, 4, 5))
-            row = args[2]
-            value = body(builder, keys_at, suited_at, row, offsets_at, values_at, signature.args[4].dtype.bitwidth // 8)
-            d8 = vector(I32, 8)
-            builder.store(value, builder.bitcast(builder.gep(out_at, [row]), d8.as_pointer())).align = 4
-            return context.get_dummy_value()
 
         return sig, codegen
 

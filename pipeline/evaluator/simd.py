@@ -1,5 +1,5 @@
-"""The evaluator's AVX-512 paths, and the kernels that run them or the AVX2 ones (:mod:`.avx2`): eight seven-card
-hands a step, their checks included, and eight prebuilt hands.
+"""The evaluator's AVX-512 path, and the kernel that runs it or the AVX2 one (:mod:`.avx2`): eight seven-card
+hands a step, their checks included.
 
 :func:`pipeline.evaluate` must refuse a hand holding an id outside the deck or a repeated card.  Checked card
 by card, that costs as much as the evaluation (a bound test and a bit per card: half the kernel's rate, issue
@@ -34,9 +34,8 @@ the same work in 256-bit registers for CPUs without them.  The kernels below run
 are given (:func:`pipeline.core.cpu.simd_level`: the best the CPU has, or ``POKERPIPE_SIMD``); on the scalar
 path :func:`pipeline.evaluate` keeps :func:`~.kernels.evaluate_checked`.
 
-Prebuilt hands (:mod:`.hands`: keys and suited masks accumulated beforehand) need no key work, so there a
-flush is valued in its lane (:func:`keys_block`): its suit's ranks cut from the suited mask, the second
-gather reading the flush table instead (the two tables end to end, :func:`lookup_values`).
+Prebuilt hands (:mod:`.hands`: keys and suited masks accumulated beforehand) need no key work: their kernel
+is scalar loads, 64 hands at a time, on both vector paths (:func:`~.hands._evaluate_chunks`).
 """
 from __future__ import annotations
 
@@ -49,31 +48,25 @@ from numba import njit
 from numba.extending import intrinsic
 
 from ..core.cpu import AVX512
-from .avx2 import hands7_block_avx2, keys_block_avx2
+from .avx2 import hands7_block_avx2
 from .decks import STANDARD, Deck
 from .intrinsics import (
     I1,
     I8,
     I32,
     I64,
-    PREFETCH_BYTES,
     broadcast,
     const,
     declare,
-    pointers,
-    prebuilt_block,
-    prefetch,
     seven_card_block,
     vector,
 )
 from .kernels import (
     FLUSH_FLAGS,
-    FLUSH_SLOTS,
     HASH_MASK,
     HASH_SHIFT,
     KEY_BASE,
     RANK_MULTIPLIERS,
-    RANK_SUM_MASK,
     SUITED_BITS,
     Tables,
     check_cards,
@@ -130,50 +123,9 @@ def _hands7_body(builder: Any, first: Any, lowest: Any) -> tuple:
     return rank_sum, flush, bad
 
 
-def _keys_body(builder: Any, keys_at: Any, suited_at: Any, row: Any, offsets_at: Any, values_at: Any,
-               offset_bytes: int) -> Any:
-    """Prebuilt hands ``row .. row+7`` (:mod:`.hands`, :func:`~.intrinsics.prebuilt_block`): their values
-    (``values`` is :func:`lookup_values`).  A flush is valued in its lane, without a branch: its suit's 13 ranks
-    are cut from the suited mask at ``16 * suit``, the suit given by the flags' leading zeros (flag bit
-    ``35 + 4*suit``), and the second gather reads the flush table there instead of the rank table (the two lie
-    end to end).  The displacements are read as uint64 (``offset_bytes`` 8) or uint32 (4: :func:`offsets32`)."""
-    blocks = [builder.gep(at, [row]) for at in (keys_at, suited_at)]
-    for block in blocks:
-        prefetch(builder, block, PREFETCH_BYTES)
-    key, suits = (builder.load(builder.bitcast(block, _Q8.as_pointer()), align=8) for block in blocks)
-    flags = builder.and_(key, const(_Q8, [int(FLUSH_FLAGS)]))
-    ctlz = declare(builder, "llvm.ctlz.v8i64", _Q8, [_Q8, I1])
-    leading = builder.call(ctlz, [builder.or_(flags, const(_Q8, [1 << 35])), ir.Constant(I1, 0)])
-    shift = builder.shl(builder.sub(const(_Q8, [28]), leading), const(_Q8, [2]))    # clubs where no flush
-    flush_ranks = builder.and_(builder.lshr(suits, shift), const(_Q8, [0x1FFF]))
-    rank_sum = builder.and_(key, const(_Q8, [0xFFFFFFFF]))
-    every = const(_M8, [1])
-    row = builder.lshr(rank_sum, const(_Q8, [HASH_SHIFT]))
-    if offset_bytes == 8:
-        gather64 = declare(builder, "llvm.masked.gather.v8i64.v8p0", _Q8,
-                           [ir.VectorType(I64.as_pointer(), 8), I32, _M8, _Q8])
-        row_offset = builder.call(gather64, [pointers(builder, offsets_at, row, 8, I64), ir.Constant(I32, 8),
-                                             every, const(_Q8, [0])])
-    else:           # uint32 displacements (:func:`offsets32`): half the cache lines
-        gather = declare(builder, "llvm.masked.gather.v8i32.v8p0", _D8,
-                         [ir.VectorType(I32.as_pointer(), 8), I32, _M8, _D8])
-        row_offset = builder.zext(builder.call(gather, [pointers(builder, offsets_at, row, 4, I32),
-                                                        ir.Constant(I32, 4), every, const(_D8, [0])]), _Q8)
-    slot = builder.add(row_offset, builder.add(builder.and_(rank_sum, const(_Q8, [HASH_MASK])),
-                                               const(_Q8, [FLUSH_SLOTS])))
-    slot = builder.select(builder.icmp_unsigned("!=", flags, const(_Q8, [0])), flush_ranks, slot)
-    gather32 = declare(builder, "llvm.masked.gather.v8i32.v8p0", _D8,
-                    [ir.VectorType(I32.as_pointer(), 8), I32, _M8, _D8])
-    value = builder.call(gather32, [pointers(builder, values_at, slot, 2, I32), ir.Constant(I32, 2), every,
-                                    const(_D8, [0])])      # 4 bytes at a uint16 slot: the table is padded
-    return builder.and_(value, const(_D8, [0xFFFF]))
-
-
 # typed for mypy as the call the kernel makes (an intrinsic's own signature starts with numba's typing context)
 hands7_block = cast(Callable[[Any, Any, Any, Any], np.uint64],
                     intrinsic(seven_card_block("avx512", _hands7_body)))
-keys_block = cast(Callable[[Any, Any, Any, Any, Any, Any], None], intrinsic(prebuilt_block("avx512", _keys_body)))
-
 
 
 @lru_cache(maxsize=None)
@@ -192,36 +144,12 @@ def padded_values(deck: Deck = STANDARD) -> np.ndarray:
 
 @lru_cache(maxsize=None)
 def lookup_values(deck: Deck = STANDARD) -> np.ndarray:
-    """The flush table, then the rank table (``deck``'s), then two zero entries: the one table :func:`keys_block`'s
-    second gather reads (a flush at its rank mask, any other hand :data:`~.kernels.FLUSH_SLOTS` past its rank
-    slot), four bytes at each two-byte slot (built once per process and deck from :func:`~.tables.tables`)."""
+    """The flush table, then the rank table (``deck``'s), then two zero entries: one table for a lookup that
+    reads a flush at its rank mask and any other hand :data:`~.kernels.FLUSH_SLOTS` past its rank slot
+    (Monte Carlo, :mod:`pipeline.equity.calculator`); padded for a gather's four bytes at a two-byte slot
+    (built once per process and deck from :func:`~.tables.tables`)."""
     T = tables(deck)
     return np.concatenate([T.flush_values, T.rank_values, np.zeros(2, np.uint16)])
-
-
-@njit(cache=True, nogil=True)
-def evaluate_keys8(keys: np.ndarray, suited: np.ndarray, out: np.ndarray, T: Tables, values: np.ndarray,
-                   offsets: np.ndarray, level: int) -> None:
-    """The values of prebuilt hands (contiguous uint64 keys and suited masks, :mod:`.hands`), eight a step
-    (:func:`keys_block` at ``level`` AVX512, else :func:`~.avx2.keys_block_avx2`; ``values`` is
-    :func:`lookup_values` and ``offsets`` :func:`offsets32` of ``T``'s deck: on random hands the uint32
-    displacements ran 3-4% faster than ``T``'s uint64 ones), the last few by the scalar lookups."""
-    n = keys.size
-    r = 0
-    while r + 8 <= n:
-        if level == AVX512:
-            keys_block(keys, suited, r, out, offsets, values)
-        else:
-            keys_block_avx2(keys, suited, r, out, offsets, values)
-        r += 8
-    rank_values, flush_values = T.rank_values, T.flush_values
-    for i in range(r, n):
-        key = keys[i]
-        if key & FLUSH_FLAGS:
-            out[i] = flush_values[(suited[i] >> flush_shift(key)) & np.uint64(0x1FFF)]
-        else:
-            s = key & RANK_SUM_MASK
-            out[i] = rank_values[np.uint64(offsets[s >> np.uint64(HASH_SHIFT)]) + (s & np.uint64(HASH_MASK))]
 
 
 _HS, _HM = np.uint64(HASH_SHIFT), np.uint64(HASH_MASK)

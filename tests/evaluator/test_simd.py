@@ -8,9 +8,9 @@ import pytest
 from pipeline import CardError, evaluate
 from pipeline.core.cpu import PATHS, runnable_paths
 from pipeline.evaluator import SHORT_DECK, SHORT_DECK_TRIPS, category
-from pipeline.evaluator.hands import _evaluate_keys, evaluate_keys, hand_keys
+from pipeline.evaluator.hands import CHUNK, _evaluate_chunks, _evaluate_keys, evaluate_keys, hand_keys
 from pipeline.evaluator.kernels import evaluate_into
-from pipeline.evaluator.simd import evaluate_hands7, evaluate_keys8, lookup_values, offsets32, padded_values
+from pipeline.evaluator.simd import evaluate_hands7, offsets32, padded_values
 from pipeline.evaluator.tables import tables
 
 VECTOR_PATHS = [pytest.param(p, marks=pytest.mark.skipif(p not in runnable_paths(), reason=f"this CPU lacks {p}"))
@@ -23,6 +23,15 @@ FLUSHES = np.array([[0, 4, 8, 12, 16, 30, 41], [48, 44, 40, 36, 32, 1, 2], [3, 7
 def _hands(n: int, seed: int) -> np.ndarray:
     rng = np.random.default_rng(seed)
     return np.argsort(rng.random((n, 52)), axis=1)[:, :7].astype(np.uint8)
+
+
+def _chunks(keys: np.ndarray, suited: np.ndarray, deck=None) -> np.ndarray:
+    """The vector paths' prebuilt-hand kernel, called directly."""
+    T = tables() if deck is None else tables(deck)
+    out = np.zeros(len(keys), np.int32)
+    _evaluate_chunks(keys, suited, out, offsets32() if deck is None else offsets32(deck), T.rank_values,
+                     T.flush_values)
+    return out
 
 
 def _plain(hands: np.ndarray) -> np.ndarray:
@@ -83,17 +92,32 @@ def test_prebuilt_hands_equal_the_scalar_lookups(n, path):
         _evaluate_keys(keys, suited, plain, tables())
         assert (evaluate_keys(keys, suited) == plain).all()
         assert (_plain(hands[:, :k]) == plain).all()
-        if path != "scalar":
-            fast = np.zeros(len(hands), np.int32)
-            evaluate_keys8(keys, suited, fast, tables(), lookup_values(), offsets32(), PATHS.index(path))
-            assert (fast == plain).all()
+        assert (_chunks(keys, suited) == plain).all()
+
+
+@pytest.mark.parametrize("n", [CHUNK - 1, CHUNK, CHUNK + 1, 3 * CHUNK + 5])
+def test_flushes_at_every_place_of_a_chunk_and_its_tail(n):
+    """The vector paths' prebuilt kernel takes a chunk's flushes from one mask: a lone flush at each of the
+    n places (each of a chunk's 64 bits, and in the tail after the last whole chunk), then all n flushes."""
+    rng = np.random.default_rng(n)
+    base = _hands(n, n)
+    base = base[category(_plain(base)) < 5]               # none a flush (or better) to start with
+    base = np.resize(base, (n, 7))
+    for place in range(n):
+        hands = base.copy()
+        hands[place] = FLUSHES[place % len(FLUSHES)]
+        keys, suited = hand_keys(hands)
+        assert (_chunks(keys, suited) == _plain(hands)).all(), place
+    every = FLUSHES[rng.integers(0, len(FLUSHES), n)]
+    keys, suited = hand_keys(every)
+    assert (_chunks(keys, suited) == _plain(every)).all()
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("path", VECTOR_PATHS)
 def test_every_flush_of_every_suit_in_every_lane(path):
     """All 1,287 suited rank sets of five cards beside two cards of other suits, each suit, each of the eight
-    lanes (the flush suit is read per lane on both paths)."""
+    lanes of a seven-card block (the flush suit is read per lane on both paths), and on the prebuilt kernel."""
     from itertools import combinations
 
     level = PATHS.index(path)
@@ -109,8 +133,7 @@ def test_every_flush_of_every_suit_in_every_lane(path):
         out = np.zeros(len(h), np.int32)
         assert evaluate_hands7(h, out, tables(), padded_values(), offsets32(), level) == -1 and (out == plain).all()
         keys, suited = hand_keys(h)
-        evaluate_keys8(keys, suited, out, tables(), lookup_values(), offsets32(), level)
-        assert (out == plain).all()
+        assert (_chunks(keys, suited) == plain).all()
 
 
 @pytest.mark.slow       # a fresh process compiling the evaluator's kernels for another target: ~30 s the first time
@@ -179,9 +202,7 @@ def test_short_deck_values_equal_the_kernel_on_every_path(n, deck, path):
         assert evaluate_hands7(hands, out, tables(deck), padded_values(deck), offsets32(deck), level,
                                deck.first_card) == -1
         assert (out == plain).all()
-        fast = np.zeros(len(hands), np.int32)
-        evaluate_keys8(keys, suited, fast, tables(deck), lookup_values(deck), offsets32(deck), level)
-        assert (fast == plain).all()
+        assert (_chunks(keys, suited, deck) == plain).all()
 
 
 @pytest.mark.parametrize("row", [0, 3, 7, 8, 15, 40, 41])
