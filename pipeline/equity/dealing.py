@@ -12,8 +12,12 @@ than the same loop inside the kernel).
 """
 from __future__ import annotations
 
+from typing import Any, Callable, cast
+
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 from ..core.bits import lowest_bit_index, nth_set_bit, popcount
 from ..core.rng import below, below16, below_pair, deal_card, next_u64, uniform
@@ -103,6 +107,44 @@ def draw_live_card(s0: np.uint64, s1: np.uint64, cw: np.uint64, c: int, live: np
     return s0, s1, cw >> np.uint64(16), c + 1, nth_set_bit(live, j)
 
 
+LANES = 16     # card indexes computed at once: a trial's board and deck players' cards when they are no more
+
+
+def _card_indexes(typingctx: Any, w0: Any, w1: Any, w2: Any, w3: Any, lanes: Any, into: Any) -> tuple:
+    """``card_indexes(w0, w1, w2, w3, lanes, into)`` in a kernel: the :data:`LANES` 16-bit draws of the four
+    generator outputs (low bits first, as :func:`draw_live_card` takes them) each multiplied by its live-card
+    count ``lanes[k]`` (uint32); ``into[k]`` (uint32) gets the product's high 16 bits, :func:`card_index`'s
+    ``j``; the result has bit ``k`` set where Lemire's test rejects draw ``k``: the low 16 bits below
+    ``lanes[LANES + k]``, that count's threshold ``2**16 mod n`` (0 for a lane not dealt: never rejected).
+    Generic LLVM vector operations: one multiply and one compare on 16 lanes, whatever the vector width."""
+    sig = types.uint64(w0, w1, w2, w3, lanes, into)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        i32, i64 = ir.IntType(32), ir.IntType(64)
+        q4, h16, d16 = ir.VectorType(i64, 4), ir.VectorType(ir.IntType(16), LANES), ir.VectorType(i32, LANES)
+        words = ir.Constant(q4, ir.Undefined)
+        for k in range(4):
+            words = builder.insert_element(words, args[k], ir.Constant(i32, k))
+        draws = builder.zext(builder.bitcast(words, h16), d16)
+        lanes_at = context.make_array(signature.args[4])(context, builder, args[4]).data
+        into_at = context.make_array(signature.args[5])(context, builder, args[5]).data
+        counts = builder.load(builder.bitcast(lanes_at, d16.as_pointer()), align=4)
+        limits = builder.load(builder.bitcast(builder.gep(lanes_at, [ir.Constant(i64, LANES)]), d16.as_pointer()),
+                              align=4)
+        m = builder.mul(draws, counts)
+        builder.store(builder.lshr(m, ir.Constant(d16, [16] * LANES)),
+                      builder.bitcast(into_at, d16.as_pointer())).align = 4
+        low = builder.and_(m, ir.Constant(d16, [0xFFFF] * LANES))
+        rejected = builder.icmp_unsigned("<", low, limits)
+        return builder.zext(builder.bitcast(rejected, ir.IntType(LANES)), i64)
+
+    return sig, codegen
+
+
+# typed for mypy as the call a kernel makes (an intrinsic's own signature starts with numba's typing context)
+card_indexes = cast(Callable[..., np.uint64], intrinsic(_card_indexes))
+
+
 @njit(cache=True, nogil=True)
 def deal_bits_block(nb: int, s0: np.uint64, s1: np.uint64, rplayers: np.ndarray, roffsets: np.ndarray,
                     alias_prob: np.ndarray, alias_idx: np.ndarray, requal: np.ndarray, ckeys: np.ndarray,
@@ -142,6 +184,14 @@ def deal_bits_block(nb: int, s0: np.uint64, s1: np.uint64, rplayers: np.ndarray,
     short_list = A <= 1 << 16               # a row drawn from 16 bits
     n0 = int(popcount(live0)) - 2 * (L + Q)    # live cards once the range players hold theirs
     whole_board = missing == 5
+    cards = missing + 2 * D
+    at_once = 0 < cards <= LANES
+    words = (cards + 3) // 4
+    lanes = np.zeros(2 * LANES, np.uint32)      # each card's live count, then Lemire's threshold for it
+    for k in range(min(cards, LANES)):
+        lanes[k] = n0 - k
+        lanes[LANES + k] = ((1 << 16) - (n0 - k)) % (n0 - k)
+    drawn = np.empty(LANES, np.uint32)
     word = np.uint64(0)
     left = 0
     cw = np.uint64(0)
@@ -185,9 +235,47 @@ def deal_bits_block(nb: int, s0: np.uint64, s1: np.uint64, rplayers: np.ndarray,
             picks[1 + q, b] = i
             q += 1
         live = live0 & ~taken
-        n = n0
         bkey = bkey0
         bs = bsuit0
+        if at_once:     # every card's index at once, unless a draw is rejected (one trial in ~100)
+            t0, t1 = s0, s1
+            s0, s1, x0 = next_u64(s0, s1)
+            x1 = x2 = x3 = np.uint64(0)
+            if words > 1:
+                s0, s1, x1 = next_u64(s0, s1)
+            if words > 2:
+                s0, s1, x2 = next_u64(s0, s1)
+            if words > 3:
+                s0, s1, x3 = next_u64(s0, s1)
+            if card_indexes(x0, x1, x2, x3, lanes, drawn) == 0:
+                k = 0
+                if whole_board:
+                    for _d in range(5):
+                        bit = nth_set_bit(live, drawn[k])
+                        k += 1
+                        live ^= bit
+                        bs |= bit
+                        bkey += bit_keys[lowest_bit_index(bit)]
+                else:
+                    for _d in range(missing):
+                        bit = nth_set_bit(live, drawn[k])
+                        k += 1
+                        live ^= bit
+                        bs |= bit
+                        bkey += bit_keys[lowest_bit_index(bit)]
+                bkeys[b] = bkey
+                bsuited[b] = bs
+                for q in range(D):
+                    bit = nth_set_bit(live, drawn[k])
+                    live ^= bit
+                    bit2 = nth_set_bit(live, drawn[k + 1])
+                    live ^= bit2
+                    k += 2
+                    dkeys[q, b] = bit_keys[lowest_bit_index(bit)] + bit_keys[lowest_bit_index(bit2)]
+                    dsuited[q, b] = bit | bit2
+                continue
+            s0, s1 = t0, t1     # the card by card draw below, from the same outputs
+        n = n0
         c = 0           # cards dealt this trial: a new generator output every fourth
         if whole_board:     # the same loop at a length the compiler knows: unrolled, its refills placed
             for _d in range(5):
