@@ -16,7 +16,7 @@ from typing import Any, Callable, cast
 
 import numpy as np
 from llvmlite import ir
-from numba import njit, types
+from numba import literally, njit, types
 from numba.extending import intrinsic
 
 from ..core.bits import lowest_bit_index, nth_set_bit, popcount
@@ -146,6 +146,17 @@ card_indexes = cast(Callable[..., np.uint64], intrinsic(_card_indexes))
 
 
 @njit(cache=True, nogil=True)
+def card_lanes(n0: int, cards: int) -> np.ndarray:
+    """The ``lanes`` of :func:`card_indexes` for a trial dealing ``cards`` cards from ``n0`` live ones: each card's
+    live count, then Lemire's threshold for it (``2**16 mod n``; zeros past the last card, never rejected)."""
+    lanes = np.zeros(2 * LANES, np.uint32)
+    for k in range(min(cards, LANES)):
+        lanes[k] = n0 - k
+        lanes[LANES + k] = ((1 << 16) - (n0 - k)) % (n0 - k)
+    return lanes
+
+
+@njit(cache=True, nogil=True)
 def deal_bits_block(nb: int, s0: np.uint64, s1: np.uint64, rplayers: np.ndarray, roffsets: np.ndarray,
                     alias_prob: np.ndarray, alias_idx: np.ndarray, requal: np.ndarray, ckeys: np.ndarray,
                     csuited: np.ndarray, listed: np.ndarray, rows: np.ndarray, row_mask: np.ndarray,
@@ -154,7 +165,8 @@ def deal_bits_block(nb: int, s0: np.uint64, s1: np.uint64, rplayers: np.ndarray,
                     choice_count: np.ndarray, live0: np.uint64, missing: int,
                     dplayers: np.ndarray, bkey0: np.uint64, bsuit0: np.uint64, bkeys: np.ndarray, bsuited: np.ndarray,
                     keys: np.ndarray, suited: np.ndarray, bit_keys: np.ndarray, picks: np.ndarray,
-                    dkeys: np.ndarray, dsuited: np.ndarray) -> tuple:
+                    dkeys: np.ndarray, dsuited: np.ndarray, lanes: np.ndarray, drawn: np.ndarray,
+                    at_once: bool) -> tuple:
     """Plans with range players drawn by their law (:func:`.plan._lists`), cards kept as bits of the suited
     layout (bit ``16*suit + rank``).  The listed range players come as one row of ``rows`` (Walker's alias
     method over the rows' weights, in integers when they are counts, or uniform), the others each from his
@@ -184,14 +196,9 @@ def deal_bits_block(nb: int, s0: np.uint64, s1: np.uint64, rplayers: np.ndarray,
     short_list = A <= 1 << 16               # a row drawn from 16 bits
     n0 = int(popcount(live0)) - 2 * (L + Q)    # live cards once the range players hold theirs
     whole_board = missing == 5
+    literally(at_once)      # compiled apart for True and False: the other path's code is not there at all
     cards = missing + 2 * D
-    at_once = 0 < cards <= LANES
     words = (cards + 3) // 4
-    lanes = np.zeros(2 * LANES, np.uint32)      # each card's live count, then Lemire's threshold for it
-    for k in range(min(cards, LANES)):
-        lanes[k] = n0 - k
-        lanes[LANES + k] = ((1 << 16) - (n0 - k)) % (n0 - k)
-    drawn = np.empty(LANES, np.uint32)
     word = np.uint64(0)
     left = 0
     cw = np.uint64(0)

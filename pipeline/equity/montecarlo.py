@@ -48,6 +48,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..core.bits import popcount
 from ..core.rng import chunk_state
 from ..evaluator.kernels import (
     FLUSH_FLAGS,
@@ -60,7 +61,7 @@ from ..evaluator.kernels import (
     flush_shift,
     flush_suit,
 )
-from .dealing import deal_bits_block, deal_ranges_block
+from .dealing import LANES, card_lanes, deal_bits_block, deal_ranges_block
 from .plan import DealPlan
 from .scoring import SHARE_UNIT, equity_fraction, wins_ties_units
 
@@ -107,16 +108,29 @@ def monte_carlo_chunk(trials: int, seed: int, chunk: int, plan: DealPlan, counts
         bit_keys = np.zeros(64, np.uint64)      # the key of the card at each bit of the suited layout
         for c in range(52):
             bit_keys[16 * (c & 3) + (c >> 2)] = T.card_keys[c]
+        # each card's live count: the live cards once the range players hold theirs, less those dealt before it
+        cards = 5 - board.size + 2 * plan.dplayers.size
+        lanes = card_lanes(int(popcount(plan.live)) - 2 * (plan.listed.size + plan.alone.size), cards)
+        drawn = np.empty(LANES, np.uint32)
+        at_once = 5 < cards <= LANES    # a board alone ran 4% slower at once (three-way ranges: 18.8 vs 18.1 ns)
         done = 0
         while done < trials:
             nb = min(BLOCK, trials - done)
             done += nb
-            s0, s1 = deal_bits_block(nb, s0, s1, plan.rplayers, plan.roffsets, plan.alias_prob, plan.alias_idx,
-                                     plan.requal, plan.ckeys, plan.csuited, plan.listed, plan.rows, plan.row_mask,
-                                     plan.row_prob, plan.row_alias, plan.row_cut, plan.row_total, plan.alone,
-                                     plan.reject, plan.choices, plan.choice_count, plan.live,
-                                     5 - board.size, plan.dplayers, bkey0, bsuit0, bkeys, bsuited, keys, suited,
-                                     bit_keys, picks, dkeys, dsuited)
+            if at_once:
+                s0, s1 = deal_bits_block(nb, s0, s1, plan.rplayers, plan.roffsets, plan.alias_prob,
+                                         plan.alias_idx, plan.requal, plan.ckeys, plan.csuited, plan.listed, plan.rows,
+                                         plan.row_mask, plan.row_prob, plan.row_alias, plan.row_cut, plan.row_total,
+                                         plan.alone, plan.reject, plan.choices, plan.choice_count, plan.live,
+                                         5 - board.size, plan.dplayers, bkey0, bsuit0, bkeys, bsuited, keys, suited,
+                                         bit_keys, picks, dkeys, dsuited, lanes, drawn, True)
+            else:
+                s0, s1 = deal_bits_block(nb, s0, s1, plan.rplayers, plan.roffsets, plan.alias_prob,
+                                         plan.alias_idx, plan.requal, plan.ckeys, plan.csuited, plan.listed, plan.rows,
+                                         plan.row_mask, plan.row_prob, plan.row_alias, plan.row_cut, plan.row_total,
+                                         plan.alone, plan.reject, plan.choices, plan.choice_count, plan.live,
+                                         5 - board.size, plan.dplayers, bkey0, bsuit0, bkeys, bsuited, keys, suited,
+                                         bit_keys, picks, dkeys, dsuited, lanes, drawn, False)
             evaluate_bits_block(nb, bkeys, bsuited, keys, suited, values, lookup, offsets, pending)
             showdown_block(nb, values, omegas, False, counts, wsums, wtot)
         return
