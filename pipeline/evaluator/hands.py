@@ -125,13 +125,13 @@ def _evaluate_chunks(keys: np.ndarray, suited: np.ndarray, out: np.ndarray, offs
             flushes &= flushes - one
             out[i] = flush_values[(suited[i] >> flush_shift(keys[i])) & np.uint64(0x1FFF)]
         c += np.uint64(CHUNK)
-    for i in range(whole, n):
-        key = keys[i]
+    for t in range(n - n % CHUNK, n):       # the tail, hand by hand
+        key = keys[t]
         if key & FLUSH_FLAGS:
-            out[i] = flush_values[(suited[i] >> flush_shift(key)) & np.uint64(0x1FFF)]
+            out[t] = flush_values[(suited[t] >> flush_shift(key)) & np.uint64(0x1FFF)]
         else:
             s = key & RANK_SUM_MASK
-            out[i] = values[np.uint64(offsets[s >> _HS]) + (s & _HM)]
+            out[t] = values[np.uint64(offsets[s >> _HS]) + (s & _HM)]
 
 
 def _checked(cards: np.ndarray, deck: Deck) -> np.ndarray:
