@@ -215,38 +215,38 @@ def deal_bits_block(nb: int, s0: np.uint64, s1: np.uint64, rplayers: np.ndarray,
         if A > 0:
             if counted_rows:        # the integer alias table: row and cut from the two halves of one output
                 s0, s1, a, u = below_pair(s0, s1, A, row_total)
-                if u >= row_cut[a]:
-                    a = row_alias[a]
+                if u >= row_cut[np.uint64(a)]:
+                    a = row_alias[np.uint64(a)]
             elif short_list:
                 s0, s1, word, left, a = below16(s0, s1, word, left, A)
             else:
                 s0, s1, a = below(s0, s1, A)
             if weighted_rows:
-                s0, s1, a = alias_step(s0, s1, a, row_prob[a], row_alias[a])
-            taken = row_mask[a]
+                s0, s1, a = alias_step(s0, s1, a, row_prob[np.uint64(a)], row_alias[np.uint64(a)])
+            taken = row_mask[np.uint64(a)]
             picks[0, b] = a
         q = 0
         if chosen:          # the first alone player, uniform among his combos beside the row
-            s0, s1, word, left, j = below16(s0, s1, word, left, choice_count[a])
-            i = np.int64(choices[a, j])
-            taken |= csuited[i]
+            s0, s1, word, left, j = below16(s0, s1, word, left, choice_count[np.uint64(a)])
+            i = np.int64(choices[np.uint64(a), np.uint64(j)])
+            taken |= csuited[np.uint64(i)]
             picks[1, b] = i
             q = 1
         held = taken
         first = q
         while q < Q:
-            k = alone[q]
+            k = np.uint64(alone[q])
             lo = roffsets[k]
-            s0, s1, word, left, i = below16(s0, s1, word, left, roffsets[k + 1] - lo)
+            s0, s1, word, left, i = below16(s0, s1, word, left, roffsets[k + np.uint64(1)] - lo)
             if not requal[k]:
-                s0, s1, i = alias_step(s0, s1, i, alias_prob[lo + i], alias_idx[lo + i])
+                s0, s1, i = alias_step(s0, s1, i, alias_prob[np.uint64(lo + i)], alias_idx[np.uint64(lo + i)])
             i += lo
-            if csuited[i] & taken:      # a clash: this player again, or (whole-draw rejection) all of them
+            if csuited[np.uint64(i)] & taken:      # a clash: this player again, or (whole-draw rejection) all of them
                 if restart:
                     taken = held
                     q = first
                 continue
-            taken |= csuited[i]
+            taken |= csuited[np.uint64(i)]
             picks[1 + q, b] = i
             q += 1
         live = live0 & ~taken
@@ -316,16 +316,18 @@ def deal_bits_block(nb: int, s0: np.uint64, s1: np.uint64, rplayers: np.ndarray,
             n -= 2
             dkeys[q, b] = bit_keys[lowest_bit_index(bit)] + bit_keys[lowest_bit_index(bit2)]
             dsuited[q, b] = bit | bit2
-    for k in range(L):      # the players' rows, from what each trial drew
+    # the players' rows, from what each trial drew; the indexes as uint64 (numba adds a test for a negative
+    # index to each signed one: 12 instructions a copy, not 5, a tenth of a six-way trial)
+    for k in range(L):
         p = rplayers[listed[k]]
         for b in range(nb):
-            i = rows[picks[0, b], k]
+            i = np.uint64(rows[np.uint64(picks[0, b]), k])
             keys[p, b] = ckeys[i]
             suited[p, b] = csuited[i]
     for q in range(Q):
         p = rplayers[alone[q]]
         for b in range(nb):
-            i = picks[1 + q, b]
+            i = np.uint64(picks[1 + q, b])
             keys[p, b] = ckeys[i]
             suited[p, b] = csuited[i]
     for q in range(D):
