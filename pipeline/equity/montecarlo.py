@@ -96,6 +96,8 @@ def monte_carlo_chunk(trials: int, seed: int, chunk: int, plan: DealPlan, counts
     bkeys = np.empty(BLOCK, np.uint64)
     omegas = np.ones(BLOCK, np.float64)
     values = np.empty((P, BLOCK), np.int32)
+    top = np.empty(BLOCK, np.int32)         # the showdown's scratch
+    holders = np.empty(BLOCK, np.int32)
     if plan.bits:       # cards as bits of the suited layout: keys and suited masks only
         suited = np.empty((P, BLOCK), np.uint64)
         for p in range(P):
@@ -132,7 +134,7 @@ def monte_carlo_chunk(trials: int, seed: int, chunk: int, plan: DealPlan, counts
                                          5 - board.size, plan.dplayers, bkey0, bsuit0, bkeys, bsuited, keys, suited,
                                          bit_keys, picks, dkeys, dsuited, lanes, drawn, False)
             evaluate_bits_block(nb, bkeys, bsuited, keys, suited, values, lookup, offsets, pending)
-            showdown_block(nb, values, omegas, False, counts, wsums, wtot)
+            showdown_block(nb, values, omegas, False, counts, wsums, wtot, top, holders)
         return
     hole = np.empty((P, BLOCK, 2), np.uint8)
     for p in range(P):
@@ -149,7 +151,7 @@ def monte_carlo_chunk(trials: int, seed: int, chunk: int, plan: DealPlan, counts
         done += nb
         s0, s1 = deal_ranges_block(nb, s0, s1, plan, bkey0, bkeys, bcards, keys, hole, omegas, scratch, T.card_keys)
         evaluate_block(nb, bkeys, bcards, keys, hole, values, T)
-        showdown_block(nb, values, omegas, plan.weighted, counts, wsums, wtot)
+        showdown_block(nb, values, omegas, plan.weighted, counts, wsums, wtot, top, holders)
 
 
 @njit(cache=True, nogil=True)
@@ -209,9 +211,10 @@ def evaluate_block(nb: int, bkeys: np.ndarray, bcards: np.ndarray, keys: np.ndar
 
 @njit(cache=True, nogil=True)
 def showdown_block(nb: int, values: np.ndarray, omegas: np.ndarray, weighted: bool, counts: np.ndarray,
-                   wsums: np.ndarray, wtot: np.ndarray) -> None:
+                   wsums: np.ndarray, wtot: np.ndarray, top: np.ndarray, holders: np.ndarray) -> None:
     """Each trial's showdown: the best value, then who holds it; added to ``counts`` (or to
-    ``wsums``/``wtot`` with the trial's importance weight)."""
+    ``wsums``/``wtot`` with the trial's importance weight).  ``top`` and ``holders`` (int32, a block's
+    length) are the caller's scratch, made once a chunk rather than twice a block."""
     P = values.shape[0]
     if P == 2 and not weighted:     # heads-up: no branches, three sums
         first = 0
@@ -225,8 +228,7 @@ def showdown_block(nb: int, values: np.ndarray, omegas: np.ndarray, weighted: bo
         counts[1, 1] += nb - first - second
         return
     if not weighted:    # player by player over the block: loops the compiler vectorizes
-        top = np.empty(nb, np.int32)        # the best value so far, and how many hold it
-        holders = np.empty(nb, np.int32)
+        # top: the best value so far; holders: how many hold it
         for b in range(nb):
             top[b] = values[0, b]
             holders[b] = 1
