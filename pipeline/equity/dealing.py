@@ -235,10 +235,10 @@ def deal_bits_block(nb: int, s0: np.uint64, s1: np.uint64, rplayers: np.ndarray,
         held = taken
         first = q
         while q < Q:
-            k = np.uint64(alone[q])
-            lo = roffsets[k]
-            s0, s1, word, left, i = below16(s0, s1, word, left, roffsets[k + np.uint64(1)] - lo)
-            if not requal[k]:
+            slot = np.uint64(alone[q])
+            lo = roffsets[slot]
+            s0, s1, word, left, i = below16(s0, s1, word, left, roffsets[slot + np.uint64(1)] - lo)
+            if not requal[slot]:
                 s0, s1, i = alias_step(s0, s1, i, alias_prob[np.uint64(lo + i)], alias_idx[np.uint64(lo + i)])
             i += lo
             if csuited[np.uint64(i)] & taken:      # a clash: this player again, or (whole-draw rejection) all of them
@@ -321,15 +321,15 @@ def deal_bits_block(nb: int, s0: np.uint64, s1: np.uint64, rplayers: np.ndarray,
     for k in range(L):
         p = rplayers[listed[k]]
         for b in range(nb):
-            i = np.uint64(rows[np.uint64(picks[0, b]), k])
-            keys[p, b] = ckeys[i]
-            suited[p, b] = csuited[i]
+            combo = np.uint64(rows[np.uint64(picks[0, b]), k])
+            keys[p, b] = ckeys[combo]
+            suited[p, b] = csuited[combo]
     for q in range(Q):
         p = rplayers[alone[q]]
         for b in range(nb):
-            i = np.uint64(picks[1 + q, b])
-            keys[p, b] = ckeys[i]
-            suited[p, b] = csuited[i]
+            combo = np.uint64(picks[1 + q, b])
+            keys[p, b] = ckeys[combo]
+            suited[p, b] = csuited[combo]
     for q in range(D):
         p = dplayers[q]
         for b in range(nb):

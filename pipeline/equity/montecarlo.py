@@ -46,7 +46,7 @@ the trial count, never on the threads or the SIMD path.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import literally, njit
 
 from ..core.bits import popcount
 from ..core.rng import chunk_state
@@ -77,14 +77,23 @@ NO_FLUSH = np.uint64(FLUSH_SLOTS)   # where the rank table starts in the lookup 
 RANKS13 = np.uint64(0x1FFF)
 
 
+def deals_at_once(plan: DealPlan) -> bool:
+    """The ``at_once`` of :func:`monte_carlo_chunk` for ``plan``: whether its trials take their card indexes at
+    once (:func:`.dealing.deal_bits_block`): from six cards a trial up (a board alone ran 4% slower so: the
+    three-way ranges, 18.8 against 18.1 ns a trial), at most :data:`~.dealing.LANES`."""
+    return bool(plan.bits) and 5 < 5 - plan.board.size + 2 * plan.dplayers.size <= LANES
+
+
 @njit(cache=True, nogil=True)
 def monte_carlo_chunk(trials: int, seed: int, chunk: int, plan: DealPlan, counts: np.ndarray, wsums: np.ndarray,
-                      wtot: np.ndarray, T: Tables, lookup: np.ndarray, offsets: np.ndarray) -> None:
+                      wtot: np.ndarray, T: Tables, lookup: np.ndarray, offsets: np.ndarray, at_once: bool) -> None:
     """Run ``trials`` trials of chunk ``chunk`` of ``plan`` (:func:`.plan.plan_deal`; its own deck:
     :meth:`~.plan.DealPlan.for_chunk`, shuffled in place); add to ``counts`` (unweighted plans) or
     ``wsums``/``wtot`` (weighted plans: sums of omega and omega squared).  ``lookup`` and ``offsets`` are the
     tables that value the hands of plans dealt as bits (:func:`pipeline.evaluator.simd.lookup_values`,
-    :func:`~pipeline.evaluator.simd.offsets32`)."""
+    :func:`~pipeline.evaluator.simd.offsets32`); ``at_once`` is :func:`deals_at_once` of ``plan``, a literal (each
+    value compiles the kernel apart)."""
+    literally(at_once)
     s0, s1 = chunk_state(seed, chunk)
     hole_keys, hole_cards, board = plan.hole_keys, plan.hole_cards, plan.board
     P = hole_keys.size
@@ -111,28 +120,19 @@ def monte_carlo_chunk(trials: int, seed: int, chunk: int, plan: DealPlan, counts
         for c in range(52):
             bit_keys[16 * (c & 3) + (c >> 2)] = T.card_keys[c]
         # each card's live count: the live cards once the range players hold theirs, less those dealt before it
-        cards = 5 - board.size + 2 * plan.dplayers.size
-        lanes = card_lanes(int(popcount(plan.live)) - 2 * (plan.listed.size + plan.alone.size), cards)
+        lanes = card_lanes(int(popcount(plan.live)) - 2 * (plan.listed.size + plan.alone.size),
+                           5 - board.size + 2 * plan.dplayers.size)
         drawn = np.empty(LANES, np.uint32)
-        at_once = 5 < cards <= LANES    # a board alone ran 4% slower at once (three-way ranges: 18.8 vs 18.1 ns)
         done = 0
         while done < trials:
             nb = min(BLOCK, trials - done)
             done += nb
-            if at_once:
-                s0, s1 = deal_bits_block(nb, s0, s1, plan.rplayers, plan.roffsets, plan.alias_prob,
-                                         plan.alias_idx, plan.requal, plan.ckeys, plan.csuited, plan.listed, plan.rows,
-                                         plan.row_mask, plan.row_prob, plan.row_alias, plan.row_cut, plan.row_total,
-                                         plan.alone, plan.reject, plan.choices, plan.choice_count, plan.live,
-                                         5 - board.size, plan.dplayers, bkey0, bsuit0, bkeys, bsuited, keys, suited,
-                                         bit_keys, picks, dkeys, dsuited, lanes, drawn, True)
-            else:
-                s0, s1 = deal_bits_block(nb, s0, s1, plan.rplayers, plan.roffsets, plan.alias_prob,
-                                         plan.alias_idx, plan.requal, plan.ckeys, plan.csuited, plan.listed, plan.rows,
-                                         plan.row_mask, plan.row_prob, plan.row_alias, plan.row_cut, plan.row_total,
-                                         plan.alone, plan.reject, plan.choices, plan.choice_count, plan.live,
-                                         5 - board.size, plan.dplayers, bkey0, bsuit0, bkeys, bsuited, keys, suited,
-                                         bit_keys, picks, dkeys, dsuited, lanes, drawn, False)
+            s0, s1 = deal_bits_block(nb, s0, s1, plan.rplayers, plan.roffsets, plan.alias_prob, plan.alias_idx,
+                                     plan.requal, plan.ckeys, plan.csuited, plan.listed, plan.rows, plan.row_mask,
+                                     plan.row_prob, plan.row_alias, plan.row_cut, plan.row_total, plan.alone,
+                                     plan.reject, plan.choices, plan.choice_count, plan.live,
+                                     5 - board.size, plan.dplayers, bkey0, bsuit0, bkeys, bsuited, keys, suited,
+                                     bit_keys, picks, dkeys, dsuited, lanes, drawn, at_once)
             evaluate_bits_block(nb, bkeys, bsuited, keys, suited, values, lookup, offsets, pending)
             showdown_block(nb, values, omegas, False, counts, wsums, wtot, top, holders)
         return
