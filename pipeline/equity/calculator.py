@@ -46,7 +46,7 @@ from ..ranges.syntax import Range
 from .chunks import chunked_exact, run_chunks
 from .exact import Assignments, any_assignment, exact_chunk, exact_counts, first_assignments
 from .grouped import FIT, MAX_PRODUCT, grouped_counts, grouped_kernel
-from .montecarlo import MonteCarloTotals, deals_at_once, monte_carlo_chunk
+from .montecarlo import MonteCarloTotals, deal_lanes, monte_carlo_chunk
 from .one_range import one_range_counts
 from .plan import plan_deal
 from .result import EquityResult, PlayerEquity
@@ -528,7 +528,7 @@ def _monte_carlo(ranges: list[Range], board_cards: list[int], base_mask: int, tr
     plan = plan_deal(ranges, board_cards, base_mask)
     t = tables(deck)
     lookup, offsets = lookup_values(deck), offsets32(deck)
-    at_once = deals_at_once(plan)
+    lanes = deal_lanes(plan)
     acc = MonteCarloTotals(P, plan.weighted)
     start = time.monotonic()
     size = CHUNK_TRIALS
@@ -539,7 +539,7 @@ def _monte_carlo(ranges: list[Range], board_cards: list[int], base_mask: int, tr
         counts = np.zeros((P, P), np.int64)
         wsums = np.zeros((P, P + 2), np.float64)
         wtot = np.zeros(2, np.float64)
-        monte_carlo_chunk(n, seed, i, plan.for_chunk(), counts, wsums, wtot, t, lookup, offsets, at_once)
+        monte_carlo_chunk(n, seed, i, plan.for_chunk(), counts, wsums, wtot, t, lookup, offsets, lanes)
         return n, counts, wsums, wtot
 
     stopped = ["trials"]

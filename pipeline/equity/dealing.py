@@ -12,11 +12,11 @@ than the same loop inside the kernel).
 """
 from __future__ import annotations
 
-from typing import Any, Callable, cast
+from typing import Any, Callable, Optional, cast
 
 import numpy as np
 from llvmlite import ir
-from numba import literally, njit, types
+from numba import njit, types
 from numba.extending import intrinsic
 
 from ..core.bits import lowest_bit_index, nth_set_bit, popcount
@@ -165,8 +165,8 @@ def deal_bits_block(nb: int, s0: np.uint64, s1: np.uint64, rplayers: np.ndarray,
                     choice_count: np.ndarray, live0: np.uint64, missing: int,
                     dplayers: np.ndarray, bkey0: np.uint64, bsuit0: np.uint64, bkeys: np.ndarray, bsuited: np.ndarray,
                     keys: np.ndarray, suited: np.ndarray, bit_keys: np.ndarray, picks: np.ndarray,
-                    dkeys: np.ndarray, dsuited: np.ndarray, lanes: np.ndarray, drawn: np.ndarray,
-                    at_once: bool) -> tuple:
+                    dkeys: np.ndarray, dsuited: np.ndarray, lanes: Optional[np.ndarray],
+                    drawn: np.ndarray) -> tuple:
     """Plans with range players drawn by their law (:func:`.plan._lists`), cards kept as bits of the suited
     layout (bit ``16*suit + rank``).  The listed range players come as one row of ``rows`` (Walker's alias
     method over the rows' weights, in integers when they are counts, or uniform), the others each from his
@@ -187,13 +187,13 @@ def deal_bits_block(nb: int, s0: np.uint64, s1: np.uint64, rplayers: np.ndarray,
     nb)``); the players' rows are filled from them after it, player by player.  The draws, and so the
     stream, are the same.
 
-    With ``at_once`` (a literal: each value compiles a loop of its own), a trial's board and deck cards take
-    their indexes from one :func:`card_indexes` on the generator outputs the card-by-card draw would read
-    (the live counts per card, ``lanes``, are the same every trial: :func:`card_lanes`), then one ``pdep``
-    each; a trial with a rejected draw (about one in 250) is dealt card by card from the same state.  Per
-    trial, the deal alone (AVX2 target, AMD EPYC Zen 4): six-way ranges 31.8-32.1 -> 29.8-30.0 ns, AA
-    against five random hands 27.0-27.3 -> 22.6-23.0; for a board alone (three-way ranges) it was 4% slower,
-    so the caller asks for it from six cards up."""
+    Given ``lanes`` (:func:`card_lanes`, not None: numba compiles the loop apart for None, without this
+    path's code), a trial's board and deck cards take their indexes from one :func:`card_indexes` on the
+    generator outputs the card-by-card draw would read (the live counts per card are the same every trial),
+    then one ``pdep`` each (``drawn``: the indexes' scratch); a trial with a rejected draw (about one in
+    250) is dealt card by card from the same state.  Per trial, the deal alone (AVX2 target, AMD EPYC Zen 4):
+    six-way ranges 31.8-32.1 -> 29.8-30.0 ns, AA against five random hands 27.0-27.3 -> 22.6-23.0; for a
+    board alone (three-way ranges) it was 4% slower, so the caller asks for it from six cards up."""
     A = rows.shape[0]
     L = listed.size
     Q = alone.size
@@ -204,7 +204,6 @@ def deal_bits_block(nb: int, s0: np.uint64, s1: np.uint64, rplayers: np.ndarray,
     short_list = A <= 1 << 16               # a row drawn from 16 bits
     n0 = int(popcount(live0)) - 2 * (L + Q)    # live cards once the range players hold theirs
     whole_board = missing == 5
-    literally(at_once)      # compiled apart for True and False: the other path's code is not there at all
     cards = missing + 2 * D
     words = (cards + 3) // 4
     word = np.uint64(0)
@@ -252,7 +251,7 @@ def deal_bits_block(nb: int, s0: np.uint64, s1: np.uint64, rplayers: np.ndarray,
         live = live0 & ~taken
         bkey = bkey0
         bs = bsuit0
-        if at_once:     # every card's index at once, unless a draw is rejected (one trial in ~100)
+        if lanes is not None:       # every card's index at once, unless a draw is rejected (one trial in ~100)
             t0, t1 = s0, s1
             s0, s1, x0 = next_u64(s0, s1)
             x1 = x2 = x3 = np.uint64(0)

@@ -45,10 +45,11 @@ the trial count, never on the threads or the SIMD path.
 """
 from __future__ import annotations
 
-import numpy as np
-from numba import literally, njit
+from typing import Optional
 
-from ..core.bits import popcount
+import numpy as np
+from numba import njit
+
 from ..core.rng import chunk_state
 from ..evaluator.kernels import (
     FLUSH_FLAGS,
@@ -77,23 +78,27 @@ NO_FLUSH = np.uint64(FLUSH_SLOTS)   # where the rank table starts in the lookup 
 RANKS13 = np.uint64(0x1FFF)
 
 
-def deals_at_once(plan: DealPlan) -> bool:
-    """The ``at_once`` of :func:`monte_carlo_chunk` for ``plan``: whether its trials take their card indexes at
-    once (:func:`.dealing.deal_bits_block`): from six cards a trial up (a board alone ran 4% slower so: the
-    three-way ranges, 18.8 against 18.1 ns a trial), at most :data:`~.dealing.LANES`."""
-    return bool(plan.bits) and 5 < 5 - plan.board.size + 2 * plan.dplayers.size <= LANES
+def deal_lanes(plan: DealPlan) -> Optional[np.ndarray]:
+    """The ``lanes`` of :func:`monte_carlo_chunk` for ``plan``: where its trials take their card indexes at once
+    (:func:`.dealing.deal_bits_block`), each card's count of live cards and Lemire's threshold for it
+    (:func:`.dealing.card_lanes`), else None.  At once from six cards a trial up (a board alone ran 4% slower
+    so: the three-way ranges, 18.8 against 18.1 ns a trial), at most :data:`~.dealing.LANES`."""
+    cards = 5 - plan.board.size + 2 * plan.dplayers.size
+    if not plan.bits or not 5 < cards <= LANES:
+        return None
+    return card_lanes(bin(int(plan.live)).count("1") - 2 * (plan.listed.size + plan.alone.size), cards)
 
 
 @njit(cache=True, nogil=True)
 def monte_carlo_chunk(trials: int, seed: int, chunk: int, plan: DealPlan, counts: np.ndarray, wsums: np.ndarray,
-                      wtot: np.ndarray, T: Tables, lookup: np.ndarray, offsets: np.ndarray, at_once: bool) -> None:
+                      wtot: np.ndarray, T: Tables, lookup: np.ndarray, offsets: np.ndarray,
+                      lanes: Optional[np.ndarray]) -> None:
     """Run ``trials`` trials of chunk ``chunk`` of ``plan`` (:func:`.plan.plan_deal`; its own deck:
     :meth:`~.plan.DealPlan.for_chunk`, shuffled in place); add to ``counts`` (unweighted plans) or
     ``wsums``/``wtot`` (weighted plans: sums of omega and omega squared).  ``lookup`` and ``offsets`` are the
     tables that value the hands of plans dealt as bits (:func:`pipeline.evaluator.simd.lookup_values`,
-    :func:`~pipeline.evaluator.simd.offsets32`); ``at_once`` is :func:`deals_at_once` of ``plan``, a literal (each
-    value compiles the kernel apart)."""
-    literally(at_once)
+    :func:`~pipeline.evaluator.simd.offsets32`); ``lanes`` is :func:`deal_lanes` of ``plan`` (None: the cards
+    drawn one by one; numba compiles the kernel apart for each)."""
     s0, s1 = chunk_state(seed, chunk)
     hole_keys, hole_cards, board = plan.hole_keys, plan.hole_cards, plan.board
     P = hole_keys.size
@@ -119,9 +124,6 @@ def monte_carlo_chunk(trials: int, seed: int, chunk: int, plan: DealPlan, counts
         bit_keys = np.zeros(64, np.uint64)      # the key of the card at each bit of the suited layout
         for c in range(52):
             bit_keys[16 * (c & 3) + (c >> 2)] = T.card_keys[c]
-        # each card's live count: the live cards once the range players hold theirs, less those dealt before it
-        lanes = card_lanes(int(popcount(plan.live)) - 2 * (plan.listed.size + plan.alone.size),
-                           5 - board.size + 2 * plan.dplayers.size)
         drawn = np.empty(LANES, np.uint32)
         done = 0
         while done < trials:
@@ -132,7 +134,7 @@ def monte_carlo_chunk(trials: int, seed: int, chunk: int, plan: DealPlan, counts
                                      plan.row_prob, plan.row_alias, plan.row_cut, plan.row_total, plan.alone,
                                      plan.reject, plan.choices, plan.choice_count, plan.live,
                                      5 - board.size, plan.dplayers, bkey0, bsuit0, bkeys, bsuited, keys, suited,
-                                     bit_keys, picks, dkeys, dsuited, lanes, drawn, at_once)
+                                     bit_keys, picks, dkeys, dsuited, lanes, drawn)
             evaluate_bits_block(nb, bkeys, bsuited, keys, suited, values, lookup, offsets, pending)
             showdown_block(nb, values, omegas, False, counts, wsums, wtot, top, holders)
         return

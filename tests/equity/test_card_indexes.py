@@ -61,7 +61,7 @@ def test_the_deal_at_once_equals_the_deal_card_by_card(players, board):
     missing = 5 - len(board)
     lanes = dealing.card_lanes(_bits(plan.live) - 2 * (plan.listed.size + plan.alone.size), missing + 2 * D)
     got = []
-    for at_once in (True, False):
+    for given in (lanes, None):         # at once, then card by card
         out = [np.zeros(B, np.uint64), np.zeros(B, np.uint64), np.zeros((P, B), np.uint64),
                np.zeros((P, B), np.uint64)]
         state = dealing.deal_bits_block(
@@ -70,7 +70,7 @@ def test_the_deal_at_once_equals_the_deal_card_by_card(players, board):
             plan.row_alias, plan.row_cut, plan.row_total, plan.alone, plan.reject, plan.choices, plan.choice_count,
             plan.live, missing, plan.dplayers, np.uint64(0), np.uint64(0), *out, bit_keys,
             np.zeros((1 + plan.alone.size, B), np.int64), np.zeros((D, B), np.uint64), np.zeros((D, B), np.uint64),
-            lanes, np.zeros(dealing.LANES, np.uint32), at_once)
+            given, np.zeros(dealing.LANES, np.uint32))
         got.append((state, out))
     (state1, out1), (state2, out2) = got
     assert state1 == state2
