@@ -86,7 +86,7 @@ def deal_lanes(plan: DealPlan) -> Optional[np.ndarray]:
     cards = 5 - plan.board.size + 2 * plan.dplayers.size
     if not plan.bits or not 5 < cards <= LANES:
         return None
-    return card_lanes(bin(int(plan.live)).count("1") - 2 * (plan.listed.size + plan.alone.size), cards)
+    return card_lanes(int(plan.live).bit_count() - 2 * (plan.listed.size + plan.alone.size), cards)
 
 
 @njit(cache=True, nogil=True)
