@@ -31,7 +31,7 @@ from ..core.inputs import integer
 from .classes import CATEGORY_NAMES, CATEGORY_SHIFT, describe_value
 from .decks import SHORT_DECK, SHORT_DECK_TRIPS, STANDARD, Deck
 from .kernels import evaluate_checked, evaluate_into, first_id_outside_deck
-from .simd import evaluate_hands7, offsets32, padded_values
+from .simd import evaluate_hands7, offsets32
 from .tables import tables
 
 __all__ = ["evaluate", "category", "describe", "CATEGORY_NAMES", "Deck", "STANDARD", "SHORT_DECK", "SHORT_DECK_TRIPS"]
@@ -65,7 +65,7 @@ def evaluate(cards: np.ndarray, *, check: bool = True, out: Optional[np.ndarray]
     if check and level != SCALAR and cards.shape[1] == 7 and cards.dtype.itemsize == 1 and cards.flags.c_contiguous:
         # eight hands a step on the AVX2 or AVX-512 path, the checks (ids in first..51, distinct) in the same
         # vector work (int8 viewed as uint8: a negative id is > 51)
-        bad = evaluate_hands7(cards.view(np.uint8), out, T, padded_values(deck), offsets32(deck), level, first)
+        bad = evaluate_hands7(cards.view(np.uint8), out, T, T.rank_values, offsets32(deck), level, first)
     elif check:      # one pass: the checks ride along the key sums
         bad = evaluate_checked(cards, out, T, first) if first else evaluate_checked(cards, out, T)
     else:

@@ -136,20 +136,12 @@ def offsets32(deck: Deck = STANDARD) -> np.ndarray:
 
 
 @lru_cache(maxsize=None)
-def padded_values(deck: Deck = STANDARD) -> np.ndarray:
-    """The evaluator's rank table of ``deck`` with two zero entries after it: a gather reads four bytes at each
-    two-byte slot (built once per process and deck from :func:`~.tables.tables`)."""
-    return np.concatenate([tables(deck).rank_values, np.zeros(2, np.uint16)])
-
-
-@lru_cache(maxsize=None)
 def lookup_values(deck: Deck = STANDARD) -> np.ndarray:
-    """The flush table, then the rank table (``deck``'s), then two zero entries: one table for a lookup that
-    reads a flush at its rank mask and any other hand :data:`~.kernels.FLUSH_SLOTS` past its rank slot
-    (Monte Carlo, :mod:`pipeline.equity.calculator`); padded for a gather's four bytes at a two-byte slot
-    (built once per process and deck from :func:`~.tables.tables`)."""
+    """The flush table, then the rank table (``deck``'s): one table for a lookup that reads a flush at its rank
+    mask and any other hand :data:`~.kernels.FLUSH_SLOTS` past its rank slot (Monte Carlo,
+    :mod:`pipeline.equity.calculator`; built once per process and deck from :func:`~.tables.tables`)."""
     T = tables(deck)
-    return np.concatenate([T.flush_values, T.rank_values, np.zeros(2, np.uint16)])
+    return np.concatenate([T.flush_values, T.rank_values])
 
 
 _HS, _HM = np.uint64(HASH_SHIFT), np.uint64(HASH_MASK)
@@ -162,7 +154,7 @@ def evaluate_hands7(cards: np.ndarray, out: np.ndarray, T: Tables, values: np.nd
                     level: int, lowest: int = 0) -> int:
     """:func:`~.kernels.evaluate_checked` for a C-ordered uint8 ``(n, 7)`` array, eight rows a step at ``level``
     (AVX512: :func:`hands7_block`, AVX2: :func:`~.avx2.hands7_block_avx2`; ``values`` and ``offsets`` are the rank
-    hash's tables of the deck ``T`` is, :func:`padded_values` and :func:`offsets32`): the index of the first row
+    hash's tables of the deck ``T`` is, ``T.rank_values`` and :func:`offsets32`): the index of the first row
     holding an id outside ``lowest``..51 (``lowest`` the deck's first card, :mod:`.decks`) or a repeated card,
     else -1.
 

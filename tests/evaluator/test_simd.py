@@ -10,7 +10,7 @@ from pipeline.core.cpu import PATHS, runnable_paths
 from pipeline.evaluator import SHORT_DECK, SHORT_DECK_TRIPS, category
 from pipeline.evaluator.hands import CHUNK, _evaluate_chunks, _evaluate_keys, evaluate_keys, hand_keys
 from pipeline.evaluator.kernels import evaluate_into
-from pipeline.evaluator.simd import evaluate_hands7, offsets32, padded_values
+from pipeline.evaluator.simd import evaluate_hands7, offsets32
 from pipeline.evaluator.tables import tables
 
 VECTOR_PATHS = [pytest.param(p, marks=pytest.mark.skipif(p not in runnable_paths(), reason=f"this CPU lacks {p}"))
@@ -58,7 +58,7 @@ def test_values_equal_the_kernel(n, path):
     assert (plain[n:n + 8] >> 12 >= 5).all()          # flushes or better
     if path != "scalar":
         out = np.zeros(len(hands), np.int32)
-        assert evaluate_hands7(hands, out, tables(), padded_values(), offsets32(), PATHS.index(path)) == -1
+        assert evaluate_hands7(hands, out, tables(), tables().rank_values, offsets32(), PATHS.index(path)) == -1
         assert (out == plain).all()
 
 
@@ -131,7 +131,7 @@ def test_every_flush_of_every_suit_in_every_lane(path):
         h = np.ascontiguousarray(np.roll(hands, shift, axis=0))
         plain = _plain(h)
         out = np.zeros(len(h), np.int32)
-        assert evaluate_hands7(h, out, tables(), padded_values(), offsets32(), level) == -1 and (out == plain).all()
+        assert evaluate_hands7(h, out, tables(), tables().rank_values, offsets32(), level) == -1 and (out == plain).all()
         keys, suited = hand_keys(h)
         assert (_chunks(keys, suited) == plain).all()
 
@@ -199,7 +199,7 @@ def test_short_deck_values_equal_the_kernel_on_every_path(n, deck, path):
     if path != "scalar":
         level = PATHS.index(path)
         out = np.zeros(len(hands), np.int32)
-        assert evaluate_hands7(hands, out, tables(deck), padded_values(deck), offsets32(deck), level,
+        assert evaluate_hands7(hands, out, tables(deck), tables(deck).rank_values, offsets32(deck), level,
                                deck.first_card) == -1
         assert (out == plain).all()
         assert (_chunks(keys, suited, deck) == plain).all()
@@ -229,7 +229,7 @@ def test_the_first_bad_row_of_a_short_deck_is_named(row, fault, path):
             evaluate(cards, deck=SHORT_DECK)
     if path != "scalar":
         out = np.zeros(len(hands), np.int32)
-        assert evaluate_hands7(hands, out, tables(SHORT_DECK), padded_values(SHORT_DECK), offsets32(SHORT_DECK),
+        assert evaluate_hands7(hands, out, tables(SHORT_DECK), tables(SHORT_DECK).rank_values, offsets32(SHORT_DECK),
                                PATHS.index(path), SHORT_DECK.first_card) == row
     if fault in low:
         hands[row + 1:, 0] = _short_hands(42, 9)[row + 1:, 0]
