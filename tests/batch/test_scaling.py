@@ -122,8 +122,17 @@ def blas_threads():      # numpy's OpenBLAS (the wheels'), sized when numpy was 
             return getattr(ctypes.CDLL(libs[0]), name)()
     return None
 
+def faults_again():      # minor page faults of a 24 MB array made again after one was freed: 0 if the heap kept it
+    import resource, numpy as np
+    np.ones(3 << 20)
+    before = resource.getrusage(resource.RUSAGE_THREAD).ru_minflt
+    np.ones(3 << 20)
+    return resource.getrusage(resource.RUSAGE_THREAD).ru_minflt - before
+
 def seen():
-    return [gc.get_freeze_count(), blas_threads(), os.environ.get("POKERPIPE_PREPARE")]
+    import pyarrow
+    return [gc.get_freeze_count(), blas_threads(), os.environ.get("POKERPIPE_PREPARE"),
+            pyarrow.default_memory_pool().backend_name, faults_again()]
 
 ds = Matchups(limit=300)
 with Session(1, quiet=True) as session:
@@ -137,15 +146,20 @@ def test_workers_fork_from_a_frozen_server_with_dasks_worker_environment():
     """The fork server freezes what it imported and prepared (``gc.freeze``), so that a worker's garbage
     collections do not walk, and so copy, the pages it shares with the server; it starts with the environment
     Dask gives the workers it spawns, so that numpy's BLAS in a worker runs one thread, not one per core (it
-    sized its pool in the server); and it keeps the list of what to prepare from its workers.  The client
-    freezes nothing.  In a process of its own, for the reason above (without the variables that size BLAS)."""
-    env = {k: v for k, v in os.environ.items() if k not in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS")}
+    sized its pool in the server); it keeps what it frees (glibc's heap, which Arrow allocates from), so that a
+    worker's next task does not fault its memory in afresh, where this process, as Dask's own workers, hands a
+    large block back at once; and it keeps the list of what to prepare from its workers.  The client freezes
+    nothing.  In a process of its own, for the reason above (without the variables that size BLAS)."""
+    unset = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MALLOC_TRIM_THRESHOLD_", "MALLOC_MMAP_THRESHOLD_",
+             "ARROW_DEFAULT_MEMORY_POOL")
+    env = {k: v for k, v in os.environ.items() if k not in unset}
     got = subprocess.run([sys.executable, "-c", FROZEN_RUN], capture_output=True, text=True, timeout=600,
                          env={**env, "PYTHONPATH": str(HERE.parent.parent)})
     assert got.returncode == 0, got.stderr
     client, worker = json.loads(got.stdout.splitlines()[-1])
     assert client[0] == 0 and client[2] is None, client
     assert worker[0] > 100_000 and worker[1] in (1, None) and worker[2] is None, worker
+    assert worker[3] == "system" and worker[4] < 4, worker     # afresh, 24 MB is 12 faults of 2 MB or 6,144 of 4 kB
     if worker[1] is None:
         pytest.skip("numpy here has no OpenBLAS to ask its threads")
 
