@@ -127,7 +127,7 @@ def build_parts(dataset: Dataset, group: list, location: str, shown: str = "") -
 def compute_piece(dataset: Dataset, index: int, number: int, piece: Any) -> tuple[pa.Table, PartTiming]:
     """Piece ``number`` of part ``index``: its table (kept on the worker until the part is written) and timing."""
     clock = _Clock(dataset, piece)
-    table = dataset.compute(piece)
+    table = dataset.piece_table(piece)
     return table, clock.timing(index, number)
 
 

@@ -91,12 +91,20 @@ class Dataset:
     def pieces(self, partition: Any) -> Sequence[Any]:
         """The partition cut into pieces that can be computed apart, in order, each a partition ``compute``
         takes (so that work finer than a file spreads over the workers); :meth:`combine` joins their tables
-        into the part, which must equal ``compute(partition)``.  The default: the partition whole."""
+        (:meth:`piece_table`) into the part, which must equal ``compute(partition)``.  The default: the
+        partition whole."""
         return (partition,)
 
+    def piece_table(self, piece: Any) -> pa.Table:
+        """A piece's rows as they travel to the task that writes its part, which may run in another worker
+        process or on another machine: the default ``compute(piece)``.  A dataset whose pieces are large may
+        send fewer bytes (narrower types, no column derived from another) and restore them in :meth:`combine`.
+        """
+        return self.compute(piece)
+
     def combine(self, tables: list[pa.Table]) -> pa.Table:
-        """The part from its pieces' tables, in order (:meth:`pieces`); the default stacks their rows, in one
-        chunk per column, as the partition computed whole would hold them."""
+        """The part from its pieces' tables (:meth:`piece_table`), in order (:meth:`pieces`); the default stacks
+        their rows, in one chunk per column, as the partition computed whole would hold them."""
         return pa.concat_tables(tables).combine_chunks()
 
     def cost(self, partition: Any) -> float:

@@ -20,6 +20,11 @@ back the same way.
 >>> arrow_table({"index": np.arange(3), "hand": np.array(["AA", "KK", "QQ"])},
 ...       pa.schema([("index", pa.int64()), ("hand", pa.string())])).to_pylist()[0]
 {'index': 0, 'hand': 'AA'}
+>>> t = pa.table({"wins": column(np.array([3, 70_000]), pa.int64()), "equity": column([0.5, 0.25], pa.float64())})
+>>> narrowed(t).schema.types
+[DataType(uint32), DataType(double)]
+>>> widened(narrowed(t), t.schema).equals(t)
+True
 """
 from __future__ import annotations
 
@@ -29,7 +34,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-__all__ = ["arrow_table", "column", "text", "values"]
+__all__ = ["arrow_table", "column", "narrowed", "text", "values", "widened"]
 
 # the Arrow types of a primitive column and the numpy dtype of its data buffer
 _DTYPES: dict[Any, Any] = {
@@ -118,3 +123,52 @@ def values(array: pa.Array | pa.ChunkedArray) -> np.ndarray:
     if data is None:
         return np.zeros(0, dtype)
     return np.frombuffer(data, dtype, count=len(array), offset=array.offset * np.dtype(dtype).itemsize)
+
+
+_UNSIGNED = (pa.uint8(), pa.uint16(), pa.uint32(), pa.uint64())
+
+
+def narrowed(table: pa.Table) -> pa.Table:
+    """``table`` with each integer column, and each fixed-size list column of integers, in the narrowest unsigned
+    type that holds its values, where none is negative; other columns as they are.
+
+    For a table that travels between processes or machines and is read back by :func:`widened` (a part's
+    pieces, ``pipeline.batch``): the same values in fewer bytes, a histogram of 46 river cards in one byte a
+    bin instead of two."""
+    fields, columns = [], []
+    for field, col in zip(table.schema, table.columns):
+        array = col.combine_chunks()
+        listed = pa.types.is_fixed_size_list(field.type)
+        inner = array.flatten() if listed else array
+        if pa.types.is_integer(inner.type) and not inner.null_count:
+            data = values(inner)
+            if data.size == 0 or data.min() >= 0:
+                top = int(data.max()) if data.size else 0
+                kind = next(t for t in _UNSIGNED if top <= np.iinfo(_DTYPES[t]).max)
+                inner = column(data, kind)
+                if listed:
+                    child = field.type.value_field.with_type(kind)
+                    array = pa.FixedSizeListArray.from_arrays(inner, type=pa.list_(child, field.type.list_size))
+                else:
+                    array = inner
+        fields.append(field.with_type(array.type))
+        columns.append(array)
+    return pa.Table.from_arrays(columns, schema=pa.schema(fields, metadata=table.schema.metadata))
+
+
+def widened(table: pa.Table, schema: pa.Schema) -> pa.Table:
+    """``table``'s columns (those :func:`narrowed` made) in the types of the fields of ``schema`` that bear their
+    names, in ``table``'s column order; the values unchanged (``schema``'s types hold them: they were its)."""
+    fields, columns = [], []
+    for field, col in zip(table.schema, table.columns):
+        want = schema.field(field.name)
+        array = col.combine_chunks()
+        if array.type != want.type:
+            if pa.types.is_fixed_size_list(want.type):
+                inner = column(values(array.flatten()), want.type.value_type)
+                array = pa.FixedSizeListArray.from_arrays(inner, type=want.type)
+            else:
+                array = column(values(array), want.type)
+        fields.append(want)
+        columns.append(array)
+    return pa.Table.from_arrays(columns, schema=pa.schema(fields))
