@@ -44,4 +44,3 @@ def test_a_worker_keeps_what_it_frees_where_dasks_nanny_hands_it_back():
     kept = faults_again({k: v for k, v in WORKER_ENVIRON.items() if k in HEAP})
     handed_back = faults_again({"MALLOC_TRIM_THRESHOLD_": "65536"})      # distributed.nanny.pre-spawn-environ
     assert kept < 4 and handed_back >= 12, (kept, handed_back)
-
