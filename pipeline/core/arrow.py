@@ -135,40 +135,22 @@ def narrowed(table: pa.Table) -> pa.Table:
     For a table that travels between processes or machines and is read back by :func:`widened` (a part's
     pieces, ``pipeline.batch``): the same values in fewer bytes, a histogram of 46 river cards in one byte a
     bin instead of two."""
-    fields, columns = [], []
+    fields = []
     for field, col in zip(table.schema, table.columns):
-        array = col.combine_chunks()
         listed = pa.types.is_fixed_size_list(field.type)
-        inner = array.flatten() if listed else array
+        inner = col.combine_chunks().flatten() if listed else col
         if pa.types.is_integer(inner.type) and not inner.null_count:
             data = values(inner)
             if data.size == 0 or data.min() >= 0:
                 top = int(data.max()) if data.size else 0
                 kind = next(t for t in _UNSIGNED if top <= np.iinfo(_DTYPES[t]).max)
-                inner = column(data, kind)
-                if listed:
-                    child = field.type.value_field.with_type(kind)
-                    array = pa.FixedSizeListArray.from_arrays(inner, type=pa.list_(child, field.type.list_size))
-                else:
-                    array = inner
-        fields.append(field.with_type(array.type))
-        columns.append(array)
-    return pa.Table.from_arrays(columns, schema=pa.schema(fields, metadata=table.schema.metadata))
+                field = field.with_type(pa.list_(field.type.value_field.with_type(kind), field.type.list_size)
+                                        if listed else kind)
+        fields.append(field)
+    return table.cast(pa.schema(fields, metadata=table.schema.metadata))
 
 
 def widened(table: pa.Table, schema: pa.Schema) -> pa.Table:
     """``table``'s columns (those :func:`narrowed` made) in the types of the fields of ``schema`` that bear their
     names, in ``table``'s column order; the values unchanged (``schema``'s types hold them: they were its)."""
-    fields, columns = [], []
-    for field, col in zip(table.schema, table.columns):
-        want = schema.field(field.name)
-        array = col.combine_chunks()
-        if array.type != want.type:
-            if pa.types.is_fixed_size_list(want.type):
-                inner = column(values(array.flatten()), want.type.value_type)
-                array = pa.FixedSizeListArray.from_arrays(inner, type=want.type)
-            else:
-                array = column(values(array), want.type)
-        fields.append(want)
-        columns.append(array)
-    return pa.Table.from_arrays(columns, schema=pa.schema(fields))
+    return table.cast(pa.schema([schema.field(name) for name in table.column_names]))
