@@ -278,7 +278,10 @@ def _forked(prepare: Sequence[tuple[Any, Any]]) -> Iterator[None]:
     The server is started before this process imports :mod:`distributed`: those imports (and the packages
     Dask's own preload list names, pandas among them) then run while the server prepares, instead of
     before it starts.  It starts with the environment Dask gives a worker it spawns (:data:`WORKER_ENVIRON`),
-    and the list of what to prepare; no later child of this process inherits either.
+    and the list of what to prepare; no later child of this process inherits either, and this process's own
+    environment is never set (:func:`_server_environ`).  The nannies of the cluster then set none of Dask's
+    worker variables in it either (their ``pre-spawn-environ``): a later cluster of this process would have
+    taken Dask's 64 kB trim threshold for a user's own value.
     """
     import multiprocessing
 
@@ -289,14 +292,17 @@ def _forked(prepare: Sequence[tuple[Any, Any]]) -> Iterator[None]:
 
     _stop_idle_forkserver()
     ctx = multiprocessing.get_context("forkserver")
-    kept = {name: value for name, value in WORKER_ENVIRON.items() if name not in os.environ}   # a user's value stays
-    with listed(prepare) as server, _environ({**kept, **server}):  # what the server starts with, no other process
+    with listed(prepare) as server:
         ctx.set_forkserver_preload(FORKSERVER_PRELOAD)
-        _forkserver_ready(ctx, _import_dask)
+        # what the server starts with, no other process; a user's own value of a WORKER_ENVIRON name stays
+        _forkserver_ready(ctx, _import_dask, environ={**WORKER_ENVIRON, **os.environ, **server})
     import dask
     from distributed.utils import get_mp_context
 
-    with dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"}):
+    # the workers fork from the server and so take its environment: the one Dask's nannies set up for a worker
+    # they spawn they would write into this process's own, for good (and with it every later fork server's)
+    with dask.config.set({"distributed.worker.multiprocessing-method": "forkserver",
+                          "distributed.nanny.pre-spawn-environ": {}}):
         get_mp_context()      # Dask sets its own preload list, once per process; ours replaces it
         ctx.set_forkserver_preload(FORKSERVER_PRELOAD)
         yield
@@ -322,18 +328,45 @@ WORKER_ENVIRON = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_
 
 
 @contextlib.contextmanager
-def _environ(values: dict[str, str]) -> Iterator[None]:
-    """Within the block, this process's environment holds ``values``; after it, what it held before."""
-    before = {name: os.environ.get(name) for name in values}
-    os.environ.update(values)
+def _server_environ(environ: dict[str, str]) -> Iterator[None]:
+    """Within the block, the fork server multiprocessing starts (:func:`multiprocessing.forkserver.ensure_running`)
+    starts with ``environ`` as its whole environment; this process's own stays as it is.
+
+    Setting the values in this process's environment for the moment of the start, as an earlier version did,
+    raced with every other thread of the process that started a program then: adding a variable can make the C
+    library move the environment's array, which a program being started (``vfork``, sharing this process's
+    memory) was still reading, and its ``exec`` failed with ``EFAULT`` ("Bad address": a test's concurrent
+    command line, in CI).  multiprocessing offers no way to give the server an environment, so its private
+    spawning call is replaced for the block by one that does the same (the listed descriptors passed, every
+    other closed, signals as they are) with ``environ``; any other program it starts meanwhile (the resource
+    tracker) it starts as before.  Where that call is missing, the server starts with this process's environment.
+    """
+    import subprocess
+    from multiprocessing import util
+
+    original = getattr(util, "spawnv_passfds", None)
+    if original is None:
+        yield
+        return
+
+    def spawn(path: Any, args: Sequence[Any], passfds: Sequence[int]) -> int:
+        if not any("forkserver" in str(arg) for arg in args):
+            return original(path, args, passfds)
+        server = subprocess.Popen(list(args), executable=path, env=environ, pass_fds=tuple(passfds),
+                                  close_fds=True, restore_signals=False)
+        _SERVERS.append(server)     # held, never collected: multiprocessing itself waits for the server's end
+        return server.pid
+
+    util.spawnv_passfds = spawn
     try:
         yield
     finally:
-        for name, value in before.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
+        util.spawnv_passfds = original
+
+
+# fork servers started with an environment of their own (:func:`_server_environ`); a Popen object dropped while
+# its process runs would be waited for by :mod:`subprocess`, and multiprocessing's own wait would then fail
+_SERVERS: list[Any] = []
 
 
 def _import_dask() -> None:
@@ -353,13 +386,15 @@ def _import_dask() -> None:
             importlib.import_module(package)
 
 
-def _forkserver_ready(ctx: Any, meanwhile: Callable[[], None] = lambda: None) -> None:
+def _forkserver_ready(ctx: Any, meanwhile: Callable[[], None] = lambda: None,
+                      environ: Optional[dict[str, str]] = None) -> None:
     """Start the fork server now and wait until it has imported and prepared everything (seconds; minutes
     the first time, when the kernels compile), with Ctrl-C seen at once: the server is started by a thread
     that blocks SIGINT (so the workers it forks block it too, :mod:`.workers`), and a Ctrl-C while it
     prepares stops it.  The cluster's start, which holds Ctrl-C until it is done, then only forks.
     ``meanwhile`` runs in this thread while the server starts and prepares: it must not touch the preload
-    list the server is started with.
+    list the server is started with.  ``environ``, where given, is the server's whole environment
+    (:func:`_server_environ`).
 
     The server's process exists, its pid known, before this thread does anything a Ctrl-C can interrupt: a
     Ctrl-C that came while the starting thread was still spawning it found no pid to stop, and the server
@@ -379,7 +414,8 @@ def _forkserver_ready(ctx: Any, meanwhile: Callable[[], None] = lambda: None) ->
         try:
             resource_tracker.ensure_running()
             block_sigint_in_this_thread()
-            forkserver.ensure_running()     # spawned now (it imports and prepares on its own from here)
+            with _server_environ(environ) if environ is not None else contextlib.nullcontext():
+                forkserver.ensure_running()     # spawned now (it imports and prepares on its own from here)
         except BaseException:           # noqa: BLE001 - the cluster's own start tries again and reports it
             return
         finally:

@@ -134,10 +134,19 @@ def seen():
     return [gc.get_freeze_count(), blas_threads(), os.environ.get("POKERPIPE_PREPARE"),
             pyarrow.default_memory_pool().backend_name, faults_again()]
 
+written = []            # (name, whether it was there): this process's environment, set or unset
+for name in ("putenv", "unsetenv"):
+    def recorded(*args, _call=getattr(os, name)):
+        written.append([_call.__name__, os.fsdecode(args[0]), os.fsdecode(args[0]) in os.environ])
+        return _call(*args)
+    setattr(os, name, recorded)
+
 ds = Matchups(limit=300)
-with Session(1, quiet=True) as session:
-    session.connect([(ds, ds.pieces(ds.partitions(None)[0])[0])])
-    print(json.dumps([seen(), session.submit(seen).result()]))
+for _ in range(2):      # a second cluster of the same process, whose nannies have run once
+    written.clear()
+    with Session(1, quiet=True) as session:
+        session.connect([(ds, ds.pieces(ds.partitions(None)[0])[0])])
+        print(json.dumps([seen() + [written], session.submit(seen).result()]))
 """
 
 
@@ -149,17 +158,26 @@ def test_workers_fork_from_a_frozen_server_with_dasks_worker_environment():
     sized its pool in the server); it keeps what it frees (glibc's heap, which Arrow allocates from), so that a
     worker's next task does not fault its memory in afresh, where this process, as Dask's own workers, hands a
     large block back at once; and it keeps the list of what to prepare from its workers.  The client freezes
-    nothing.  In a process of its own, for the reason above (without the variables that size BLAS)."""
+    nothing, and never sets its own environment: another of its threads starting a program meanwhile read the
+    environment as it moved, and the program failed to start (EFAULT, a test's command line in CI).  All of it
+    holds for a second cluster of the same process too (its workers had taken Dask's trim threshold, left in
+    this process's environment by the first cluster's nannies).  In a process of its own, for the reason above
+    (without the variables that size BLAS)."""
     unset = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MALLOC_TRIM_THRESHOLD_", "MALLOC_MMAP_THRESHOLD_",
              "ARROW_DEFAULT_MEMORY_POOL")
     env = {k: v for k, v in os.environ.items() if k not in unset}
     got = subprocess.run([sys.executable, "-c", FROZEN_RUN], capture_output=True, text=True, timeout=600,
                          env={**env, "PYTHONPATH": str(HERE.parent.parent)})
     assert got.returncode == 0, got.stderr
-    client, worker = json.loads(got.stdout.splitlines()[-1])
-    assert client[0] == 0 and client[2] is None, client
-    assert worker[0] > 100_000 and worker[1] in (1, None) and worker[2] is None, worker
-    assert worker[3] == "system" and worker[4] < 4, worker     # afresh, 24 MB is 12 faults of 2 MB or 6,144 of 4 kB
+    (client, worker), (client_again, worker_again) = map(json.loads, got.stdout.splitlines()[-2:])
+    for client, worker in ((client, worker), (client_again, worker_again)):
+        assert client[0] == 0 and client[2] is None, client
+        assert worker[0] > 100_000 and worker[1] in (1, None) and worker[2] is None, worker
+        assert worker[3] == "system" and worker[4] < 4, worker  # afresh, 24 MB is 12 faults of 2 MB or 6,144 of 4 kB
+    # nothing unset, nothing added but the two names Dask's nanny writes itself, once a process
+    assert {name for call, name, there in client[5] if call == "unsetenv" or not there} \
+        <= {"__DASK_PARENT_PID", "PYTHONHASHSEED"}, client[5]
+    assert not [name for call, name, there in client_again[5] if call == "unsetenv" or not there], client_again[5]
     if worker[1] is None:
         pytest.skip("numpy here has no OpenBLAS to ask its threads")
 
