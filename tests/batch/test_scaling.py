@@ -169,15 +169,14 @@ def test_workers_fork_from_a_frozen_server_with_dasks_worker_environment():
     got = subprocess.run([sys.executable, "-c", FROZEN_RUN], capture_output=True, text=True, timeout=600,
                          env={**env, "PYTHONPATH": str(HERE.parent.parent)})
     assert got.returncode == 0, got.stderr
-    (client, worker), (client_again, worker_again) = map(json.loads, got.stdout.splitlines()[-2:])
-    for client, worker in ((client, worker), (client_again, worker_again)):
+    runs = [json.loads(line) for line in got.stdout.splitlines()[-2:]]
+    for client, worker in runs:
         assert client[0] == 0 and client[2] is None, client
         assert worker[0] > 100_000 and worker[1] in (1, None) and worker[2] is None, worker
         assert worker[3] == "system" and worker[4] < 4, worker  # afresh, 24 MB is 12 faults of 2 MB or 6,144 of 4 kB
     # nothing unset, nothing added but the two names Dask's nanny writes itself, once a process
-    assert {name for call, name, there in client[5] if call == "unsetenv" or not there} \
-        <= {"__DASK_PARENT_PID", "PYTHONHASHSEED"}, client[5]
-    assert not [name for call, name, there in client_again[5] if call == "unsetenv" or not there], client_again[5]
+    first, again = ({name for call, name, there in client[5] if call == "unsetenv" or not there} for client, _ in runs)
+    assert first <= {"__DASK_PARENT_PID", "PYTHONHASHSEED"} and not again, runs
     if worker[1] is None:
         pytest.skip("numpy here has no OpenBLAS to ask its threads")
 
