@@ -40,8 +40,8 @@ def test_range_dealing_loops_hold_no_increfs():
     chained = plan_deal([parse_query(t) for t in ("QQ+,AK", "TT+,AQ+", "77+,AT+,KQ", "random")], [], 0)
     assert chained.choice_count.size > 0                                   # the third chosen beside each row
     s0, s1 = np.uint64(1), np.uint64(2)
+    f = _fresh(dealing.deal_bits_block)     # one compilation per signature: the plans differ in values, not types
     for plan, P in ((alone, 4), (listed, 3), (chained, 4)):
-        f = _fresh(dealing.deal_bits_block)
         bkeys, bsuited, keys, suited, B = _buffers(P)
         lanes = dealing.card_lanes(int(bin(int(plan.live)).count("1")) - 2 * (P - plan.dplayers.size),
                                    5 + 2 * plan.dplayers.size)
@@ -52,4 +52,4 @@ def test_range_dealing_loops_hold_no_increfs():
               np.uint64(0), np.uint64(0), bkeys, bsuited, keys, suited, bit_keys,
               np.zeros((1 + plan.alone.size, B), np.int64), np.zeros((plan.dplayers.size, B), np.uint64),
               np.zeros((plan.dplayers.size, B), np.uint64), given, np.zeros(dealing.LANES, np.uint32))
-        assert len(f.signatures) == 2 and _increfs(f) == 0
+    assert len(f.signatures) == 2 and _increfs(f) == 0
