@@ -37,6 +37,20 @@ def built_sides(tmp_path_factory, small_cluster):
     return out
 
 
+# At most this many test processes for ``-n auto`` (pyproject.toml's addopts): each runs whole files, and the files
+# start clusters of up to 8 workers and time Ctrl-C to the second, so more processes than cores would only slow
+# each other; measured at 2 on the 2-core CI machine, every test passing (issue 38's note).
+MOST_TEST_PROCESSES = 4
+
+
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto``: one test process for each core this process may run on (its affinity, which pytest-xdist's
+    count of physical cores ignores), at most :data:`MOST_TEST_PROCESSES`."""
+    from pipeline.core.combinatorics import available_cores
+
+    return min(available_cores(), MOST_TEST_PROCESSES)
+
+
 # Doctests that run kernels for seconds: part of the slow set (`-m "not slow"` is the fast part of the suite).
 SLOW_DOCTESTS = {"pipeline.exploit.lbr.local_best_response", "pipeline.exploit.ranges"}
 
