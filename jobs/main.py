@@ -129,7 +129,22 @@ def entry() -> None:
     sys.stderr.flush()
     if code == 130 and "distributed" in sys.modules and _children_alive():
         sys.exit(code)
+    _remove_multiprocessing_folder()
     os._exit(code)
+
+
+def _remove_multiprocessing_folder() -> None:
+    """Remove the folder multiprocessing made for this process (``pymp-*`` in the temporary folder, holding the
+    fork server's socket), which its exit handlers would have removed and ``os._exit`` runs none of: a batch
+    command left one behind at every run."""
+    if "multiprocessing" not in sys.modules:
+        return
+    import shutil
+    from multiprocessing import process
+
+    folder = getattr(process.current_process(), "_config", {}).get("tempdir")   # the one it made, if any
+    if folder:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _children_alive() -> bool:

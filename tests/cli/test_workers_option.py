@@ -1,4 +1,5 @@
 """``--workers`` with no value: every core this process may use."""
+import os
 import subprocess
 import sys
 
@@ -19,7 +20,13 @@ def test_a_bare_workers_option_is_every_core():
 
 @pytest.mark.slow
 def test_tables_runs_with_a_bare_workers_option(tmp_path):
+    """...and leaves no folder of multiprocessing's (``pymp-*``, the fork server's socket) in the temporary
+    folder: the command leaves by ``os._exit``, which runs none of multiprocessing's exit handlers."""
+    temp = tmp_path / "temp"
+    temp.mkdir()
     got = subprocess.run([sys.executable, "-m", "jobs", "tables", "odds-table", "--out", str(tmp_path), "--quiet",
-                          "--workers"], capture_output=True, text=True, timeout=600)
+                          "--workers"], capture_output=True, text=True, timeout=600,
+                         env={**os.environ, "TMPDIR": str(temp)})
     assert got.returncode == 0, got.stderr
     assert manifest(tmp_path, "odds-table").exists()
+    assert not list(temp.glob("pymp-*")), list(temp.iterdir())
