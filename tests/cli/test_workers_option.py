@@ -2,6 +2,8 @@
 import os
 import subprocess
 import sys
+import tempfile
+from pathlib import Path
 
 import pytest
 from support.layout import manifest
@@ -22,11 +24,11 @@ def test_a_bare_workers_option_is_every_core():
 def test_tables_runs_with_a_bare_workers_option(tmp_path):
     """...and leaves no folder of multiprocessing's (``pymp-*``, the fork server's socket) in the temporary
     folder: the command leaves by ``os._exit``, which runs none of multiprocessing's exit handlers."""
-    temp = tmp_path / "temp"
-    temp.mkdir()
-    got = subprocess.run([sys.executable, "-m", "jobs", "tables", "odds-table", "--out", str(tmp_path), "--quiet",
-                          "--workers"], capture_output=True, text=True, timeout=600,
-                         env={**os.environ, "TMPDIR": str(temp)})
-    assert got.returncode == 0, got.stderr
-    assert manifest(tmp_path, "odds-table").exists()
-    assert not list(temp.glob("pymp-*")), list(temp.iterdir())
+    # a short folder of its own: the fork server's socket lives in it, and a socket's path is capped at 107 bytes
+    with tempfile.TemporaryDirectory(prefix="pp-") as temp:
+        got = subprocess.run([sys.executable, "-m", "jobs", "tables", "odds-table", "--out", str(tmp_path),
+                              "--quiet", "--workers"], capture_output=True, text=True, timeout=600,
+                             env={**os.environ, "TMPDIR": temp})
+        assert got.returncode == 0, got.stderr
+        assert manifest(tmp_path, "odds-table").exists()
+        assert not list(Path(temp).glob("pymp-*")), os.listdir(temp)
