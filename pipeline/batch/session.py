@@ -291,6 +291,7 @@ def _forked(prepare: Sequence[tuple[Any, Any]]) -> Iterator[None]:
     from .preload import listed
 
     _stop_idle_forkserver()
+    _short_socket_folder()
     ctx = multiprocessing.get_context("forkserver")
     with listed(prepare) as server:
         ctx.set_forkserver_preload(FORKSERVER_PRELOAD)
@@ -306,6 +307,33 @@ def _forked(prepare: Sequence[tuple[Any, Any]]) -> Iterator[None]:
         get_mp_context()      # Dask sets its own preload list, once per process; ours replaces it
         ctx.set_forkserver_preload(FORKSERVER_PRELOAD)
         yield
+
+
+# A Unix socket's path holds at most 103 bytes on macOS (107 on Linux).  multiprocessing puts the fork server's in
+# ``<temporary folder>/pymp-XXXXXXXX/listener-XXXXXXXX``, 32 bytes after the temporary folder's path.
+SOCKET_PATH_MOST = 103
+
+
+def _short_socket_folder() -> None:
+    """Where the temporary folder's path (``TMPDIR``) is too long for the fork server's socket, have
+    multiprocessing make its folder in ``/tmp`` instead (as Python 3.14 does itself): the cluster's start failed
+    with a traceback ("AF_UNIX path too long").  multiprocessing makes that folder once per process, at its
+    first need, and removes it at exit."""
+    import tempfile
+    from multiprocessing import process, util
+
+    if process.current_process()._config.get("tempdir") is not None:    # type: ignore[attr-defined]
+        return
+    if len(os.fsencode(tempfile.gettempdir())) + len("/pymp-XXXXXXXX/listener-XXXXXXXX") <= SOCKET_PATH_MOST:
+        return
+    if not os.path.isdir("/tmp"):
+        return
+    before = tempfile.tempdir
+    tempfile.tempdir = "/tmp"
+    try:
+        util.get_temp_dir()
+    finally:
+        tempfile.tempdir = before
 
 
 # The environment a local cluster's workers need from their first instruction.  The libraries read it as they

@@ -32,3 +32,17 @@ def test_tables_runs_with_a_bare_workers_option(tmp_path):
         assert got.returncode == 0, got.stderr
         assert manifest(tmp_path, "odds-table").exists()
         assert not list(Path(temp).glob("pymp-*")), os.listdir(temp)
+
+
+@pytest.mark.slow
+def test_a_temporary_folder_too_long_for_a_socket_is_no_trouble(tmp_path):
+    """The fork server's socket goes in ``$TMPDIR/pymp-XXXXXXXX/``; where that path would pass the 103 bytes a
+    Unix socket's path may hold, multiprocessing's folder is made in /tmp instead (the run failed with a
+    traceback: "AF_UNIX path too long")."""
+    long = tmp_path / ("t" * 60) / ("e" * 60)
+    long.mkdir(parents=True)
+    got = subprocess.run([sys.executable, "-m", "jobs", "tables", "odds-table", "--out", str(tmp_path / "out"),
+                          "--quiet", "--workers", "1"], capture_output=True, text=True, timeout=600,
+                         env={**os.environ, "TMPDIR": str(long)})
+    assert got.returncode == 0 and got.stderr == "", got.stderr
+    assert manifest(tmp_path / "out", "odds-table").exists()
