@@ -69,7 +69,7 @@ def prepare_listed(path: str | None) -> int:
 
 def ready() -> None:
     """A process that does nothing: started through the fork server, it returns once the server has imported
-    and prepared everything, so that the cluster's own start forks at once (:func:`.session._forked`)."""
+    and prepared everything, so that the cluster's own start forks at once (:func:`.forkserver.forked`)."""
 
 
 def frozen() -> None:

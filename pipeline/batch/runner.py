@@ -78,7 +78,8 @@ from .parts import (
     write_part,
     write_side_outputs,
 )
-from .session import Session, signal_handled
+from .session import Session
+from .sigint import signal_handled
 from .spec import Dataset
 from .storage import LOCK, Storage, StorageError, check_name  # noqa: F401  (re-exported)
 from .trace import RunTrace

@@ -14,8 +14,6 @@ from __future__ import annotations
 import concurrent.futures as cf
 import contextlib
 import logging
-import os
-import signal
 import threading
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -24,6 +22,8 @@ from typing import Any, Optional
 from ..core.combinatorics import available_cores
 from .errors import RunnerError
 from .fanout import ProgressExecutor
+from .forkserver import forked
+from .sigint import sigint_held
 
 WORKERS_PER_CORE = 4     # --workers above this many per core is refused
 DASHBOARD_ADDRESS = "127.0.0.1:0"   # a local cluster's dashboard: this machine only, on a free port
@@ -203,7 +203,7 @@ def _dask_client(workers: int | None, scheduler: str | None, dashboard: str | No
     with contextlib.ExitStack() as settings:
         # the process workers fork from starts first (its imports, the datasets prepared); this process imports
         # Dask while it does, so that on a machine of several cores the two overlap
-        settings.enter_context(_forked(prepare))
+        settings.enter_context(forked(prepare))
         step("server")
         import dask
         from distributed import Client, LocalCluster
@@ -214,7 +214,7 @@ def _dask_client(workers: int | None, scheduler: str | None, dashboard: str | No
         # the cluster's settings hold for as long as it runs: workers that join later are made with them too
         settings.enter_context(dask.config.set({} if dashboard else LOCAL_CLUSTER_CONFIG))
         try:
-            with _sigint_held():
+            with sigint_held():
                 with warnings.catch_warnings():   # "Port 8787 is already in use" when another cluster runs
                     warnings.filterwarnings("ignore", message="Port .* is already in use")
                     cluster = LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
@@ -254,282 +254,6 @@ def _quiet_logs() -> None:
     which sets its loggers' levels from its config."""
     for noisy in ("distributed", "tornado", "asyncio"):
         logging.getLogger(noisy).setLevel(logging.CRITICAL)
-
-
-# what a local cluster's fork server imports, in this order; the last prepares the listed datasets
-FORKSERVER_PRELOAD = ["__main__", "distributed", "numpy", "pyarrow", "numba", f"{__package__}.preload"]
-
-
-@contextlib.contextmanager
-def _forked(prepare: Sequence[tuple[Any, Any]]) -> Iterator[None]:
-    """Within the block, a local cluster's worker processes are forked from one server process (the
-    ``forkserver`` start method) that imported, once, what every worker needs: the program's main module,
-    Dask, numpy, pyarrow, numba, and :mod:`.preload`, which prepares there the datasets of ``prepare``
-    (``(dataset, sample)`` pairs).
-
-    Spawned afresh, each worker spent 0.7-3 s of CPU on imports and kernel loading before its first part,
-    and all of it again per worker (on 16 workers, half the CPU of a short dataset).  Forked, a worker
-    starts in a few hundredths of a second of CPU and shares the server's pages.  multiprocessing keeps one
-    server per process: a server left by an earlier cluster of this process, whose workers have all ended, is
-    stopped so that a new one prepares this cluster's datasets (when workers of another cluster still run,
-    the server stays, and the new workers prepare what they need themselves).  Where ``forkserver`` does not
-    exist (Windows), workers are spawned as before.
-
-    The server is started before this process imports :mod:`distributed`: those imports (and the packages
-    Dask's own preload list names, pandas among them) then run while the server prepares, instead of
-    before it starts.  It starts with the environment Dask gives a worker it spawns (:data:`WORKER_ENVIRON`),
-    and the list of what to prepare; no later child of this process inherits either, and this process's own
-    environment is never set (:func:`_server_environ`).  The nannies of the cluster then set none of Dask's
-    worker variables in it either (their ``pre-spawn-environ``): a later cluster of this process would have
-    taken Dask's 64 kB trim threshold for a user's own value.
-    """
-    import multiprocessing
-
-    if "forkserver" not in multiprocessing.get_all_start_methods():
-        yield
-        return
-    from .preload import listed
-
-    _stop_idle_forkserver()
-    _short_socket_folder()
-    ctx = multiprocessing.get_context("forkserver")
-    with listed(prepare) as server:
-        ctx.set_forkserver_preload(FORKSERVER_PRELOAD)
-        # what the server starts with, no other process; a user's own value of a WORKER_ENVIRON name stays
-        _forkserver_ready(ctx, _import_dask, environ={**WORKER_ENVIRON, **os.environ, **server})
-    import dask
-    from distributed.utils import get_mp_context
-
-    # the workers fork from the server and so take its environment: the one Dask's nannies set up for a worker
-    # they spawn they would write into this process's own, for good (and with it every later fork server's)
-    with dask.config.set({"distributed.worker.multiprocessing-method": "forkserver",
-                          "distributed.nanny.pre-spawn-environ": {}}):
-        get_mp_context()      # Dask sets its own preload list, once per process; ours replaces it
-        ctx.set_forkserver_preload(FORKSERVER_PRELOAD)
-        yield
-
-
-# A Unix socket's path holds at most 103 bytes on macOS (107 on Linux).  multiprocessing puts the fork server's in
-# ``<temporary folder>/pymp-XXXXXXXX/listener-XXXXXXXX``, 32 bytes after the temporary folder's path.
-SOCKET_PATH_MOST = 103
-
-
-def _short_socket_folder() -> None:
-    """Where the temporary folder's path (``TMPDIR``) is too long for the fork server's socket, have
-    multiprocessing make its folder in ``/tmp`` instead (as Python 3.14 does itself): the cluster's start failed
-    with a traceback ("AF_UNIX path too long").  multiprocessing makes that folder once per process, at its
-    first need, and removes it at exit."""
-    import tempfile
-    from multiprocessing import process, util
-
-    if process.current_process()._config.get("tempdir") is not None:    # type: ignore[attr-defined]
-        return
-    if len(os.fsencode(tempfile.gettempdir())) + len("/pymp-XXXXXXXX/listener-XXXXXXXX") <= SOCKET_PATH_MOST:
-        return
-    if not os.path.isdir("/tmp"):
-        return
-    before = tempfile.tempdir
-    tempfile.tempdir = "/tmp"
-    try:
-        util.get_temp_dir()
-    finally:
-        tempfile.tempdir = before
-
-
-# The environment a local cluster's workers need from their first instruction.  The libraries read it as they
-# load, which a forked worker did in the fork server, so the server starts with it.
-#
-# From Dask's nannies (their configuration's ``distributed.nanny.pre-spawn-environ``): one thread for each
-# numerical library, whose pools a worker would otherwise size to every core while every core runs a worker.
-#
-# Not from Dask: its nannies set glibc's trim threshold to 64 kB, so that a long-lived worker hands freed memory
-# back to the kernel at once.  A pokerpipe worker lives for one run and asks for the same memory again at its
-# next task, and every page the kernel hands out again it zeroes first (2 MB at a time where transparent huge
-# pages are on).  So a worker keeps what it frees: glibc neither trims its heap below 1 GiB nor maps blocks
-# under 256 MiB apart, and Arrow allocates from that same heap (its system pool) instead of its own, which
-# purges.  Measured on abstraction/turn (2,000 turns, k = 64; docs/measured.md, issue 38): the 1-worker run's
-# pieces 4.53 -> 3.97 s of CPU, its part writes 2.06 -> 1.74 s, and at 8 workers the writes' extra CPU over
-# 1 worker (each new process growing its heap) 0.95 -> 0.26 s.
-WORKER_ENVIRON = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
-                  "MALLOC_TRIM_THRESHOLD_": str(1 << 30), "MALLOC_MMAP_THRESHOLD_": str(256 << 20),
-                  "ARROW_DEFAULT_MEMORY_POOL": "system"}
-
-
-@contextlib.contextmanager
-def _server_environ(environ: dict[str, str]) -> Iterator[None]:
-    """Within the block, the fork server multiprocessing starts (:func:`multiprocessing.forkserver.ensure_running`)
-    starts with ``environ`` as its whole environment; this process's own stays as it is.
-
-    Setting the values in this process's environment for the moment of the start, as an earlier version did,
-    raced with every other thread of the process that started a program then: adding a variable can make the C
-    library move the environment's array, which a program being started (``vfork``, sharing this process's
-    memory) was still reading, and its ``exec`` failed with ``EFAULT`` ("Bad address": a test's concurrent
-    command line, in CI).  multiprocessing offers no way to give the server an environment, so its private
-    spawning call is replaced for the block by one that does the same (the listed descriptors passed, every
-    other closed, signals as they are) with ``environ``; any other program it starts meanwhile (the resource
-    tracker) it starts as before.  Where that call is missing, the server starts with this process's environment.
-    """
-    import subprocess
-    from multiprocessing import util
-
-    original = getattr(util, "spawnv_passfds", None)
-    if original is None:
-        yield
-        return
-
-    def spawn(path: Any, args: Sequence[Any], passfds: Sequence[int]) -> int:
-        if not any("forkserver" in str(arg) for arg in args):
-            return original(path, args, passfds)
-        server = subprocess.Popen(list(args), executable=path, env=environ, pass_fds=tuple(passfds),
-                                  close_fds=True, restore_signals=False)
-        _SERVERS.append(server)     # held, never collected: multiprocessing itself waits for the server's end
-        return server.pid
-
-    util.spawnv_passfds = spawn
-    try:
-        yield
-    finally:
-        util.spawnv_passfds = original
-
-
-# fork servers started with an environment of their own (:func:`_server_environ`); a Popen object dropped while
-# its process runs would be waited for by :mod:`subprocess`, and multiprocessing's own wait would then fail
-_SERVERS: list[Any] = []
-
-
-def _import_dask() -> None:
-    """Import what this process needs to start a local cluster: :mod:`distributed`, the nanny, and what Dask's
-    ``get_mp_context`` imports the first time it is called (:data:`distributed.versions.required_packages`
-    and ``optional_packages``: pandas, lz4), so that the call finds them imported.  Run while the fork server
-    prepares (:func:`_forkserver_ready`), after it has started: Dask's call, made after the server is ready,
-    then cannot change the list the server starts with."""
-    import importlib
-
-    from distributed.versions import optional_packages, required_packages
-
-    from . import workers  # noqa: F401 - the nanny, and distributed with it
-
-    for package in required_packages + optional_packages:
-        with contextlib.suppress(ImportError):
-            importlib.import_module(package)
-
-
-def _forkserver_ready(ctx: Any, meanwhile: Callable[[], None] = lambda: None,
-                      environ: Optional[dict[str, str]] = None) -> None:
-    """Start the fork server now and wait until it has imported and prepared everything (seconds; minutes
-    the first time, when the kernels compile), with Ctrl-C seen at once: the server is started by a thread
-    that blocks SIGINT (so the workers it forks block it too, :mod:`.workers`), and a Ctrl-C while it
-    prepares stops it.  The cluster's start, which holds Ctrl-C until it is done, then only forks.
-    ``meanwhile`` runs in this thread while the server starts and prepares: it must not touch the preload
-    list the server is started with.  ``environ``, where given, is the server's whole environment
-    (:func:`_server_environ`).
-
-    The server's process exists, its pid known, before this thread does anything a Ctrl-C can interrupt: a
-    Ctrl-C that came while the starting thread was still spawning it found no pid to stop, and the server
-    went on preparing (a minute in the test's slow dataset; compiling, the first time) as an orphan holding
-    the run's stderr open, so that whoever waited for the run's output waited for it too."""
-    import threading
-    from multiprocessing import forkserver, resource_tracker
-
-    from .preload import ready
-    from .sigint import block_sigint_in_this_thread
-
-    spawned = threading.Event()
-
-    def start() -> None:
-        # starting multiprocessing's resource tracker unblocks SIGINT in the thread that starts it: started after
-        # the block, by the fork server's own start, it would leave the server, and every worker, open to Ctrl-C
-        try:
-            resource_tracker.ensure_running()
-            block_sigint_in_this_thread()
-            with _server_environ(environ) if environ is not None else contextlib.nullcontext():
-                forkserver.ensure_running()     # spawned now (it imports and prepares on its own from here)
-        except BaseException:           # noqa: BLE001 - the cluster's own start tries again and reports it
-            return
-        finally:
-            spawned.set()
-        try:
-            p = ctx.Process(target=ready)
-            p.start()
-            p.join()
-        except BaseException:           # noqa: BLE001 - as above
-            pass
-
-    t = threading.Thread(target=start, name="pokerpipe-forkserver", daemon=True)
-    t.start()
-    try:
-        with _sigint_held():    # the hundredths of a second until the server's pid is known, then the imports:
-            spawned.wait()      # a Ctrl-C meanwhile is acted on after them (a KeyboardInterrupt raised inside an
-            meanwhile()         # import was lost there, and the run waited on the server)
-        while t.is_alive():
-            t.join(0.1)
-    except BaseException:
-        _stop_forkserver()
-        raise
-
-
-def _stop_idle_forkserver() -> None:
-    """Stop this process's fork server if it runs and no child process of ours is alive (its preloads are an
-    earlier cluster's)."""
-    import multiprocessing
-
-    if not multiprocessing.active_children():
-        _stop_forkserver()
-
-
-def _stop_forkserver() -> None:
-    """Stop this process's fork server, if it runs.  multiprocessing offers no public call for it: where its
-    private one is missing, the server stays (and its workers prepare what it did not)."""
-    import multiprocessing.forkserver
-    import os
-    import signal as signals
-
-    server = getattr(multiprocessing.forkserver, "_forkserver", None)
-    pid = getattr(server, "_forkserver_pid", None)
-    if pid is None:
-        return
-    with contextlib.suppress(Exception):
-        os.kill(pid, signals.SIGKILL)     # it may be busy preparing (compiling): do not wait for it
-    with contextlib.suppress(Exception):
-        server._stop()                    # type: ignore[union-attr]
-
-
-@contextlib.contextmanager
-def _sigint_held() -> Iterator[None]:
-    """Hold a Ctrl-C that comes while the block runs, and act on it when the block ends.
-
-    A local cluster interrupted while its workers start cannot be closed
-    cleanly (Dask's exit hook then trips over workers half started, with a
-    traceback); one fully started can.  So the start, a second or two, finishes
-    first; a second Ctrl-C stops waiting for it.  Outside the main thread, where
-    no handler can be set, nothing is held.
-    """
-    held: list[int] = []
-
-    def hold(signum: int, frame: object) -> None:
-        if held:                         # Ctrl-C again: the start seems stuck, stop now
-            raise KeyboardInterrupt
-        held.append(signum)
-
-    with signal_handled(signal.SIGINT, hold) as old:
-        yield
-    if held and callable(old):
-        old(signal.SIGINT, None)         # Python's own handler raises KeyboardInterrupt
-
-
-@contextlib.contextmanager
-def signal_handled(signum: int, handler: Callable[[int, Any], None]) -> Iterator[Any]:
-    """Handle ``signum`` with ``handler`` for the duration of the block, then restore the handler it replaced
-    (which it yields).  Outside the main thread, where no handler can be set, nothing changes (None)."""
-    try:
-        old = signal.signal(signum, handler)
-    except ValueError:                   # not the main thread
-        yield None
-        return
-    try:
-        yield old
-    finally:
-        signal.signal(signum, old)
 
 
 class Progress:

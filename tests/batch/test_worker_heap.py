@@ -1,4 +1,4 @@
-"""A local cluster's workers keep the memory they free (pipeline.batch.session.WORKER_ENVIRON), where Dask's own
+"""A local cluster's workers keep the memory they free (pipeline.batch.forkserver.WORKER_ENVIRON), where Dask's own
 nannies have glibc hand it back at once: the next task's arrays then come from the kernel afresh, every page
 of them zeroed again.  The kernel's own count of page faults tells the two apart."""
 import os
@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from pipeline.batch.session import WORKER_ENVIRON
+from pipeline.batch.forkserver import WORKER_ENVIRON
 
 # A 24 MB array made twice in a thread of its own (a worker computes in one, not in its main thread): the page
 # faults of the second.  Kept, it reuses the first one's pages: no fault.  Handed back, it faults all of them
