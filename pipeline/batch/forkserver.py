@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Optional
+from typing import Any
 
 # what a local cluster's fork server imports, in this order; the last prepares the listed datasets
 FORKSERVER_PRELOAD = ["__main__", "distributed", "numpy", "pyarrow", "numba", f"{__package__}.preload"]
@@ -52,7 +52,7 @@ def forked(prepare: Sequence[tuple[Any, Any]]) -> Iterator[None]:
     with listed(prepare) as server:
         ctx.set_forkserver_preload(FORKSERVER_PRELOAD)
         # what the server starts with, no other process; a user's own value of a WORKER_ENVIRON name stays
-        _forkserver_ready(ctx, _import_dask, environ={**WORKER_ENVIRON, **os.environ, **server})
+        _forkserver_ready(ctx, _import_dask, {**WORKER_ENVIRON, **os.environ, **server})
     import dask
     from distributed.utils import get_mp_context
 
@@ -170,15 +170,13 @@ def _import_dask() -> None:
             importlib.import_module(package)
 
 
-def _forkserver_ready(ctx: Any, meanwhile: Callable[[], None] = lambda: None,
-                      environ: Optional[dict[str, str]] = None) -> None:
+def _forkserver_ready(ctx: Any, meanwhile: Callable[[], None], environ: dict[str, str]) -> None:
     """Start the fork server now and wait until it has imported and prepared everything (seconds; minutes
     the first time, when the kernels compile), with Ctrl-C seen at once: the server is started by a thread
     that blocks SIGINT (so the workers it forks block it too, :mod:`.workers`), and a Ctrl-C while it
     prepares stops it.  The cluster's start, which holds Ctrl-C until it is done, then only forks.
     ``meanwhile`` runs in this thread while the server starts and prepares: it must not touch the preload
-    list the server is started with.  ``environ``, where given, is the server's whole environment
-    (:func:`_server_environ`).
+    list the server is started with.  ``environ`` is the server's whole environment (:func:`_server_environ`).
 
     The server's process exists, its pid known, before this thread does anything a Ctrl-C can interrupt: a
     Ctrl-C that came while the starting thread was still spawning it found no pid to stop, and the server
@@ -198,7 +196,7 @@ def _forkserver_ready(ctx: Any, meanwhile: Callable[[], None] = lambda: None,
         try:
             resource_tracker.ensure_running()
             block_sigint_in_this_thread()
-            with _server_environ(environ) if environ is not None else contextlib.nullcontext():
+            with _server_environ(environ):
                 forkserver.ensure_running()     # spawned now (it imports and prepares on its own from here)
         except BaseException:           # noqa: BLE001 - the cluster's own start tries again and reports it
             return
@@ -237,14 +235,13 @@ def _stop_forkserver() -> None:
     """Stop this process's fork server, if it runs.  multiprocessing offers no public call for it: where its
     private one is missing, the server stays (and its workers prepare what it did not)."""
     import multiprocessing.forkserver
-    import os
-    import signal as signals
+    import signal
 
     server = getattr(multiprocessing.forkserver, "_forkserver", None)
     pid = getattr(server, "_forkserver_pid", None)
     if pid is None:
         return
     with contextlib.suppress(Exception):
-        os.kill(pid, signals.SIGKILL)     # it may be busy preparing (compiling): do not wait for it
+        os.kill(pid, signal.SIGKILL)     # it may be busy preparing (compiling): do not wait for it
     with contextlib.suppress(Exception):
         server._stop()                    # type: ignore[union-attr]

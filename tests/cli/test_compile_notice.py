@@ -62,7 +62,7 @@ def test_quiet_and_the_switch_turn_the_line_off(monkeypatch, capsys):
 
 def _ehs(cache: Path, **env: str) -> subprocess.CompletedProcess[str]:
     """``pokerpipe ehs`` with its cache in ``cache``: the measured command of the shortest first use that is
-    announced (the line is the same for every command; equity's compiles three times as long)."""
+    announced (the line is the same for every command; equity's first use is 2.5 times as long)."""
     environ = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "POKERPIPE_COMPILE_NOTICE")}
     environ.update(POKERPIPE_CACHE=str(cache), PYTHONPATH=str(ROOT), **env)
     return subprocess.run([sys.executable, "-m", "jobs", "ehs", "AhKh", "--board", "Qh7h2c"],
