@@ -23,6 +23,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from ..core.arrow import narrowed
 from ..core.version import __version__
 from . import hive, trace
 from .parquet import canonical_json, parquet_bytes, sha256
@@ -32,7 +33,8 @@ from .trace import PartTiming
 from .verified import file_record, is_sha256, part_name, part_path, record_path, side_path, staging_folder
 
 Built = tuple[int, int, int, str]                   # a part written: (index, rows, bytes, SHA-256)
-Result = tuple[list[Built], list[PartTiming]]        # what a task that writes parts returns: them, and timings
+Side = dict[int, pa.Table]                           # each part's side columns, narrowed, by part index
+Result = tuple[list[Built], list[PartTiming], Side]  # what a task that writes parts returns: them, timings, sides
 
 
 class SideOutputError(ValueError):
@@ -107,21 +109,31 @@ def _write(dataset: Dataset, index: int, file: str, table: pa.Table, storage: St
     return table.num_rows, len(data), sha
 
 
+def side_columns(dataset: Dataset, table: pa.Table) -> pa.Table | None:
+    """A part's :attr:`~.spec.Dataset.side_columns`, narrowed, as they travel to the client's side fold; None
+    for a dataset without."""
+    return narrowed(table.select(list(dataset.side_columns))) if dataset.side_columns else None
+
+
 def build_parts(dataset: Dataset, group: list, location: str, shown: str = "") -> Result:
     """Compute a group of whole ``(index, partition, file)``, write each part (at ``file``,
     :func:`.hive.file_of`) and its checksum record atomically; ``(index, rows, bytes, sha256)`` per part,
-    and each part's timing.
+    each part's timing, and each part's side columns (:func:`side_columns`).
 
     Grouping keeps the scheduler's per-task cost (about a millisecond) small
     beside the work when a dataset has many tiny partitions.
     """
     storage = Storage(location, shown)          # ``shown``: the output as the user wrote it, for messages
-    done, timings = [], []
+    done, timings, side = [], [], {}
     for i, partition, file in group:
         clock = _Clock(dataset, partition)
-        done.append((i, *_write(dataset, i, file, dataset.compute(partition), storage)))
+        table = dataset.compute(partition)
+        done.append((i, *_write(dataset, i, file, table, storage)))
+        columns = side_columns(dataset, table)
+        if columns is not None:
+            side[i] = columns
         timings.append(clock.timing(i, trace.WHOLE))
-    return done, timings
+    return done, timings, side
 
 
 def compute_piece(dataset: Dataset, index: int, number: int, piece: Any) -> tuple[pa.Table, PartTiming]:
@@ -134,11 +146,14 @@ def compute_piece(dataset: Dataset, index: int, number: int, piece: Any) -> tupl
 def write_part(dataset: Dataset, index: int, file: str, location: str, shown: str,
                *pieces: tuple[pa.Table, PartTiming]) -> Result:
     """Part ``index`` from its pieces' tables, in order (:meth:`Dataset.combine`), written at ``file`` like a
-    whole one; ``[(index, rows, bytes, sha256)]`` and the timings of the pieces and of this write."""
+    whole one; ``[(index, rows, bytes, sha256)]``, the timings of the pieces and of this write, and the part's
+    side columns."""
     clock = _Clock(dataset, None)
     table = dataset.combine([t for t, _ in pieces])
     built = (index, *_write(dataset, index, file, table, Storage(location, shown)))
-    return [built], [*(t for _, t in pieces), clock.timing(index, trace.WRITE)]
+    columns = side_columns(dataset, table)
+    return [built], [*(t for _, t in pieces), clock.timing(index, trace.WRITE)], \
+        ({} if columns is None else {index: columns})
 
 
 def read_parts(storage: Storage, dataset: Dataset, files: list[str], columns: list[str] | None = None) -> pa.Table:
@@ -163,7 +178,14 @@ def write_side_outputs(dataset: Dataset, location: str, shown: str, inputs: Any,
     """Make the finished dataset's side outputs (:meth:`Dataset.side_outputs`, reading its ``parts``, the files
     in part order) and write each atomically; their names, sizes and SHA-256, in name order, for the manifest."""
     storage = Storage(location, shown)
-    files = dataset.side_outputs(lambda columns=None: read_parts(storage, dataset, parts, columns), inputs)
+    return written_side_outputs(dataset, storage,
+                                dataset.side_outputs(lambda columns=None: read_parts(storage, dataset, parts, columns),
+                                                     inputs))
+
+
+def written_side_outputs(dataset: Dataset, storage: Storage, files: dict[str, bytes]) -> list[dict]:
+    """Write the side outputs ``files`` (by name) of ``dataset``, each atomically; their names, sizes and
+    SHA-256, in name order, for the manifest.  A name the dataset did not declare is refused."""
     out = []
     for fname, data in sorted(files.items()):
         if fname not in dataset.side_output_names or not fname.startswith("_"):

@@ -62,6 +62,7 @@ from concurrent.futures import CancelledError
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..core.arrow import widened
 from ..core.files import is_temporary
 from ..core.version import __version__
 from . import hive
@@ -74,13 +75,15 @@ from .parts import (
     compute_piece,
     params_digest,
     part_name,
+    read_parts,
     recorded_sha,
     write_part,
     write_side_outputs,
+    written_side_outputs,
 )
 from .session import Session
 from .sigint import signal_handled
-from .spec import Dataset
+from .spec import Dataset, SideFold
 from .storage import LOCK, Storage, StorageError, check_name  # noqa: F401  (re-exported)
 from .trace import RunTrace
 from .verified import (  # noqa: F401  (re-exported: the layout is verified.py's)
@@ -339,15 +342,18 @@ def _run_locked(dataset: Dataset, storage: Storage, session: Session, inputs: An
     _clean(storage, dataset, files)
     for folder in sorted({files[i].rpartition("/")[0] for i in todo} - {""}):
         storage.makedirs(*parts_folder(name), folder)
+    fold = dataset.side_fold(inputs) if dataset.side_output_names and dataset.side_columns else None
+    folded: set[int] = set()                      # parts whose side columns the fold holds
     if todo:
         session.progress.dataset(name, len(partitions), len(parts))
         try:
             with _sigterm_as_interrupt():
-                computed = _compute(dataset, storage, session, partitions, files, todo, parts, moments)
+                computed = _compute(dataset, storage, session, partitions, files, todo, parts, moments, fold,
+                                    folded)
         except KeyboardInterrupt:
             raise Interrupted(f"{name}: interrupted with {len(parts)} of {len(partitions)} "
                               f"parts done; run the same command again to resume") from None
-    side = _side_outputs(dataset, storage, inputs, files, session, moments)
+    side = _side_outputs(dataset, storage, inputs, files, session, moments, fold, folded)
     doc: dict[str, Any] = {
         "job": name,
         "parameters": dataset.params,
@@ -368,9 +374,11 @@ def _run_locked(dataset: Dataset, storage: Storage, session: Session, inputs: An
 
 
 def _compute(dataset: Dataset, storage: Storage, session: Session, partitions: list, files: list[str],
-             todo: list[int], parts: dict[int, tuple[int, int, str]], moments: RunTrace) -> int:
-    """Run the missing partitions on the cluster; fill ``parts`` (and ``moments``' task timings); return how
-    many were computed.
+             todo: list[int], parts: dict[int, tuple[int, int, str]], moments: RunTrace, fold: SideFold | None,
+             folded: set[int]) -> int:
+    """Run the missing partitions on the cluster; fill ``parts`` (and ``moments``' task timings); add each
+    part's side columns to ``fold`` as the part comes back (noting it in ``folded``); return how many were
+    computed.
 
     Each missing part is one task, or — when its partition comes in several
     pieces (:meth:`Dataset.pieces`) — one task per piece and one that combines
@@ -412,7 +420,7 @@ def _compute(dataset: Dataset, storage: Storage, session: Session, partitions: l
             error = future.exception()
             if error is not None:
                 raise _failure(dataset.name, error)
-            built, timings = future.result()
+            built, timings, side = future.result()
             moments.last_back, moments.back_cpu = time.time(), time.process_time()
             moments.parts += timings
             for i, rows, nbytes, sha in built:
@@ -422,6 +430,10 @@ def _compute(dataset: Dataset, storage: Storage, session: Session, partitions: l
                                       "a shared folder or an object-store URL for --out")
                 parts[i] = (rows, nbytes, sha)
                 computed += 1
+            if fold is not None:
+                for i, columns in side.items():
+                    fold.add(widened(columns, dataset.schema))
+                    folded.add(i)
             session.progress.advance(len(built))
     except BaseException as e:
         for future in pending:
@@ -435,15 +447,21 @@ def _compute(dataset: Dataset, storage: Storage, session: Session, partitions: l
 
 
 def _side_outputs(dataset: Dataset, storage: Storage, inputs: Any, files: list[str], session: Session,
-                  moments: RunTrace) -> list[dict]:
-    """Write the dataset's side outputs; their names, sizes and SHA-256 for the manifest.  With a cluster at
-    hand they are made by a worker (:func:`~.parts.write_side_outputs`: it reads the parts where they lie, and
-    the client's own work stays the manifest); else here."""
+                  moments: RunTrace, fold: SideFold | None, folded: set[int]) -> list[dict]:
+    """Write the dataset's side outputs; their names, sizes and SHA-256 for the manifest.  A dataset's side
+    fold has the side columns of the parts this run computed: the kept parts' are read here, and the fold
+    gives the files.  Otherwise, with a cluster at hand, they are made by a worker
+    (:func:`~.parts.write_side_outputs`: it reads the parts where they lie); else here."""
     if not dataset.side_output_names:
         return []
     started = time.time()
     try:
-        if session.connected:
+        if fold is not None:
+            kept = [files[i] for i in range(len(files)) if i not in folded]
+            if kept:
+                fold.add(read_parts(storage, dataset, kept, list(dataset.side_columns)))
+            out = written_side_outputs(dataset, storage, fold.outputs())
+        elif session.connected:
             future = session.submit(write_side_outputs, dataset, storage.location, storage.shown, inputs, files)
             for done in session.completed([future]):
                 error = done.exception()

@@ -170,3 +170,45 @@ class Keyed(Dataset):
         t = table(["i", "k"])
         return {"_k.json": json.dumps({"columns": t.column_names, "k": t.column("k").to_pylist(),
                                        "type": str(t.schema.field("k").type)}).encode()}
+
+
+class Folded(Squares):
+    """Squares whose side output, ``_sum.json`` (rows, the sum of the squares, and the rows' ``i`` in order), is
+    folded in part by part (``side_columns``, ``side_fold``) or, read back whole, made by ``side_outputs``: the
+    same bytes either way.  Every fold this process makes is kept in :attr:`folds`, with what was added."""
+
+    side_output_names = ("_sum.json",)
+    side_columns = ("i", "square")
+    folds: list = []
+
+    def __init__(self, n=8, delay=0.0, name="folded"):
+        super().__init__(n, delay, name)
+
+    def side_outputs(self, table, inputs):
+        t = table(["i", "square"])
+        return _sums(t.column("i").to_pylist(), t.column("square").to_pylist())
+
+    def side_fold(self, inputs):
+        fold = SumFold()
+        Folded.folds.append(fold)
+        return fold
+
+
+class SumFold:
+    def __init__(self):
+        self.added = []                 # (rows, column types) of each add
+
+    def add(self, table):
+        self.added.append((table.num_rows, [str(f.type) for f in table.schema]))
+        self.i = getattr(self, "i", []) + table.column("i").to_pylist()
+        self.square = getattr(self, "square", []) + table.column("square").to_pylist()
+
+    def outputs(self):
+        order = sorted(range(len(self.i)), key=self.i.__getitem__)        # any order of parts: the same file
+        return _sums([self.i[k] for k in order], [self.square[k] for k in order])
+
+
+def _sums(i, square):
+    import json
+
+    return {"_sum.json": json.dumps({"rows": len(i), "sum": sum(square), "i": i}).encode()}
