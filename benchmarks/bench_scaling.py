@@ -238,7 +238,8 @@ def predict(base: dict[str, Any], workers: int, cluster: tuple[float, float]) ->
     client's serial seconds, the cluster's start until its first worker ``a`` with the others joining ``b``
     seconds apart (``cluster``) and each taking its measured start CPU, the median worker preparation, the
     makespan of the measured task costs (CPU) in the runner's order with the client's CPU a task as the pace
-    at which it can hand them out, and the side outputs (made by one worker after the last part)."""
+    at which it can hand them out, and the side outputs (what is left of them after the last part: made then by
+    one worker, or finished by the client from the columns it folded in as the parts came back)."""
     a, b = cluster
     own = statistics.median(base["start_cpu"] or [0.0])
     return (base["serial_before"] + a + statistics.median(base["prepare"] or [0.0])
@@ -328,7 +329,7 @@ def report(name: str, runs: list[tuple[int, dict, float, float]], predict_at: li
                f"({sum(bt['cost']):.1f} CPU s in all, each + {bt['gap'] + bt['slack']:.3f} s of dispatch and I/O, in "
                f"the runner's order, on w workers each taking the next task when free, handed out no faster than "
                f"one per {1000 * bt['dispatch']:.2f} ms of the client's CPU) + side outputs {bt['side']:.2f} "
-               f"(one worker) + serial after {bt['serial_after']:.2f}   (terms of the {base_w}-worker run; the "
+               f"(after the last part) + serial after {bt['serial_after']:.2f}   (terms of the {base_w}-worker run; the "
                f"cluster's start: the median over all runs; the joining: the join probe's client and fork-server "
                f"CPU a worker, serial in those two processes; the pace the workers joined at on this machine, "
                f"oversubscribed: {1000 * fitted_stagger(runs):.0f} ms)")

@@ -14,6 +14,7 @@ from support.layout import manifest, meta, parts, side
 from support.readers import read_everywhere
 
 from pipeline.abstraction.lookup import AbstractionError, situation
+from pipeline.abstraction.streets import NO_BUCKET
 from pipeline.batch.session import Session
 from pipeline.datasets import DatasetError, dataset, read
 from pipeline.datasets import load_abstraction as load
@@ -24,6 +25,7 @@ from pipeline.isomorphism.waugh import holdem_indexer, situations_of
 pytestmark = pytest.mark.slow      # the whole module: its module fixture builds the abstraction (19 s)
 
 K, LIMIT = 6, 12
+WAUGH = {"flop": 1_286_792, "turn": 13_960_050, "river": 123_156_254}    # canonical situations a street
 STREET_NAMES = ["abstraction/river", "abstraction/turn", "abstraction/flop", "abstraction/river-centroids",
                 "abstraction/turn-centroids", "abstraction/flop-centroids"]
 STREET_PARAMS = {n: {"k": K, "limit": LIMIT} for n in STREET_NAMES}
@@ -61,6 +63,13 @@ def test_every_dataset_is_built_in_order_with_its_side_outputs(built: Path) -> N
             assert side(built, f"abstraction/{street}", file).is_file()
         d = np.load(side(built, f"abstraction/{street}", "_distances.npy"))
         assert d.shape == (K, K) and (np.diag(d) == 0).all() and (d == d.T).all()
+        # _buckets.npy, folded in as the parts were written: the table's buckets at their situations, nothing
+        # elsewhere, one per canonical situation of the street (Waugh 2013's counts)
+        dense = np.load(side(built, f"abstraction/{street}", "_buckets.npy"))
+        table = read(f"abstraction/{street}", str(built), k=K, limit=LIMIT)
+        index, bucket = table.column("index").to_numpy(), table.column("bucket").to_numpy()
+        assert dense.shape == (WAUGH[street],) and dense.dtype == np.uint16
+        assert (dense[index] == bucket).all() and (dense != NO_BUCKET).sum() == len(index) > 0
     report = "abstraction/report"
     assert side(built, report, "_report.md").is_file()
     assert side(built, report, "_sizes.png").read_bytes()[:4] == b"\x89PNG"

@@ -22,7 +22,6 @@ points are its turn cards' turn buckets).  Parameters: ``k`` (buckets),
 """
 from __future__ import annotations
 
-import io
 import json
 from collections.abc import Callable, Sequence
 from functools import partial
@@ -36,6 +35,7 @@ from ...batch.spec import Dataset, Inputs
 from ...core.arrow import arrow_table, column, narrowed, values, widened
 from ...core.errors import InputError
 from ...core.inputs import integer
+from ..abstraction_arrays import BucketFold, Kept, TurnBuckets, centroid_array
 from ..registry import DatasetError
 from ..streets import MAX_LIMIT, STREETS, check_street, planned_parts
 
@@ -44,7 +44,6 @@ BOARDS_PER_PART = {"river": 2000, "turn": 200, "flop": 25}
 BOARDS_PER_PIECE = {"river": 250, "turn": 25, "flop": 1}      # a task of a street table: a few tenths of a second
 SEED_MAX = 2**63 - 1
 RUNOUTS = {"river": 1, "turn": 46, "flop": 1081}     # the runouts a situation's win2 sums over
-MATRIX_MAX = 10_000                  # buckets up to which the inter-bucket distances are stored
 DISTANCE = {"river": "Euclidean (L2) between OCHS vectors", "turn": "L1 between cumulative histograms (EMD)",
             "flop": "L1 in the potential-aware feature space"}
 SITUATION = {
@@ -211,37 +210,6 @@ class _StreetBase(_Rebuilt):
         return {}
 
 
-class Kept:
-    """An input read on a worker the first time a part asks for it, then kept for the process: one copy per
-    worker, however many parts and pieces use it, and nothing of it in the tasks the client sends (the built
-    turn table's dense buckets are 28 MB; K = 9,000 centroids 3.5 MB, once per piece).  Picklable
-    (``read`` reads the planned dataset); ``key`` names what is read, the same content whatever folder holds it.
-    """
-
-    _kept: dict[str, Any] = {}
-    KEEP = 4                      # inputs kept at once per process (a run reads one street's at a time)
-
-    def __init__(self, read: Callable[[], Any], key: str) -> None:
-        self.read, self.key = read, key
-
-    def __call__(self) -> Any:
-        if self.key not in self._kept:
-            if len(self._kept) >= self.KEEP:
-                self._kept.clear()
-            self._kept[self.key] = self.read()
-        return self._kept[self.key]
-
-
-def _dense_turn_buckets(read: Callable[[], pa.Table]) -> np.ndarray:
-    return dense_buckets(read(), "turn")
-
-
-def TurnBuckets(read: Callable[[], pa.Table], key: str) -> Kept:
-    """The built turn table's buckets as a dense array (uint16 per turn situation index, ``NO_BUCKET`` where a
-    limited build did not reach), kept per worker (:class:`Kept`)."""
-    return Kept(partial(_dense_turn_buckets, read), key)
-
-
 def _centroids(inputs: Inputs, fit: Dataset) -> np.ndarray:
     return centroid_array(read_exact(inputs, fit, ["centroid"]))
 
@@ -252,29 +220,11 @@ def resolved(context: dict[str, Any]) -> dict[str, Any]:
     return {k: v() if k == "turn_centroids" and isinstance(v, Kept) else v for k, v in context.items()}
 
 
-def dense_buckets(table: pa.Table, street: str) -> np.ndarray:
-    """A street table's ``index`` and ``bucket`` columns as one uint16 per situation index of the street,
-    ``NO_BUCKET`` where the table holds none (a limited build)."""
-    from ...abstraction.streets import NO_BUCKET
-    from ...isomorphism.situations import street_size
-
-    dense = np.full(street_size(STREETS[street]), NO_BUCKET, np.uint16)
-    dense[values(table.column("index"))] = values(table.column("bucket"))
-    return dense
-
-
 def canonical(ds: Dataset) -> str:
     """``ds``'s name and parameters as one string."""
     from ...batch.parquet import canonical_json
 
     return f"{ds.name} {canonical_json(ds.params)}"
-
-
-def centroid_array(table: pa.Table) -> np.ndarray:
-    """The (k, d) centroids of a ``-centroids`` dataset."""
-    col = table.column("centroid").combine_chunks()
-    d = col.type.list_size
-    return values(col.flatten()).reshape(-1, d)
 
 
 class Centroids(_StreetBase):
@@ -364,6 +314,7 @@ class Street(_StreetBase):
     """Every canonical situation of a street with its bucket, in parts of canonical boards."""
 
     side_output_names = ("_buckets.npy", "_centroids.npy", "_distances.npy")
+    side_columns = ("index", "bucket")             # _buckets.npy is filled as the parts are written
 
     def __init__(self, street: str, k: int = 256, bins: int = 50, seed: int = 0, limit: Optional[int] = None,
                  turn_k: Optional[int] = None) -> None:
@@ -452,20 +403,12 @@ class Street(_StreetBase):
         return arrow_table(columns, self.schema)
 
     def side_outputs(self, table: Callable[..., pa.Table], inputs: Inputs) -> dict[str, bytes]:
-        from ...abstraction.fitting import centroid_distances
-        from ...abstraction.streets import METRIC
+        fold = self.side_fold(inputs)
+        fold.add(table(list(self.side_columns)))
+        return fold.outputs()
 
-        dense = dense_buckets(table(["index", "bucket"]), self.street)
-        centroids = centroid_array(read_exact(inputs, self.fit(), ["centroid"]))
-        matrix = (centroid_distances(centroids, METRIC[self.street]) if self.k <= MATRIX_MAX
-                  else np.zeros((0, 0), np.float32))
-        return {"_buckets.npy": _npy(dense), "_centroids.npy": _npy(centroids), "_distances.npy": _npy(matrix)}
-
-
-def _npy(array: np.ndarray) -> bytes:
-    buf = io.BytesIO()
-    np.save(buf, array)
-    return buf.getvalue()
+    def side_fold(self, inputs: Inputs) -> BucketFold:
+        return BucketFold(self.street, self.k, partial(_centroids, inputs, self.fit()))
 
 
 # ---------------------------------------------------------------------------

@@ -29,7 +29,8 @@ import pyarrow as pa
 from ...batch.parquet import described
 from ...batch.spec import Dataset, Inputs
 from ...core.arrow import arrow_table, values
-from .abstraction import Kept, Street, _Rebuilt, canonical
+from ..abstraction_arrays import Kept
+from .abstraction import Street, _Rebuilt, canonical
 
 ORDER = 71                           # after the abstraction's streets (70)
 INDICES_PER_PART = 1 << 22           # 4,194,304 Waugh indices a part: the river's 30 parts, the turn's 4
