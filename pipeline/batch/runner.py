@@ -19,6 +19,11 @@ and the side outputs).  ``<out>`` is a local folder or an object-store URL
 * **Every core busy to the end.**  A partition whose work comes in pieces is
   computed as one task per piece, combined into its part by one more; tasks
   are sent costly first, so that short ones fill the end of the run.
+* **Side outputs folded in.**  A dataset whose side outputs need a few
+  columns of each part (:attr:`~.spec.Dataset.side_columns`) gets them with
+  each part as it comes back, and the kept parts' on a resume
+  (:meth:`~.spec.Dataset.side_fold`): after the last part only the files are
+  left to write.  Other side outputs are made by a worker from the parts.
 * **Resume.**  A part is kept only if its bytes hash to the SHA-256 recorded
   for this dataset, its parameters and this very part index — in the finished
   manifest or, after a crash, in the part's own checksum record, written when
