@@ -13,9 +13,10 @@ and the side outputs).  ``<out>`` is a local folder or an object-store URL
 (:mod:`.storage`).
 
 * **Workers write.**  Each Dask worker writes its own parts straight to the
-  output and returns only (rows, bytes, SHA-256) and the tasks' timings
-  (:mod:`.trace`): bytes cross the network once, and a cluster with no shared
-  disk can write to a bucket (:mod:`.parts`).
+  output and returns only (rows, bytes, SHA-256), the tasks' timings
+  (:mod:`.trace`) and, for a dataset that folds its side outputs, the part's
+  few side columns: bytes cross the network once, and a cluster with no
+  shared disk can write to a bucket (:mod:`.parts`).
 * **Every core busy to the end.**  A partition whose work comes in pieces is
   computed as one task per piece, combined into its part by one more; tasks
   are sent costly first, so that short ones fill the end of the run.
@@ -68,6 +69,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.arrow import widened
+from ..core.errors import InputError
 from ..core.files import is_temporary
 from ..core.version import __version__
 from . import hive
@@ -436,9 +438,10 @@ def _compute(dataset: Dataset, storage: Storage, session: Session, partitions: l
                 parts[i] = (rows, nbytes, sha)
                 computed += 1
             if fold is not None:
-                for i, columns in side.items():
-                    fold.add(widened(columns, dataset.schema))
-                    folded.add(i)
+                with _folding(dataset.name):
+                    for i, columns in side.items():
+                        fold.add(widened(columns, dataset.schema))
+                        folded.add(i)
             session.progress.advance(len(built))
     except BaseException as e:
         for future in pending:
@@ -449,6 +452,18 @@ def _compute(dataset: Dataset, storage: Storage, session: Session, partitions: l
     return computed
 
 
+
+
+@contextlib.contextmanager
+def _folding(name: str) -> Iterator[None]:
+    """Within the block, a side fold's own failure (this process's work, not a worker's) is one line naming
+    the side outputs; a user's error, the storage's and an interrupt pass as they are."""
+    try:
+        yield
+    except (InputError, StorageError, OSError, RunnerError, SideOutputError):
+        raise
+    except Exception as e:                        # noqa: BLE001 - one line, not a traceback
+        raise RunnerError(f"{name}: cannot make the side outputs: {type(e).__name__}: {e}") from None
 
 
 def _side_outputs(dataset: Dataset, storage: Storage, inputs: Any, files: list[str], session: Session,
@@ -463,9 +478,11 @@ def _side_outputs(dataset: Dataset, storage: Storage, inputs: Any, files: list[s
     try:
         if fold is not None:
             kept = [files[i] for i in range(len(files)) if i not in folded]
-            if kept:
-                fold.add(read_parts(storage, dataset, kept, list(dataset.side_columns)))
-            out = written_side_outputs(dataset, storage, fold.outputs())
+            with _folding(dataset.name):
+                if kept:
+                    fold.add(read_parts(storage, dataset, kept, list(dataset.side_columns)))
+                made = fold.outputs()
+            out = written_side_outputs(dataset, storage, made)
         elif session.connected:
             future = session.submit(write_side_outputs, dataset, storage.location, storage.shown, inputs, files)
             for done in session.completed([future]):

@@ -73,7 +73,7 @@ class Dataset:
     schema: pa.Schema = pa.schema([])         # every column described (:func:`.parquet.described`)
     side_output_names: tuple[str, ...] = ()   # files written beside the parts (``_heatmap.png``)
     partition_key: str | None = None          # an integer column each part holds one value of: Hive folders
-    side_columns: tuple[str, ...] = ()        # what each part sends its dataset's side fold (:meth:`side_fold`)
+    side_columns: tuple[str, ...] = ()        # what each part sends its side fold: set with :meth:`side_fold`
 
     def partition_value(self, partition: Any) -> int:
         """The value of :attr:`partition_key` that every row of ``partition`` holds, known before it is
@@ -159,8 +159,9 @@ class Dataset:
         arrow.narrowed`) and the client adds them to this fold while the other parts are computed, instead of
         one process reading every part again after the last, while every other core idles (issue 38:
         ``abstraction/turn``'s ``_buckets.npy``, 14 million rows read back, was 1 s of a 89 s run's end).
-        The files must be those :meth:`side_outputs` makes.  The default: None, :meth:`side_outputs` after
-        the last part."""
+        The files must be those :meth:`side_outputs` makes.  A dataset that folds sets both this and
+        :attr:`side_columns` (the columns travel with every part whenever they are named).  The default:
+        None, :meth:`side_outputs` after the last part."""
         return None
 
     @property

@@ -58,7 +58,8 @@ class RunTrace:
     last_back: float = 0.0        # the last part came back
     finished: float = 0.0         # the manifest was written
     cluster_seconds: float = 0.0  # wall time spent starting or reaching the cluster within this run
-    side_outputs: float = 0.0     # wall time of making and writing the side outputs (on a worker, with a cluster)
+    side_outputs: float = 0.0     # wall time of the side outputs after the last part: made and written (on a worker,
+    #                               with a cluster), or, for a dataset that folds them in, finished by the client
     sent_cpu: float = 0.0         # the client process's CPU seconds (all its threads) when the first task was sent
     back_cpu: float = 0.0         # ... when the last part came back: between the two, the client's work per task
     #                               (with a local cluster, the scheduler's and the nannies' too: they run in it)

@@ -81,7 +81,9 @@ class BucketFold:
 
     The fold lives in the client, which has not loaded the distances' kernel (0.4 s of imports and 0.3 s of
     numba's first use, for 1 ms of work at k = 256): the centroid files are made in a thread of their own from
-    the first part on, while the workers compute the rest, and only the buckets' file is left for the end."""
+    the first part on, while the workers compute the rest, and only the buckets' file is left for the end.  (Not a
+    daemon: a run that fails meanwhile leaves it to finish, under a second, rather than be stopped mid-compile
+    when the interpreter exits.)"""
 
     def __init__(self, street: str, k: int, centroids: Callable[[], np.ndarray]) -> None:
         self.street, self.k, self.centroids = street, k, centroids
@@ -93,7 +95,7 @@ class BucketFold:
         """Parts' ``index`` and ``bucket`` columns: each situation's bucket in its place (any order)."""
         if self.dense is None:
             self.dense = dense_buckets(table, self.street)
-            self.fixed = threading.Thread(target=self._centroid_files, name="centroid-files", daemon=True)
+            self.fixed = threading.Thread(target=self._centroid_files, name="centroid-files")
             self.fixed.start()
         else:
             placed(self.dense, table)

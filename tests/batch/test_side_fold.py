@@ -8,7 +8,7 @@ import pytest
 from support import tiny_datasets
 from support.layout import beside
 
-from pipeline.batch.runner import MANIFEST
+from pipeline.batch.runner import MANIFEST, RunnerError
 from pipeline.datasets import build as run_job
 
 N = 8
@@ -55,13 +55,10 @@ def test_kept_parts_are_read_into_the_fold_and_the_bytes_do_not_change(tmp_path)
     assert side.read_bytes() == first
 
 
-def test_the_fold_makes_what_side_outputs_makes_from_the_table():
-    import pyarrow as pa
-
-    ds = tiny_datasets.Folded(N)
-    table = pa.concat_tables([ds.compute(p) for p in reversed(ds.partitions(None))])   # parts in any order
-    fold = ds.side_fold(None)
-    for batch in table.to_batches():
-        fold.add(pa.Table.from_batches([batch]))
-    assert fold.outputs() == ds.side_outputs(lambda columns=None: table.sort_by("i"), None)
-    assert json.loads(fold.outputs()["_sum.json"]) == WANT
+@pytest.mark.slow
+def test_a_fold_that_fails_is_one_line_and_leaves_no_manifest(tmp_path):
+    with pytest.raises(RunnerError) as e:
+        run_job(tiny_datasets.FoldFails(N), tmp_path, workers=1, quiet=True)
+    assert str(e.value).startswith("folded: cannot make the side outputs: ZeroDivisionError: ")
+    assert not (beside(tmp_path / "folded") / MANIFEST).exists()
+    assert len(list((tmp_path / "folded").glob("part-*.parquet"))) == N      # the parts are kept

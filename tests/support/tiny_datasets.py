@@ -208,6 +208,15 @@ class SumFold:
         return _sums([self.i[k] for k in order], [self.square[k] for k in order])
 
 
+class FoldFails(Folded):
+    """Folded whose fold fails when its file is made (the client's own work, not a worker's)."""
+
+    def side_fold(self, inputs):
+        fold = SumFold()
+        fold.outputs = lambda: 1 // 0
+        return fold
+
+
 def _sums(i, square):
     import json
 
