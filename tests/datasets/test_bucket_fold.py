@@ -29,7 +29,8 @@ def test_parts_added_in_any_order_give_the_dense_buckets_and_the_centroid_files(
     centroids = np.random.default_rng(3).random((K, 4))
     batches = table.to_batches(max_chunksize=700)
     outputs = []
-    for order in (range(len(batches)), reversed(range(len(batches))), np.random.default_rng(5).permutation(len(batches))):
+    shuffled = np.random.default_rng(5).permutation(len(batches))
+    for order in (range(len(batches)), reversed(range(len(batches))), shuffled):
         fold = BucketFold("flop", K, lambda: centroids)
         for i in order:
             fold.add(pa.Table.from_batches([batches[i]]))
