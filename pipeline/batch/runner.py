@@ -350,17 +350,15 @@ def _run_locked(dataset: Dataset, storage: Storage, session: Session, inputs: An
     for folder in sorted({files[i].rpartition("/")[0] for i in todo} - {""}):
         storage.makedirs(*parts_folder(name), folder)
     fold = dataset.side_fold(inputs) if dataset.side_output_names and dataset.side_columns else None
-    folded: set[int] = set()                      # parts whose side columns the fold holds
     if todo:
         session.progress.dataset(name, len(partitions), len(parts))
         try:
             with _sigterm_as_interrupt():
-                computed = _compute(dataset, storage, session, partitions, files, todo, parts, moments, fold,
-                                    folded)
+                computed = _compute(dataset, storage, session, partitions, files, todo, parts, moments, fold)
         except KeyboardInterrupt:
             raise Interrupted(f"{name}: interrupted with {len(parts)} of {len(partitions)} "
                               f"parts done; run the same command again to resume") from None
-    side = _side_outputs(dataset, storage, inputs, files, session, moments, fold, folded)
+    side = _side_outputs(dataset, storage, inputs, files, session, moments, fold, set(todo))
     doc: dict[str, Any] = {
         "job": name,
         "parameters": dataset.params,
@@ -381,11 +379,10 @@ def _run_locked(dataset: Dataset, storage: Storage, session: Session, inputs: An
 
 
 def _compute(dataset: Dataset, storage: Storage, session: Session, partitions: list, files: list[str],
-             todo: list[int], parts: dict[int, tuple[int, int, str]], moments: RunTrace, fold: SideFold | None,
-             folded: set[int]) -> int:
+             todo: list[int], parts: dict[int, tuple[int, int, str]], moments: RunTrace,
+             fold: SideFold | None) -> int:
     """Run the missing partitions on the cluster; fill ``parts`` (and ``moments``' task timings); add each
-    part's side columns to ``fold`` as the part comes back (noting it in ``folded``); return how many were
-    computed.
+    part's side columns to ``fold`` as the part comes back; return how many were computed.
 
     Each missing part is one task, or — when its partition comes in several
     pieces (:meth:`Dataset.pieces`) — one task per piece and one that combines
@@ -439,9 +436,8 @@ def _compute(dataset: Dataset, storage: Storage, session: Session, partitions: l
                 computed += 1
             if fold is not None:
                 with _folding(dataset.name):
-                    for i, columns in side.items():
+                    for columns in side.values():
                         fold.add(widened(columns, dataset.schema))
-                        folded.add(i)
             session.progress.advance(len(built))
     except BaseException as e:
         for future in pending:
@@ -467,17 +463,17 @@ def _folding(name: str) -> Iterator[None]:
 
 
 def _side_outputs(dataset: Dataset, storage: Storage, inputs: Any, files: list[str], session: Session,
-                  moments: RunTrace, fold: SideFold | None, folded: set[int]) -> list[dict]:
+                  moments: RunTrace, fold: SideFold | None, computed: set[int]) -> list[dict]:
     """Write the dataset's side outputs; their names, sizes and SHA-256 for the manifest.  A dataset's side
-    fold has the side columns of the parts this run computed: the kept parts' are read here, and the fold
-    gives the files.  Otherwise, with a cluster at hand, they are made by a worker
+    fold has the side columns of the parts this run ``computed`` (each came back with its part): the kept
+    parts' are read here, and the fold gives the files.  Otherwise, with a cluster at hand, they are made by a worker
     (:func:`~.parts.write_side_outputs`: it reads the parts where they lie); else here."""
     if not dataset.side_output_names:
         return []
     started = time.time()
     try:
         if fold is not None:
-            kept = [files[i] for i in range(len(files)) if i not in folded]
+            kept = [files[i] for i in range(len(files)) if i not in computed]
             with _folding(dataset.name):
                 if kept:
                     fold.add(read_parts(storage, dataset, kept, list(dataset.side_columns)))

@@ -197,11 +197,12 @@ class Folded(Squares):
 class SumFold:
     def __init__(self):
         self.added = []                 # (rows, column types) of each add
+        self.i, self.square = [], []
 
     def add(self, table):
         self.added.append((table.num_rows, [str(f.type) for f in table.schema]))
-        self.i = getattr(self, "i", []) + table.column("i").to_pylist()
-        self.square = getattr(self, "square", []) + table.column("square").to_pylist()
+        self.i += table.column("i").to_pylist()
+        self.square += table.column("square").to_pylist()
 
     def outputs(self):
         order = sorted(range(len(self.i)), key=self.i.__getitem__)        # any order of parts: the same file
