@@ -19,12 +19,24 @@
 
 Only :mod:`pipeline.datasets` and the command line join it to the domain packages.
 """
-from .errors import Interrupted, RunnerError
-from .fanout import ProgressExecutor
-from .runner import RunReport, run_dataset
-from .session import Session
-from .spec import Dataset, Inputs
-from .storage import Storage, StorageError
+from __future__ import annotations
 
-__all__ = ["Dataset", "Inputs", "Interrupted", "ProgressExecutor", "RunReport", "RunnerError", "Session", "Storage",
-           "StorageError", "run_dataset"]
+import importlib
+from typing import Any
+
+# the public names, each imported from its module on first use: importing one module of the layer (the fork
+# server's, which the command line starts first thing: :func:`.forkserver.start_ahead`) does not load the runner,
+# Arrow and the rest
+_EXPORTS = {"Interrupted": "errors", "RunnerError": "errors", "ProgressExecutor": "fanout", "RunReport": "runner",
+            "run_dataset": "runner", "Session": "session", "Dataset": "spec", "Inputs": "spec", "Storage": "storage",
+            "StorageError": "storage"}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
