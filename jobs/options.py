@@ -37,7 +37,24 @@ def run(targets: list[Any], out: str, workers: int | None, scheduler: str | None
     """Build ``targets`` (names or datasets; ``params`` by dataset name, for targets named as text and the
     datasets they read); bad options one line and exit 2, an interrupt exit 130.  ``pictures``: print where
     the pictures are (:func:`print_pictures`; a caller that prints a summary first does it after); ``as_json``:
-    print one JSON object of the reports (:func:`report_doc`) on stdout instead."""
+    print one JSON object of the reports (:func:`report_doc`) on stdout instead.
+
+    A local cluster's fork server is started first, so that its imports run on another core while this process
+    imports and plans (:func:`pipeline.batch.forkserver.start_ahead`); it is stopped if never used."""
+    from pipeline.batch.forkserver import discard_ahead, start_ahead
+
+    if scheduler is None:
+        start_ahead()
+    try:
+        return _run(targets, out, workers, scheduler, quiet, force, catalog, dashboard, dashboard_address, params,
+                    pictures, as_json)
+    finally:
+        discard_ahead()
+
+
+def _run(targets: list[Any], out: str, workers: int | None, scheduler: str | None, quiet: bool, force: bool,
+         catalog: bool, dashboard: bool, dashboard_address: str | None, params: dict[str, dict] | None,
+         pictures: bool, as_json: bool) -> list[Any]:
     from pipeline.batch.runner import Interrupted, Session
     from pipeline.datasets import BuildError, build_many
 

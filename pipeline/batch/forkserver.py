@@ -33,8 +33,11 @@ def forked(prepare: Sequence[tuple[Any, Any]]) -> Iterator[None]:
 
     The server is started before this process imports :mod:`distributed`: those imports (and the packages
     Dask's own preload list names, pandas among them) then run while the server prepares, instead of
-    before it starts.  It starts with the environment Dask gives a worker it spawns (:data:`WORKER_ENVIRON`),
-    and the list of what to prepare; no later child of this process inherits either, and this process's own
+    before it starts.  A command can start it earlier still, before it knows what to prepare
+    (:func:`start_ahead`): the server is then handed the list here, and has done its imports meanwhile.
+
+    It starts with the environment Dask gives a worker it spawns (:data:`WORKER_ENVIRON`), and the list of
+    what to prepare; no later child of this process inherits either, and this process's own
     environment is never set (:func:`_server_environ`).  The nannies of the cluster then set none of Dask's
     worker variables in it either (their ``pre-spawn-environ``): a later cluster of this process would have
     taken Dask's 64 kB trim threshold for a user's own value.
@@ -44,15 +47,16 @@ def forked(prepare: Sequence[tuple[Any, Any]]) -> Iterator[None]:
     if "forkserver" not in multiprocessing.get_all_start_methods():
         yield
         return
-    from .preload import listed
+    from .preload import PREPARE, listed
 
-    _stop_idle_forkserver()
-    _short_socket_folder()
     ctx = multiprocessing.get_context("forkserver")
     with listed(prepare) as server:
-        ctx.set_forkserver_preload(FORKSERVER_PRELOAD)
-        # what the server starts with, no other process; a user's own value of a WORKER_ENVIRON name stays
-        _forkserver_ready(ctx, _import_dask, {**WORKER_ENVIRON, **os.environ, **server})
+        if not _handed(server[PREPARE]):      # else a server started ahead (:func:`start_ahead`) prepares them
+            _stop_idle_forkserver()
+            _short_socket_folder()
+            ctx.set_forkserver_preload(FORKSERVER_PRELOAD)
+            _spawn(_server_environ_of(server))     # what the server starts with, no other process
+        _ready(ctx, _import_dask)
     import dask
     from distributed.utils import get_mp_context
 
@@ -112,9 +116,10 @@ WORKER_ENVIRON = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_
 
 
 @contextlib.contextmanager
-def _server_environ(environ: dict[str, str]) -> Iterator[None]:
+def _server_environ(environ: dict[str, str], fds: Sequence[int] = ()) -> Iterator[None]:
     """Within the block, the fork server multiprocessing starts (:func:`multiprocessing.forkserver.ensure_running`)
-    starts with ``environ`` as its whole environment; this process's own stays as it is.
+    starts with ``environ`` as its whole environment, and the descriptors ``fds`` open besides the ones
+    multiprocessing passes it; this process's own environment stays as it is.
 
     Setting the values in this process's environment for the moment of the start, as an earlier version did,
     raced with every other thread of the process that started a program then: adding a variable can make the C
@@ -136,7 +141,7 @@ def _server_environ(environ: dict[str, str]) -> Iterator[None]:
     def spawn(path: Any, args: Sequence[Any], passfds: Sequence[int]) -> int:
         if not any("forkserver" in str(arg) for arg in args):
             return original(path, args, passfds)
-        server = subprocess.Popen(list(args), executable=path, env=environ, pass_fds=tuple(passfds),
+        server = subprocess.Popen(list(args), executable=path, env=environ, pass_fds=(*passfds, *fds),
                                   close_fds=True, restore_signals=False)
         _SERVERS.append(server)     # held, never collected: multiprocessing itself waits for the server's end
         return server.pid
@@ -157,7 +162,7 @@ def _import_dask() -> None:
     """Import what this process needs to start a local cluster: :mod:`distributed`, the nanny, and what Dask's
     ``get_mp_context`` imports the first time it is called (:data:`distributed.versions.required_packages`
     and ``optional_packages``: pandas, lz4), so that the call finds them imported.  Run while the fork server
-    prepares (:func:`_forkserver_ready`), after it has started: Dask's call, made after the server is ready,
+    prepares (:func:`_ready`), after it has started: Dask's call, made after the server is ready,
     then cannot change the list the server starts with."""
     import importlib
 
@@ -170,56 +175,151 @@ def _import_dask() -> None:
             importlib.import_module(package)
 
 
-def _forkserver_ready(ctx: Any, meanwhile: Callable[[], None], environ: dict[str, str]) -> None:
-    """Start the fork server now and wait until it has imported and prepared everything (seconds; minutes
-    the first time, when the kernels compile), with Ctrl-C seen at once: the server is started by a thread
-    that blocks SIGINT (so the workers it forks block it too, :mod:`.workers`), and a Ctrl-C while it
-    prepares stops it.  The cluster's start, which holds Ctrl-C until it is done, then only forks.
-    ``meanwhile`` runs in this thread while the server starts and prepares: it must not touch the preload
-    list the server is started with.  ``environ`` is the server's whole environment (:func:`_server_environ`).
+def _spawn(environ: dict[str, str], fds: Sequence[int] = ()) -> Any:
+    """Start this process's fork server now, with ``environ`` as its whole environment (:func:`_server_environ`)
+    and the descriptors ``fds`` open in it besides multiprocessing's own; return as soon as its process exists
+    (it imports and prepares on its own from there): its ``Popen``, or None where none was started (one runs
+    already, or starting it failed: the cluster's own start tries again and reports it).
 
-    The server's process exists, its pid known, before this thread does anything a Ctrl-C can interrupt: a
-    Ctrl-C that came while the starting thread was still spawning it found no pid to stop, and the server
-    went on preparing (a minute in the test's slow dataset; compiling, the first time) as an orphan holding
-    the run's stderr open, so that whoever waited for the run's output waited for it too."""
+    The server is started by a thread that blocks SIGINT, so that the workers it forks block it too
+    (:mod:`.workers`).  Its process exists, its pid known, before this thread does anything a Ctrl-C can
+    interrupt: a Ctrl-C that came while the starting thread was still spawning it found no pid to stop, and the
+    server went on preparing (a minute in the test's slow dataset; compiling, the first time) as an orphan
+    holding the run's stderr open, so that whoever waited for the run's output waited for it too."""
     import threading
     from multiprocessing import forkserver, resource_tracker
 
-    from .preload import ready
     from .sigint import block_sigint_in_this_thread, sigint_held
 
-    spawned = threading.Event()
+    before = len(_SERVERS)
 
     def start() -> None:
         # starting multiprocessing's resource tracker unblocks SIGINT in the thread that starts it: started after
         # the block, by the fork server's own start, it would leave the server, and every worker, open to Ctrl-C
-        try:
+        with contextlib.suppress(BaseException):
             resource_tracker.ensure_running()
             block_sigint_in_this_thread()
-            with _server_environ(environ):
-                forkserver.ensure_running()     # spawned now (it imports and prepares on its own from here)
-        except BaseException:           # noqa: BLE001 - the cluster's own start tries again and reports it
-            return
-        finally:
-            spawned.set()
-        try:
-            p = ctx.Process(target=ready)
-            p.start()
-            p.join()
-        except BaseException:           # noqa: BLE001 - as above
-            pass
+            with _server_environ(environ, fds):
+                forkserver.ensure_running()
 
     t = threading.Thread(target=start, name="pokerpipe-forkserver", daemon=True)
     t.start()
+    with sigint_held():    # the hundredths of a second until the server's pid is known: a Ctrl-C meanwhile is
+        t.join()           # acted on after them
+    return _SERVERS[-1] if len(_SERVERS) > before else None
+
+
+def _ready(ctx: Any, meanwhile: Callable[[], None]) -> None:
+    """Wait until this process's fork server has imported and prepared everything (seconds; minutes the first
+    time, when the kernels compile), with Ctrl-C seen at once: a Ctrl-C while it prepares stops it.  The
+    cluster's start, which holds Ctrl-C until it is done, then only forks.  ``meanwhile`` runs in this thread
+    while the server prepares (held from Ctrl-C, which is acted on after it: a KeyboardInterrupt raised inside
+    an import was lost there, and the run waited on the server); it must not touch the preload list the server
+    was started with."""
+    import threading
+
+    from .preload import ready
+    from .sigint import block_sigint_in_this_thread, sigint_held
+
+    def wait() -> None:
+        with contextlib.suppress(BaseException):   # the cluster's own start tries again and reports it
+            block_sigint_in_this_thread()
+            p = ctx.Process(target=ready)
+            p.start()
+            p.join()
+
+    t = threading.Thread(target=wait, name="pokerpipe-forkserver-ready", daemon=True)
+    t.start()
     try:
-        with sigint_held():    # the hundredths of a second until the server's pid is known, then the imports:
-            spawned.wait()      # a Ctrl-C meanwhile is acted on after them (a KeyboardInterrupt raised inside an
-            meanwhile()         # import was lost there, and the run waited on the server)
+        with sigint_held():
+            meanwhile()
         while t.is_alive():
             t.join(0.1)
     except BaseException:
         _stop_forkserver()
         raise
+
+
+# --------------------------------------------------------------------------- a server started ahead of its list
+
+# The fork server :func:`start_ahead` started, while it waits for the list of what to prepare: its process and the
+# pipe's end the list goes down.
+_AHEAD: list[Any] = []
+
+
+def start_ahead() -> None:
+    """Start the fork server of the local cluster this process is about to run, now, before it knows what to
+    prepare: the server imports what every worker needs (Dask, numpy, pyarrow, numba, and numba's own start,
+    :func:`.preload.awaited`) while this process goes on with its own imports and planning, and is handed the
+    datasets to prepare when the cluster starts (:func:`forked`).
+
+    Those imports are most of the server's second: a command that starts it first thing has them done, on
+    another core, by the time its runner asks for the cluster (abstraction/turn: measured in docs/measured.md,
+    issue 38).  A server never handed its list is stopped by :func:`discard_ahead` (the command found nothing
+    to compute, or failed first); one whose process ends first (its command killed) reads the end of the pipe
+    and ends too.  Nothing happens where ``forkserver`` does not exist, or one was started ahead already."""
+    import multiprocessing
+
+    from .preload import AHEAD, PREPARE
+
+    if "forkserver" not in multiprocessing.get_all_start_methods() or _AHEAD:
+        return
+    _stop_idle_forkserver()
+    _short_socket_folder()
+    multiprocessing.get_context("forkserver").set_forkserver_preload(FORKSERVER_PRELOAD)
+    listing, handing = os.pipe()
+    try:
+        server = _spawn(_server_environ_of({PREPARE: f"{AHEAD}{listing}"}), (listing,))
+    finally:
+        os.close(listing)
+    if server is None:
+        os.close(handing)
+        return
+    _AHEAD[:] = [server.pid, handing]
+
+
+def discard_ahead() -> None:
+    """Stop the fork server :func:`start_ahead` started, unless it has been handed its list (it then serves the
+    local cluster, and ends with this process)."""
+    if not _AHEAD:
+        return
+    pid, handing = _AHEAD
+    _AHEAD.clear()
+    with contextlib.suppress(OSError):
+        os.close(handing)
+    if _forkserver_pid() == pid:
+        _stop_forkserver()
+
+
+def _handed(listing: str) -> bool:
+    """Hand the fork server started ahead the path of the file listing what to prepare (:func:`.preload.listed`);
+    whether it took it (False where none was started ahead, or it has ended: a new one is then started)."""
+    if not _AHEAD:
+        return False
+    pid, handing = _AHEAD
+    _AHEAD.clear()
+    try:
+        if _forkserver_pid() != pid:
+            return False
+        os.write(handing, os.fsencode(listing))     # a few dozen bytes: one write, never a partial one
+        return True
+    except OSError:                                  # it has ended (EPIPE)
+        return False
+    finally:
+        os.close(handing)
+
+
+def _forkserver_pid() -> Any:
+    """The pid of this process's fork server, None where none was started."""
+    import multiprocessing.forkserver
+
+    return getattr(getattr(multiprocessing.forkserver, "_forkserver", None), "_forkserver_pid", None)
+
+
+def _server_environ_of(server: dict[str, str]) -> dict[str, str]:
+    """The fork server's whole environment: Dask's for a worker (:data:`WORKER_ENVIRON`), this process's (a
+    user's own value of a WORKER_ENVIRON name stays), and ``server``, what only the server reads."""
+    return {**WORKER_ENVIRON, **os.environ, **server}
 
 
 def _stop_idle_forkserver() -> None:

@@ -7,7 +7,9 @@ environment variable :data:`PREPARE` (their :meth:`~.spec.Dataset.prepare`:
 modules, compiled kernels, cached tables) and marks them prepared, so that
 every worker forked afterwards starts with them loaded, sharing the pages
 (copy on write): a worker's start costs a fork, not seconds of imports and
-kernel loading each.
+kernel loading each.  A server started ahead of its list (the command line
+starts it first thing) does its imports and numba's start first, and then
+waits for the list on a pipe (:func:`awaited`).
 
 Nothing here may stop the server: a dataset that cannot be prepared is left
 to prepare itself in each worker, before its first part, as on a cluster of
@@ -23,6 +25,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 PREPARE = "POKERPIPE_PREPARE"      # the environment variable: a file of the (dataset, sample) pairs to prepare
+AHEAD = "pipe:"     # ...or, for a server started ahead of its list, this and the descriptor its file's path comes down
 
 
 @contextlib.contextmanager
@@ -67,6 +70,29 @@ def prepare_listed(path: str | None) -> int:
     return done
 
 
+def awaited(fd: int) -> str | None:
+    """The path of the file of what to prepare, read from the pipe ``fd`` once the command that started this
+    server ahead (:func:`.forkserver.start_ahead`) hands it over; None where it closes the pipe without one (it
+    found nothing to compute, or ended).  First, while the command plans, numba's own start: the registries of
+    its CPU target, which the first kernel a process loads fills (0.3 s of the server's second; SciPy's BLAS
+    probe among them, where SciPy is installed), and which do not depend on the datasets."""
+    with contextlib.suppress(Exception):    # numba's internals: a version without them only loses the head start
+        from numba.core.registry import cpu_target
+
+        cpu_target.target_context.refresh()
+        cpu_target.typing_context.refresh()
+    chunks = []
+    try:
+        while chunk := os.read(fd, 4096):
+            chunks.append(chunk)
+    except OSError:
+        return None
+    finally:
+        with contextlib.suppress(OSError):
+            os.close(fd)                    # not handed on to the workers
+    return os.fsdecode(b"".join(chunks)) or None
+
+
 def ready() -> None:
     """A process that does nothing: started through the fork server, it returns once the server has imported
     and prepared everything, so that the cluster's own start forks at once (:func:`.forkserver.forked`)."""
@@ -84,6 +110,8 @@ def frozen() -> None:
 
 
 _listed = os.environ.pop(PREPARE, None)     # read once, by the fork server, and not handed on to its workers
+if _listed and _listed.startswith(AHEAD) and _listed[len(AHEAD):].isdigit():
+    _listed = awaited(int(_listed[len(AHEAD):]))
 if _listed:
     prepare_listed(_listed)
     frozen()

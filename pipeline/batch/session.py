@@ -22,7 +22,7 @@ from typing import Any, Optional
 from ..core.combinatorics import available_cores
 from .errors import RunnerError
 from .fanout import ProgressExecutor
-from .forkserver import forked
+from .forkserver import discard_ahead, forked
 from .sigint import sigint_held
 
 WORKERS_PER_CORE = 4     # --workers above this many per core is refused
@@ -86,7 +86,10 @@ class Session:
         local cluster's workers are stopped at once rather than after their running tasks."""
         self.progress.stop()
         self._client = None
-        self._stack.__exit__(*(exc or (None, None, None)))
+        try:
+            self._stack.__exit__(*(exc or (None, None, None)))
+        finally:
+            discard_ahead()          # a fork server started ahead for a cluster that never started
 
     @property
     def connected(self) -> bool:

@@ -1,0 +1,151 @@
+"""A local cluster's fork server started ahead of knowing what to prepare (pipeline.batch.forkserver.start_ahead,
+as the command line starts it): handed its list when the cluster starts, it forks the workers, prepared; never
+handed one, it is stopped, or ends with the process that started it.
+
+Each run is a process of its own: multiprocessing keeps one fork server per process, and this one's may be
+serving the test session's shared cluster (tests/conftest.py)."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from pipeline.batch.preload import awaited
+
+HERE = Path(__file__).parent
+ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE.parent.parent), str(HERE.parent)])}
+
+
+def run(code: str, *args: str) -> list:
+    got = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=600, env=ENV)
+    assert got.returncode == 0, got.stderr
+    return json.loads(got.stdout.splitlines()[-1])
+
+
+def gone(pid: int, within: float) -> bool:
+    """Whether process ``pid`` has ended (or is a zombie nobody reaped yet) within ``within`` seconds."""
+    deadline = time.time() + within
+    while time.time() < deadline:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                if f.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    return True
+        except FileNotFoundError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+HANDED = """
+import json, os, sys
+from pipeline.batch import forkserver
+
+def seen():
+    import gc
+    return [os.getppid(), gc.get_freeze_count() > 0, os.environ.get("POKERPIPE_PREPARE")]
+
+if __name__ == "__main__":
+    forkserver.start_ahead()
+    ahead = forkserver._AHEAD[0]
+    from pipeline.datasets import build
+    from pipeline.datasets.recipes.matchups import Matchups
+    from pipeline.batch.session import Session
+    with Session(2, quiet=True) as session:
+        from pipeline.datasets import build_many
+        report = build_many([Matchups(limit=300)], sys.argv[1], session, write_catalog=False)[-1]
+        workers = list(session.client().run(seen).values())
+    print(json.dumps([ahead, forkserver._AHEAD, workers, [[t.index, t.prepare] for t in report.trace.parts]]))
+"""
+
+
+@pytest.mark.slow
+def test_a_server_started_ahead_forks_the_workers_prepared(tmp_path):
+    """The server started ahead is the one the workers are forked from; it was handed the dataset and prepared
+    it (no part prepares it again), froze its heap, and kept the list's name from the workers."""
+    ahead, left, workers, parts = run(HANDED, str(tmp_path))
+    assert left == []                                          # handed: nothing left to discard
+    assert len(workers) == 2 and all(w == [ahead, True, None] for w in workers), (ahead, workers)
+    assert parts and all(prepare == 0 for _, prepare in parts), parts
+
+
+NEVER_HANDED = """
+import json, sys
+from pipeline.batch import forkserver
+from pipeline.batch.session import Session
+
+if __name__ == "__main__":
+    forkserver.start_ahead()
+    pid = forkserver._AHEAD[0]
+    if sys.argv[1] == "closed":           # a session that found nothing to compute
+        with Session(2, quiet=True):
+            pass
+    print(json.dumps(pid), flush=True)
+    if sys.argv[1] == "exit":             # a command that leaves at once (os._exit, as the console script does)
+        import os
+        os._exit(0)
+"""
+
+
+@pytest.mark.parametrize("how", ["closed", "exit"])
+def test_a_server_started_ahead_and_never_handed_a_list_ends(how):
+    """A session that closes without starting its cluster stops the server at once; a process that ends without
+    handing it anything leaves it to read the end of its pipe and end by itself, within its imports' second."""
+    # the pid read as soon as it is printed: a run's output captured whole would wait for the server too (it holds
+    # the same stdout), as a shell's $(pokerpipe ...) would
+    proc = subprocess.Popen([sys.executable, "-c", NEVER_HANDED, how], stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True, env=ENV)
+    try:
+        pid = json.loads(proc.stdout.readline())
+        assert gone(pid, 0.5 if how == "closed" else 20.0)
+    finally:
+        proc.communicate(timeout=60)
+    assert proc.returncode == 0
+
+
+def test_the_server_awaits_its_list_on_a_pipe():
+    """What the server prepares comes down the pipe once handed; a pipe closed without it means nothing."""
+    r, w = os.pipe()
+    os.write(w, b"/tmp/pokerpipe-prepare-x/prepare.pickle")
+    os.close(w)
+    assert awaited(r) == "/tmp/pokerpipe-prepare-x/prepare.pickle"
+    r, w = os.pipe()
+    os.close(w)
+    assert awaited(r) is None
+    with pytest.raises(OSError):                                 # the server closed its end: not handed on
+        os.fstat(r)
+
+
+CTRL_C = """
+import sys
+from support import tiny_datasets
+from pipeline.batch import forkserver
+from pipeline.datasets import build
+if __name__ == "__main__":
+    forkserver.start_ahead()
+    try:
+        build(tiny_datasets.SlowPrepare(sys.argv[1]), sys.argv[2], workers=2)
+    except KeyboardInterrupt:
+        sys.exit(130)
+"""
+
+
+@pytest.mark.slow
+def test_ctrl_c_while_a_server_started_ahead_prepares_stops_at_once(tmp_path):
+    """Ctrl-C while the server started ahead prepares (a minute, in this dataset) stops the run within two
+    seconds, and the server with it."""
+    marker = tmp_path / "preparing"
+    proc = subprocess.Popen([sys.executable, "-c", CTRL_C, str(marker), str(tmp_path / "out")], env=ENV,
+                            start_new_session=True, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 120
+    while time.time() < deadline and not marker.exists():
+        time.sleep(0.05)
+    assert marker.exists()
+    os.killpg(proc.pid, signal.SIGINT)
+    sent = time.time()
+    proc.communicate(timeout=60)
+    assert proc.returncode == 130 and time.time() - sent < 2
+    assert gone(int(marker.read_text()), 1.0)
