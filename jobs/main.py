@@ -127,6 +127,9 @@ def entry() -> None:
     except BrokenPipeError:          # the reader of our output quit (``| head``): nothing left to say
         code = 1
     sys.stderr.flush()
+    forkserver = sys.modules.get("pipeline.batch.forkserver")
+    if forkserver is not None:
+        forkserver.discard_ahead()   # a fork server started ahead that no run used (jobs.options.ahead)
     if code == 130 and "distributed" in sys.modules and _children_alive():
         sys.exit(code)
     _remove_multiprocessing_folder()

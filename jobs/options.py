@@ -39,17 +39,27 @@ def run(targets: list[Any], out: str, workers: int | None, scheduler: str | None
     the pictures are (:func:`print_pictures`; a caller that prints a summary first does it after); ``as_json``:
     print one JSON object of the reports (:func:`report_doc`) on stdout instead.
 
-    A local cluster's fork server is started first, so that its imports run on another core while this process
-    imports and plans (:func:`pipeline.batch.forkserver.start_ahead`); it is stopped if never used."""
-    from pipeline.batch.forkserver import discard_ahead, start_ahead
+    A local cluster's fork server is started here unless the command started it already (:func:`ahead`); it is
+    stopped if never used."""
+    from pipeline.batch.forkserver import discard_ahead
 
-    if scheduler is None:
-        start_ahead()
     try:
+        ahead(scheduler)
         return _run(targets, out, workers, scheduler, quiet, force, catalog, dashboard, dashboard_address, params,
                     pictures, as_json)
     finally:
         discard_ahead()
+
+
+def ahead(scheduler: str | None) -> None:
+    """Start the local cluster's fork server now, unless the run is on ``scheduler``: its imports then run on
+    another core while the command imports its own modules and plans (:func:`pipeline.batch.forkserver.start_ahead`).
+    A command that builds datasets calls this first thing; the server is stopped if the run never uses it (by
+    :func:`run`, the session, or at the latest :func:`jobs.main.entry`)."""
+    if scheduler is None:
+        from pipeline.batch.forkserver import start_ahead
+
+        start_ahead()
 
 
 def _run(targets: list[Any], out: str, workers: int | None, scheduler: str | None, quiet: bool, force: bool,

@@ -5,7 +5,7 @@ import typer
 
 from jobs.app import app, fail
 from jobs.counts import COUNT
-from jobs.options import FORCE, JSON, OUT, QUIET, SCHEDULER, WORKERS, run
+from jobs.options import FORCE, JSON, OUT, QUIET, SCHEDULER, WORKERS, ahead, run
 
 
 @app.command("ehs-table")
@@ -15,6 +15,7 @@ def ehs_table(street: str = typer.Option(..., "--street", help="flop, turn or ri
               limit: int | None = typer.Option(None, "--limit", parser=COUNT,
                                                help="only the first N canonical boards (smoke runs)")) -> None:
     """HS, PPOT, NPOT and EHS of every canonical (hole, board) situation of a street, indexed by situation_index."""
+    ahead(scheduler)      # the local cluster's fork server imports while this command does
     from pipeline.datasets import EhsTable
 
     try:

@@ -7,7 +7,7 @@ import typer
 
 from jobs.app import app
 from jobs.counts import COUNT
-from jobs.options import FORCE, JSON, OUT, QUIET, SCHEDULER, WORKERS, dataset, run
+from jobs.options import FORCE, JSON, OUT, QUIET, SCHEDULER, WORKERS, ahead, dataset, run
 
 
 @app.command("holdem-weights")
@@ -18,5 +18,6 @@ def holdem_weights(out: str = OUT, workers: Optional[int] = WORKERS, scheduler: 
                                                        "each street (smoke runs; the engine needs full tables)")
                    ) -> None:
     """Build the flop, turn and river hand-weight tables under --out/holdem-weights (resumable, verified)."""
+    ahead(scheduler)      # the local cluster's fork server imports while this command does
     run([dataset(f"holdem-weights/{street}", limit=limit) for street in ("flop", "turn", "river")], out, workers,
         scheduler, quiet, force, as_json=as_json)

@@ -5,7 +5,7 @@ import typer
 
 from jobs.app import app
 from jobs.counts import COUNT
-from jobs.options import FORCE, JSON, OUT, QUIET, SCHEDULER, WORKERS, dataset, run
+from jobs.options import FORCE, JSON, OUT, QUIET, SCHEDULER, WORKERS, ahead, dataset, run
 
 
 @app.command()
@@ -14,4 +14,5 @@ def matchups(out: str = OUT, workers: int | None = WORKERS, scheduler: str | Non
              limit: int | None = typer.Option(None, "--limit", parser=COUNT,
                                               help="only the first N classes (smoke runs)")) -> None:
     """Every heads-up preflop matchup up to suit isomorphism (47,008 rows), exact wins/ties/losses."""
+    ahead(scheduler)      # the local cluster's fork server imports while this command does
     run([dataset("matchups", limit=limit)], out, workers, scheduler, quiet, force, as_json=as_json)

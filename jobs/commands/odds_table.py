@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 from jobs.app import app
-from jobs.options import FORCE, JSON, OUT, QUIET, SCHEDULER, WORKERS, run
+from jobs.options import FORCE, JSON, OUT, QUIET, SCHEDULER, WORKERS, ahead, run
 
 
 @app.command("odds-table")
 def odds_table(out: str = OUT, workers: int | None = WORKERS, scheduler: str | None = SCHEDULER,
                quiet: bool = QUIET, force: bool = FORCE, as_json: bool = JSON) -> None:
     """Chance of hitting 1..20 outs on the turn, the river, and turn-or-river; prints the table."""
+    ahead(scheduler)      # the local cluster's fork server imports while this command does
     from pipeline.strength.hit_odds import outs_row
 
     run(["odds-table"], out, workers, scheduler, quiet, force, as_json=as_json)

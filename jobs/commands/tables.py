@@ -16,6 +16,7 @@ from jobs.options import (
     QUIET,
     SCHEDULER,
     WORKERS,
+    ahead,
     print_pictures,
     report_doc,
     run,
@@ -71,6 +72,7 @@ def tables(names: list[str] = typer.Argument(
            quiet: bool = QUIET, force: bool = FORCE, as_json: bool = JSON, dashboard: bool = DASHBOARD,
            dashboard_address: str | None = DASHBOARD_ADDRESS) -> None:
     """Build datasets in dependency order on one cluster, resumably, and write <out>/_catalog.json."""
+    ahead(scheduler)      # the local cluster's fork server imports while this command does
     from pipeline.datasets import PREFLOP_SET
     from pipeline.datasets import names as registered
     from pipeline.datasets.registry import chosen

@@ -5,7 +5,7 @@ import typer
 
 from jobs.app import app
 from jobs.counts import COUNT
-from jobs.options import FORCE, JSON, OUT, QUIET, SCHEDULER, WORKERS, dataset, run
+from jobs.options import FORCE, JSON, OUT, QUIET, SCHEDULER, WORKERS, ahead, dataset, run
 from pipeline.datasets.recipes.vs_random import DEFAULT_OPPONENTS, DEFAULT_SEED, DEFAULT_TRIALS
 
 
@@ -17,5 +17,6 @@ def vs_random(opponents: str = typer.Option(DEFAULT_OPPONENTS, "--opponents", he
               out: str = OUT, workers: int | None = WORKERS, scheduler: str | None = SCHEDULER,
               quiet: bool = QUIET, force: bool = FORCE, as_json: bool = JSON) -> None:
     """Each of the 169 hands against k random hands: exact for k = 1 and 2, seeded Monte Carlo for k >= 3."""
+    ahead(scheduler)      # the local cluster's fork server imports while this command does
     run([dataset("vs-random", opponents=opponents, trials=trials, seed=seed)], out, workers, scheduler, quiet, force,
         as_json=as_json)

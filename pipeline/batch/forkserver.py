@@ -204,8 +204,14 @@ def _spawn(environ: dict[str, str], fds: Sequence[int] = ()) -> Any:
 
     t = threading.Thread(target=start, name="pokerpipe-forkserver", daemon=True)
     t.start()
-    with sigint_held():    # the hundredths of a second until the server's pid is known: a Ctrl-C meanwhile is
-        t.join()           # acted on after them
+    try:
+        with sigint_held():    # the hundredths of a second until the server's pid is known: a Ctrl-C meanwhile
+            t.join()           # is acted on after them, and stops the server
+    except BaseException:
+        t.join()
+        if len(_SERVERS) > before:
+            _stop_forkserver()
+        raise
     return _SERVERS[-1] if len(_SERVERS) > before else None
 
 
@@ -254,28 +260,32 @@ def start_ahead() -> None:
     datasets to prepare when the cluster starts (:func:`forked`).
 
     Those imports are most of the server's second: a command that starts it first thing has them done, on
-    another core, by the time its runner asks for the cluster (abstraction/turn: measured in docs/measured.md,
-    issue 38).  A server never handed its list is stopped by :func:`discard_ahead` (the command found nothing
-    to compute, or failed first); one whose process ends first (its command killed) reads the end of the pipe
-    and ends too.  Nothing happens where ``forkserver`` does not exist, or one was started ahead already."""
+    another core, by the time its runner asks for the cluster (``abstraction/turn``'s cluster start 1.21 ->
+    0.76 s on 2 cores: docs/measured.md, issue 38).  A server never handed its list is stopped by
+    :func:`discard_ahead` (the command found nothing to compute, or failed first); one whose process ends first
+    (its command killed) reads the end of the pipe and ends too, once its imports are done.  Nothing happens
+    where ``forkserver`` does not exist, where this process may use only one core (the server's imports would
+    take it from the command's own), or where one was started ahead already."""
     import multiprocessing
 
+    from ..core.combinatorics import available_cores
     from .preload import AHEAD, PREPARE
 
-    if "forkserver" not in multiprocessing.get_all_start_methods() or _AHEAD:
+    if "forkserver" not in multiprocessing.get_all_start_methods() or _AHEAD or available_cores() < 2:
         return
     _stop_idle_forkserver()
     _short_socket_folder()
     multiprocessing.get_context("forkserver").set_forkserver_preload(FORKSERVER_PRELOAD)
     listing, handing = os.pipe()
+    server = None
     try:
         server = _spawn(_server_environ_of({PREPARE: f"{AHEAD}{listing}"}), (listing,))
     finally:
         os.close(listing)
-    if server is None:
-        os.close(handing)
-        return
-    _AHEAD[:] = [server.pid, handing]
+        if server is None:              # none started, or a Ctrl-C stopped it (and is raised now)
+            os.close(handing)
+    if server is not None:
+        _AHEAD[:] = [server.pid, handing]
 
 
 def discard_ahead() -> None:
@@ -301,12 +311,19 @@ def _handed(listing: str) -> bool:
     try:
         if _forkserver_pid() != pid:
             return False
-        os.write(handing, os.fsencode(listing))     # a few dozen bytes: one write, never a partial one
+        os.write(handing, handed_bytes(listing))     # a few dozen bytes: one write, never a partial one
         return True
     except OSError:                                  # it has ended (EPIPE)
         return False
     finally:
         os.close(handing)
+
+
+def handed_bytes(listing: str) -> bytes:
+    """What goes down the pipe to a server started ahead: the path, ended by a NUL (which no path holds), so
+    that the server reads it whole without waiting for the pipe's end (a child this process forked without
+    exec holds a copy of that end for as long as it lives)."""
+    return os.fsencode(listing) + b"\0"
 
 
 def _forkserver_pid() -> Any:

@@ -72,8 +72,9 @@ def prepare_listed(path: str | None) -> int:
 
 def awaited(fd: int) -> str | None:
     """The path of the file of what to prepare, read from the pipe ``fd`` once the command that started this
-    server ahead (:func:`.forkserver.start_ahead`) hands it over; None where it closes the pipe without one (it
-    found nothing to compute, or ended).  First, while the command plans, numba's own start: the registries of
+    server ahead (:func:`.forkserver.start_ahead`) hands it over, ended by a NUL
+    (:func:`.forkserver.handed_bytes`); None where the pipe ends without one (the command found nothing to
+    compute, or ended).  First, while the command plans, numba's own start: the registries of
     its CPU target, which the first kernel a process loads fills (0.3 s of the server's second; SciPy's BLAS
     probe among them, where SciPy is installed), and which do not depend on the datasets."""
     with contextlib.suppress(Exception):    # numba's internals: a version without them only loses the head start
@@ -81,16 +82,16 @@ def awaited(fd: int) -> str | None:
 
         cpu_target.target_context.refresh()
         cpu_target.typing_context.refresh()
-    chunks = []
+    got = b""
     try:
-        while chunk := os.read(fd, 4096):
-            chunks.append(chunk)
+        while not got.endswith(b"\0") and (chunk := os.read(fd, 4096)):
+            got += chunk
     except OSError:
         return None
     finally:
         with contextlib.suppress(OSError):
             os.close(fd)                    # not handed on to the workers
-    return os.fsdecode(b"".join(chunks)) or None
+    return os.fsdecode(got[:-1]) if got.endswith(b"\0") and len(got) > 1 else None
 
 
 def ready() -> None:
@@ -110,8 +111,9 @@ def frozen() -> None:
 
 
 _listed = os.environ.pop(PREPARE, None)     # read once, by the fork server, and not handed on to its workers
-if _listed and _listed.startswith(AHEAD) and _listed[len(AHEAD):].isdigit():
-    _listed = awaited(int(_listed[len(AHEAD):]))
+if _listed and _listed.startswith(AHEAD):
+    _fd = _listed[len(AHEAD):]
+    _listed = awaited(int(_fd)) if _fd.isascii() and _fd.isdigit() else None
 if _listed:
     prepare_listed(_listed)
     frozen()

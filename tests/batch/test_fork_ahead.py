@@ -4,7 +4,9 @@ handed one, it is stopped, or ends with the process that started it.
 
 Each run is a process of its own: multiprocessing keeps one fork server per process, and this one's may be
 serving the test session's shared cluster (tests/conftest.py)."""
+import contextlib
 import json
+import multiprocessing
 import os
 import signal
 import subprocess
@@ -14,16 +16,27 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.batch.forkserver import handed_bytes
 from pipeline.batch.preload import awaited
 
 HERE = Path(__file__).parent
 ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE.parent.parent), str(HERE.parent)])}
+
+pytestmark = pytest.mark.skipif("forkserver" not in multiprocessing.get_all_start_methods()
+                                or not os.path.isdir("/proc/self"),
+                                reason="fork servers, and /proc to see processes end (Linux)")
 
 
 def run(code: str, *args: str) -> list:
     got = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=600, env=ENV)
     assert got.returncode == 0, got.stderr
     return json.loads(got.stdout.splitlines()[-1])
+
+
+def stop(pid: int) -> None:
+    """Kill ``pid`` if it still runs: a failed test leaves no server behind."""
+    with contextlib.suppress(OSError):
+        os.kill(pid, signal.SIGKILL)
 
 
 def gone(pid: int, within: float) -> bool:
@@ -45,8 +58,9 @@ import json, os, sys
 from pipeline.batch import forkserver
 
 def seen():
-    import gc
-    return [os.getppid(), gc.get_freeze_count() > 0, os.environ.get("POKERPIPE_PREPARE")]
+    import gc, signal
+    return [os.getppid(), gc.get_freeze_count() > 0, os.environ.get("POKERPIPE_PREPARE"),
+            signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])]
 
 if __name__ == "__main__":
     forkserver.start_ahead()
@@ -65,15 +79,16 @@ if __name__ == "__main__":
 @pytest.mark.slow
 def test_a_server_started_ahead_forks_the_workers_prepared(tmp_path):
     """The server started ahead is the one the workers are forked from; it was handed the dataset and prepared
-    it (no part prepares it again), froze its heap, and kept the list's name from the workers."""
+    it (no part prepares it again), froze its heap, kept the list's name from the workers, and forked them with
+    Ctrl-C blocked (it is the command's alone)."""
     ahead, left, workers, parts = run(HANDED, str(tmp_path))
     assert left == []                                          # handed: nothing left to discard
-    assert len(workers) == 2 and all(w == [ahead, True, None] for w in workers), (ahead, workers)
+    assert len(workers) == 2 and all(w == [ahead, True, None, True] for w in workers), (ahead, workers)
     assert parts and all(prepare == 0 for _, prepare in parts), parts
 
 
 NEVER_HANDED = """
-import json, sys
+import json, os, sys
 from pipeline.batch import forkserver
 from pipeline.batch.session import Session
 
@@ -83,13 +98,18 @@ if __name__ == "__main__":
     if sys.argv[1] == "closed":           # a session that found nothing to compute
         with Session(2, quiet=True):
             pass
+        try:                              # stopped, and reaped, before the session's close returned
+            os.kill(pid, 0)
+            pid = -1
+        except ProcessLookupError:
+            pass
     print(json.dumps(pid), flush=True)
     if sys.argv[1] == "exit":             # a command that leaves at once (os._exit, as the console script does)
-        import os
         os._exit(0)
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", ["closed", "exit"])
 def test_a_server_started_ahead_and_never_handed_a_list_ends(how):
     """A session that closes without starting its cluster stops the server at once; a process that ends without
@@ -98,25 +118,32 @@ def test_a_server_started_ahead_and_never_handed_a_list_ends(how):
     # the same stdout), as a shell's $(pokerpipe ...) would
     proc = subprocess.Popen([sys.executable, "-c", NEVER_HANDED, how], stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, text=True, env=ENV)
+    pid = -1
     try:
         pid = json.loads(proc.stdout.readline())
-        assert gone(pid, 0.5 if how == "closed" else 20.0)
+        assert pid > 0 and gone(pid, 0.1 if how == "closed" else 20.0)
     finally:
         proc.communicate(timeout=60)
+        stop(pid)
     assert proc.returncode == 0
 
 
+@pytest.mark.slow
 def test_the_server_awaits_its_list_on_a_pipe():
-    """What the server prepares comes down the pipe once handed; a pipe closed without it means nothing."""
+    """What the server prepares comes down the pipe once handed, ended by a NUL: it is read then, though a copy
+    of the pipe's other end stays open (a child the command forked holds one); a pipe closed without a whole
+    path means nothing."""
     r, w = os.pipe()
-    os.write(w, b"/tmp/pokerpipe-prepare-x/prepare.pickle")
-    os.close(w)
-    assert awaited(r) == "/tmp/pokerpipe-prepare-x/prepare.pickle"
-    r, w = os.pipe()
-    os.close(w)
-    assert awaited(r) is None
-    with pytest.raises(OSError):                                 # the server closed its end: not handed on
-        os.fstat(r)
+    os.write(w, handed_bytes("/tmp/pokerpipe-prepare-x/prepare.pickle"))
+    try:
+        assert awaited(r) == "/tmp/pokerpipe-prepare-x/prepare.pickle"     # w still open
+    finally:
+        os.close(w)
+    for sent in (b"", b"/tmp/pokerpipe-prepare-x/prep"):
+        r, w = os.pipe()
+        os.write(w, sent)
+        os.close(w)
+        assert awaited(r) is None
 
 
 CTRL_C = """
@@ -126,6 +153,7 @@ from pipeline.batch import forkserver
 from pipeline.datasets import build
 if __name__ == "__main__":
     forkserver.start_ahead()
+    print(forkserver._AHEAD[0], flush=True)
     try:
         build(tiny_datasets.SlowPrepare(sys.argv[1]), sys.argv[2], workers=2)
     except KeyboardInterrupt:
@@ -139,13 +167,18 @@ def test_ctrl_c_while_a_server_started_ahead_prepares_stops_at_once(tmp_path):
     seconds, and the server with it."""
     marker = tmp_path / "preparing"
     proc = subprocess.Popen([sys.executable, "-c", CTRL_C, str(marker), str(tmp_path / "out")], env=ENV,
-                            start_new_session=True, stderr=subprocess.PIPE, text=True)
-    deadline = time.time() + 120
-    while time.time() < deadline and not marker.exists():
-        time.sleep(0.05)
-    assert marker.exists()
-    os.killpg(proc.pid, signal.SIGINT)
-    sent = time.time()
-    proc.communicate(timeout=60)
-    assert proc.returncode == 130 and time.time() - sent < 2
-    assert gone(int(marker.read_text()), 1.0)
+                            start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    ahead = int(proc.stdout.readline())
+    try:
+        deadline = time.time() + 120
+        while time.time() < deadline and not marker.exists():
+            time.sleep(0.05)
+        assert marker.exists()
+        assert int(marker.read_text()) == ahead                 # the server started ahead is the one preparing
+        os.killpg(proc.pid, signal.SIGINT)
+        sent = time.time()
+        proc.communicate(timeout=60)
+        assert proc.returncode == 130 and time.time() - sent < 2
+        assert gone(ahead, 1.0)
+    finally:
+        stop(ahead)
