@@ -111,7 +111,8 @@ class VsRandom(Dataset):
         trials = integer(trials, "vs-random.trials", lo=1)
         if trials > MAX_TRIALS:
             total = 169 * trials * sum(k not in EXACT_OPPONENTS for k in ks)
-            raise InputError(f"vs-random.trials {trials:,} per hand means {total:.2e} trials in all, days of work "
+            asked = f"{trials:,}" if trials < 10**18 else f"{trials:.3g}"      # 1e+207: not 208 digits
+            raise InputError(f"vs-random.trials {asked} per hand means {total:.2e} trials in all, days of work "
                              f"at ~10 M trials/s per core; use at most {MAX_TRIALS:,}")
         seed = integer(seed, "vs-random.seed", lo=0, hi=MAX_SEED)
         self.opponents, self.trials, self.seed = ks, trials, seed
