@@ -37,34 +37,9 @@ def run(targets: list[Any], out: str, workers: int | None, scheduler: str | None
     """Build ``targets`` (names or datasets; ``params`` by dataset name, for targets named as text and the
     datasets they read); bad options one line and exit 2, an interrupt exit 130.  ``pictures``: print where
     the pictures are (:func:`print_pictures`; a caller that prints a summary first does it after); ``as_json``:
-    print one JSON object of the reports (:func:`report_doc`) on stdout instead.
-
-    A local cluster's fork server is started here unless the command started it already (:func:`ahead`); it is
-    stopped if never used."""
-    from pipeline.batch.forkserver import discard_ahead
-
-    try:
-        ahead(scheduler)
-        return _run(targets, out, workers, scheduler, quiet, force, catalog, dashboard, dashboard_address, params,
-                    pictures, as_json)
-    finally:
-        discard_ahead()
-
-
-def ahead(scheduler: str | None) -> None:
-    """Start the local cluster's fork server now, unless the run is on ``scheduler``: its imports then run on
-    another core while the command imports its own modules and plans (:func:`pipeline.batch.forkserver.start_ahead`).
-    A command that builds datasets calls this first thing; the server is stopped if the run never uses it (by
-    :func:`run`, the session, or at the latest :func:`jobs.main.entry`)."""
-    if scheduler is None:
-        from pipeline.batch.forkserver import start_ahead
-
-        start_ahead()
-
-
-def _run(targets: list[Any], out: str, workers: int | None, scheduler: str | None, quiet: bool, force: bool,
-         catalog: bool, dashboard: bool, dashboard_address: str | None, params: dict[str, dict] | None,
-         pictures: bool, as_json: bool) -> list[Any]:
+    print one JSON object of the reports (:func:`report_doc`) on stdout instead.  A local cluster's fork server
+    is started first unless the command started it already (:func:`ahead`)."""
+    ahead(scheduler)
     from pipeline.batch.runner import Interrupted, Session
     from pipeline.datasets import BuildError, build_many
 
@@ -87,6 +62,17 @@ def _run(targets: list[Any], out: str, workers: int | None, scheduler: str | Non
     elif pictures:
         print_pictures(reports)
     return reports
+
+
+def ahead(scheduler: str | None) -> None:
+    """Start the local cluster's fork server now, unless the run is on ``scheduler``: its imports then run on
+    another core while the command imports its own modules and plans (:func:`pipeline.batch.forkserver.start_ahead`).
+    A command that builds datasets calls this first thing; the server is stopped if the run never uses it (by
+    the session, or at the latest by :func:`jobs.main.entry`)."""
+    if scheduler is None:
+        from pipeline.batch.forkserver import start_ahead
+
+        start_ahead()
 
 
 def report_doc(r: Any) -> dict[str, Any]:

@@ -11,11 +11,10 @@ files outlive the install.
 """
 from __future__ import annotations
 
-import importlib
 import os
 import sys
-from typing import Any
 
+from .core.exports import lazy_exports
 from .core.version import __version__
 
 
@@ -39,10 +38,4 @@ _EXPORTS = {
 }
 __all__ = sorted(_EXPORTS) + ["__version__"]
 
-
-def __getattr__(name: str) -> Any:
-    if name in _EXPORTS:
-        value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'pipeline' has no attribute {name!r}")
+__getattr__ = lazy_exports(__name__, _EXPORTS, globals())

@@ -21,8 +21,7 @@ Only :mod:`pipeline.datasets` and the command line join it to the domain package
 """
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from ..core.exports import lazy_exports
 
 # the public names, each imported from its module on first use: importing one module of the layer (the fork
 # server's, which the command line starts first thing: :func:`.forkserver.start_ahead`) does not load the runner,
@@ -33,10 +32,4 @@ _EXPORTS = {"Interrupted": "errors", "RunnerError": "errors", "ProgressExecutor"
 
 __all__ = sorted(_EXPORTS)
 
-
-def __getattr__(name: str) -> Any:
-    if name in _EXPORTS:
-        value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_exports(__name__, _EXPORTS, globals())

@@ -52,9 +52,6 @@ def forked(prepare: Sequence[tuple[Any, Any]]) -> Iterator[None]:
     ctx = multiprocessing.get_context("forkserver")
     with listed(prepare) as server:
         if not _handed(server[PREPARE]):      # else a server started ahead (:func:`start_ahead`) prepares them
-            _stop_idle_forkserver()
-            _short_socket_folder()
-            ctx.set_forkserver_preload(FORKSERVER_PRELOAD)
             _spawn(_server_environ_of(server))     # what the server starts with, no other process
         _ready(ctx, _import_dask)
     import dask
@@ -176,21 +173,26 @@ def _import_dask() -> None:
 
 
 def _spawn(environ: dict[str, str], fds: Sequence[int] = ()) -> Any:
-    """Start this process's fork server now, with ``environ`` as its whole environment (:func:`_server_environ`)
-    and the descriptors ``fds`` open in it besides multiprocessing's own; return as soon as its process exists
-    (it imports and prepares on its own from there): its ``Popen``, or None where none was started (one runs
-    already, or starting it failed: the cluster's own start tries again and reports it).
+    """Start this process's fork server now, importing :data:`FORKSERVER_PRELOAD`, with ``environ`` as its whole
+    environment (:func:`_server_environ`) and the descriptors ``fds`` open in it besides multiprocessing's own;
+    return as soon as its process exists (it imports and prepares on its own from there): its ``Popen``, or None
+    where none was started (one serves workers still running, or starting it failed: the cluster's own start
+    tries again and reports it).  An idle server of an earlier cluster is stopped first.
 
     The server is started by a thread that blocks SIGINT, so that the workers it forks block it too
     (:mod:`.workers`).  Its process exists, its pid known, before this thread does anything a Ctrl-C can
     interrupt: a Ctrl-C that came while the starting thread was still spawning it found no pid to stop, and the
     server went on preparing (a minute in the test's slow dataset; compiling, the first time) as an orphan
     holding the run's stderr open, so that whoever waited for the run's output waited for it too."""
+    import multiprocessing
     import threading
     from multiprocessing import forkserver, resource_tracker
 
     from .sigint import block_sigint_in_this_thread, sigint_held
 
+    _stop_idle_forkserver()
+    _short_socket_folder()
+    multiprocessing.get_context("forkserver").set_forkserver_preload(FORKSERVER_PRELOAD)
     before = len(_SERVERS)
 
     def start() -> None:
@@ -273,9 +275,6 @@ def start_ahead() -> None:
 
     if "forkserver" not in multiprocessing.get_all_start_methods() or _AHEAD or available_cores() < 2:
         return
-    _stop_idle_forkserver()
-    _short_socket_folder()
-    multiprocessing.get_context("forkserver").set_forkserver_preload(FORKSERVER_PRELOAD)
     listing, handing = os.pipe()
     server = None
     try:

@@ -10,6 +10,7 @@
 :mod:`.cache`          the disk cache of built tables and compiled kernels (per package version)
 :mod:`.errors`         the error base classes (``InputError``: one line, exit code 2)
 :mod:`.version`        the package version
+:mod:`.exports`        a package's public names imported on first use
 =====================  ===================================================================
 
 Nothing is re-exported here, so importing one of them loads no other.
