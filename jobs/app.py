@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from typing import Any
 
@@ -22,9 +23,30 @@ app = typer.Typer(
 )
 
 
+# a number standing alone: not a run of digits in a word, a file name or a path
+_LONG_NUMBER = re.compile(r"(?<![\w./\\])(-?)(\d[\d,]*)(\.\d+)?(?![\w,/\\]|\.\w)")
+SHOWN_DIGITS = 24        # a number of more digits is shown by its magnitude: 10**300 would fill the line
+
+
+def _magnitude(m: re.Match[str]) -> str:
+    digits = m.group(2).replace(",", "")
+    if len(digits) <= SHOWN_DIGITS:
+        return m.group(0)
+    return f"{m.group(1)}{digits[0]}.{digits[1:3]}e+{len(digits) - 1}"
+
+
 def one_line(message: object) -> str:
-    """``message`` with line breaks and other unprintable characters escaped, so it prints as one line."""
-    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in str(message))
+    """``message`` with line breaks and other unprintable characters escaped, so it prints as one line, and a
+    number of more than :data:`SHOWN_DIGITS` digits (an option given ``1e300`` or 5,000 nines, as the
+    message that refuses it quotes it) shown by its magnitude.
+
+    >>> one_line("--seats must be 2 to 10, got " + "1" + "0" * 300)
+    '--seats must be 2 to 10, got 1.00e+300'
+    >>> one_line("at most 1,000,000,000,000,000 trials, got -" + "9" * 5000 + ".0")
+    'at most 1,000,000,000,000,000 trials, got -9.99e+4999'
+    """
+    text = "".join(c if c.isprintable() else ascii(c)[1:-1] for c in str(message))
+    return _LONG_NUMBER.sub(_magnitude, text)
 
 
 def print_json(doc: Any, seed: int | None = None) -> None:

@@ -101,16 +101,20 @@ def boolean(value: Any, what: str, error: type[InputError] = InputError) -> bool
 
 def _check_range(x: float, what: str, lo: Optional[float], hi: Optional[float], error: type[InputError]) -> None:
     if lo is not None and hi is not None and not lo <= x <= hi:
-        raise error(f"{what} must be between {lo:,} and {hi:,}, got {_amount(x)}")
+        raise error(f"{what} must be between {lo:,} and {hi:,}, got {amount(x)}")
     if lo is not None and x < lo:
-        raise error(f"{what} must be at least {lo:,}, got {_amount(x)}")
+        raise error(f"{what} must be at least {lo:,}, got {amount(x)}")
     if hi is not None and x > hi:
-        raise error(f"{what} must be at most {hi:,}, got {_amount(x)}")
+        raise error(f"{what} must be at most {hi:,}, got {amount(x)}")
 
 
-def _amount(x: float) -> str:
+def amount(x: float) -> str:
     """``x`` for a message: in full up to 15 digits, else in short (an int of 5,000 digits cannot even be
-    turned into text by Python, and one of 300 would fill the line)."""
+    turned into text by Python nor into a float, and one of 300 would fill the line).
+
+    >>> amount(1_000_000), amount(10**5000), amount(2.5e300)
+    ('1,000,000', 'about 1e5000', '2.5e+300')
+    """
     if abs(x) < 10**15:
         return f"{x:,}"
     if isinstance(x, float):

@@ -85,9 +85,9 @@ class Config:
         if not 2 <= self.population <= 100_000:
             bad(f"--population must be 2 to 100000, got {self.population}")
         if not 1 <= self.generations <= 1_000_000:
-            bad(f"--generations must be positive, got {self.generations}")
+            bad(f"--generations must be 1 to 1,000,000, got {self.generations}")
         if not 1 <= self.hands_per_match <= 10**10:
-            bad(f"--hands-per-match must be positive, got {self.hands_per_match}")
+            bad(f"--hands-per-match must be 1 to 10,000,000,000, got {self.hands_per_match}")
         if self.format not in FORMATS:
             bad(f"--format must be one of {', '.join(FORMATS)}, got {self.format!r}")
         top = 9 if self.format == "table" else 1000

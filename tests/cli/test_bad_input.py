@@ -490,3 +490,4 @@ def test_any_string_through_the_console_script(text):
     for p in runs:
         if p.returncode != 0:
             assert_refused(p, "")
+

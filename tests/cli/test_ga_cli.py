@@ -84,8 +84,8 @@ def test_evolved_player_plays_in_rlcard():
 
 @pytest.mark.parametrize("args, words", [
     (["evolve", "--population", "0"], "--population must be 2 to 100000"),
-    (["evolve", "--generations", "-3"], "--generations must be positive"),
-    (["evolve", "--hands-per-match", "0"], "--hands-per-match must be positive"),
+    (["evolve", "--generations", "-3"], "--generations must be 1 to 1,000,000"),
+    (["evolve", "--hands-per-match", "0"], "--hands-per-match must be 1 to 10,000,000,000"),
     (["evolve", "--crossover", "101"], "--crossover must be a probability 0 to 100"),
     (["evolve", "--mutation", "-5"], "--mutation must be a probability 0 to 100"),
     (["evolve", "--format", "ring"], "--format must be one of"),

@@ -82,3 +82,16 @@ def test_a_player_name_too_long_for_the_system_is_one_line():
         with pytest.raises(InputError, match="no player file at") as e:
             dataset(name, **{key: value})
         assert len(str(e.value)) < 120 and "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("name", FAMILIES)
+def test_every_parameter_takes_a_huge_number_in_one_line(name):
+    """Found by the property above on CI: vs-random refused trials=10**5000 by formatting it as a float
+    (OverflowError), and trials=1e207 in 208 digits.  Every parameter, every huge number, every family: a
+    clean one-line refusal or a dataset, whichever key draws it."""
+    for key in parameters(name):
+        for value in (10**5000, -10**5000, 10**300, 1e300, 10**18 + 1):
+            try:
+                dataset(name, **{key: value})
+            except InputError as e:
+                assert "\n" not in str(e) and len(str(e)) < 400, (key, value, str(e)[:200])

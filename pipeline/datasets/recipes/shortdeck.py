@@ -27,7 +27,7 @@ from ...batch.parquet import described, labels_array
 from ...batch.spec import Dataset, Inputs
 from ...core.arrow import column, text, values
 from ...core.errors import InputError
-from ...core.inputs import integer, shown
+from ...core.inputs import amount, integer, shown
 from ..streets import MAX_LIMIT
 from .matchups import MATCHUP_SCHEMA, matchup_columns
 from .preflop_grid import GRID_SCHEMA, HEATMAP
@@ -178,7 +178,7 @@ class ShortDeckVsRandom(Dataset):
         self.opponents = opponent_counts(opponents, f"{self.name}.opponents")
         self.trials = integer(trials, f"{self.name}.trials", lo=1)
         if self.trials > MAX_TRIALS:
-            raise InputError(f"{self.name}.trials {self.trials:,} per hand is days of work; use at most "
+            raise InputError(f"{self.name}.trials {amount(self.trials)} per hand is days of work; use at most "
                              f"{MAX_TRIALS:,}")
         self.seed = integer(seed, f"{self.name}.seed", lo=0, hi=MAX_SEED)
         self.ranking = _ranking(ranking, f"{self.name}.ranking")

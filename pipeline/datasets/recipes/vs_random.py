@@ -23,7 +23,7 @@ from ...batch.parquet import described, dictionary_type, labels_array
 from ...batch.spec import Dataset, Inputs
 from ...core.arrow import column
 from ...core.errors import InputError
-from ...core.inputs import integer, shown
+from ...core.inputs import amount, integer, shown
 from ...evaluator.decks import Deck
 from .matchups import Matchups, matchup_arrays
 from .two_opponents import TwoOpponents, two_opponent_totals
@@ -111,9 +111,8 @@ class VsRandom(Dataset):
         trials = integer(trials, "vs-random.trials", lo=1)
         if trials > MAX_TRIALS:
             total = 169 * trials * sum(k not in EXACT_OPPONENTS for k in ks)
-            asked = f"{trials:,}" if trials < 10**18 else f"{trials:.3g}"      # 1e+207: not 208 digits
-            raise InputError(f"vs-random.trials {asked} per hand means {total:.2e} trials in all, days of work "
-                             f"at ~10 M trials/s per core; use at most {MAX_TRIALS:,}")
+            raise InputError(f"vs-random.trials {amount(trials)} per hand means {amount(total)} trials in all, days "
+                             f"of work at ~10 M trials/s per core; use at most {MAX_TRIALS:,}")
         seed = integer(seed, "vs-random.seed", lo=0, hi=MAX_SEED)
         self.opponents, self.trials, self.seed = ks, trials, seed
         self.params = {"opponents": ks, "trials": self.trials, "seed": self.seed,
