@@ -122,13 +122,13 @@ def child(spec: dict[str, Any]) -> dict[str, Any]:
         reports = build_many([spec["dataset"]], spec["out"], session, force=spec["force"], write_catalog=False,
                              params=params)
         report = reports[-1]
-        workers = list(session.client().run(_worker_snapshot).values()) if report.computed else []
+        workers = session.on_each_worker(_worker_snapshot) if report.computed else []
         client_cpu = time.process_time() - cpu0
         descendants, server = _descendants_cpu()
         startup = dict(session.startup)
         tree = client_cpu + descendants
         ended = time.time()
-        joins = _join_probe(session.client(), len(workers)) if report.computed and not spec.get("scheduler") else {}
+        joins = _join_probe(session, len(workers)) if report.computed and not spec.get("scheduler") else {}
     t = report.trace
     return {
         "dataset": report.name, "params": report.manifest.get("parameters"), "wall": ended - wall0,
@@ -150,20 +150,26 @@ JOINS = 8       # workers the join probe adds
 IDLE = 1.0      # seconds the probe then leaves the cluster idle, to measure what the client spends a second anyway
 
 
-def _join_probe(client: Any, workers: int) -> dict[str, float]:
+def _join_probe(session: Any, workers: int) -> dict[str, float]:
     """What one more worker costs the processes every worker's start goes through, one after the other: the
-    client (which runs the local scheduler and every nanny on one event loop) and the fork server (which forks
-    them one at a time).  Measured after the run, on the same cluster: :data:`JOINS` workers are added to the
-    idle cluster and the CPU those two processes spend until all have registered is divided among them (and
-    then the client's CPU a second while nothing runs: heartbeats, the scheduler's periodic work).  A
-    worker's own start (its process's CPU until its first part) runs on its own core, in parallel; this is the
-    part of joining that does not, and so what spaces the workers' arrivals on a machine with a core each."""
-    cluster = getattr(client, "cluster", None)
-    if cluster is None:
-        return {}
+    client (which forks them through the server one at a time, and on a Dask cluster runs the scheduler and every
+    nanny on one event loop) and the fork server (which forks them).  Measured after the run, on the same
+    cluster: :data:`JOINS` workers are added to the idle cluster and the CPU those two processes spend until
+    all have started (each has run a first task) is divided among them; then the client's CPU a second while
+    nothing runs (a Dask cluster's heartbeats and periodic work).  A worker's own start (its process's CPU
+    until its first part) runs on its own core, in parallel; this is the part of joining that does not, and
+    so what spaces the workers' arrivals on a machine with a core each."""
+    client = session.client()
     c0, s0, t0 = time.process_time(), _descendants_cpu()[1], time.perf_counter()
-    cluster.scale(workers + JOINS)
-    client.wait_for_workers(workers + JOINS, timeout=120)
+    if session.pooled:
+        client.grow(JOINS)
+        client.run_each(os.getpid, timeout=120)
+    else:
+        cluster = getattr(client, "cluster", None)
+        if cluster is None:
+            return {}
+        cluster.scale(workers + JOINS)
+        client.wait_for_workers(workers + JOINS, timeout=120)
     wall, c1 = time.perf_counter() - t0, time.process_time()
     time.sleep(IDLE)
     return {"client_cpu": (c1 - c0) / JOINS, "server_cpu": (_descendants_cpu()[1] - s0) / JOINS, "wall": wall / JOINS,

@@ -13,15 +13,19 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 # what a local cluster's fork server imports, in this order; the last prepares the listed datasets
-FORKSERVER_PRELOAD = ["__main__", "distributed", "numpy", "pyarrow", "numba", f"{__package__}.preload"]
+# (not Dask: a local run's workers are a :class:`~.pool.Pool`; a Dask cluster's, with its dashboard, import it
+# after the fork)
+FORKSERVER_PRELOAD = ["__main__", "numpy", "pyarrow", "numba", f"{__package__}.pool",
+                      f"{__package__}.preload"]
 
 
 @contextlib.contextmanager
-def forked(prepare: Sequence[tuple[Any, Any]]) -> Iterator[None]:
+def forked(prepare: Sequence[tuple[Any, Any]], dask: bool = True) -> Iterator[None]:
     """Within the block, a local cluster's worker processes are forked from one server process (the
     ``forkserver`` start method) that imported, once, what every worker needs: the program's main module,
-    Dask, numpy, pyarrow, numba, and :mod:`.preload`, which prepares there the datasets of ``prepare``
-    (``(dataset, sample)`` pairs).
+    numpy, pyarrow, numba, the pool's worker loop (:mod:`.pool`), and :mod:`.preload`, which prepares there
+    the datasets of ``prepare`` (``(dataset, sample)`` pairs).  ``dask``: the workers are a Dask cluster's
+    (their nannies told to fork them from the server), else a :class:`~.pool.Pool`'s.
 
     Spawned afresh, each worker spent 0.7-3 s of CPU on imports and kernel loading before its first part,
     and all of it again per worker (on 16 workers, half the CPU of a short dataset).  Forked, a worker
@@ -31,9 +35,9 @@ def forked(prepare: Sequence[tuple[Any, Any]]) -> Iterator[None]:
     the server stays, and the new workers prepare what they need themselves).  Where ``forkserver`` does not
     exist (Windows), workers are spawned as before.
 
-    The server is started before this process imports :mod:`distributed`: those imports (and the packages
-    Dask's own preload list names, pandas among them) then run while the server prepares, instead of
-    before it starts.  A command can start it earlier still, before it knows what to prepare
+    The server is started before this process imports :mod:`distributed` (for a Dask cluster): those imports
+    (and the packages Dask's own preload list names, pandas among them) then run while the server prepares,
+    instead of before it starts.  A command can start it earlier still, before it knows what to prepare
     (:func:`start_ahead`): the server is then handed the list here, and has done its imports meanwhile.
 
     It starts with the environment Dask gives a worker it spawns (:data:`WORKER_ENVIRON`), and the list of
@@ -53,13 +57,16 @@ def forked(prepare: Sequence[tuple[Any, Any]]) -> Iterator[None]:
     with listed(prepare) as server:
         if not _handed(server[PREPARE]):      # else a server started ahead (:func:`start_ahead`) prepares them
             _spawn(_server_environ_of(server))     # what the server starts with, no other process
-        _ready(ctx, _import_dask)
-    import dask
+        _ready(ctx, _import_dask if dask else _nothing)
+    if not dask:
+        yield
+        return
+    import dask as dask_config
     from distributed.utils import get_mp_context
 
     # the workers fork from the server and so take its environment: the one Dask's nannies set up for a worker
     # they spawn they would write into this process's own, for good (and with it every later fork server's)
-    with dask.config.set({"distributed.worker.multiprocessing-method": "forkserver",
+    with dask_config.config.set({"distributed.worker.multiprocessing-method": "forkserver",
                           "distributed.nanny.pre-spawn-environ": {}}):
         get_mp_context()      # Dask sets its own preload list, once per process; ours replaces it
         ctx.set_forkserver_preload(FORKSERVER_PRELOAD)
@@ -170,6 +177,10 @@ def _import_dask() -> None:
     for package in required_packages + optional_packages:
         with contextlib.suppress(ImportError):
             importlib.import_module(package)
+
+
+def _nothing() -> None:
+    """What this process does while a pool's fork server prepares: nothing more to import."""
 
 
 def _spawn(environ: dict[str, str], fds: Sequence[int] = ()) -> Any:

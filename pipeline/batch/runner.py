@@ -272,7 +272,7 @@ def _failure(name: str, e: BaseException) -> RunnerError:
         return RunnerError(f"{name}: {e}")
     if isinstance(e, SideOutputError):
         return RunnerError(str(e))
-    if kind == "KilledWorker":
+    if kind in ("KilledWorker", "WorkerDied"):
         return RunnerError(f"{name}: a partition killed its worker repeatedly ({e}); "
                            "finished parts are kept: rerun to resume")
     if isinstance(e, OSError):

@@ -103,22 +103,45 @@ class Session:
         self.client(prepare)
 
     def client(self, prepare: Sequence[tuple[Any, Any]] = ()) -> Any:
+        """The cluster: a Dask client (``--scheduler``, or a local cluster with a dashboard), else a local
+        :class:`~.pool.Pool`."""
         if self._client is None:
-            self._client = self._stack.enter_context(_dask_client(self.workers, self.scheduler, self.dashboard,
-                                                                  prepare, self.startup))
+            if self.scheduler is None and self.dashboard is None:
+                self._client = self._stack.enter_context(_local_pool(self.workers, prepare, self.startup))
+            else:
+                self._client = self._stack.enter_context(_dask_client(self.workers, self.scheduler,
+                                                                      self.dashboard, prepare, self.startup))
         return self._client
+
+    @property
+    def pooled(self) -> bool:
+        """Whether the cluster is a local :class:`~.pool.Pool` (started, or to be started), not Dask."""
+        return self.scheduler is None and self.dashboard is None
 
     def submit(self, fn: Callable[..., Any], *args: Any, priority: int = 0) -> Any:
         """Run ``fn(*args)`` on the cluster; a future.  An argument that is an earlier submission's future is
-        replaced there by its result, moved between workers, never through this process; of two tasks ready at
-        once, the one of higher ``priority`` runs first (else the one submitted first)."""
+        replaced there by its result (on Dask moved between workers; on a local pool through this process);
+        of two tasks ready at once, the one of higher ``priority`` runs first (else the one submitted first)."""
+        if self.pooled:
+            return self.client().task(fn, args, priority=priority)
         return self.client().submit(fn, *args, pure=False, priority=priority)
 
     def completed(self, futures: Iterable[Any]) -> Iterator[Any]:
         """``futures`` (of :meth:`submit`) one at a time as they finish; Ctrl-C is seen within 0.1 s."""
+        if self.pooled:
+            return _as_completed(list(futures))
         from distributed import as_completed
 
         return iter(as_completed(list(futures)))
+
+    def on_each_worker(self, fn: Callable[[], Any]) -> list[Any]:
+        """``fn()`` on every worker of the cluster (started if need be); what each returned."""
+        if self.pooled:
+            return list(self.client().run_each(fn, timeout=120).values())
+        client = self.client()
+        if self.scheduler is None:
+            client.wait_for_workers(self.workers or available_cores(), timeout=120)
+        return list(client.run(fn).values())
 
     def executor(self, label: str) -> ProgressExecutor:
         """The cluster as a ``concurrent.futures.Executor`` for domain code (:mod:`.fanout`): its tasks are
@@ -130,6 +153,9 @@ class Session:
 
     def cluster_executor(self) -> cf.Executor:
         """The cluster's own executor (tasks never deduplicated), for the runner, which counts parts itself."""
+        if self.pooled:
+            pool: cf.Executor = self.client()
+            return pool
         return self.client().get_executor(pure=False)
 
     def processes(self) -> int:
@@ -155,6 +181,53 @@ def local_processes(workers: int | None, scheduler: str | None = None) -> int:
     if scheduler is not None:
         return 1
     return max(1, min(workers or available_cores(), available_cores()))
+
+
+def _as_completed(futures: list[cf.Future]) -> Iterator[cf.Future]:
+    """``futures`` as they finish, looking for Ctrl-C every 0.1 s."""
+    pending = set(futures)
+    while pending:
+        done, pending = cf.wait(pending, timeout=0.1, return_when=cf.FIRST_COMPLETED)
+        yield from done
+
+
+@contextlib.contextmanager
+def _local_pool(workers: int | None, prepare: Sequence[tuple[Any, Any]] = (),
+                startup: dict[str, float] | None = None) -> Iterator[Any]:
+    """A local :class:`~.pool.Pool` of ``workers`` processes forked from a server that prepared ``prepare``
+    (:mod:`.forkserver`); the seconds of each step of its start go into ``startup`` (``server``: the server
+    ready; ``cluster``: the first worker forked).  Left normally, the workers end after their tasks; left by an
+    exception (Ctrl-C, a failure) they are killed at once."""
+    import multiprocessing
+    import time
+
+    from .pool import Pool
+
+    steps = {} if startup is None else startup
+    clock = time.perf_counter()
+    n = workers or available_cores()
+    with forked(prepare, dask=False):
+        steps["server"] = time.perf_counter() - clock
+        clock = time.perf_counter()
+        method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+        pool = None
+        try:
+            with sigint_held():
+                pool = Pool(n, multiprocessing.get_context(method))
+                pool.started(timeout=120)
+            steps["cluster"] = time.perf_counter() - clock
+        except BaseException as e:
+            if pool is not None:
+                pool.stop()
+            if isinstance(e, (KeyboardInterrupt, RunnerError)):
+                raise
+            raise RunnerError(f"cannot start the local workers: {e}") from None
+        try:
+            yield pool
+        except BaseException:
+            pool.stop()
+            raise
+        pool.shutdown()
 
 
 def check_address(address: str) -> str:

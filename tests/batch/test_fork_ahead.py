@@ -71,7 +71,7 @@ if __name__ == "__main__":
     with Session(2, quiet=True) as session:
         from pipeline.datasets import build_many
         report = build_many([Matchups(limit=300)], sys.argv[1], session, write_catalog=False)[-1]
-        workers = list(session.client().run(seen).values())
+        workers = session.on_each_worker(seen)
     print(json.dumps([ahead, forkserver._AHEAD, workers, [[t.index, t.prepare] for t in report.trace.parts]]))
 """
 

@@ -281,9 +281,7 @@ from pipeline.batch.session import Session
 def mask():
     return signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
 with Session(2, None, True) as session:
-    session.connect()
-    session.client().wait_for_workers(2, timeout=60)
-    print(session.client().run(mask))
+    print(session.on_each_worker(mask))
 """
 
 
@@ -295,5 +293,5 @@ def test_workers_of_a_fresh_process_block_ctrl_c():
     got = subprocess.run([sys.executable, "-c", SIGNAL_MASKS], capture_output=True, text=True, timeout=600,
                          env={**os.environ, "PYTHONPATH": str(HERE.parent.parent)})
     assert got.returncode == 0, got.stderr
-    masks = ast.literal_eval(got.stdout.splitlines()[-1])          # {worker address: blocked}
-    assert len(masks) == 2 and all(masks.values()), masks
+    masks = ast.literal_eval(got.stdout.splitlines()[-1])          # [blocked, for each worker]
+    assert len(masks) == 2 and all(masks), masks

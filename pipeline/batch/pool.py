@@ -1,0 +1,411 @@
+"""A local cluster without Dask: worker processes forked from the prepared fork server, fed by one thread.
+
+A run on this machine needs none of what a distributed scheduler is for (workers on other machines, data
+moved between them, a dashboard), and paid for it on every worker and every task: the client process runs
+Dask's scheduler and every nanny on one event loop, and spent 7 ms of its CPU on each worker joining and
+1.8-2.9 ms on each task (abstraction/turn: 741 tasks; docs/measured.md, issue 38) — at 64 workers, the pace
+of the whole run.  A :class:`Pool` spends a fork server's fork on a worker (its client about 0.3 ms of CPU)
+and a pickle each way on a task (about 0.1 ms).
+
+* **Workers** are forked one after the other by a thread of their own, from the server that prepared the
+  run's datasets (:mod:`.forkserver`): the first starts computing while the others are still being forked.
+  They inherit the server's SIGINT block (:mod:`.workers`), so that Ctrl-C is the command's alone.
+* **Tasks** go to the next free worker, of the ready ones the highest ``priority`` first, else in the order
+  submitted.  A task's argument that is another task's future is replaced by that task's result once it is
+  done (the task waits until then); the result passes through this process.
+* **A worker that dies** (killed, out of memory) has its task sent to another worker, and a new worker is
+  forked in its place; a task that has killed :data:`ALLOWED_FAILURES` workers fails (as Dask's
+  ``KilledWorker``).
+* **Closing** tells the workers to end; an abandoned run (:meth:`Pool.stop`) kills them at once: what they
+  compute would be thrown away, and a part is written whole or not at all.
+
+It is a :class:`concurrent.futures.Executor`, the kind domain code is given (:mod:`.fanout`).
+"""
+from __future__ import annotations
+
+import concurrent.futures as cf
+import contextlib
+import functools
+import heapq
+import itertools
+import os
+import pickle
+import threading
+from collections.abc import Callable
+from multiprocessing.connection import Connection, wait
+from typing import Any
+
+__all__ = ["ALLOWED_FAILURES", "Pool", "WorkerDied"]
+
+ALLOWED_FAILURES = 3     # workers a task may kill before it fails (Dask's distributed.scheduler.allowed-failures)
+STOP_SECONDS = 1.0       # how long closing waits for a worker to end after it was told to
+
+
+class WorkerDied(RuntimeError):
+    """A task's worker process ended while running it, :data:`ALLOWED_FAILURES` times."""
+
+
+class _Task:
+    __slots__ = ("fn", "args", "kwargs", "priority", "order", "future", "waiting", "failures", "worker")
+
+    def __init__(self, fn: Callable[..., Any], args: tuple, kwargs: dict, priority: int, order: int) -> None:
+        self.fn, self.args, self.kwargs, self.priority, self.order = fn, args, kwargs, priority, order
+        self.future: cf.Future = cf.Future()
+        self.waiting = 0            # futures among the arguments not yet done
+        self.failures = 0
+        self.worker: Any = None     # for :meth:`Pool.run_each`: the one worker that must run it
+
+    def key(self) -> tuple[int, int]:
+        return -self.priority, self.order
+
+
+class _Worker:
+    __slots__ = ("process", "conn", "task")
+
+    def __init__(self, process: Any, conn: Connection) -> None:
+        self.process, self.conn = process, conn
+        self.task: _Task | None = None
+
+
+def _dumps(obj: Any) -> bytes:
+    """``obj`` pickled as Dask pickles a task: a function of the program's ``__main__`` (a script's, a
+    ``python -c``'s) by value, which a worker could not import, with cloudpickle where it is installed."""
+    try:
+        import cloudpickle  # type: ignore[import-untyped]
+    except ImportError:                   # pragma: no cover - a dependency of Dask's
+        return pickle.dumps(obj, pickle.HIGHEST_PROTOCOL)
+    data: bytes = cloudpickle.dumps(obj, pickle.HIGHEST_PROTOCOL)
+    return data
+
+
+def _serve(conn: Connection) -> None:
+    """A worker's life: run each ``(fn, args, kwargs)`` it is sent and send back ``(True, result)`` or
+    ``(False, exception)``; end at ``None`` or when the pool's end of the pipe closes."""
+    while True:
+        try:
+            message = conn.recv_bytes()
+        except (EOFError, OSError):
+            return
+        try:
+            task = pickle.loads(message)
+            if task is None:
+                return
+            fn, args, kwargs = task
+            reply: tuple[bool, Any] = (True, fn(*args, **kwargs))
+        except BaseException as e:        # noqa: BLE001 - the task's failure is its future's, not the worker's
+            reply = (False, e)
+        try:
+            conn.send_bytes(pickle.dumps(reply, pickle.HIGHEST_PROTOCOL))
+        except Exception as e:            # noqa: BLE001 - a result or exception that cannot be pickled
+            conn.send((False, RuntimeError(f"{type(e).__name__}: {e} (sending back a task's result)")))
+
+
+class Pool(cf.Executor):
+    """``workers`` processes of the multiprocessing ``context`` (the fork server's), started at once, one after
+    the other, and one thread that hands them tasks.  ``started()`` waits for the first."""
+
+    def __init__(self, workers: int, context: Any) -> None:
+        self._context = context
+        self._wanted = self._size = workers                 # workers to fork in all; workers asked for
+        self._lock = threading.Lock()
+        self._changed = threading.Condition(self._lock)
+        self._ready: list[tuple[int, int, _Task]] = []      # heap of tasks whose arguments are all at hand
+        self._workers: list[_Worker] = []
+        self._joined: list[_Worker] = []                    # forked, not yet seen by the dispatcher
+        self._order = itertools.count()
+        self._closing = False
+        self._deaths = 0                                    # workers that ended unasked
+        self._error: BaseException | None = None            # the spawner's, raised by submit
+        self._wake_r: Connection
+        self._wake_r, self._wake_w = context.Pipe(duplex=False)
+        self._dispatcher = threading.Thread(target=self._dispatch, name="pokerpipe-pool", daemon=True)
+        self._spawner = threading.Thread(target=self._spawn, name="pokerpipe-pool-spawn", daemon=True)
+        self._dispatcher.start()
+        self._spawner.start()
+
+    # ----------------------------------------------------------------------- the interface
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> cf.Future:
+        """Run ``fn(*args, **kwargs)`` on a worker; its future."""
+        return self.task(fn, args, kwargs)
+
+    def task(self, fn: Callable[..., Any], args: tuple = (), kwargs: dict | None = None,
+             priority: int = 0) -> cf.Future:
+        """:meth:`submit` with a ``priority`` (of ready tasks, the highest first); a future of this pool among
+        ``args`` is replaced by its result, and the task waits for it (it fails with it)."""
+        task = _Task(fn, tuple(args), dict(kwargs or {}), priority, next(self._order))
+        depends = [a for a in task.args if isinstance(a, cf.Future)]
+        with self._lock:
+            if self._closing:
+                raise RuntimeError("the pool is closed")
+            if self._error is not None:
+                raise self._error
+            task.waiting = len(depends)
+        if not depends:
+            self._push(task)
+        for d in depends:
+            d.add_done_callback(functools.partial(self._argument_done, task))
+        return task.future
+
+    def started(self, timeout: float | None = None) -> None:
+        """Wait until the first worker's process exists (its fork done); the spawner's error if it failed."""
+        with self._changed:
+            self._changed.wait_for(lambda: bool(self._workers or self._joined) or self._error is not None, timeout)
+            if self._error is not None:
+                raise self._error
+
+    def run_each(self, fn: Callable[[], Any], timeout: float | None = None) -> dict[int, Any]:
+        """``fn()`` on every worker (once all have started), by pid: a look inside each (tests, benchmarks)."""
+        with self._changed:
+            self._changed.wait_for(self._all_started, timeout)
+            workers = [*self._workers, *self._joined]
+        futures = {}
+        for w in workers:
+            task = _Task(fn, (), {}, 1 << 30, next(self._order))
+            task.worker = w
+            futures[w.process.pid] = task.future
+            self._push(task)
+        return {pid: f.result(timeout) for pid, f in futures.items()}
+
+    def grow(self, workers: int) -> None:
+        """Fork ``workers`` more workers (a benchmark's measure of what a worker's start costs)."""
+        with self._lock:
+            self._wanted += workers
+            self._size += workers
+            self._changed.notify_all()
+
+    def pids(self) -> list[int]:
+        """The worker processes' ids, as started so far."""
+        with self._lock:
+            return [w.process.pid for w in (*self._workers, *self._joined)]
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """Tell the workers to end once their running task is done (``wait``: wait for them, a second each at
+        most, then kill them); tasks not started are cancelled."""
+        self._close(kill=False, wait=wait)
+
+    def stop(self) -> None:
+        """End the pool now: the workers are killed, tasks not finished cancelled (an abandoned run)."""
+        self._close(kill=True, wait=True)
+
+    # ----------------------------------------------------------------------- inside
+
+    def _argument_done(self, task: _Task, _argument: cf.Future) -> None:
+        with self._lock:
+            task.waiting -= 1
+            if task.waiting:
+                return
+        failed = next((a for a in task.args if isinstance(a, cf.Future) and (a.cancelled() or a.exception())), None)
+        if failed is not None:
+            if failed.cancelled():
+                task.future.cancel()
+            else:
+                if task.future.set_running_or_notify_cancel():
+                    task.future.set_exception(failed.exception())
+            return
+        task.args = tuple(a.result() if isinstance(a, cf.Future) else a for a in task.args)
+        self._push(task)
+
+    def _push(self, task: _Task) -> None:
+        with self._lock:
+            closing = self._closing
+            if not closing:
+                heapq.heappush(self._ready, (*task.key(), task))
+        if closing:
+            task.future.cancel()
+        else:
+            self._wake()
+
+    def _wake(self) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            self._wake_w.send_bytes(b"")
+
+    def _spawn(self) -> None:
+        """Fork workers until there are as many as wanted; the dispatcher takes each as it comes."""
+        count = 0
+        while True:
+            with self._changed:
+                self._changed.wait_for(self._spawning(count))
+                if self._closing or self._error is not None:
+                    return
+            mine, theirs = self._context.Pipe()
+            process = self._context.Process(target=_serve, args=(theirs,), name=f"pokerpipe-worker-{count}",
+                                            daemon=True)
+            try:
+                process.start()
+            except BaseException as e:            # noqa: BLE001 - submit and started raise it
+                with self._changed:
+                    self._error = RuntimeError(f"cannot start a worker process: {type(e).__name__}: {e}")
+                    self._changed.notify_all()
+                self._wake()
+                return
+            finally:
+                theirs.close()
+            count += 1
+            with self._changed:
+                self._joined.append(_Worker(process, mine))
+                self._changed.notify_all()
+            self._wake()
+
+    def _all_started(self) -> bool:
+        return len(self._workers) + len(self._joined) >= self._size or self._error is not None
+
+    def _spawning(self, count: int) -> Callable[[], bool]:
+        return lambda: self._closing or self._error is not None or count < self._wanted
+
+    def _dispatch(self) -> None:
+        """Hand ready tasks to free workers, take results back, replace workers that die."""
+        while True:
+            with self._lock:
+                if self._closing:
+                    return
+                self._workers += self._joined
+                self._joined.clear()
+                failed = self._assign()
+                conns: list[Any] = [self._wake_r]
+                for w in self._workers:
+                    conns += [w.conn, w.process.sentinel]
+            for task, error in failed:
+                task.future.set_exception(error)
+            for ready in wait(conns):
+                if ready is self._wake_r:
+                    self._woken()
+                    continue
+                worker = next((w for w in self._workers if ready in (w.conn, w.process.sentinel)), None)
+                if worker is not None:
+                    self._hear(worker)
+
+    def _woken(self) -> None:
+        with contextlib.suppress(EOFError, OSError):
+            while self._wake_r.poll():
+                self._wake_r.recv_bytes()
+
+    def _assign(self) -> list[tuple[_Task, BaseException]]:
+        """Under the lock: each free worker gets the best ready task it may run; the tasks that could not be
+        sent, with why (their futures are failed outside the lock: their callbacks take it)."""
+        failed: list[tuple[_Task, BaseException]] = []
+        for w in self._workers:
+            if w.task is not None or not self._ready:
+                continue
+            held = []
+            while self._ready:
+                item = heapq.heappop(self._ready)
+                task = item[2]
+                if task.worker is not None and task.worker is not w:
+                    held.append(item)
+                    continue
+                if task.future.cancelled() or not (task.future.running() or task.future.set_running_or_notify_cancel()):
+                    continue
+                try:
+                    message = _dumps((task.fn, task.args, task.kwargs))
+                except BaseException as e:  # noqa: BLE001 - the task cannot be pickled: its failure
+                    failed.append((task, e))
+                    continue
+                try:
+                    w.conn.send_bytes(message)
+                except (OSError, ValueError):
+                    held.append(item)      # the worker has died: its sentinel says so next
+                    break
+                w.task = task
+                break
+            for item in held:
+                heapq.heappush(self._ready, item)
+        return failed
+
+    def _hear(self, worker: _Worker) -> None:
+        """A worker's result, or its death."""
+        try:
+            if not worker.conn.poll():
+                raise EOFError
+            message = worker.conn.recv_bytes()
+        except (EOFError, OSError):
+            self._lost(worker)
+            return
+        task, worker.task = worker.task, None
+        try:
+            ok, value = pickle.loads(message)
+        except BaseException as e:        # noqa: BLE001 - a result this process cannot unpickle
+            ok, value = False, RuntimeError(f"cannot read a task's result back: {type(e).__name__}: {e}")
+        if task is None:
+            return
+        if ok:
+            task.future.set_result(value)
+        else:
+            task.future.set_exception(value)
+
+    def _lost(self, worker: _Worker) -> None:
+        """A worker ended unasked: its task goes to another worker (or fails), and another is forked."""
+        worker.process.join(0.1)
+        failed = None
+        with self._changed:
+            if worker in self._workers:
+                self._workers.remove(worker)
+            with contextlib.suppress(OSError):
+                worker.conn.close()
+            task, worker.task = worker.task, None
+            if task is not None:
+                task.failures += 1
+                if task.failures >= ALLOWED_FAILURES or task.worker is not None:
+                    failed = task
+                else:
+                    heapq.heappush(self._ready, (*task.key(), task))
+            self._deaths += 1
+            doomed: list[_Task] = []
+            if self._deaths > 2 * self._size + ALLOWED_FAILURES:     # they die as they start: stop forking
+                self._error = WorkerDied(f"worker processes keep ending ({self._deaths}; the last exit code "
+                                         f"{worker.process.exitcode})")
+                doomed = [item[2] for item in self._ready]
+                self._ready.clear()
+            elif not self._closing:
+                self._wanted += 1        # the spawner forks one more
+            self._changed.notify_all()
+        for t in doomed:
+            if t.future.running() or t.future.set_running_or_notify_cancel():
+                t.future.set_exception(self._error or WorkerDied("worker processes keep ending"))
+        if failed is not None:           # its callbacks take the lock
+            failed.future.set_exception(WorkerDied(
+                f"a worker process ended while running {failed.fn.__name__} ({failed.failures} time"
+                f"{'s' if failed.failures > 1 else ''}; the last exit code {worker.process.exitcode})"))
+
+    def _close(self, kill: bool, wait: bool) -> None:
+        with self._changed:
+            if self._closing:
+                return
+            self._closing = True
+            self._changed.notify_all()
+            pending = [item[2] for item in self._ready]
+            self._ready.clear()
+        self._wake()
+        self._dispatcher.join()
+        self._spawner.join()
+        workers = [*self._workers, *self._joined]
+        for task in pending:
+            task.future.cancel()
+        for w in workers:
+            if w.task is not None and not w.task.future.done():
+                w.task.future.set_exception(cf.CancelledError("the pool was closed"))
+        for w in workers:
+            if kill:
+                with contextlib.suppress(Exception):
+                    w.process.kill()
+            else:
+                with contextlib.suppress(Exception):
+                    w.conn.send_bytes(pickle.dumps(None))
+        if wait:
+            for w in workers:
+                w.process.join(0 if kill else STOP_SECONDS)
+                if w.process.is_alive():
+                    with contextlib.suppress(Exception):
+                        w.process.kill()
+                    w.process.join(STOP_SECONDS)
+        for w in workers:
+            with contextlib.suppress(Exception):
+                w.conn.close()
+        for c in (self._wake_r, self._wake_w):
+            with contextlib.suppress(Exception):
+                c.close()
+
+
+def worker_pid() -> int:
+    """This process's id: for :meth:`Pool.run_each` in tests."""
+    return os.getpid()

@@ -1,0 +1,140 @@
+"""The local pool (pipeline.batch.pool): order, arguments that are futures, failures, dying workers, stopping.
+
+Each case against what it must be by construction: the order a single worker runs tasks in, sums computed
+here, the exception raised, the processes alive afterwards.
+"""
+import multiprocessing
+import os
+import signal
+import time
+
+import pytest
+
+from pipeline.batch.pool import ALLOWED_FAILURES, Pool, WorkerDied
+
+CONTEXT = multiprocessing.get_context("forkserver" if "forkserver" in multiprocessing.get_all_start_methods()
+                                      else "spawn")
+
+
+def stamp(label, seconds=0.0):
+    time.sleep(seconds)
+    return label, time.monotonic()
+
+
+def add(*xs):
+    return sum(xs)
+
+
+def fail(message):
+    raise ValueError(message)
+
+
+def die_once(marker):
+    """Kill this worker the first time (the marker file does not exist yet); return its pid the next."""
+    if not os.path.exists(marker):
+        open(marker, "w").close()
+        os.kill(os.getpid(), signal.SIGKILL)
+    return os.getpid()
+
+
+def die():
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def unpicklable():
+    return lambda: 0
+
+
+@pytest.fixture
+def pool():
+    made = []
+
+    def make(workers):
+        made.append(Pool(workers, CONTEXT))
+        return made[-1]
+
+    yield make
+    for p in made:
+        p.stop()
+
+
+def test_a_free_worker_takes_the_highest_priority_then_the_first_submitted(pool):
+    p = pool(1)
+    busy = p.task(stamp, ("busy", 0.5))
+    later = [p.task(stamp, (name,), priority=prio) for name, prio in (("a", 0), ("b", 0), ("c", 1), ("d", 0))]
+    busy.result(60)
+    ran = sorted((f.result(60) for f in later), key=lambda r: r[1])
+    assert [name for name, _ in ran] == ["c", "a", "b", "d"]
+
+
+def test_an_argument_that_is_a_future_is_its_result(pool):
+    p = pool(2)
+    a, b = p.submit(add, 1, 2), p.submit(add, 10, 20, 30)
+    total = p.task(add, (a, b, 100))
+    assert total.result(60) == 3 + 60 + 100
+    assert p.submit(add, *range(10)).result(60) == 45        # the Executor's own submit
+
+
+def test_a_task_that_raises_fails_with_its_exception_and_so_do_those_that_wait_for_it(pool):
+    p = pool(2)
+    bad = p.submit(fail, "no such board")
+    after = p.task(add, (bad, 1))
+    with pytest.raises(ValueError, match="no such board"):
+        bad.result(60)
+    with pytest.raises(ValueError, match="no such board"):
+        after.result(60)
+    assert p.submit(add, 2, 2).result(60) == 4                # the worker lives on
+
+
+def test_a_worker_killed_mid_task_has_its_task_redone_by_another(pool, tmp_path):
+    p = pool(2)
+    first = p.pids()
+    pid = p.submit(die_once, str(tmp_path / "marker")).result(60)
+    assert pid != 0 and os.path.exists(tmp_path / "marker")
+    assert len(p.run_each(os.getpid, timeout=60)) == 2       # a new worker took the dead one's place
+    assert set(p.pids()) != set(first)
+
+
+def test_a_task_that_kills_every_worker_fails_after_the_allowed_failures(pool):
+    p = pool(2)
+    with pytest.raises(WorkerDied, match=f"{ALLOWED_FAILURES} times"):
+        p.submit(die).result(120)
+    assert p.submit(add, 1, 1).result(60) == 2
+
+
+def test_a_result_that_cannot_be_pickled_is_a_clear_failure(pool):
+    p = pool(1)
+    with pytest.raises(RuntimeError, match="sending back a task's result"):
+        p.submit(unpicklable).result(60)
+
+
+def test_run_each_reaches_every_worker_and_grow_adds_workers(pool):
+    p = pool(3)
+    pids = p.run_each(os.getpid, timeout=60)
+    assert len(pids) == 3 and all(k == v for k, v in pids.items())
+    p.grow(2)
+    assert len(p.run_each(os.getpid, timeout=60)) == 5
+
+
+def test_stop_kills_busy_workers_at_once_and_cancels_the_rest(pool):
+    p = pool(2)
+    running = [p.submit(stamp, "long", 60) for _ in range(2)]
+    waiting = p.submit(stamp, "never")
+    time.sleep(0.5)
+    workers = p.pids()
+    t = time.monotonic()
+    p.stop()
+    assert time.monotonic() - t < 2
+    assert waiting.cancelled()
+    assert all(f.done() for f in running)
+    for pid in workers:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+
+
+def test_a_closed_pool_refuses_tasks(pool):
+    p = pool(1)
+    assert p.submit(add, 1).result(60) == 1
+    p.shutdown()
+    with pytest.raises(RuntimeError, match="closed"):
+        p.submit(add, 1)
