@@ -2,8 +2,9 @@
 
 Domain code that parallelises takes a ``concurrent.futures.Executor`` and calls
 ``executor.map(fn, items)`` (pokerkit's pattern); it never sees Dask.  The
-executor it is given is a :class:`ProgressExecutor`: a Dask cluster's own
-executor (``Client.get_executor``, tasks not deduplicated) whose tasks advance
+executor it is given is a :class:`ProgressExecutor`: the local pool
+(:class:`~.pool.Pool`), or a Dask cluster's own executor
+(``Client.get_executor``, tasks not deduplicated), whose tasks advance
 one bar of the :class:`~.session.Progress` display as they finish.  The
 runner (:mod:`.runner`) submits its partitions through the same class.
 """

@@ -12,11 +12,12 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-# what a local cluster's fork server imports, in this order; the last prepares the listed datasets
-# (not Dask: a local run's workers are a :class:`~.pool.Pool`; a Dask cluster's, with its dashboard, import it
-# after the fork)
-FORKSERVER_PRELOAD = ["__main__", "numpy", "pyarrow", "numba", f"{__package__}.pool",
-                      f"{__package__}.preload"]
+# what a local cluster's fork server imports, in this order; the last prepares the listed datasets.  Not Dask: a
+# local run's workers are a :class:`~.pool.Pool`'s (a Dask cluster's, with its dashboard, import it after the
+# fork).  Nor the program's main module: the pool sends what it defines by value, and the console script's
+# (the command line's Typer, Click and Rich, 0.14 s) would only delay the server, on whose imports the
+# cluster's start waits
+FORKSERVER_PRELOAD = ["numpy", "pyarrow", "numba", f"{__package__}.pool", f"{__package__}.preload"]
 
 
 @contextlib.contextmanager
@@ -57,7 +58,7 @@ def forked(prepare: Sequence[tuple[Any, Any]], dask: bool = True) -> Iterator[No
     with listed(prepare) as server:
         if not _handed(server[PREPARE]):      # else a server started ahead (:func:`start_ahead`) prepares them
             _spawn(_server_environ_of(server))     # what the server starts with, no other process
-        _ready(ctx, _import_dask if dask else _nothing)
+        _ready(ctx, _import_dask if dask else _import_for_results)
     if not dask:
         yield
         return
@@ -179,8 +180,12 @@ def _import_dask() -> None:
             importlib.import_module(package)
 
 
-def _nothing() -> None:
-    """What this process does while a pool's fork server prepares: nothing more to import."""
+def _import_for_results() -> None:
+    """What this process imports while a pool's fork server prepares: Arrow's compute functions, which the first
+    cast of a part's returned columns would import in the middle of the run (0.07 s, where every other
+    core waits on this process for its next task)."""
+    with contextlib.suppress(ImportError):
+        import pyarrow.compute  # noqa: F401
 
 
 def _spawn(environ: dict[str, str], fds: Sequence[int] = ()) -> Any:

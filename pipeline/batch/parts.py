@@ -70,9 +70,11 @@ _PREPARED: set[str] = set()     # datasets (by parameters' digest) this process 
 
 def prepared(dataset: Dataset, sample: Any) -> tuple[float, float]:
     """Prepare ``dataset`` in this process with ``sample`` (a piece of its work) unless done already
-    (:meth:`Dataset.prepare`); its wall and CPU seconds (0 when it was prepared before)."""
+    (:meth:`Dataset.prepare`); its wall and CPU seconds (0 when it was prepared before).  A task with no
+    ``sample`` computes nothing (a part written from its pieces: Arrow alone) and prepares nothing: a worker
+    whose first task it is (one that computed none of the pieces) has no sample to prepare with."""
     key = params_digest(dataset)
-    if key in _PREPARED:
+    if key in _PREPARED or sample is None:
         return 0.0, 0.0
     wall, cpu = time.perf_counter(), time.process_time()
     dataset.prepare(sample)

@@ -34,11 +34,12 @@ def listed(prepare: Sequence[tuple[Any, Any]]) -> Iterator[dict[str, str]]:
     an environment variable is capped at 128 kB, and a sample may hold arrays); yields the environment that
     names it to the fork server (:data:`PREPARE`)."""
     from ..core.files import write_atomic
+    from .pool import pickled
 
     folder = tempfile.mkdtemp(prefix="pokerpipe-prepare-")
     path = os.path.join(folder, "prepare.pickle")
     try:
-        write_atomic(path, pickle.dumps(list(prepare)))
+        write_atomic(path, pickled(list(prepare)))      # a dataset of the program's __main__ by value
         yield {PREPARE: path}
     finally:
         with contextlib.suppress(OSError):

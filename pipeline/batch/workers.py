@@ -9,7 +9,9 @@ handles the interrupt: it cancels the run and closes the cluster, which stops
 the workers (:func:`stop_workers`).
 
 So a local cluster's worker processes are started with SIGINT blocked.  A
-:class:`QuietNanny` blocks it in the thread that starts them (the cluster's
+local pool's (:mod:`.pool`) fork from a server started by a thread that
+blocks it (:mod:`.forkserver`), and keep that mask.  On a Dask cluster with
+its dashboard, a :class:`QuietNanny` blocks it in the thread that starts them (the cluster's
 event-loop thread, never the main thread, so the command still sees Ctrl-C
 at every moment); the threads that thread creates, and the processes they
 fork, inherit the signal mask, and a new Python process keeps it.  Blocked

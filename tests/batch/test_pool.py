@@ -41,6 +41,14 @@ def die():
     os.kill(os.getpid(), signal.SIGKILL)
 
 
+def payload(n):
+    return bytes(range(256)) * (n // 256)
+
+
+def length(*blobs):
+    return sum(len(b) for b in blobs if isinstance(b, bytes))
+
+
 def unpicklable():
     return lambda: 0
 
@@ -104,7 +112,7 @@ def test_a_task_that_kills_every_worker_fails_after_the_allowed_failures(pool):
 
 def test_a_result_that_cannot_be_pickled_is_a_clear_failure(pool):
     p = pool(1)
-    with pytest.raises(RuntimeError, match="sending back a task's result"):
+    with pytest.raises(RuntimeError, match="cannot send back the result of unpicklable"):
         p.submit(unpicklable).result(60)
 
 
@@ -138,3 +146,32 @@ def test_a_closed_pool_refuses_tasks(pool):
     p.shutdown()
     with pytest.raises(RuntimeError, match="closed"):
         p.submit(add, 1)
+
+
+def test_a_big_result_waits_in_a_file_for_the_task_that_takes_it(pool):
+    """Over SPILL_BYTES, a result stays out of this process: the task that takes it reads the file, which goes
+    once that task has finished; read here before that, it is whole."""
+    p = pool(1)
+    p.submit(stamp, "busy", 0.5)
+    big = p.task(payload, (3 << 20,), priority=1)
+    later = p.submit(stamp, "after big", 1.0)                     # so that the task taking it waits a second
+    both = p.task(length, (big, big, later))
+    assert big.result(60) == bytes(range(256)) * (3 << 12)      # read from its file while a task still needs it
+    assert os.listdir(p._spill)
+    assert both.result(60) == 6 << 20
+    deadline = time.monotonic() + 10
+    while os.listdir(p._spill) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert os.listdir(p._spill) == []
+    with pytest.raises(RuntimeError, match="handed to the tasks"):
+        big.result()
+
+
+def test_a_big_result_no_task_takes_is_read_once_and_its_file_removed(pool):
+    p = pool(1)
+    f = p.submit(payload, 2 << 20)
+    assert len(f.result(60)) == 2 << 20 and os.listdir(p._spill) == []
+    assert len(f.result()) == 2 << 20
+    spill = p._spill
+    p.stop()
+    assert not os.path.exists(spill)

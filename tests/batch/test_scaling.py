@@ -295,3 +295,19 @@ def test_workers_of_a_fresh_process_block_ctrl_c():
     assert got.returncode == 0, got.stderr
     masks = ast.literal_eval(got.stdout.splitlines()[-1])          # [blocked, for each worker]
     assert len(masks) == 2 and all(masks), masks
+
+
+def test_a_part_is_written_by_a_worker_that_computed_none_of_its_pieces(tmp_path):
+    """A local pool hands a part's write to whichever worker is free, which may have computed none of its
+    pieces, and whose server may not have prepared the dataset (a cluster of an earlier session still ran):
+    the write has no sample to prepare with, and prepares nothing (it asked Matchups.prepare to unpack None)."""
+    from pipeline.batch import parts
+
+    ds = Matchups(limit=700)
+    pieces = ds.pieces(ds.partitions(None)[1])
+    done = [parts.compute_piece(ds, 1, n, p) for n, p in enumerate(pieces)]
+    parts._PREPARED.discard(parts.params_digest(ds))          # as in a worker that computed none of them
+    for folder in ("matchups", "matchups.meta/_writing", "matchups.meta/_checksums"):
+        (tmp_path / folder).mkdir(parents=True)
+    (built,), timings, _ = parts.write_part(ds, 1, "part-00001.parquet", str(tmp_path), str(tmp_path), *done)
+    assert built[0] == 1 and built[1] == 700 - 500 and timings[-1].prepare == 0
