@@ -131,11 +131,30 @@ class _Task:
 
 
 class _Worker:
-    __slots__ = ("process", "conn", "task")
+    __slots__ = ("process", "conn", "fd", "task", "done")
 
     def __init__(self, process: Any, conn: Connection) -> None:
-        self.process, self.conn = process, conn
+        self.process, self.conn, self.fd = process, conn, conn.fileno()
         self.task: _Task | None = None
+        self.done = 0               # tasks it has finished
+
+
+def _name(fn: Any) -> str:
+    """A task's function for a message (a ``functools.partial`` has no ``__name__``)."""
+    return str(getattr(fn, "__name__", None) or getattr(getattr(fn, "func", None), "__name__", None) or repr(fn))
+
+
+def _fail(task: _Task, error: BaseException) -> None:
+    """End ``task`` with ``error`` (cancelled, if it never started and ``error`` is a cancellation), unless it
+    has ended; its arguments' files may go.  Never under the pool's lock: the future's callbacks take it."""
+    future = task.future
+    if not future.done():
+        if isinstance(error, cf.CancelledError) and future.cancel():
+            pass
+        elif future.running() or future.set_running_or_notify_cancel():
+            with contextlib.suppress(cf.InvalidStateError):
+                future.set_exception(error)
+    task.finished()
 
 
 def pickled(obj: Any) -> bytes:
@@ -207,7 +226,9 @@ class Pool(cf.Executor):
         self._joined: list[_Worker] = []                    # forked, not yet seen by the dispatcher
         self._order = itertools.count()
         self._closing = False
-        self._deaths = 0                                    # workers that ended unasked
+        self._deaths = 0                                    # workers that ended unasked before finishing a task
+        self._wake_lock = threading.Lock()
+        self._wake_pending = False                          # a wake byte is in the pipe, not yet read
         self._error: BaseException | None = None            # the spawner's, raised by submit
         self._spill = _spill_folder()
         self._wake_r: Connection
@@ -309,15 +330,25 @@ class Pool(cf.Executor):
 
     def _push(self, task: _Task) -> None:
         with self._lock:
-            closing = self._closing
-            if not closing:
+            error: BaseException | None = None
+            if self._closing:
+                error = cf.CancelledError("the pool was closed")
+            elif self._error is not None and not (self._workers or self._joined):
+                error = self._error                # no worker left, and none can be forked
+            else:
                 heapq.heappush(self._ready, (*task.key(), task))
-        if closing:
-            task.future.cancel()
+        if error is not None:
+            _fail(task, error)
         else:
             self._wake()
 
     def _wake(self) -> None:
+        """Wake the dispatcher; one byte in the pipe at most (a full pipe would block the writer, the
+        dispatcher itself among them)."""
+        with self._wake_lock:
+            if self._wake_pending:
+                return
+            self._wake_pending = True
         with contextlib.suppress(OSError, ValueError):
             self._wake_w.send_bytes(b"")
 
@@ -338,6 +369,12 @@ class Pool(cf.Executor):
                 with self._changed:
                     self._error = RuntimeError(f"cannot start a worker process: {type(e).__name__}: {e}")
                     self._changed.notify_all()
+                    stranded = [] if self._workers or self._joined else [item[2] for item in self._ready]
+                    if stranded:
+                        self._ready.clear()
+                for task in stranded:              # no worker left to run them
+                    _fail(task, self._error)
+                mine.close()
                 self._wake()
                 return
             finally:
@@ -357,43 +394,57 @@ class Pool(cf.Executor):
     def _dispatch(self) -> None:
         """Hand ready tasks to free workers, take results back, replace workers that die.  The workers' pipes
         and process sentinels stay registered with one selector (``epoll`` on Linux): a loop's cost is that of
-        what happened, not of how many workers there are."""
+        what happened, not of how many workers there are.  Should this thread fail, every task fails with it
+        (no future is left waiting for ever)."""
         selector = selectors.DefaultSelector()
-        selector.register(self._wake_r.fileno(), selectors.EVENT_READ, None)
-        idle: list[_Worker] = []
         try:
-            while True:
-                with self._lock:
-                    if self._closing:
-                        return
-                    for w in self._joined:
-                        selector.register(w.conn.fileno(), selectors.EVENT_READ, w)
-                        selector.register(w.process.sentinel, selectors.EVENT_READ, w)
-                        self._workers.append(w)
-                        idle.append(w)
-                    self._joined.clear()
-                    failed = self._assign(idle)
-                for task, error in failed:
-                    task.future.set_exception(error)
-                for key, _ in selector.select():
-                    worker = key.data
-                    if worker is None:
-                        self._woken()
-                    elif worker in self._workers:      # (both its pipe and its sentinel may say it died)
-                        if self._hear(worker):
-                            idle.append(worker)
-                        elif worker not in self._workers:
-                            for fd in (key.fd, worker.process.sentinel):
-                                with contextlib.suppress(KeyError, ValueError, OSError):
-                                    selector.unregister(fd)
-                            with contextlib.suppress(OSError):
-                                worker.conn.close()
-                            with contextlib.suppress(ValueError):
-                                idle.remove(worker)
+            self._dispatch_with(selector)
+        except BaseException as e:         # noqa: BLE001 - a bug here must not leave futures pending
+            with self._changed:
+                self._error = RuntimeError(f"the pool's dispatcher failed: {type(e).__name__}: {e}")
+                self._changed.notify_all()
+                tasks = [item[2] for item in self._ready] + [w.task for w in self._workers if w.task is not None]
+                self._ready.clear()
+            for task in tasks:
+                _fail(task, self._error)
         finally:
             selector.close()
 
+    def _dispatch_with(self, selector: selectors.BaseSelector) -> None:
+        selector.register(self._wake_r.fileno(), selectors.EVENT_READ, None)
+        idle: list[_Worker] = []
+        while True:
+            with self._lock:
+                if self._closing:
+                    return
+                for w in self._joined:
+                    selector.register(w.fd, selectors.EVENT_READ, w)
+                    selector.register(w.process.sentinel, selectors.EVENT_READ, w)
+                    self._workers.append(w)
+                    idle.append(w)
+                self._joined.clear()
+                failed = self._assign(idle)
+            for task, error in failed:
+                _fail(task, error)
+            for key, _ in selector.select():
+                worker = key.data
+                if worker is None:
+                    self._woken()
+                elif worker in self._workers:          # (both its pipe and its sentinel may say it died)
+                    if self._hear(worker):
+                        idle.append(worker)
+                    elif worker not in self._workers:
+                        for fd in (worker.fd, worker.process.sentinel):
+                            with contextlib.suppress(KeyError, ValueError, OSError):
+                                selector.unregister(fd)
+                        with contextlib.suppress(OSError):
+                            worker.conn.close()
+                        with contextlib.suppress(ValueError):
+                            idle.remove(worker)
+
     def _woken(self) -> None:
+        with self._wake_lock:
+            self._wake_pending = False
         with contextlib.suppress(EOFError, OSError):
             while self._wake_r.poll():
                 self._wake_r.recv_bytes()
@@ -414,6 +465,7 @@ class Pool(cf.Executor):
                     held.append(item)
                     continue
                 if task.future.cancelled() or not (task.future.running() or task.future.set_running_or_notify_cancel()):
+                    failed.append((task, cf.CancelledError()))     # cancelled while it waited: its files go
                     continue
                 try:
                     message = pickled((task.fn, task.args, task.kwargs))
@@ -446,6 +498,7 @@ class Pool(cf.Executor):
             ok, value = pickle.loads(message)
         except BaseException as e:        # noqa: BLE001 - a result this process cannot unpickle
             ok, value = False, RuntimeError(f"cannot read a task's result back: {type(e).__name__}: {e}")
+        worker.done += 1
         if task is None:
             return True
         if ok:
@@ -456,9 +509,12 @@ class Pool(cf.Executor):
         return True
 
     def _lost(self, worker: _Worker) -> None:
-        """A worker ended unasked: its task goes to another worker (or fails), and another is forked."""
-        worker.process.join(0.1)
-        failed = None
+        """A worker ended unasked (or its pipe did: it is killed, so that it cannot go on writing a part that
+        another worker then writes too): its task goes to another worker (or fails), and another is forked."""
+        with contextlib.suppress(Exception):
+            worker.process.kill()
+        worker.process.join(1.0)
+        failed: list[tuple[_Task, BaseException]] = []
         with self._changed:
             if worker in self._workers:
                 self._workers.remove(worker)
@@ -466,45 +522,47 @@ class Pool(cf.Executor):
             if task is not None:
                 task.failures += 1
                 if task.failures >= ALLOWED_FAILURES or task.worker is not None:
-                    failed = task
+                    failed.append((task, WorkerDied(
+                        f"a worker process ended while running {_name(task.fn)} ({task.failures} time"
+                        f"{'s' if task.failures > 1 else ''}; the last exit code {worker.process.exitcode})")))
                 else:
                     heapq.heappush(self._ready, (*task.key(), task))
-            self._deaths += 1
-            doomed: list[_Task] = []
+            pinned = [item for item in self._ready if item[2].worker is worker]     # run_each's, for this one
+            if pinned:
+                self._ready = [item for item in self._ready if item[2].worker is not worker]
+                heapq.heapify(self._ready)
+                failed += [(item[2], WorkerDied("the worker ended before running it")) for item in pinned]
+            if worker.done == 0:
+                self._deaths += 1
             if self._deaths > 2 * self._size + ALLOWED_FAILURES:     # they die as they start: stop forking
-                self._error = WorkerDied(f"worker processes keep ending ({self._deaths}; the last exit code "
-                                         f"{worker.process.exitcode})")
-                doomed = [item[2] for item in self._ready]
+                self._error = WorkerDied(f"worker processes keep ending as they start ({self._deaths}; the last "
+                                         f"exit code {worker.process.exitcode})")
+                failed += [(item[2], self._error) for item in self._ready]
                 self._ready.clear()
             elif not self._closing:
                 self._wanted += 1        # the spawner forks one more
             self._changed.notify_all()
-        for t in doomed:
-            if t.future.running() or t.future.set_running_or_notify_cancel():
-                t.future.set_exception(self._error or WorkerDied("worker processes keep ending"))
-        if failed is not None:           # its callbacks take the lock
-            failed.finished()
-            failed.future.set_exception(WorkerDied(
-                f"a worker process ended while running {failed.fn.__name__} ({failed.failures} time"
-                f"{'s' if failed.failures > 1 else ''}; the last exit code {worker.process.exitcode})"))
+        for t, error in failed:          # their callbacks take the lock
+            _fail(t, error)
 
     def _close(self, kill: bool, wait: bool) -> None:
+        """Stop the threads (once), then end every task not finished and the workers (again, if a Ctrl-C cut an
+        earlier close short: what it left alive is killed now)."""
         with self._changed:
-            if self._closing:
-                return
+            first = not self._closing
             self._closing = True
             self._changed.notify_all()
+        if first:
+            self._wake()
+            self._dispatcher.join()
+            self._spawner.join()
+        with self._changed:
             pending = [item[2] for item in self._ready]
             self._ready.clear()
-        self._wake()
-        self._dispatcher.join()
-        self._spawner.join()
-        workers = [*self._workers, *self._joined]
-        for task in pending:
-            task.future.cancel()
-        for w in workers:
-            if w.task is not None and not w.task.future.done():
-                w.task.future.set_exception(cf.CancelledError("the pool was closed"))
+            workers = [*self._workers, *self._joined]
+        closed = cf.CancelledError("the pool was closed")
+        for task in pending + [w.task for w in workers if w.task is not None]:
+            _fail(task, closed)
         for w in workers:
             if kill:
                 with contextlib.suppress(Exception):

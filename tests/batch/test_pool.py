@@ -175,3 +175,40 @@ def test_a_big_result_no_task_takes_is_read_once_and_its_file_removed(pool):
     spill = p._spill
     p.stop()
     assert not os.path.exists(spill)
+
+
+def test_a_partial_that_kills_every_worker_fails_with_its_function_named(pool):
+    """Found in review: the message read fn.__name__, which a functools.partial (what executor.map of the
+    domain code sends) lacks: the dispatcher thread died and every future waited for ever."""
+    import functools
+
+    p = pool(1)
+    with pytest.raises(WorkerDied, match="die"):
+        p.submit(functools.partial(die)).result(120)
+    assert p.submit(add, 2, 3).result(60) == 5
+
+
+def test_a_failing_dispatcher_fails_every_task_instead_of_leaving_it_waiting(pool, monkeypatch):
+    p = pool(1)
+    assert p.submit(add, 1).result(60) == 1
+
+    def broken(worker):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(p, "_hear", broken)
+    waiting = [p.submit(stamp, "x", 0.2) for _ in range(3)]
+    for f in waiting:
+        with pytest.raises(Exception, match="a bug"):
+            f.result(60)
+    with pytest.raises(RuntimeError, match="dispatcher failed"):
+        p.submit(add, 1)
+
+
+def test_workers_that_die_after_finishing_tasks_do_not_stop_the_pool(pool, tmp_path):
+    """Only workers that die before finishing a task count towards "they die as they start": a long run's
+    occasional deaths (each task under its own limit) must not end it."""
+    p = pool(1)
+    for i in range(8):
+        assert p.submit(add, i).result(60) == i                 # the worker has finished a task...
+        assert p.submit(die_once, str(tmp_path / f"m{i}")).result(60) > 0     # ...then dies once, redone
+    assert p.submit(add, 40, 2).result(60) == 42
