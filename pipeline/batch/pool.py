@@ -611,8 +611,3 @@ def _alive(pid: int) -> bool:
     except OSError:                       # another user's: alive
         return True
     return True
-
-
-def worker_pid() -> int:
-    """This process's id: for :meth:`Pool.run_each` in tests."""
-    return os.getpid()
