@@ -109,7 +109,7 @@ class Session:
         """The cluster: a Dask client (``--scheduler``, or a local cluster with a dashboard), else a local
         :class:`~.pool.Pool`."""
         if self._client is None:
-            if self.scheduler is None and self.dashboard is None:
+            if self.pooled:
                 self._client = self._stack.enter_context(_local_pool(self.workers, prepare, self.startup))
             else:
                 self._client = self._stack.enter_context(_dask_client(self.workers, self.scheduler,
@@ -187,9 +187,9 @@ def local_processes(workers: int | None, scheduler: str | None = None) -> int:
 
 
 def _as_completed(futures: list[cf.Future]) -> Iterator[cf.Future]:
-    """``futures`` as they finish, looking for Ctrl-C every 0.1 s.  Each future reports to a queue once
-    (``concurrent.futures.wait`` called again after each one walked every future still pending: 0.5 s of the
-    client's CPU over abstraction/turn's 741 tasks)."""
+    """``futures`` as they finish, looking for Ctrl-C every 0.1 s.  Each future reports to a queue once, where
+    ``concurrent.futures.wait`` called after each one would walk every future still pending (a cost that grows
+    with the tasks; on abstraction/turn's 741 the client's CPU did not measurably change)."""
     import queue
 
     finished: queue.SimpleQueue[cf.Future] = queue.SimpleQueue()
