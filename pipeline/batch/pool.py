@@ -443,11 +443,14 @@ class Pool(cf.Executor):
                             idle.remove(worker)
 
     def _woken(self) -> None:
-        with self._wake_lock:
-            self._wake_pending = False
+        """Drain the pipe, then allow the next wake: cleared first, a wake between the two had its byte drained
+        and left the flag set, so that no later wake sent one, and the dispatcher slept for ever (a close
+        waiting on it: a hang found in CI)."""
         with contextlib.suppress(EOFError, OSError):
             while self._wake_r.poll():
                 self._wake_r.recv_bytes()
+        with self._wake_lock:
+            self._wake_pending = False
 
     def _assign(self, idle: list[_Worker]) -> list[tuple[_Task, BaseException]]:
         """Under the lock: each free worker of ``idle`` gets the best ready task it may run (and leaves the
