@@ -34,7 +34,7 @@ def listed(prepare: Sequence[tuple[Any, Any]]) -> Iterator[dict[str, str]]:
     an environment variable is capped at 128 kB, and a sample may hold arrays); yields the environment that
     names it to the fork server (:data:`PREPARE`)."""
     from ..core.files import write_atomic
-    from .pool import pickled
+    from .handoff import pickled
 
     folder = tempfile.mkdtemp(prefix="pokerpipe-prepare-")
     path = os.path.join(folder, "prepare.pickle")
@@ -71,18 +71,50 @@ def prepare_listed(path: str | None) -> int:
     return done
 
 
+BLAS_PROBE = "scipy.linalg.cython_blas"     # what numba imports to learn whether a BLAS is at hand
+
+
+def numba_started() -> None:
+    """Fill the registries of numba's CPU target now, as the first kernel a process loads would, without
+    importing SciPy: numba probes for a BLAS by importing :data:`BLAS_PROBE`, and SciPy's import (its
+    ``scipy.linalg``, its array-API layer cloning numpy's namespace, ``numpy.f2py`` among it) was 0.2 s of the
+    fork server's 0.7 s start, on the cluster's critical path (issue 38), for a library no part of pokerpipe
+    uses (SciPy comes with peers: POT, open-spiel).  The probe is answered "absent" while the registries load;
+    then numba's one use of the answer (``numba.np.arraymath._HAVE_BLAS``: whether np.correlate/np.convolve
+    of floats compile to a BLAS dot) is set to whether SciPy is installed, found without importing it, so
+    that a kernel compiled here is the one compiled anywhere else; a kernel that calls BLAS imports SciPy
+    then, as numba does.  Nothing here may stop the server: numba's internals changed only lose the saving."""
+    with contextlib.suppress(Exception):
+        import importlib.util
+        import sys
+
+        blocked = "numba.np.arraymath" not in sys.modules and BLAS_PROBE not in sys.modules
+        if blocked:
+            sys.modules[BLAS_PROBE] = None  # type: ignore[assignment]  # "import halted": ImportError at once
+        try:
+            from numba.core.registry import cpu_target
+
+            cpu_target.target_context.refresh()
+            cpu_target.typing_context.refresh()
+        finally:
+            if blocked and BLAS_PROBE in sys.modules and sys.modules[BLAS_PROBE] is None:
+                del sys.modules[BLAS_PROBE]
+        if blocked:
+            from numba.np import arraymath
+
+            if hasattr(arraymath, "_HAVE_BLAS"):
+                arraymath._HAVE_BLAS = importlib.util.find_spec("scipy") is not None
+
+
 def awaited(fd: int) -> str | None:
     """The path of the file of what to prepare, read from the pipe ``fd`` once the command that started this
     server ahead (:func:`.forkserver.start_ahead`) hands it over, ended by a NUL
     (:func:`.forkserver.handed_bytes`); None where the pipe ends without one (the command found nothing to
-    compute, or ended).  First, while the command plans, numba's own start: the registries of
-    its CPU target, which the first kernel a process loads fills (0.3 s of the server's second; SciPy's BLAS
-    probe among them, where SciPy is installed), and which do not depend on the datasets."""
-    with contextlib.suppress(Exception):    # numba's internals: a version without them only loses the head start
-        from numba.core.registry import cpu_target
-
-        cpu_target.target_context.refresh()
-        cpu_target.typing_context.refresh()
+    compute, or ended).  First, while the command plans, what does not depend on the datasets: numba's own
+    start (:func:`numba_started`), which the first kernel a process loads would do, and ``pyarrow.compute``."""
+    numba_started()
+    with contextlib.suppress(ImportError):
+        import pyarrow.compute  # noqa: F401 - what a part's first cast imports (0.08 s), before the list comes
     got = b""
     try:
         while not got.endswith(b"\0") and (chunk := os.read(fd, 4096)):
@@ -116,5 +148,6 @@ if _listed and _listed.startswith(AHEAD):
     _fd = _listed[len(AHEAD):]
     _listed = awaited(int(_fd)) if _fd.isascii() and _fd.isdigit() else None
 if _listed:
+    numba_started()
     prepare_listed(_listed)
     frozen()
