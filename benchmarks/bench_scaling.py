@@ -24,7 +24,10 @@ line starts it: :func:`pipeline.batch.forkserver.start_ahead`), and the run's ow
 
 Then the model, printed with its terms: wall(w) = client serial + cluster start + worker prepare +
 makespan(w) — the makespan by replaying the measured task costs (CPU seconds plus the measured dispatch
-gap) in the runner's order on ``w`` workers that each take the next task when free, as the scheduler does;
+gap) in the runner's order on ``w`` workers that each take the next ready task when free, each part's write
+ready once its pieces have ended, as the local pool hands them out (its own queue: writes held while pieces
+are ready, up to one a worker; a model that ignored the wait for the pieces put abstraction/turn's 64-worker
+makespan 0.25 s too low);
 worker ``i`` joins ``i`` times the CPU the client and the fork server spend on one worker after the first
 (a probe after each run adds :data:`JOINS` workers to the idle cluster and measures it), and task ``k``
 starts no sooner than ``k`` times the client's CPU a task (its CPU over the run, less what it spends a second
@@ -217,7 +220,7 @@ def terms(r: dict[str, Any]) -> dict[str, Any]:
         "serial_after": max(0.0, m["finished"] - m["last_back"] - m["side_outputs"]),
         "starts": starts, "start_cpu": start_cpu, "prepare": prepare,
         "gap": statistics.median(gaps) if gaps else 0.0, "slack": statistics.median(slack) if slack else 0.0,
-        "cost": cost, "order": [x["cpu"] for x in sorted(tasks, key=lambda x: x["started"])],
+        "cost": cost, "order": _runner_order(tasks),
         "idle": idle, "tail_share": idle / max(1e-9, len(by_worker) * span),
         "joined": [f - firsts[0] for f in firsts],              # when each worker began, after the first
         "workers_cpu": sum(w["cpu"] for w in r["workers"]),
@@ -230,20 +233,62 @@ def terms(r: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def makespan(costs: list[float], workers: int, gap: float, stagger: float = 0.0, own_start: float = 0.0,
-             dispatch: float = 0.0) -> float:
-    """When the last of ``costs`` (in sending order) ends on ``workers`` workers that each take the next task
-    when free, ``gap`` seconds after their last one (list scheduling): worker ``i`` > 0 joins ``i * stagger``
-    seconds after the first, plus ``own_start`` (its own process's start, on its own core), and the client,
-    which hands out and takes back every task on one thread, lets task ``k`` begin no sooner than
-    ``k * dispatch``."""
-    free = [0.0] + [i * stagger + own_start for i in range(1, workers)]
+def _runner_order(tasks: list[dict]) -> list[tuple[float, int, bool]]:
+    """The measured tasks as ``(CPU seconds, part, write)`` in the order the runner sends them: the pieces and
+    whole parts as they started (they run in the order sent), each part's write after them (it waits for
+    them)."""
+    from pipeline.batch.trace import WRITE
+
+    ordered = sorted(tasks, key=lambda x: x["started"])
+    return ([(x["cpu"], x["index"], False) for x in ordered if x.get("piece") != WRITE]
+            + [(x["cpu"], x["index"], True) for x in ordered if x.get("piece") == WRITE])
+
+
+def makespan(tasks: list[tuple[float, int, bool]], workers: int, gap: float, stagger: float = 0.0,
+             own_start: float = 0.0, dispatch: float = 0.0, hold: bool = True) -> float:
+    """When the last of ``tasks`` ends on ``workers`` workers: ``(cost, part, write)`` in the runner's order, a
+    write (a part's pieces combined and written) ready once the part's other tasks have ended.  A free worker
+    takes, ``gap`` seconds after its last task, the next ready one as the local pool hands them out (its own
+    queue, :class:`pipeline.batch.ready.Ready`: writes held while other tasks are ready, up to one per worker;
+    ``hold=False``: each as soon as ready); worker ``i`` > 0 joins ``i * stagger`` seconds after the first, plus
+    ``own_start`` (its own process's start, on its own core), and the client, which hands out and takes back
+    every task on one thread, lets task ``k`` begin no sooner than ``k * dispatch``."""
+    from pipeline.batch.ready import Ready, Task
+
+    ready = Ready(workers)
+    left: dict[int, int] = {}
+    writes: dict[int, Task] = {}
+    for n, (cost, part, write) in enumerate(tasks):
+        made = Task(None, (cost, part), {}, 1 if write else 0, n, hold and write)   # type: ignore[arg-type]
+        if write:
+            writes[part] = made
+        else:
+            left[part] = left.get(part, 0) + 1
+            ready.push(made)
+    free = [(0.0, 0)] + [(i * stagger + own_start, i) for i in range(1, workers)]
     heapq.heapify(free)
-    end = 0.0
-    for k, c in enumerate(costs):
-        t = max(heapq.heappop(free), k * dispatch) + c + gap
-        end = max(end, t)
-        heapq.heappush(free, t)
+    busy: list[tuple[float, int, int, Any]] = []
+    end, sent = 0.0, 0
+    while len(ready) or busy:
+        if len(ready) and free and (not busy or free[0][0] <= busy[0][0]):
+            at, worker = heapq.heappop(free)
+            task = ready.pop()
+            assert task is not None
+            finish = max(at, sent * dispatch) + task.args[0] + gap
+            heapq.heappush(busy, (finish, task.order, worker, task))
+            sent += 1
+            continue
+        finish, _, worker, done = heapq.heappop(busy)
+        end = max(end, finish)
+        heapq.heappush(free, (finish, worker))
+        part = done.args[1]
+        if done.priority == 0 and part in writes:
+            left[part] -= 1
+            if left[part] == 0:
+                ready.push(writes.pop(part))
+        if len(ready):             # a worker idle since before now takes what became ready now
+            free = [(max(at, finish), w) for at, w in free]
+            heapq.heapify(free)
     return end
 
 
@@ -324,7 +369,8 @@ def report(name: str, runs: list[tuple[int, dict, float, float]], predict_at: li
         steps = ", ".join(f"{k} {v:.2f}" for k, v in r.get("startup", {}).items())
         ahead = "" if r.get("ahead") is None else f"the fork server started ahead, {r['ahead']:.2f} s into the run; "
         out.append(f"  {w} workers: cluster start by step (s): {steps}; {ahead}the fork server's CPU "
-                   f"{r['server_cpu']:.2f} s; side outputs {r['moments']['side_outputs']:.2f} s; inputs checked {r['inputs_checked']:.2f} s")
+                   f"{r['server_cpu']:.2f} s; side outputs {r['moments']['side_outputs']:.2f} s; inputs checked "
+                   f"{r['inputs_checked']:.2f} s")
     base_w = min(measured)
     bt = measured[base_w]
     cluster = cluster_model(runs)
@@ -342,9 +388,11 @@ def report(name: str, runs: list[tuple[int, dict, float, float]], predict_at: li
                f"first worker; the others join {1000 * cluster[1]:.1f} ms apart, each after its own start of "
                f"{own:.2f} s CPU) + prepare {prep:.2f} + makespan(w) of {len(bt['cost'])} tasks "
                f"({sum(bt['cost']):.1f} CPU s in all, each + {bt['gap'] + bt['slack']:.3f} s of dispatch and I/O, in "
-               f"the runner's order, on w workers each taking the next task when free, handed out no faster than "
-               f"one per {1000 * bt['dispatch']:.2f} ms of the client's CPU) + side outputs {bt['side']:.2f} "
-               f"(after the last part) + serial after {bt['serial_after']:.2f}   (terms of the {base_w}-worker run; the "
+               f"the runner's order, each part's write after its pieces, on w workers each taking the next ready task "
+               f"when free as the local pool hands them out, writes held while pieces are ready, up to one a worker, "
+               f"no faster than one per {1000 * bt['dispatch']:.2f} ms of the client's CPU) + side outputs "
+               f"{bt['side']:.2f} (after the last part) + serial after {bt['serial_after']:.2f}   (terms of the "
+               f"{base_w}-worker run; the "
                f"cluster's start: the median over all runs; the joining: the join probe's client and fork-server "
                f"CPU a worker, serial in those two processes; the pace the workers joined at on this machine, "
                f"oversubscribed: {1000 * fitted_stagger(runs):.0f} ms)")

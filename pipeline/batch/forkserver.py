@@ -23,8 +23,8 @@ FORKSERVER_PRELOAD = ["numpy", "pyarrow", "numba", f"{__package__}.pool", f"{__p
 @contextlib.contextmanager
 def forked(prepare: Sequence[tuple[Any, Any]], dask: bool = True) -> Iterator[None]:
     """Within the block, a local cluster's worker processes are forked from one server process (the
-    ``forkserver`` start method) that imported, once, what every worker needs: the program's main module,
-    numpy, pyarrow, numba, the pool's worker loop (:mod:`.pool`), and :mod:`.preload`, which prepares there
+    ``forkserver`` start method) that imported, once, what every worker needs: numpy, pyarrow, numba, the
+    pool and its workers' loop (:mod:`.pool`, :mod:`.handoff`), and :mod:`.preload`, which prepares there
     the datasets of ``prepare`` (``(dataset, sample)`` pairs).  ``dask``: the workers are a Dask cluster's
     (their nannies told to fork them from the server), else a :class:`~.pool.Pool`'s.
 

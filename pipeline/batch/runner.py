@@ -386,8 +386,10 @@ def _compute(dataset: Dataset, storage: Storage, session: Session, partitions: l
 
     Each missing part is one task, or — when its partition comes in several
     pieces (:meth:`Dataset.pieces`) — one task per piece and one that combines
-    and writes them, run as soon as they are done (a higher priority).  Work is
-    sent costly first (:meth:`Dataset.cost`), so that the end of the run is
+    and writes them once they are done: on Dask at once (a higher priority); on
+    a local pool held while pieces are ready, up to one write per worker
+    (:mod:`.ready`), so that the run ends on writes that can all run rather
+    than on those waiting for the last pieces.  Work is sent costly first (:meth:`Dataset.cost`), so that the end of the run is
     filled with short tasks and no worker idles while another finishes a long
     one; which task runs where never changes the bytes.
     """
@@ -414,7 +416,7 @@ def _compute(dataset: Dataset, storage: Storage, session: Session, partitions: l
         else:
             done = [session.submit(compute_piece, dataset, group[0], n, p) for n, p in enumerate(pieces)]
             pending.add(session.submit(write_part, dataset, group[0], files[group[0]], location, shown, *done,
-                                       priority=1))
+                                       priority=1, hold=True))
     computed = 0
     try:
         for future in session.completed(pending):

@@ -121,12 +121,14 @@ class Session:
         """Whether the cluster is a local :class:`~.pool.Pool` (started, or to be started), not Dask."""
         return self.scheduler is None and self.dashboard is None
 
-    def submit(self, fn: Callable[..., Any], *args: Any, priority: int = 0) -> Any:
+    def submit(self, fn: Callable[..., Any], *args: Any, priority: int = 0, hold: bool = False) -> Any:
         """Run ``fn(*args)`` on the cluster; a future.  An argument that is an earlier submission's future is
-        replaced there by its result (on Dask moved between workers; on a local pool through this process);
-        of two tasks ready at once, the one of higher ``priority`` runs first (else the one submitted first)."""
+        replaced there by its result (on Dask moved between workers; on a local pool through a file); of two
+        tasks ready at once, the one of higher ``priority`` runs first (else the one submitted first).  On a
+        local pool a task submitted with ``hold`` waits while other tasks are ready, up to one such task per
+        worker (:mod:`.ready`); Dask, which keeps results in its workers' memory, runs it when ready."""
         if self.pooled:
-            return self.client().task(fn, args, priority=priority)
+            return self.client().task(fn, args, priority=priority, hold=hold)
         return self.client().submit(fn, *args, pure=False, priority=priority)
 
     def completed(self, futures: Iterable[Any]) -> Iterator[Any]:

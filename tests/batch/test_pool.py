@@ -11,6 +11,7 @@ import time
 import pytest
 
 from pipeline.batch.pool import ALLOWED_FAILURES, Pool, WorkerDied
+from pipeline.batch.ready import Ready, Task
 
 CONTEXT = multiprocessing.get_context("forkserver" if "forkserver" in multiprocessing.get_all_start_methods()
                                       else "spawn")
@@ -73,6 +74,32 @@ def test_a_free_worker_takes_the_highest_priority_then_the_first_submitted(pool)
     busy.result(60)
     ran = sorted((f.result(60) for f in later), key=lambda r: r[1])
     assert [name for name, _ in ran] == ["c", "a", "b", "d"]
+
+
+def test_held_tasks_wait_while_others_are_ready_unless_more_than_the_limit_wait():
+    ready = Ready(limit=2)
+    spec = [("w1", 1, True), ("p1", 0, False), ("w2", 1, True), ("p2", 0, False), ("w3", 1, True), ("p3", 0, False)]
+    names = {}
+    for n, (name, priority, hold) in enumerate(spec):
+        task = Task(add, (), {}, priority, n, hold)
+        names[id(task)] = name
+        ready.push(task)
+    order = []
+    while (task := ready.pop()) is not None:
+        order.append(names[id(task)])
+    # three held, two may wait: the first goes at once; the other two once nothing else is ready
+    assert order == ["w1", "p1", "p2", "p3", "w2", "w3"]
+    assert len(ready) == 0
+
+
+def test_a_held_task_runs_after_the_ready_ones_on_one_worker(pool):
+    p = pool(1)
+    busy = p.task(stamp, ("busy", 0.5))
+    later = [p.task(stamp, (name,), hold=hold) for name, hold in (("h1", True), ("h2", True), ("a", False),
+                                                                  ("b", False))]
+    busy.result(60)
+    ran = sorted((f.result(60) for f in later), key=lambda r: r[1])
+    assert [name for name, _ in ran] == ["h1", "a", "b", "h2"]     # one worker: one held task may wait
 
 
 def test_an_argument_that_is_a_future_is_its_result(pool):
