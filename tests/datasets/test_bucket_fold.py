@@ -7,7 +7,7 @@ import pyarrow as pa
 import pytest
 
 from pipeline.abstraction.streets import NO_BUCKET
-from pipeline.datasets.abstraction_arrays import BucketFold
+from pipeline.datasets.abstraction_arrays import BucketFold, npy_bytes
 
 FLOP = 1_286_792          # canonical flop situations (Waugh 2013)
 K = 6
@@ -59,3 +59,15 @@ def test_what_stopped_the_centroid_files_is_raised_by_outputs() -> None:
     fold.add(_rows()[2])
     with pytest.raises(FileNotFoundError, match="flop-centroids"):
         fold.outputs()
+
+
+@pytest.mark.parametrize("array", [
+    np.arange(10, dtype=np.uint16), np.zeros((0, 0), np.float32), np.zeros((2, 0, 3)), np.array(3.5),
+    np.random.default_rng(1).random((7, 5)).astype(np.float32), np.random.default_rng(2).random((8, 6))[::2, 1:],
+    np.asfortranarray(np.random.default_rng(3).random((3, 4, 5))), np.array(["a", "bc"]),
+    np.zeros(3, dtype=[("x", "<i4"), ("y", "<f8")]), np.array([1, None], dtype=object)],
+    ids=["uint16", "empty", "empty-3d", "0-d", "float32", "strided", "fortran", "text", "structured", "object"])
+def test_npy_bytes_are_numpy_saves_own(array: np.ndarray) -> None:
+    buf = io.BytesIO()
+    np.save(buf, array)
+    assert npy_bytes(array) == buf.getvalue()
