@@ -7,7 +7,7 @@ Default datasets: ``matchups ehs-table/flop abstraction/turn exploitability``.  
 inputs are built first (untimed) and its kernels compiled; then, for each worker count, the dataset is
 rebuilt from nothing (``force``) by a fresh process, as ``pokerpipe tables DATASET --workers N --quiet``
 would (its local cluster's fork server started first thing, before the process's own imports, as the command
-line starts it: :func:`pipeline.batch.forkserver.start_ahead`), and the run's own record
+line starts it: :mod:`jobs.launch`), and the run's own record
 (:mod:`pipeline.batch.trace`) gives:
 
 * wall seconds; CPU seconds of the client process (it also runs the local scheduler and the nannies), of the
@@ -62,6 +62,22 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
+_AHEAD: list[float] = []      # when a timed child started its fork server (epoch seconds)
+
+
+def _ahead_of_imports() -> None:
+    """A timed child (``--child SPEC``) of a local run starts its cluster's fork server before it imports
+    anything more (numpy, pokerpipe's runner), as the command line does (:mod:`jobs.launch`)."""
+    if __name__ == "__main__" and sys.argv[1:2] == ["--child"] and len(sys.argv) > 2:
+        spec = json.loads(sys.argv[2])
+        if not spec.get("scheduler") and not spec.get("prepare"):
+            from pipeline.batch.forkserver import start_ahead
+
+            start_ahead()
+            _AHEAD.append(time.time())
+
+
+_ahead_of_imports()
 from common import Yardstick  # noqa: E402
 
 DEFAULT = ["matchups", "ehs-table/flop", "abstraction/turn", "exploitability"]
@@ -98,12 +114,8 @@ def _descendants_cpu() -> tuple[float, float]:
 def child(spec: dict[str, Any]) -> dict[str, Any]:
     """One timed build of ``spec['dataset']`` (its inputs already built) on ``spec['workers']`` workers."""
     wall0, cpu0 = time.time(), time.process_time()
-    if not spec.get("scheduler") and not spec.get("prepare"):
-        from pipeline.batch.forkserver import start_ahead
-
-        start_ahead()        # as the command line does first thing, before its own imports (jobs/options.py)
-    ahead = time.time()
     from pipeline.batch.session import Session
+    from pipeline.batch.trace import process_started
     from pipeline.datasets import build_many
     from pipeline.datasets.build import plan
 
@@ -135,7 +147,7 @@ def child(spec: dict[str, Any]) -> dict[str, Any]:
     t = report.trace
     return {
         "dataset": report.name, "params": report.manifest.get("parameters"), "wall": ended - wall0,
-        "ahead": None if spec.get("scheduler") else ahead - wall0,
+        "ahead": _AHEAD[0] - process_started() if _AHEAD else None,
         "import": imported - wall0, "client_cpu": client_cpu, "tree_cpu": tree,
         "server_cpu": server, "startup": startup, "computed": report.computed,
         "bytes": report.bytes, "rows": report.rows,
@@ -367,7 +379,7 @@ def report(name: str, runs: list[tuple[int, dict, float, float]], predict_at: li
                    f"{t['rss_peak'] / 2**20:7.0f} {same}")
     for w, r, _, _ in runs:
         steps = ", ".join(f"{k} {v:.2f}" for k, v in r.get("startup", {}).items())
-        ahead = "" if r.get("ahead") is None else f"the fork server started ahead, {r['ahead']:.2f} s into the run; "
+        ahead = "" if r.get("ahead") is None else f"the fork server started ahead, {r['ahead']:.2f} s after the process; "
         out.append(f"  {w} workers: cluster start by step (s): {steps}; {ahead}the fork server's CPU "
                    f"{r['server_cpu']:.2f} s; side outputs {r['moments']['side_outputs']:.2f} s; inputs checked "
                    f"{r['inputs_checked']:.2f} s")

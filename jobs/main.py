@@ -42,7 +42,7 @@ def _bare_workers(argv: list[str]) -> list[str]:
     """``--workers`` (``-w``) given no value — last, or before another option — means every core this process
     may use: the value is filled in, so that each command sees a number (a value the option cannot take is
     still the option parser's to refuse)."""
-    from pipeline.core.combinatorics import available_cores
+    from pipeline.core.cores import available_cores
 
     out = list(argv)
     for i in range(len(out) - 1, -1, -1):

@@ -46,7 +46,7 @@ MOST_TEST_PROCESSES = 4
 def pytest_xdist_auto_num_workers(config):
     """``-n auto``: one test process for each core this process may run on (its affinity, which pytest-xdist's
     count of physical cores ignores), at most :data:`MOST_TEST_PROCESSES`."""
-    from pipeline.core.combinatorics import available_cores
+    from pipeline.core.cores import available_cores
 
     return min(available_cores(), MOST_TEST_PROCESSES)
 

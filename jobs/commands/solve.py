@@ -52,7 +52,7 @@ def solve(game: str = typer.Argument(..., metavar="GAME", help="leduc or hulhe (
 
     from concurrent.futures import ThreadPoolExecutor
 
-    from pipeline.core.combinatorics import available_cores
+    from pipeline.core.cores import available_cores
 
     threads = workers or available_cores()
     try:

@@ -27,7 +27,7 @@ from typing import Any, Optional
 import numpy as np
 from numba import njit
 
-from ..core.combinatorics import available_cores
+from ..core.cores import available_cores
 from ..isomorphism.situations import street_size
 from .kmeans import Clustering, assign, fit
 from .streets import METRIC, STREETS, StreetRows, scale, street_rows

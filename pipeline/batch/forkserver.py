@@ -286,7 +286,7 @@ def start_ahead() -> None:
     take it from the command's own), or where one was started ahead already."""
     import multiprocessing
 
-    from ..core.combinatorics import available_cores
+    from ..core.cores import available_cores
     from .preload import AHEAD, PREPARE
 
     if "forkserver" not in multiprocessing.get_all_start_methods() or _AHEAD or available_cores() < 2:

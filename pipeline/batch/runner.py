@@ -389,9 +389,10 @@ def _compute(dataset: Dataset, storage: Storage, session: Session, partitions: l
     and writes them once they are done: on Dask at once (a higher priority); on
     a local pool held while pieces are ready, up to one write per worker
     (:mod:`.ready`), so that the run ends on writes that can all run rather
-    than on those waiting for the last pieces.  Work is sent costly first (:meth:`Dataset.cost`), so that the end of the run is
-    filled with short tasks and no worker idles while another finishes a long
-    one; which task runs where never changes the bytes.
+    than on those waiting for the last pieces.  Work is sent costly first
+    (:meth:`Dataset.cost`), so that the end of the run is filled with short
+    tasks and no worker idles while another finishes a long one; which task
+    runs where never changes the bytes.
     """
     units: list[tuple[float, int, list[int], list]] = []   # (cost, order, parts, pieces of the one split part)
     whole = []                                   # parts computed in one task (grouped when there are many)

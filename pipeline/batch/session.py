@@ -22,7 +22,7 @@ import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Optional
 
-from ..core.combinatorics import available_cores
+from ..core.cores import available_cores
 from .errors import RunnerError
 from .fanout import ProgressExecutor
 from .forkserver import discard_ahead, forked

@@ -22,12 +22,17 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from .files import PathKindError, make_folders, open_regular, write_atomic
 from .version import __version__
+
+if TYPE_CHECKING:
+    import numpy as np
+
+# numpy is imported where the tables are read and written, not here: ``pipeline/__init__`` asks this module
+# where numba's cache is, and the command line's first act (its fork server, started before anything else is
+# loaded: :func:`pipeline.batch.forkserver.start_ahead`) must not wait for numpy
 
 DIGEST = "__sha256__"
 
@@ -66,6 +71,8 @@ def sources_digest() -> str:
 
 def arrays_digest(arrays: dict[str, np.ndarray]) -> str:
     """SHA-256 over the arrays' names, dtypes, shapes and bytes, in name order."""
+    import numpy as np
+
     h = hashlib.sha256()
     for name in sorted(arrays):
         a = np.ascontiguousarray(arrays[name])
@@ -76,6 +83,8 @@ def arrays_digest(arrays: dict[str, np.ndarray]) -> str:
 
 def _read(path: Path) -> dict[str, np.ndarray] | None:
     """The arrays at ``path`` if the file is whole and its digest matches, else None."""
+    import numpy as np
+
     try:
         with open_regular(path) as raw, np.load(raw, allow_pickle=False) as f:   # a folder, FIFO, link: one line
             arrays = {k: f[k] for k in f.files}
@@ -102,6 +111,8 @@ def load_or_build(path: Path, build: Callable[[], dict[str, np.ndarray]],
         return got
     if got is not None:
         print(f"pokerpipe: cached table {path} was damaged or stale; rebuilding it", file=sys.stderr)
+    import numpy as np
+
     arrays = build()
     payload: dict[str, Any] = {**arrays, DIGEST: np.array(arrays_digest(arrays))}
     buf = io.BytesIO()

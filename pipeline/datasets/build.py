@@ -35,7 +35,7 @@ from ..batch.spec import Dataset
 from ..batch.storage import Storage, StorageError
 from ..batch.verified import manifest_path, part_path
 from ..core.budget import MAX_WORK_SECONDS, refuse_beyond
-from ..core.combinatorics import available_cores
+from ..core.cores import available_cores
 from ..core.errors import InputError
 from ..core.inputs import parse_json, shown
 from .registry import DatasetError, dataset

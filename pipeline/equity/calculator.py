@@ -35,7 +35,7 @@ import numpy as np
 
 from ..core.budget import TargetWatch, duration, refuse_beyond, refuse_count
 from ..core.cards import CardError, check_disjoint, format_cards, mask_of, parse_board, parse_cards
-from ..core.combinatorics import available_cores
+from ..core.cores import available_cores
 from ..core.inputs import integer, shown
 from ..evaluator.decks import STANDARD, Deck
 from ..evaluator.kernels import Tables

@@ -19,7 +19,7 @@ import numpy as np
 
 from ..core.budget import refuse_count
 from ..core.cards import CardError, check_disjoint, format_cards, mask_of, parse_board, parse_cards
-from ..core.combinatorics import available_cores
+from ..core.cores import available_cores
 from ..core.inputs import integer
 from ..equity import equity
 from ..equity.calculator import MAX_TRIALS, MC_TRIALS_PER_SECOND

@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
-from ..core.combinatorics import BINOM, available_cores
+from ..core.combinatorics import BINOM
+from ..core.cores import available_cores
 from .paytable import MAX_PAY, PayTable, PayTableError
 from .subsets import FamilyTables, family_tables, subset_row
 

@@ -9,7 +9,7 @@ import pytest
 from support.layout import manifest
 
 from jobs.main import _bare_workers
-from pipeline.core.combinatorics import available_cores
+from pipeline.core.cores import available_cores
 
 
 def test_a_bare_workers_option_is_every_core():
