@@ -5,9 +5,14 @@
 :mod:`.runner`     one dataset's partitions on the cluster: resume, lock, manifest, costly work first
 :mod:`.parts`      what the workers run: parts whole or in pieces, atomic checksummed writes
 :mod:`.trace`      where a run's time goes: each task's worker, cost and start, the client's moments
-:mod:`.session`    the Dask cluster of a run and its progress display
+:mod:`.session`    the cluster of a run (a local pool, or Dask's) and its progress display
+:mod:`.pool`       the local pool: workers forked from a prepared server, fed by one thread
+:mod:`.ready`      the pool's ready tasks, in the order free workers take them
+:mod:`.handoff`    what passes between the pool and its workers: pickles, results left in files
+:mod:`.forkserver` the server the local workers are forked from, started ahead of the command
 :mod:`.preload`    what a local cluster's workers inherit from the process they are forked from
 :mod:`.workers`    local workers that leave Ctrl-C to the command
+:mod:`.sigint`     Ctrl-C while a local cluster starts: blocked, then held until the start is done
 :mod:`.fanout`     the one fan-out: an executor whose tasks show on the progress display
 :mod:`.parquet`    deterministic Parquet bytes and the parts' metadata
 :mod:`.storage`    a local folder or an object-store URL (``Files``), written atomically
