@@ -103,6 +103,9 @@ class BucketFold:
     def _centroid_files(self) -> None:
         from ..abstraction.fitting import centroid_distances
         from ..abstraction.streets import METRIC
+        from ..core.numba_start import numba_started
+
+        numba_started()        # numba's first use in the client, without SciPy: 0.6 s of its CPU less
 
         try:
             centroids = self.centroids()

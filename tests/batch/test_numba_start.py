@@ -1,5 +1,6 @@
-"""numba's start in the fork server (pipeline.batch.preload.numba_started) without SciPy's import: numba probes
-for a BLAS by importing scipy.linalg.cython_blas, 0.2 s of the server's start for a library no part uses.
+"""numba's start (pipeline.core.numba_start.numba_started: the fork server's, a run client's) without SciPy's
+import: numba probes for a BLAS by importing scipy.linalg.cython_blas, 0.2 s of the server's start for a
+library no part uses.
 The kernels compiled afterwards must be those compiled in any other process: np.convolve of floats takes BLAS
 where SciPy is installed, as numba decides on its own, and np.dot still works.
 
@@ -46,7 +47,7 @@ def run(start: str) -> dict:
 
 
 def test_numba_starts_without_importing_scipy_linalg_and_compiles_as_anywhere_else():
-    ours = run("from pipeline.batch.preload import numba_started\nnumba_started()")
+    ours = run("from pipeline.core.numba_start import numba_started\nnumba_started()")
     plain = run("from numba.core.registry import cpu_target\n"
                 "cpu_target.target_context.refresh(); cpu_target.typing_context.refresh()")
     assert not ours["linalg_before"]
