@@ -356,10 +356,12 @@ def _server_environ_of(server: dict[str, str]) -> dict[str, str]:
 
 def _stop_idle_forkserver() -> None:
     """Stop this process's fork server if it runs and no child process of ours is alive (its preloads are an
-    earlier cluster's)."""
+    earlier cluster's): neither one multiprocessing lists nor a pool's worker (:func:`.pool.workers_alive`)."""
     import multiprocessing
+    import sys
 
-    if not multiprocessing.active_children():
+    pool = sys.modules.get(f"{__package__}.pool")
+    if not multiprocessing.active_children() and not (pool is not None and pool.workers_alive()):
         _stop_forkserver()
 
 

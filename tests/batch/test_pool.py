@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from pipeline.batch.pool import ALLOWED_FAILURES, Pool, WorkerDied
+from pipeline.batch.pool import ALLOWED_FAILURES, Pool, WorkerDied, workers_alive
 from pipeline.batch.ready import Ready, Task
 
 CONTEXT = multiprocessing.get_context("forkserver" if "forkserver" in multiprocessing.get_all_start_methods()
@@ -239,3 +239,15 @@ def test_workers_that_die_after_finishing_tasks_do_not_stop_the_pool(pool, tmp_p
         assert p.submit(add, i).result(60) == i                 # the worker has finished a task...
         assert p.submit(die_once, str(tmp_path / f"m{i}")).result(60) > 0     # ...then dies once, redone
     assert p.submit(add, 40, 2).result(60) == 42
+
+
+def test_workers_are_the_pools_to_track_not_multiprocessings(pool):
+    """multiprocessing polls every child it lists at each start (n²/2 polls for n workers): the pool takes its
+    workers off that list, and answers itself whether they live (the fork server is not stopped under them)."""
+    p = pool(3)
+    p.run_each(os.getpid, timeout=60)
+    assert len(p.pids()) == 3
+    assert not [c for c in multiprocessing.active_children() if c.pid in p.pids()]
+    assert p.alive() and workers_alive()
+    p.stop()
+    assert not p.alive()
