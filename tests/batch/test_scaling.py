@@ -173,7 +173,9 @@ def test_workers_fork_from_a_frozen_server_with_dasks_worker_environment():
     for client, worker in runs:
         assert client[0] == 0 and client[2] is None, client
         assert worker[0] > 100_000 and worker[1] in (1, None) and worker[2] is None, worker
-        assert worker[3] == "system" and worker[4] < 4, worker  # afresh, 24 MB is 12 faults of 2 MB or 6,144 of 4 kB
+        # afresh, 24 MB is 12 faults of 2 MB pages or 6,144 of 4 kB; kept, the few of the objects the call touches
+        # (2 on a quiet machine, 4 once in a loaded CI run)
+        assert worker[3] == "system" and worker[4] < 8, worker
     # nothing unset, nothing added but the two names Dask's nanny writes itself, once a process
     first, again = ({name for call, name, there in client[5] if call == "unsetenv" or not there} for client, _ in runs)
     assert first <= {"__DASK_PARENT_PID", "PYTHONHASHSEED"} and not again, runs
