@@ -181,6 +181,7 @@ class Pool(cf.Executor):
         with self._lock:
             self._wanted += workers
             self._size += workers
+            self._ready.limit = self._size          # held tasks that may wait: one a worker
             self._changed.notify_all()
 
     def alive(self) -> bool:
