@@ -28,8 +28,10 @@ gap) in the runner's order on ``w`` workers that each take the next ready task w
 ready once its pieces have ended, as the local pool hands them out (its own queue: writes held while pieces
 are ready, up to one a worker; a model that ignored the wait for the pieces put abstraction/turn's 64-worker
 makespan 0.25 s too low);
-worker ``i`` joins ``i`` times the CPU the client and the fork server spend on one worker after the first
-(a probe after each run adds :data:`JOINS` workers to the idle cluster and measures it), and task ``k``
+worker ``i`` joins ``i`` times the CPU the client spends on one worker after the first (and the fork server,
+where it forks each one), and no sooner than the tree the local pool starts its workers as has forked it,
+log2(w) forks (:mod:`pipeline.batch.branches`; a probe after each run adds :data:`JOINS` workers to the idle
+cluster and measures both, the fork server's CPU to the nanosecond), and task ``k``
 starts no sooner than ``k`` times the client's CPU a task (its CPU over the run, less what it spends a second
 idle, shared among the tasks).  Worker counts above this machine's cores run oversubscribed: their wall
 times are no figure of merit, but the CPU terms still hold, and the prediction is made from CPU terms.
@@ -165,29 +167,56 @@ JOINS = 8       # workers the join probe adds
 IDLE = 1.0      # seconds the probe then leaves the cluster idle, to measure what the client spends a second anyway
 
 
+def _server_cpu() -> float:
+    """The fork server's CPU seconds, to the nanosecond where the kernel says (``/proc/<pid>/task/*/schedstat``:
+    the clock-tick count psutil reads is 10 ms, coarser than what a fork costs), else psutil's."""
+    import glob
+
+    import psutil
+
+    for p in psutil.Process().children():
+        try:
+            if "forkserver" not in " ".join(p.cmdline()):
+                continue
+            stats = glob.glob(f"/proc/{p.pid}/task/*/schedstat")
+            if stats:
+                return sum(int(open(f).read().split()[0]) for f in stats) / 1e9
+            t = p.cpu_times()
+            return t.user + t.system
+        except (psutil.Error, OSError, ValueError):
+            pass
+    return 0.0
+
+
 def _join_probe(session: Any, workers: int) -> dict[str, float]:
-    """What one more worker costs the processes every worker's start goes through, one after the other: the
-    client (which forks them through the server one at a time, and on a Dask cluster runs the scheduler and every
-    nanny on one event loop) and the fork server (which forks them).  Measured after the run, on the same
-    cluster: :data:`JOINS` workers are added to the idle cluster and the CPU those two processes spend until
-    all have started (each has run a first task) is divided among them; then the client's CPU a second while
-    nothing runs (a Dask cluster's heartbeats and periodic work).  A worker's own start (its process's CPU
-    until its first part) runs on its own core, in parallel; this is the part of joining that does not, and
-    so what spaces the workers' arrivals on a machine with a core each."""
+    """What more workers cost the processes their start goes through one after the other: the client (which
+    takes each in, and on a Dask cluster runs the scheduler and every nanny on one event loop) and the fork
+    server (which forks them, or only the first of a tree: :mod:`pipeline.batch.branches`).  Measured after the
+    run, on the same cluster: :data:`JOINS` workers are added to the idle cluster, as the pool starts them, and
+    the CPU those two processes spend until all have started (each has run a first task) is counted: the
+    client's a worker, and the server's a fork it made; then the client's CPU a second while nothing runs (a
+    Dask cluster's heartbeats and periodic work).  A worker's own start (its process's CPU until its first
+    part, its forks of a tree's workers included) runs on its own core, in parallel; this is the part of
+    joining that does not."""
+    from pipeline.batch.branches import TREE
+
     client = session.client()
-    c0, s0, t0 = time.process_time(), _descendants_cpu()[1], time.perf_counter()
+    c0, s0, t0 = time.process_time(), _server_cpu(), time.perf_counter()
     if session.pooled:
         client.grow(JOINS)
         client.run_each(os.getpid, timeout=120)
+        forks = 1 if TREE else JOINS
     else:
         cluster = getattr(client, "cluster", None)
         if cluster is None:
             return {}
         cluster.scale(workers + JOINS)
         client.wait_for_workers(workers + JOINS, timeout=120)
-    wall, c1 = time.perf_counter() - t0, time.process_time()
+        forks = JOINS
+    wall, c1, s1 = time.perf_counter() - t0, time.process_time(), _server_cpu()
     time.sleep(IDLE)
-    return {"client_cpu": (c1 - c0) / JOINS, "server_cpu": (_descendants_cpu()[1] - s0) / JOINS, "wall": wall / JOINS,
+    return {"client_cpu": (c1 - c0) / JOINS, "server_cpu": (s1 - s0) / JOINS, "fork": (s1 - s0) / forks,
+            "tree": bool(session.pooled and TREE), "wall": wall / JOINS,
             "idle_cpu": (time.process_time() - c1) / IDLE}
 
 
@@ -256,15 +285,16 @@ def _runner_order(tasks: list[dict]) -> list[tuple[float, int, bool]]:
             + [(x["cpu"], x["index"], True) for x in ordered if x.get("piece") == WRITE])
 
 
-def makespan(tasks: list[tuple[float, int, bool]], workers: int, gap: float, stagger: float = 0.0,
+def makespan(tasks: list[tuple[float, int, bool]], workers: int, gap: float, joins: list[float] | None = None,
              own_start: float = 0.0, dispatch: float = 0.0, hold: bool = True) -> float:
     """When the last of ``tasks`` ends on ``workers`` workers: ``(cost, part, write)`` in the runner's order, a
     write (a part's pieces combined and written) ready once the part's other tasks have ended.  A free worker
     takes, ``gap`` seconds after its last task, the next ready one as the local pool hands them out (its own
     queue, :class:`pipeline.batch.ready.Ready`: writes held while other tasks are ready, up to one per worker;
-    ``hold=False``: each as soon as ready); worker ``i`` > 0 joins ``i * stagger`` seconds after the first, plus
-    ``own_start`` (its own process's start, on its own core), and the client, which hands out and takes back
-    every task on one thread, lets task ``k`` begin no sooner than ``k * dispatch``."""
+    ``hold=False``: each as soon as ready); worker ``i`` joins at ``joins[i]`` seconds (:func:`join_times`;
+    none: all at once), plus ``own_start`` for each after the first (its own process's start, on its own
+    core), and the client, which hands out and takes back every task on one thread, lets task ``k`` begin no
+    sooner than ``k * dispatch``."""
     from pipeline.batch.ready import Ready, Task
 
     ready = Ready(workers)
@@ -277,7 +307,8 @@ def makespan(tasks: list[tuple[float, int, bool]], workers: int, gap: float, sta
         else:
             left[part] = left.get(part, 0) + 1
             ready.push(made)
-    free = [(0.0, 0)] + [(i * stagger + own_start, i) for i in range(1, workers)]
+    joins = joins or [0.0] * workers
+    free = [(joins[i] + (own_start if i else 0.0), i) for i in range(workers)]
     heapq.heapify(free)
     busy: list[tuple[float, int, int, Any]] = []
     end, sent = 0.0, 0
@@ -304,17 +335,29 @@ def makespan(tasks: list[tuple[float, int, bool]], workers: int, gap: float, sta
     return end
 
 
-def predict(base: dict[str, Any], workers: int, cluster: tuple[float, float]) -> float:
+def join_times(workers: int, cluster: tuple[float, float, float]) -> list[float]:
+    """When each of ``workers`` workers joins, after the cluster's start: the ``i``-th no sooner than ``i``
+    times the client's (and, forked one after the other, the fork server's) CPU a worker, ``cluster[1]``, and,
+    started as a tree whose forks take ``cluster[2]`` seconds each, when the tree has forked it
+    (:func:`pipeline.batch.branches.joined_after`: every worker of 64 after 6 forks)."""
+    from pipeline.batch.branches import joined_after
+
+    _, each, fork = cluster
+    tree = sorted(joined_after(workers, fork)) if fork > 0 else [0.0] * workers
+    return [max(t, i * each) for i, t in enumerate(tree)]
+
+
+def predict(base: dict[str, Any], workers: int, cluster: tuple[float, float, float]) -> float:
     """The dataset's predicted seconds on ``workers`` workers from the terms of a measured run (``base``): the
-    client's serial seconds, the cluster's start until its first worker ``a`` with the others joining ``b``
-    seconds apart (``cluster``) and each taking its measured start CPU, the median worker preparation, the
-    makespan of the measured task costs (CPU) in the runner's order with the client's CPU a task as the pace
-    at which it can hand them out, and the side outputs (what is left of them after the last part: made then by
-    one worker, or finished by the client from the columns it folded in as the parts came back)."""
-    a, b = cluster
+    client's serial seconds, the cluster's start until its first worker ``cluster[0]``, the others joining as
+    :func:`join_times` says, each taking its measured start CPU, the median worker preparation, the makespan of
+    the measured task costs (CPU) in the runner's order with the client's CPU a task as the pace at which it can
+    hand them out, and the side outputs (what is left of them after the last part: made then by one worker, or
+    finished by the client from the columns it folded in as the parts came back)."""
     own = statistics.median(base["start_cpu"] or [0.0])
-    return (base["serial_before"] + a + statistics.median(base["prepare"] or [0.0])
-            + makespan(base["order"], workers, base["gap"] + base["slack"], b, own, base["dispatch"])
+    return (base["serial_before"] + cluster[0] + statistics.median(base["prepare"] or [0.0])
+            + makespan(base["order"], workers, base["gap"] + base["slack"], join_times(workers, cluster), own,
+                       base["dispatch"])
             + base["side"] + base["serial_after"])
 
 
@@ -326,20 +369,21 @@ def fitted_stagger(runs: list[tuple[int, dict, float, float]]) -> float:
     return sum(i * t for i, t in points) / sxx if sxx else 0.0
 
 
-def cluster_model(runs: list[tuple[int, dict, float, float]]) -> tuple[float, float]:
+def cluster_model(runs: list[tuple[int, dict, float, float]]) -> tuple[float, float, float]:
     """The cluster's start: ``a``, until its first worker can work (the median over the runs: the fork server,
-    the scheduler and one worker do not depend on how many follow), and ``b``, the seconds between one worker
-    joining and the next: the CPU the client and the fork server spend, one worker after the other, on each
-    (the join probe's median over the runs), or, where no probe ran (an existing cluster), the joining pace
-    fitted over the runs (:func:`fitted_stagger`)."""
+    the scheduler and one worker do not depend on how many follow); ``b``, the serial CPU a worker joining
+    costs, the client's (and the fork server's where it forks each worker); and ``f``, a fork's CPU where the
+    workers start as a tree (:mod:`pipeline.batch.branches`; else 0): the join probe's medians over the runs,
+    or, where no probe ran (an existing cluster), the joining pace fitted over the runs
+    (:func:`fitted_stagger`)."""
     a = statistics.median([r["moments"]["cluster_seconds"] for _, r, _, _ in runs])
     probes = [r["joins"] for _, r, _, _ in runs if r.get("joins")]
     if probes:
-        return a, statistics.median(p["client_cpu"] + p["server_cpu"] for p in probes)
-    return a, fitted_stagger(runs)
+        tree = all(p.get("tree") for p in probes)
+        b = statistics.median(p["client_cpu"] + (0.0 if tree else p["server_cpu"]) for p in probes)
+        return a, b, statistics.median(p.get("fork", 0.0) for p in probes) if tree else 0.0
+    return a, fitted_stagger(runs), 0.0
 
-
-# --------------------------------------------------------------------------- printing
 
 def cpu_name() -> str:
     try:
@@ -391,22 +435,26 @@ def report(name: str, runs: list[tuple[int, dict, float, float]], predict_at: li
     for w, r, _, _ in runs:
         if r.get("joins"):
             j = r["joins"]
-            out.append(f"  {w} workers: join probe ({JOINS} workers added to the idle cluster after the run): a worker "
-                       f"costs the client {1000 * j['client_cpu']:.1f} ms and the fork server "
-                       f"{1000 * j['server_cpu']:.1f} ms of CPU, {1000 * j['wall']:.0f} ms of wall here; the idle "
-                       f"client then spent {1000 * j.get('idle_cpu', 0.0):.0f} ms of CPU a second")
+            how = (f"as a tree, the fork server forking the first ({1000 * j['fork']:.2f} ms of its CPU) and the "
+                   f"workers the others" if j.get("tree") else
+                   f"the fork server forking each ({1000 * j['server_cpu']:.2f} ms of its CPU a worker)")
+            out.append(f"  {w} workers: join probe ({JOINS} workers added to the idle cluster after the run, {how}): a "
+                       f"worker costs the client {1000 * j['client_cpu']:.2f} ms of CPU, {1000 * j['wall']:.0f} ms of "
+                       f"wall here; the idle client then spent {1000 * j.get('idle_cpu', 0.0):.0f} ms of CPU a second")
     own = statistics.median(bt["start_cpu"] or [0.0])
+    tree = (f" and no sooner than the tree has forked them, {1000 * cluster[2]:.2f} ms a fork (64 workers: "
+            f"{1000 * max(join_times(64, (0.0, 0.0, cluster[2]))):.1f} ms)" if cluster[2] else "")
     out.append(f"model: seconds(w) = serial before {bt['serial_before']:.2f} + cluster start {cluster[0]:.2f} (to its "
-               f"first worker; the others join {1000 * cluster[1]:.1f} ms apart, each after its own start of "
-               f"{own:.2f} s CPU) + prepare {prep:.2f} + makespan(w) of {len(bt['cost'])} tasks "
+               f"first worker; the others join {1000 * cluster[1]:.2f} ms apart{tree}, each after its own start "
+               f"of {own:.2f} s CPU) + prepare {prep:.2f} + makespan(w) of {len(bt['cost'])} tasks "
                f"({sum(bt['cost']):.1f} CPU s in all, each + {bt['gap'] + bt['slack']:.3f} s of dispatch and I/O, in "
                f"the runner's order, each part's write after its pieces, on w workers each taking the next ready task "
                f"when free as the local pool hands them out, writes held while pieces are ready, up to one a worker, "
                f"no faster than one per {1000 * bt['dispatch']:.2f} ms of the client's CPU) + side outputs "
                f"{bt['side']:.2f} (after the last part) + serial after {bt['serial_after']:.2f}   (terms of the "
                f"{base_w}-worker run; the "
-               f"cluster's start: the median over all runs; the joining: the join probe's client and fork-server "
-               f"CPU a worker, serial in those two processes; the pace the workers joined at on this machine, "
+               f"cluster's start: the median over all runs; the joining: the join probe's CPU a worker, serial in the "
+               f"client (and the fork server, where it forks each); the pace the workers joined at on this machine, "
                f"oversubscribed: {1000 * fitted_stagger(runs):.0f} ms)")
     row = [f"{w} workers {predict(bt, w, cluster):.2f} s ({one / predict(bt, w, cluster):.1f}x)" for w in predict_at]
     out.append(f"predicted: 1 worker {one:.2f} s; " + "; ".join(row))
@@ -420,7 +468,8 @@ def report(name: str, runs: list[tuple[int, dict, float, float]], predict_at: li
     return out
 
 
-def checks(measured: dict[int, dict], bt: dict[str, Any], cluster: tuple[float, float], one: float) -> list[str]:
+def checks(measured: dict[int, dict], bt: dict[str, Any], cluster: tuple[float, float, float], one: float
+           ) -> list[str]:
     """Issue 38's lines for one dataset, each with its figure."""
     def line(ok: bool, text: str) -> str:
         return f"  [{'ok' if ok else 'NO'}] {text}"

@@ -7,9 +7,10 @@ Dask's scheduler and every nanny on one event loop, and spent 7 ms of its CPU on
 of the whole run.  A :class:`Pool` spends a fork server's fork on a worker (its client about 0.3 ms of CPU)
 and a pickle each way on a task (about 0.1 ms).
 
-* **Workers** are forked one after the other by a thread of their own, from the server that prepared the
-  run's datasets (:mod:`.forkserver`): the first starts computing while the others are still being forked.
-  They inherit the server's SIGINT block (:mod:`.workers`), so that Ctrl-C is the command's alone.
+* **Workers** are forked by a thread of their own from the server that prepared the run's datasets
+  (:mod:`.forkserver`); several at once (the pool's start) as a tree, the server forking one, which forks the
+  others (:mod:`.branches`): 64 workers start in 6 forks one after the other, not 64.  They inherit the
+  server's SIGINT block (:mod:`.workers`), so that Ctrl-C is the command's alone.
 * **Tasks** go to the next free worker, of the ready ones the highest ``priority`` first, else in the order
   submitted; a task submitted with ``hold`` waits while others are ready, up to one per worker
   (:mod:`.ready`).  A task's argument that is another task's future is replaced by that task's result once
@@ -30,6 +31,7 @@ import concurrent.futures as cf
 import contextlib
 import functools
 import itertools
+import multiprocessing.connection as mp_connection
 import multiprocessing.process
 import pickle
 import selectors
@@ -40,6 +42,7 @@ from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any
 
+from .branches import ROOT_MOST, TREE, Branch, branch, depths, hello
 from .handoff import TaskFuture, pickled, serve, spill_folder
 from .ready import Ready, Task
 
@@ -47,6 +50,7 @@ __all__ = ["ALLOWED_FAILURES", "Pool", "WorkerDied"]
 
 ALLOWED_FAILURES = 3     # workers a task may kill before it fails (Dask's distributed.scheduler.allowed-failures)
 STOP_SECONDS = 1.0       # how long closing waits for a worker to end after it was told to
+COLLECT_SECONDS = 0.2    # ...and for its parent to collect it, if a worker forked it (.branches): milliseconds
 
 
 class WorkerDied(RuntimeError):
@@ -249,16 +253,22 @@ class Pool(cf.Executor):
             self._wake_w.send_bytes(b"")
 
     def _spawn(self) -> None:
-        """Fork workers until there are as many as wanted; the dispatcher takes each as it comes."""
+        """Fork workers until there are as many as wanted; the dispatcher takes each as it comes.  Several wanted
+        at once (the pool's start, :meth:`grow`) start as a tree (:mod:`.branches`): the server forks one, which
+        forks the others."""
         count = 0
         while True:
             with self._changed:
                 self._changed.wait_for(self._spawning(count))
                 if self._closing or self._error is not None:
                     return
-            mine, theirs = self._context.Pipe()
-            process = self._context.Process(target=serve, args=(theirs, self._spill), name=f"pokerpipe-worker-{count}",
-                                            daemon=True)
+                wanted = self._wanted - count
+            tree = min(wanted, ROOT_MOST) if TREE and wanted > 1 else 1
+            pipes = [self._context.Pipe() for _ in range(tree)]
+            theirs = [p[1] for p in pipes]
+            process = self._context.Process(target=branch if tree > 1 else serve,
+                                            args=(theirs[0], theirs[1:], self._spill) if tree > 1 else
+                                            (theirs[0], self._spill), name=f"pokerpipe-worker-{count}", daemon=True)
             try:
                 process.start()
                 _untracked(process)
@@ -269,16 +279,43 @@ class Pool(cf.Executor):
                     stranded = [] if self._workers or self._joined else self._ready.drain()
                 for task in stranded:              # no worker left to run them
                     _fail(task, self._error)
-                mine.close()
+                for mine, _ in pipes:
+                    mine.close()
                 self._wake()
                 return
             finally:
-                theirs.close()
+                for conn in theirs:
+                    conn.close()
             count += 1
-            with self._changed:
-                self._joined.append(_Worker(process, mine))
-                self._changed.notify_all()
-            self._wake()
+            self._join(_Worker(process, pipes[0][0]))
+            count += self._branches([mine for mine, _ in pipes[1:]])
+
+    def _join(self, worker: _Worker) -> None:
+        with self._changed:
+            self._joined.append(worker)
+            self._changed.notify_all()
+        self._wake()
+
+    def _branches(self, pending: list[Connection]) -> int:
+        """Take in the workers of a tree as each says its pid (:func:`.branches.hello`); how many did (a pipe
+        that ends first is a worker that was never forked: its parent died, and it is forked again)."""
+        joined = 0
+        while pending:
+            if self._closing:
+                for conn in pending:
+                    conn.close()
+                break
+            for ready in mp_connection.wait(pending, timeout=0.1):
+                conn = next(c for c in pending if c is ready)
+                pending.remove(conn)
+                try:
+                    worker = _Worker(Branch(*hello(conn), self._spill), conn)
+                except (EOFError, OSError):
+                    conn.close()
+                    continue
+                joined += 1
+                self._join(worker)
+        return joined
 
     def _all_started(self) -> bool:
         return len(self._workers) + len(self._joined) >= self._size or self._error is not None
@@ -403,6 +440,23 @@ class Pool(cf.Executor):
         task.finished()
         return True
 
+    @staticmethod
+    def _end(processes: list[Any], kill: bool) -> None:
+        """Wait for ``processes`` to end (told to), a second at most, then kill them; ``kill``: kill them now.
+        Each is collected before the next level's are stopped."""
+        for p in processes:
+            if kill:
+                with contextlib.suppress(Exception):
+                    p.kill()
+        for p in processes:
+            p.join(0 if kill else STOP_SECONDS)
+            if p.is_alive():
+                with contextlib.suppress(Exception):
+                    p.kill()
+                p.join(STOP_SECONDS)
+            if isinstance(p, Branch):
+                p.collected(COLLECT_SECONDS)
+
     def _lost(self, worker: _Worker) -> None:
         """A worker ended unasked (or its pipe did: it is killed, so that it cannot go on writing a part that
         another worker then writes too): its task goes to another worker (or fails), and another is forked."""
@@ -453,19 +507,12 @@ class Pool(cf.Executor):
         for task in pending + [w.task for w in workers if w.task is not None]:
             _fail(task, closed)
         for w in workers:
-            if kill:
-                with contextlib.suppress(Exception):
-                    w.process.kill()
-            else:
+            if not kill:
                 with contextlib.suppress(Exception):
                     w.conn.send_bytes(pickle.dumps(None))
-        if wait:
-            for w in workers:
-                w.process.join(0 if kill else STOP_SECONDS)
-                if w.process.is_alive():
-                    with contextlib.suppress(Exception):
-                        w.process.kill()
-                    w.process.join(STOP_SECONDS)
+        if kill or wait:
+            for level in depths([w.process for w in workers]):     # a tree's leaves first (.branches)
+                self._end(level, kill)
         for w in workers:
             with contextlib.suppress(Exception):
                 w.conn.close()

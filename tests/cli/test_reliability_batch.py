@@ -57,13 +57,13 @@ RECORDED_LIMIT_1500 = "dcfe75e1e6938bae613ffbccd332b7ae56bdd439d5b4ae36c9ac42852
 
 
 def computing(pid: int) -> bool:
-    """Whether a worker of the local cluster of process ``pid`` (a child of its fork server) has computed for
-    0.3 s of CPU: the run is under way, its 3 parts not done."""
+    """Whether a worker of the local cluster of process ``pid`` (forked by its fork server, or by a worker it
+    forked) has computed for 0.3 s of CPU: the run is under way, its 3 parts not done."""
     import psutil
 
     try:
         servers = [c for c in psutil.Process(pid).children() if "forkserver" in " ".join(c.cmdline())]
-        return any(sum(w.cpu_times()[:2]) > 0.3 for s in servers for w in s.children())
+        return any(sum(w.cpu_times()[:2]) > 0.3 for s in servers for w in s.children(recursive=True))
     except psutil.Error:
         return False
 

@@ -1,0 +1,116 @@
+"""Workers forked by workers (pipeline.batch.branches): the tree's shape, and a pool started as one.
+
+The shape against trees counted by hand; the pool against the processes the kernel reports (their parents,
+whether they still exist, their exit codes) and results computed here.
+"""
+import multiprocessing
+import os
+import signal
+import time
+
+import pytest
+
+from pipeline.batch.branches import TREE, joined_after, split
+from pipeline.batch.pool import Pool
+
+CONTEXT = multiprocessing.get_context("forkserver" if "forkserver" in multiprocessing.get_all_start_methods()
+                                      else "spawn")
+needs_tree = pytest.mark.skipif(not TREE, reason="workers fork workers only where pidfd exists (Linux)")
+
+
+def parents():
+    return os.getpid(), os.getppid()
+
+
+def nap(seconds):
+    time.sleep(seconds)
+    return os.getpid()
+
+
+def gone(pid, seconds=5.0):
+    """Whether ``pid`` no longer exists (ended and collected: a zombie still exists) within ``seconds``."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.01)
+    return False
+
+
+@pytest.fixture
+def pool():
+    made = []
+
+    def make(workers):
+        made.append(Pool(workers, CONTEXT))
+        return made[-1]
+
+    yield make
+    for p in made:
+        p.stop()
+
+
+def test_split_halves_what_is_left_each_time():
+    assert split([]) == []
+    assert split([1]) == [[1]]
+    assert split(list(range(8))) == [[0, 1, 2, 3], [4, 5], [6], [7]]
+
+
+def test_a_tree_of_n_workers_is_ready_after_log2_n_forks():
+    # counted by hand: the root forks for [1..3] at 1 and [4..7] ... for 8 workers every one is ready after 3
+    assert joined_after(1, 1.0) == [0.0]
+    assert joined_after(2, 1.0) == [1.0, 1.0]
+    assert joined_after(8, 1.0) == [3.0] * 8
+    assert max(joined_after(64, 0.001)) == pytest.approx(0.006)
+    assert max(joined_after(256, 0.001)) == pytest.approx(0.008)
+
+
+@needs_tree
+def test_a_pool_forks_its_workers_as_a_tree_from_the_server(pool):
+    p = pool(8)
+    seen = p.run_each(parents, timeout=60)
+    assert len(seen) == 8 and all(pid == own for pid, (own, _) in seen.items())
+    servers = {parent for _, parent in seen.values() if parent not in seen}
+    assert len(servers) == 1                                   # one root, forked by the server
+    assert sum(parent in seen for _, parent in seen.values()) == 7      # the others by workers
+    assert sorted(p.submit(pow, i, 2).result(60) for i in range(20)) == [i * i for i in range(20)]
+
+
+@needs_tree
+def test_a_worker_forked_by_a_worker_killed_mid_task_is_collected_and_its_task_redone(pool):
+    p = pool(4)
+    seen = p.run_each(parents, timeout=60)
+    leaf = next(pid for pid, (_, parent) in seen.items() if parent in seen)
+    tasks = [p.submit(nap, 0.5) for _ in range(4)]
+    time.sleep(0.2)
+    os.kill(leaf, signal.SIGKILL)
+    assert all(t.result(60) > 0 for t in tasks)               # the killed one's task ran again elsewhere
+    assert gone(leaf)                                          # collected by its parent: no zombie left
+    assert len(p.run_each(os.getpid, timeout=60)) == 4         # and replaced
+
+
+@needs_tree
+def test_a_worker_forked_by_a_worker_reports_its_exit_code(pool):
+    p = pool(2)
+    seen = p.run_each(parents, timeout=60)
+    worker = next(w for w in p._workers if seen[w.process.pid][1] in seen)     # the one the root forked
+    os.kill(worker.process.pid, signal.SIGKILL)
+    worker.process.join(5)
+    assert worker.process.exitcode == -signal.SIGKILL
+
+
+@needs_tree
+@pytest.mark.parametrize("end", ["shutdown", "stop"])
+def test_every_worker_of_a_tree_is_collected_when_the_pool_ends(pool, end):
+    p = pool(6)
+    pids = list(p.run_each(os.getpid, timeout=60))
+    if end == "stop":
+        for _ in range(6):
+            p.submit(nap, 30)
+        time.sleep(0.3)
+    t = time.monotonic()
+    getattr(p, end)()
+    assert time.monotonic() - t < 2
+    assert all(gone(pid, 2.0) for pid in pids)                # none left a zombie
