@@ -7,6 +7,7 @@
 :mod:`.trace`      where a run's time goes: each task's worker, cost and start, the client's moments
 :mod:`.session`    the cluster of a run (a local pool, or Dask's) and its progress display
 :mod:`.pool`       the local pool: workers forked from a prepared server, fed by one thread
+:mod:`.branches`   the pool's workers started as a tree: each forks half of the others, then serves
 :mod:`.ready`      the pool's ready tasks, in the order free workers take them
 :mod:`.handoff`    what passes between the pool and its workers: pickles, results left in files
 :mod:`.forkserver` the server the local workers are forked from, started ahead of the command
