@@ -114,3 +114,35 @@ def test_every_worker_of_a_tree_is_collected_when_the_pool_ends(pool, end):
     getattr(p, end)()
     assert time.monotonic() - t < 2
     assert all(gone(pid, 2.0) for pid in pids)                # none left a zombie
+
+
+def dying_root(own, others, spill):
+    """The first root of a pool dies before it forks anyone; later ones do their work."""
+    marker = os.path.join(spill, "died")
+    if not os.path.exists(marker):
+        open(marker, "w").close()
+        os._exit(1)
+    from pipeline.batch.branches import branch
+
+    branch(own, others, spill)
+
+
+@needs_tree
+def test_the_workers_of_a_root_that_died_before_forking_them_are_forked_again(pool, monkeypatch):
+    import pipeline.batch.pool as pool_module
+
+    monkeypatch.setattr(pool_module, "branch", dying_root)
+    p = pool(4)
+    assert len(p.run_each(os.getpid, timeout=60)) == 4
+    assert p.submit(pow, 3, 3).result(60) == 27
+
+
+@needs_tree
+def test_more_workers_than_a_root_takes_start_as_several_trees(pool, monkeypatch):
+    import pipeline.batch.pool as pool_module
+
+    monkeypatch.setattr(pool_module, "ROOT_MOST", 3)
+    p = pool(7)
+    seen = p.run_each(parents, timeout=60)
+    roots = [pid for pid, (_, parent) in seen.items() if parent not in seen]
+    assert len(seen) == 7 and len(roots) == 3                  # trees of 3, 3 and 1
