@@ -463,6 +463,7 @@ class Pool(cf.Executor):
         with contextlib.suppress(Exception):
             worker.process.kill()
         worker.process.join(1.0)
+        code = worker.process.exitcode      # (read before the lock: a worker a worker forked leaves it in a file)
         failed: list[tuple[Task, BaseException]] = []
         with self._changed:
             if worker in self._workers:
@@ -473,7 +474,7 @@ class Pool(cf.Executor):
                 if task.failures >= ALLOWED_FAILURES or task.worker is not None:
                     failed.append((task, WorkerDied(
                         f"a worker process ended while running {_name(task.fn)} ({task.failures} time"
-                        f"{'s' if task.failures > 1 else ''}; the last exit code {worker.process.exitcode})")))
+                        f"{'s' if task.failures > 1 else ''}; the last exit code {code})")))
                 else:
                     self._ready.push(task)
             failed += [(t, WorkerDied("the worker ended before running it")) for t in self._ready.pinned(worker)]
@@ -481,7 +482,7 @@ class Pool(cf.Executor):
                 self._deaths += 1
             if self._deaths > 2 * self._size + ALLOWED_FAILURES:     # they die as they start: stop forking
                 self._error = WorkerDied(f"worker processes keep ending as they start ({self._deaths}; the last "
-                                         f"exit code {worker.process.exitcode})")
+                                         f"exit code {code})")
                 failed += [(t, self._error) for t in self._ready.drain()]
             elif not self._closing:
                 self._wanted += 1        # the spawner forks one more

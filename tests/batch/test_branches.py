@@ -3,7 +3,6 @@
 The shape against trees counted by hand; the pool against the processes the kernel reports (their parents,
 whether they still exist, their exit codes) and results computed here.
 """
-import multiprocessing
 import os
 import signal
 import time
@@ -11,10 +10,7 @@ import time
 import pytest
 
 from pipeline.batch.branches import TREE, joined_after, split
-from pipeline.batch.pool import Pool
 
-CONTEXT = multiprocessing.get_context("forkserver" if "forkserver" in multiprocessing.get_all_start_methods()
-                                      else "spawn")
 needs_tree = pytest.mark.skipif(not TREE, reason="workers fork workers only where pidfd exists (Linux)")
 
 
@@ -37,19 +33,6 @@ def gone(pid, seconds=5.0):
             return True
         time.sleep(0.01)
     return False
-
-
-@pytest.fixture
-def pool():
-    made = []
-
-    def make(workers):
-        made.append(Pool(workers, CONTEXT))
-        return made[-1]
-
-    yield make
-    for p in made:
-        p.stop()
 
 
 def test_split_halves_what_is_left_each_time():
@@ -146,3 +129,16 @@ def test_more_workers_than_a_root_takes_start_as_several_trees(pool, monkeypatch
     seen = p.run_each(parents, timeout=60)
     roots = [pid for pid, (_, parent) in seen.items() if parent not in seen]
     assert len(seen) == 7 and len(roots) == 3                  # trees of 3, 3 and 1
+
+
+def die():
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+@needs_tree
+def test_a_task_that_kills_the_workers_of_a_tree_fails_naming_the_signal(pool):
+    from pipeline.batch.pool import ALLOWED_FAILURES, WorkerDied
+
+    p = pool(2)                                                # the root and one worker it forked
+    with pytest.raises(WorkerDied, match=f"{ALLOWED_FAILURES} times; the last exit code -9"):
+        p.submit(die).result(120)

@@ -10,11 +10,8 @@ import time
 
 import pytest
 
-from pipeline.batch.pool import ALLOWED_FAILURES, Pool, WorkerDied, workers_alive
+from pipeline.batch.pool import ALLOWED_FAILURES, WorkerDied, workers_alive
 from pipeline.batch.ready import Ready, Task
-
-CONTEXT = multiprocessing.get_context("forkserver" if "forkserver" in multiprocessing.get_all_start_methods()
-                                      else "spawn")
 
 
 def stamp(label, seconds=0.0):
@@ -52,19 +49,6 @@ def length(*blobs):
 
 def unpicklable():
     return lambda: 0
-
-
-@pytest.fixture
-def pool():
-    made = []
-
-    def make(workers):
-        made.append(Pool(workers, CONTEXT))
-        return made[-1]
-
-    yield make
-    for p in made:
-        p.stop()
 
 
 def test_a_free_worker_takes_the_highest_priority_then_the_first_submitted(pool):
