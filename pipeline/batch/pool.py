@@ -43,6 +43,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from .branches import ROOT_MOST, TREE, Branch, branch, depths, hello
+from .forkserver import discard_ahead
 from .handoff import TaskFuture, pickled, serve, spill_folder
 from .ready import Ready, Task
 
@@ -108,6 +109,8 @@ class Pool(cf.Executor):
     the other, and one thread that hands them tasks.  ``started()`` waits for the first."""
 
     def __init__(self, workers: int, context: Any) -> None:
+        if context.get_start_method() == "forkserver":
+            discard_ahead()     # a server started ahead and never handed its list would never fork: a hang
         self._context = context
         self._wanted = self._size = workers                 # workers to fork in all; workers asked for
         self._lock = threading.Lock()

@@ -27,8 +27,9 @@ pytestmark = pytest.mark.skipif("forkserver" not in multiprocessing.get_all_star
                                 reason="fork servers, and /proc to see processes end (Linux)")
 
 
-def run(code: str, *args: str) -> list:
-    got = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=600, env=ENV)
+def run(code: str, *args: str, timeout: float = 600) -> list:
+    got = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=timeout,
+                         env=ENV)
     assert got.returncode == 0, got.stderr
     return json.loads(got.stdout.splitlines()[-1])
 
@@ -183,5 +184,31 @@ def test_ctrl_c_while_a_server_started_ahead_prepares_stops_at_once(tmp_path):
         proc.communicate(timeout=60)
         assert proc.returncode == 130 and time.time() - sent < 2
         assert gone(ahead, 1.0)
+    finally:
+        stop(ahead)
+
+
+POOL_AFTER_AHEAD = """
+import json, multiprocessing, os
+from pipeline.batch import forkserver
+from pipeline.batch.pool import Pool
+
+if __name__ == "__main__":
+    forkserver.start_ahead()                  # as a command does first thing; then it never starts a session
+    ahead = forkserver._AHEAD[0]
+    p = Pool(2, multiprocessing.get_context("forkserver"))
+    workers = p.run_each(os.getppid, timeout=30)
+    p.stop()
+    print(json.dumps([ahead, len(workers), sorted(set(workers.values()))]))
+"""
+
+
+def test_a_pool_started_beside_a_server_that_awaits_its_list_does_not_hang(tmp_path):
+    """A server started ahead and never handed its list waits for it before it forks anything: a pool started
+    without it (not through a session: a library caller's, or a test's after a command that stopped before its
+    run) used to wait for its workers for ever.  The pool stops that server and has its own start."""
+    ahead, count, parents = run(POOL_AFTER_AHEAD, timeout=90)      # (it hung: a timeout fails it)
+    try:
+        assert count == 2 and ahead not in parents and gone(ahead, 10)
     finally:
         stop(ahead)
