@@ -59,6 +59,7 @@ and the side outputs).  ``<out>`` is a local folder or an object-store URL
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import signal
 import sys
@@ -410,12 +411,17 @@ def _compute(dataset: Dataset, storage: Storage, session: Session, partitions: l
     moments.first_sent, moments.sent_cpu = time.time(), time.process_time()
     location, shown = storage.location, storage.shown
     pending = set()
+    shares: dict[int, float] = {}                 # a split part: what its pieces add to the bar until it is written
     for _, _, group, pieces in units:
         if not pieces:
             pending.add(session.submit(build_parts, dataset, [(i, partitions[i], files[i]) for i in group], location,
                                        shown))
         else:
             done = [session.submit(compute_piece, dataset, group[0], n, p) for n, p in enumerate(pieces)]
+            share = 1.0 / (len(pieces) + 1)           # of the part, on the progress bar: each piece, then the write
+            for d in done:
+                d.add_done_callback(functools.partial(_piece_back, session.progress, share))
+            shares[group[0]] = share * len(pieces)
             pending.add(session.submit(write_part, dataset, group[0], files[group[0]], location, shown, *done,
                                        priority=1, hold=True))
     computed = 0
@@ -441,7 +447,7 @@ def _compute(dataset: Dataset, storage: Storage, session: Session, partitions: l
                 with _folding(dataset.name):
                     for columns in side.values():
                         fold.add(widened(columns, dataset.schema))
-            session.progress.advance(len(built))
+            session.progress.advance(len(built), sum(shares.get(i, 0.0) for i, *_ in built))
     except BaseException as e:
         for future in pending:
             future.cancel()
@@ -451,6 +457,12 @@ def _compute(dataset: Dataset, storage: Storage, session: Session, partitions: l
     return computed
 
 
+
+
+def _piece_back(progress: Any, share: float, future: Any) -> None:
+    """A piece's future ended: its share of its part on the progress bar (a failed one fails the run)."""
+    if not future.cancelled():
+        progress.piece(share)
 
 
 @contextlib.contextmanager

@@ -348,7 +348,10 @@ def _quiet_logs() -> None:
 
 
 class Progress:
-    """A rich display on stderr: the dataset in progress and, over several, the whole run."""
+    """A rich display on stderr: the dataset in progress and, over several, the whole run.  A part computed in
+    pieces counts as each piece comes back (:meth:`piece`), and whole when it is written (:meth:`advance`):
+    a local pool holds the writes while pieces are ready (:mod:`.ready`), so that counting written parts
+    alone left the bar still until the end of a run of few parts, or of as many parts as workers."""
 
     def __init__(self, quiet: bool) -> None:
         self.quiet = quiet
@@ -356,6 +359,8 @@ class Progress:
         self._total: Any = None
         self._current: Any = None
         self._planned = self._skipped = 0
+        self._parts = self._all = 0                 # parts done: the current dataset's, and the whole run's
+        self._pieces = 0.0                          # what the pieces of parts not yet written add, in parts
         self._tasks: dict[str, Any] = {}
         self._expected: dict[str, int] = {}
         self._lock = threading.Lock()
@@ -369,19 +374,41 @@ class Progress:
         """A dataset starts computing: its own bar (and the overall one, when several run)."""
         if not self._start():
             return
-        if self._current is not None:
-            self._bar.remove_task(self._current)
-        if self._planned and self._total is None:
-            self._total = self._bar.add_task("all datasets", total=self._planned, completed=self._skipped)
-        self._current = self._bar.add_task(name, total=parts, completed=done)
-        if self._total is not None:
-            self._bar.advance(self._total, done)
+        with self._lock:
+            if self._current is not None:
+                self._bar.remove_task(self._current)
+            if self._planned and self._total is None:
+                self._total = self._bar.add_task("all datasets", total=self._planned, completed=self._skipped)
+                self._all = self._skipped
+            self._current = self._bar.add_task(name, total=parts, completed=done)
+            self._parts, self._pieces = done, 0.0
+            self._all += done
+            self._show()
 
-    def advance(self, n: int) -> None:
+    def advance(self, n: int, pieces: float = 0.0) -> None:
+        """``n`` parts written; ``pieces``: what their pieces had added already (:meth:`piece`)."""
         if self._bar is not None:
-            self._bar.advance(self._current, n)
-            if self._total is not None:
-                self._bar.advance(self._total, n)
+            with self._lock:
+                self._parts += n
+                self._all += n
+                self._pieces = max(0.0, self._pieces - pieces)
+                if self._pieces < 1e-9:
+                    self._pieces = 0.0              # no rounding left over once every part is written
+                self._show()
+
+    def piece(self, fraction: float) -> None:
+        """A piece of a part came back: ``fraction`` of a part (:meth:`advance` takes it back as the part is
+        written).  Called from whichever thread ends the piece's future."""
+        if self._bar is not None:
+            with self._lock:
+                self._pieces += fraction
+                self._show()
+
+    def _show(self) -> None:
+        if self._current is not None:
+            self._bar.update(self._current, completed=self._parts + self._pieces)
+        if self._total is not None:
+            self._bar.update(self._total, completed=self._all + self._pieces)
 
     def expect(self, label: str, tasks: int) -> None:
         """``tasks`` more tasks of ``label`` (an executor's bar, :mod:`.fanout`)."""
@@ -403,7 +430,9 @@ class Progress:
         """A dataset found built: count its parts in the overall progress."""
         self._skipped += parts
         if self._bar is not None and self._total is not None:
-            self._bar.advance(self._total, parts)
+            with self._lock:
+                self._all += parts
+                self._show()
 
     def stop(self) -> None:
         if self._bar is not None:
