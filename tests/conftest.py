@@ -59,3 +59,24 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.name in SLOW_DOCTESTS:
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture
+def pool():
+    """``pool(n)``: a local pool of ``n`` workers on the fork server (pipeline.batch.pool), killed at the test's
+    end whatever it left running."""
+    import multiprocessing
+
+    from pipeline.batch.pool import Pool
+
+    context = multiprocessing.get_context("forkserver" if "forkserver" in multiprocessing.get_all_start_methods()
+                                          else "spawn")
+    made = []
+
+    def make(workers):
+        made.append(Pool(workers, context))
+        return made[-1]
+
+    yield make
+    for p in made:
+        p.stop()
