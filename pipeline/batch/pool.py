@@ -105,8 +105,8 @@ def workers_alive() -> bool:
 
 
 class Pool(cf.Executor):
-    """``workers`` processes of the multiprocessing ``context`` (the fork server's), started at once, one after
-    the other, and one thread that hands them tasks.  ``started()`` waits for the first."""
+    """``workers`` processes of the multiprocessing ``context`` (the fork server's), started at once (as a tree:
+    :mod:`.branches`), and one thread that hands them tasks.  ``started()`` waits for the first."""
 
     def __init__(self, workers: int, context: Any) -> None:
         if context.get_start_method() == "forkserver":
