@@ -31,18 +31,21 @@ import time
 import weakref
 from collections.abc import Sequence
 from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 from typing import TypeVar
 
 from ..core.files import open_regular, write_atomic
 from .handoff import serve
 
-__all__ = ["ROOT_MOST", "TREE", "Branch", "branch", "depths", "exit_file", "hello", "joined_after", "split"]
+__all__ = ["ROOT_MOST", "TREE", "Branch", "branch", "depths", "ended", "exit_file", "hello", "joined_after", "split"]
 
 TREE = hasattr(os, "pidfd_open") and hasattr(signal, "pidfd_send_signal") and sys.platform.startswith("linux")
 
 # the workers one root starts: multiprocessing's fork server takes at most 256 descriptors with a process
 # (``forkserver.MAXFDS_TO_SEND``), 4 of them its own, one a pipe
 ROOT_MOST = 128
+
+COLLECT_SECONDS = 0.2    # how long stopping waits for a worker's parent to collect it: it takes milliseconds
 
 HELLO = struct.Struct("<qq")      # a worker's first message on its pipe, when forked by another: its pid, its parent's
 
@@ -251,6 +254,25 @@ def depths(processes: Sequence[T]) -> list[list[T]]:
     for p in processes:
         levels.setdefault(depth(p.pid), []).append(p)          # type: ignore[attr-defined]
     return [levels[d] for d in sorted(levels, reverse=True)]
+
+
+def ended(processes: Sequence[Branch | BaseProcess], kill: bool, seconds: float) -> None:
+    """End a pool's ``processes``, told to end (a second at most each, ``seconds``, then killed) or, ``kill``,
+    killed now; each tree from its leaves up (:func:`depths`), every worker collected by its parent before the
+    parent is stopped."""
+    for level in depths(processes):
+        for p in level:
+            if kill:
+                with contextlib.suppress(Exception):
+                    p.kill()
+        for p in level:
+            p.join(0 if kill else seconds)
+            if p.is_alive():
+                with contextlib.suppress(Exception):
+                    p.kill()
+                p.join(seconds)
+            if isinstance(p, Branch):
+                p.collected(COLLECT_SECONDS)
 
 
 def _close(fd: int) -> None:

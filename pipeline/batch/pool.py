@@ -42,7 +42,7 @@ from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any
 
-from .branches import ROOT_MOST, TREE, Branch, branch, depths, hello
+from .branches import ROOT_MOST, TREE, Branch, branch, ended, hello
 from .forkserver import discard_ahead
 from .handoff import TaskFuture, pickled, serve, spill_folder
 from .ready import Ready, Task
@@ -51,7 +51,6 @@ __all__ = ["ALLOWED_FAILURES", "Pool", "WorkerDied"]
 
 ALLOWED_FAILURES = 3     # workers a task may kill before it fails (Dask's distributed.scheduler.allowed-failures)
 STOP_SECONDS = 1.0       # how long closing waits for a worker to end after it was told to
-COLLECT_SECONDS = 0.2    # ...and for its parent to collect it, if a worker forked it (.branches): milliseconds
 
 
 class WorkerDied(RuntimeError):
@@ -443,23 +442,6 @@ class Pool(cf.Executor):
         task.finished()
         return True
 
-    @staticmethod
-    def _end(processes: list[Any], kill: bool) -> None:
-        """Wait for ``processes`` to end (told to), a second at most, then kill them; ``kill``: kill them now.
-        Each is collected before the next level's are stopped."""
-        for p in processes:
-            if kill:
-                with contextlib.suppress(Exception):
-                    p.kill()
-        for p in processes:
-            p.join(0 if kill else STOP_SECONDS)
-            if p.is_alive():
-                with contextlib.suppress(Exception):
-                    p.kill()
-                p.join(STOP_SECONDS)
-            if isinstance(p, Branch):
-                p.collected(COLLECT_SECONDS)
-
     def _lost(self, worker: _Worker) -> None:
         """A worker ended unasked (or its pipe did: it is killed, so that it cannot go on writing a part that
         another worker then writes too): its task goes to another worker (or fails), and another is forked."""
@@ -515,8 +497,7 @@ class Pool(cf.Executor):
                 with contextlib.suppress(Exception):
                     w.conn.send_bytes(pickle.dumps(None))
         if kill or wait:
-            for level in depths([w.process for w in workers]):     # a tree's leaves first (.branches)
-                self._end(level, kill)
+            ended([w.process for w in workers], kill, STOP_SECONDS)
         for w in workers:
             with contextlib.suppress(Exception):
                 w.conn.close()
