@@ -143,10 +143,9 @@ def _forked(parent: Connection, everyone: Sequence[Connection], group: Sequence[
     code)."""
     code = 1
     try:
-        mine = {id(c) for c in group}
         parent.close()
         for conn in everyone:
-            if id(conn) not in mine:
+            if conn not in group:           # (by identity: a Connection has no equality of its own)
                 conn.close()
         own = group[0]
         reapers = _fork(own, group[1:], spill)

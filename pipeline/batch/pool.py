@@ -44,7 +44,7 @@ from typing import Any
 
 from .branches import ROOT_MOST, TREE, Branch, branch, ended, hello
 from .forkserver import discard_ahead
-from .handoff import TaskFuture, pickled, serve, spill_folder
+from .handoff import TaskFuture, pickled, spill_folder
 from .ready import Ready, Task
 
 __all__ = ["ALLOWED_FAILURES", "Pool", "WorkerDied"]
@@ -265,12 +265,10 @@ class Pool(cf.Executor):
                 if self._closing or self._error is not None:
                     return
                 wanted = self._wanted - count
-            tree = min(wanted, ROOT_MOST) if TREE and wanted > 1 else 1
-            pipes = [self._context.Pipe() for _ in range(tree)]
+            pipes = [self._context.Pipe() for _ in range(min(wanted, ROOT_MOST) if TREE else 1)]
             theirs = [p[1] for p in pipes]
-            process = self._context.Process(target=branch if tree > 1 else serve,
-                                            args=(theirs[0], theirs[1:], self._spill) if tree > 1 else
-                                            (theirs[0], self._spill), name=f"pokerpipe-worker-{count}", daemon=True)
+            process = self._context.Process(target=branch, args=(theirs[0], theirs[1:], self._spill),
+                                            name=f"pokerpipe-worker-{count}", daemon=True)    # (a tree of one: serve)
             try:
                 process.start()
                 _untracked(process)
