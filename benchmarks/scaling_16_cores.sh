@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Issue 38's last line, on a machine with 16 cores or more: the measured speed-up at 16 workers against the
 # speed-up bench_scaling.py predicts from the terms of the 1-worker run (within 15%), for the four datasets of
-# the issue that take a minute or more on one worker, each at 1 and 16 workers: one command of about 6 minutes
-# on a bare machine (the kernels compile first, untimed: about 2 minutes on 2 cores, 4 datasets at once).
+# the issue that take a minute or more on one worker, each at 1 and 16 workers, in one command: on a 2-core
+# machine with a cold kernel cache the kernels compile in about 2 minutes (untimed) and the three take about
+# 4 minutes on 1 worker, so about 7 minutes in all where 16 cores are at hand.
 #
 #     bash benchmarks/scaling_16_cores.sh [OUT_FOLDER]
 #     DATASETS="matchups exploitability" WORKERS=1,8,16,32 bash benchmarks/scaling_16_cores.sh   # others
