@@ -28,6 +28,7 @@ from ..core.numba_start import numba_started
 
 PREPARE = "POKERPIPE_PREPARE"      # the environment variable: a file of the (dataset, sample) pairs to prepare
 AHEAD = "pipe:"     # ...or, for a server started ahead of its list, this and the descriptor its file's path comes down
+PR_SET_CHILD_SUBREAPER = 36      # prctl(2)'s option: orphaned descendants are handed to this process
 
 
 @contextlib.contextmanager
@@ -97,6 +98,30 @@ def awaited(fd: int) -> str | None:
     return os.fsdecode(got[:-1]) if got.endswith(b"\0") and len(got) > 1 else None
 
 
+def adopting() -> bool:
+    """Make this process, the fork server, the one a worker's own workers are handed to when their parent ends
+    before them (Linux's ``PR_SET_CHILD_SUBREAPER``; not inherited by the workers): the pool starts its workers
+    as a tree (:mod:`.branches`), and a worker killed mid-run (the kernel's out-of-memory killer picks the
+    largest process) left the workers it had forked to the machine's first process, which in a container
+    may never collect them: each stayed a zombie once stopped.  The server's own loop collects any child that
+    ends (multiprocessing's ``forkserver`` waits for any pid); its warning about a pid it did not fork itself
+    is silenced here.  False where the call does not exist."""
+    import ctypes
+    import sys
+    import warnings
+
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+            return False
+    except (OSError, AttributeError):
+        return False
+    warnings.filterwarnings("ignore", message="forkserver: waitpid returned unexpected pid")
+    return True
+
+
 def ready() -> None:
     """A process that does nothing: started through the fork server, it returns once the server has imported
     and prepared everything, so that the cluster's own start forks at once (:func:`.forkserver.forked`)."""
@@ -114,6 +139,8 @@ def frozen() -> None:
 
 
 _listed = os.environ.pop(PREPARE, None)     # read once, by the fork server, and not handed on to its workers
+if _listed:
+    adopting()
 if _listed and _listed.startswith(AHEAD):
     _fd = _listed[len(AHEAD):]
     _listed = awaited(int(_fd)) if _fd.isascii() and _fd.isdigit() else None     # numba started meanwhile

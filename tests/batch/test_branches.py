@@ -142,3 +142,48 @@ def test_a_task_that_kills_the_workers_of_a_tree_fails_naming_the_signal(pool):
     p = pool(2)                                                # the root and one worker it forked
     with pytest.raises(WorkerDied, match=f"{ALLOWED_FAILURES} times; the last exit code -9"):
         p.submit(die).result(120)
+
+
+ORPHANS = """
+import json, multiprocessing, os, signal, time
+from pipeline.batch import forkserver
+from pipeline.batch.pool import Pool
+
+def parent(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        return int(f.read().rsplit(")", 1)[1].split()[1])
+
+with forkserver.forked([], dask=False):                     # the server a command starts: it imports preload
+    p = Pool(4, multiprocessing.get_context("forkserver"))
+    pids = list(p.run_each(os.getpid, timeout=60))
+    ppid = {pid: parent(pid) for pid in pids}
+    server = next(ppid[pid] for pid in pids if ppid[pid] not in pids)
+    middle = next(pid for pid in pids if ppid[pid] != server and pid in ppid.values())   # forked, and forks
+    orphans = [pid for pid in pids if ppid[pid] == middle]
+    os.kill(middle, signal.SIGKILL)
+    time.sleep(0.5)
+    adopted = [parent(pid) for pid in orphans]
+    assert p.submit(pow, 2, 5).result(60) == 32
+    p.shutdown()
+print(json.dumps({"server": server, "adopted": adopted, "orphans": orphans}))
+"""
+
+
+@needs_tree
+def test_the_workers_of_a_worker_killed_mid_run_are_adopted_by_the_server_and_collected():
+    # 4 workers: the root forks one that forks the fourth, then the third.  The middle one killed, the fourth is
+    # handed to the fork server (not to the machine's first process, which in this container never collects
+    # anyone), and is collected when the pool ends.
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    here = Path(__file__).parent
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(here.parent.parent), str(here.parent)])}
+    got = subprocess.run([sys.executable, "-c", ORPHANS], capture_output=True, text=True, timeout=120, env=env)
+    assert got.returncode == 0, got.stderr
+    assert "unexpected pid" not in got.stderr
+    seen = json.loads(got.stdout.splitlines()[-1])
+    assert seen["orphans"] and seen["adopted"] == [seen["server"]] * len(seen["orphans"])
+    assert all(gone(pid) for pid in seen["orphans"])
