@@ -461,28 +461,28 @@ def report(name: str, runs: list[tuple[int, dict, float, float]], predict_at: li
                f"oversubscribed: {1000 * fitted_stagger(runs):.0f} ms)")
     row = [f"{w} workers {predict(bt, w, cluster):.2f} s ({one / predict(bt, w, cluster):.1f}x)" for w in predict_at]
     out.append(f"predicted: 1 worker {one:.2f} s; " + "; ".join(row))
+    speedups = {}                 # workers: (measured speed-up, predicted), for each run beside a 1-worker one
     for w, t in measured.items():
         line = f"  measured {w} workers {t['seconds']:.2f} s, predicted {predict(bt, w, cluster):.2f} s"
         if 1 in measured and w > 1:
-            got, want = measured[1]["seconds"] / t["seconds"], one / predict(bt, w, cluster)
+            got, want = speedups[w] = measured[1]["seconds"] / t["seconds"], one / predict(bt, w, cluster)
             line += f"; speed-up measured {got:.2f}x, predicted {want:.2f}x ({100 * (got / want - 1):+.0f}%)"
         out.append(line)
     out += checks(measured, bt, cluster, one)
-    return out
+    return out + agreement(speedups, os.cpu_count())
 
 
-def agreement(measured: dict[int, dict], bt: dict[str, Any], cluster: tuple[float, float, float], one: float,
-              cores: int | None) -> list[str]:
+def agreement(speedups: dict[int, tuple[float, float]], cores: int | None) -> list[str]:
     """Issue 38's line for a machine with 16 cores or more: each worker count from 16 up to the cores, timed
     here beside 1 worker, gives a measured speed-up within 15% of the predicted one.  Counts above the
     cores run oversubscribed and are not compared."""
-    timed = [w for w in measured if 16 <= w <= (cores or 0)] if 1 in measured else []
+    timed = sorted(w for w in speedups if 16 <= w <= (cores or 0))
     if not timed:
         return [f"  [--] measured speed-up within 15% of the predicted: needs runs at 1 worker and at 16 or more "
                 f"(no more than the cores) on a machine with ≥ 16 cores (this one has {cores})"]
     out = []
-    for w in sorted(timed):
-        got, want = measured[1]["seconds"] / measured[w]["seconds"], one / predict(bt, w, cluster)
+    for w in timed:
+        got, want = speedups[w]
         out.append(f"  [{'ok' if abs(got / want - 1) <= 0.15 else 'NO'}] measured speed-up at {w} workers within "
                    f"15% of the predicted: {got:.2f}x against {want:.2f}x ({100 * (got / want - 1):+.0f}%)")
     return out
@@ -508,7 +508,7 @@ def checks(measured: dict[int, dict], bt: dict[str, Any], cluster: tuple[float, 
                                                   f"{one:.0f} s on 1 worker): {s16:.1f}x and {s64:.1f}x"))
     else:
         out.append(f"  [--] predicted speed-up: not asked of a run under 60 s on 1 worker ({one:.0f} s)")
-    return out + agreement(measured, bt, cluster, one, os.cpu_count())
+    return out
 
 
 def main() -> None:

@@ -141,11 +141,11 @@ def frozen() -> None:
 _listed = os.environ.pop(PREPARE, None)     # read once, by the fork server, and not handed on to its workers
 if _listed:
     adopting()
-if _listed and _listed.startswith(AHEAD):
-    _fd = _listed[len(AHEAD):]
-    _listed = awaited(int(_fd)) if _fd.isascii() and _fd.isdigit() else None     # numba started meanwhile
-elif _listed:
-    numba_started()
+    if _listed.startswith(AHEAD):
+        _fd = _listed[len(AHEAD):]
+        _listed = awaited(int(_fd)) if _fd.isascii() and _fd.isdigit() else None     # numba started meanwhile
+    else:
+        numba_started()
 if _listed:
     prepare_listed(_listed)
     frozen()
