@@ -23,11 +23,11 @@ from pipeline.equity import equity  # noqa: E402
 def main() -> None:
     for hands in (["AhKh", "QsQd"], ["AsAc", "KdKh"], ["7h6h", "AsAd"]):
         equity(hands, threads=1, table=False)
-        t = best_of(lambda: equity(hands, threads=1, table=False), 20)
+        t = best_of(lambda hands=hands: equity(hands, threads=1, table=False), 20)
         print(f"exact {hands[0]} vs {hands[1]}: 1,712,304 boards in {t * 1e3:6.2f} ms  (1 thread, warm)")
     for hands in (["AA", "KK"], ["AKs", "QQ"], ["AKo", "JTs"]):
         for threads in (1, 2):
-            t = best_of(lambda: equity(hands, threads=threads, table=False), 3)
+            t = best_of(lambda hands=hands, threads=threads: equity(hands, threads=threads, table=False), 3)
             r = equity(hands, table=False)
             print(f"exact {hands[0]} vs {hands[1]}: {r.boards:,} boards in {t * 1e3:7.1f} ms  "
                   f"({threads} thread{'s' if threads > 1 else ''}), equity {100 * r.players[0].equity:.4f}%")

@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+from functools import partial
 
 sys.path.insert(0, os.path.dirname(__file__))
 from common import ALL_CLASSES, random_hands  # noqa: E402
@@ -62,8 +63,8 @@ def main() -> None:
     evaluate(hands[:10], check=False)
     e7 = {}
     for name, villain in villains.items():
-        t_ours, t_e7 = interleaved([ours(["AhKh", name], n),
-                                    lambda: eval7.py_hand_vs_range_monte_carlo(hero, villain, [], n)], rounds)
+        peer = partial(eval7.py_hand_vs_range_monte_carlo, hero, villain, [], n)
+        t_ours, t_e7 = interleaved([ours(["AhKh", name], n), peer], rounds)
         e7[name] = n / t_e7
         print(f"Monte Carlo AhKh vs {name:6s}: ours {n / t_ours / 1e6:6.2f} M trials/s, eval7 "
               f"{e7[name] / 1e6:5.2f} M/s -> {t_e7 / t_ours:.2f}x eval7   (target >= 2x)")

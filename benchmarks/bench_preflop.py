@@ -102,7 +102,8 @@ def main() -> None:
         tmp = Path(tmp)
         subprocess.run([sys.executable, "-m", "jobs", "odds-table", "--out", str(tmp / "warm"), "--quiet"], check=True)
         t = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "jobs", "preflop-grid", "--out", str(tmp / "grid"), "--quiet"], check=True)
+        subprocess.run([sys.executable, "-m", "jobs", "preflop-grid", "--out", str(tmp / "grid"), "--quiet"],
+                       check=True)
         print(f"pokerpipe preflop-grid from nothing (47,008 matchups + 28,561-cell grid): "
               f"{time.perf_counter() - t:.1f} s wall on {os.cpu_count()} cores  (OMPEval, C++, 1 core: 71 s)")
         if not args.skip_scaling:
