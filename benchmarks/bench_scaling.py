@@ -2,6 +2,7 @@
 
     python benchmarks/bench_scaling.py [DATASET ...] [--workers 1,2,4,8] [-p NAME.KEY=VALUE ...]
                                        [--predict 16,64,256] [--out DIR] [--scheduler ADDRESS] [--json FILE]
+    python benchmarks/bench_scaling.py --report FILE [--predict 16,64,256]
 
 Default datasets: ``matchups ehs-table/flop abstraction/turn exploitability``.  For each dataset its
 inputs are built first (untimed) and its kernels compiled; then, for each worker count, the dataset is
@@ -22,19 +23,11 @@ line starts it: :mod:`jobs.launch`), and the run's own record
   peak memory per worker;
 * whether the part files' SHA-256 equal those of the first run (the bytes must not depend on the workers).
 
-Then the model, printed with its terms: wall(w) = client serial + cluster start + worker prepare +
-makespan(w) — the makespan by replaying the measured task costs (CPU seconds plus the measured dispatch
-gap) in the runner's order on ``w`` workers that each take the next ready task when free, each part's write
-ready once its pieces have ended, as the local pool hands them out (its own queue: writes held while pieces
-are ready, up to one a worker; a model that ignored the wait for the pieces put abstraction/turn's 64-worker
-makespan 0.25 s too low);
-worker ``i`` joins ``i`` times the CPU the client spends on one worker after the first (and the fork server,
-where it forks each one), and no sooner than the tree the local pool starts its workers as has forked it,
-log2(w) forks (:mod:`pipeline.batch.branches`; a probe after each run adds :data:`JOINS` workers to the idle
-cluster and measures both, the fork server's CPU to the nanosecond), and task ``k``
-starts no sooner than ``k`` times the client's CPU a task (its CPU over the run, less what it spends a second
-idle, shared among the tasks).  Worker counts above this machine's cores run oversubscribed: their wall
-times are no figure of merit, but the CPU terms still hold, and the prediction is made from CPU terms.
+Then the model (:mod:`scaling_model`, whose docstring gives it whole), printed with its terms: the
+client's serial seconds, the cluster's start, the workers' preparation and the makespan of the measured tasks
+on ``w`` workers, as the local pool would hand them out.  Worker counts above this machine's cores run
+oversubscribed: their wall times are no figure of merit, but the CPU terms still hold, and the prediction is
+made from CPU terms.
 ``--scheduler`` times the runs on an existing Dask cluster instead of local workers (``--workers`` then only
 labels them).
 
@@ -75,7 +68,6 @@ def _ahead_of_imports() -> None:
 
 _ahead_of_imports()
 import argparse  # noqa: E402
-import heapq  # noqa: E402
 import statistics  # noqa: E402
 import subprocess  # noqa: E402
 import tempfile  # noqa: E402
@@ -83,6 +75,7 @@ from concurrent.futures import ThreadPoolExecutor  # noqa: E402
 from typing import Any  # noqa: E402
 
 from common import Yardstick  # noqa: E402
+from scaling_model import Run, cluster_model, cpu_growth, fitted_stagger, grown, join_times, predict, terms  # noqa: E402
 
 DEFAULT = ["matchups", "ehs-table/flop", "abstraction/turn", "exploitability"]
 
@@ -235,158 +228,6 @@ def run_child(spec: dict[str, Any]) -> tuple[dict[str, Any], float, float]:
     return result, wall, result.get("tree_cpu", 0.0)
 
 
-# --------------------------------------------------------------------------- the terms and the model
-
-def terms(r: dict[str, Any]) -> dict[str, Any]:
-    """The scaling terms of one run's record (seconds; CPU seconds where it says so)."""
-    m, tasks = r["moments"], r["tasks"]
-    by_worker: dict[str, list[dict]] = {}
-    for task in sorted(tasks, key=lambda x: x["started"]):
-        by_worker.setdefault(task["worker"], []).append(task)
-    end = max((x["finished"] for x in tasks), default=m["last_back"])
-    starts, start_cpu, prepare, gaps, idle = [], [], [], [], 0.0
-    for own in by_worker.values():
-        first = own[0]
-        starts.append(first["started"] - first["spawned"])
-        start_cpu.append(first["cpu_before"] + first["prepare_cpu"])
-        prepare.append(first["prepare"])
-        gaps += [b["started"] - b["prepare"] - a["finished"] for a, b in zip(own, own[1:])]
-        idle += end - own[-1]["finished"]
-    cost = [x["cpu"] for x in tasks]
-    slack = [max(0.0, x["seconds"] - x["cpu"]) for x in tasks]
-    span = end - min((x["started"] for x in tasks), default=end)
-    firsts = sorted(own[0]["started"] for own in by_worker.values())
-    return {
-        "seconds": m["finished"] - m["started"],                  # the dataset's own run, as its manifest says
-        "serial_before": max(0.0, m["first_sent"] - m["started"] - m["cluster_seconds"]),
-        "cluster": m["cluster_seconds"], "side": m["side_outputs"],
-        "serial_after": max(0.0, m["finished"] - m["last_back"] - m["side_outputs"]),
-        "starts": starts, "start_cpu": start_cpu, "prepare": prepare,
-        "gap": statistics.median(gaps) if gaps else 0.0, "slack": statistics.median(slack) if slack else 0.0,
-        "cost": cost, "order": _runner_order(tasks),
-        "idle": idle, "tail_share": idle / max(1e-9, len(by_worker) * span),
-        "joined": [f - firsts[0] for f in firsts],              # when each worker began, after the first
-        "workers_cpu": sum(w["cpu"] for w in r["workers"]),
-        # the client's CPU a task (serial, on its one event loop): its CPU over the run, less what it spends a
-        # second when idle (the join probe's), shared among the tasks
-        "dispatch": max(0.0, r.get("client_run_cpu", 0.0) - (r.get("joins") or {}).get("idle_cpu", 0.0)
-                        * max(0.0, m["last_back"] - m["first_sent"])) / max(1, len(tasks)),
-        "joins": r.get("joins") or {},
-        "rss_peak": max((w["rss_peak"] for w in r["workers"]), default=0),
-    }
-
-
-def _runner_order(tasks: list[dict]) -> list[tuple[float, int, bool]]:
-    """The measured tasks as ``(CPU seconds, part, write)`` in the order the runner sends them: the pieces and
-    whole parts as they started (they run in the order sent), each part's write after them (it waits for
-    them)."""
-    from pipeline.batch.trace import WRITE
-
-    ordered = sorted(tasks, key=lambda x: x["started"])
-    return ([(x["cpu"], x["index"], False) for x in ordered if x.get("piece") != WRITE]
-            + [(x["cpu"], x["index"], True) for x in ordered if x.get("piece") == WRITE])
-
-
-def makespan(tasks: list[tuple[float, int, bool]], workers: int, gap: float, joins: list[float] | None = None,
-             own_start: float = 0.0, dispatch: float = 0.0, hold: bool = True) -> float:
-    """When the last of ``tasks`` ends on ``workers`` workers: ``(cost, part, write)`` in the runner's order, a
-    write (a part's pieces combined and written) ready once the part's other tasks have ended.  A free worker
-    takes, ``gap`` seconds after its last task, the next ready one as the local pool hands them out (its own
-    queue, :class:`pipeline.batch.ready.Ready`: writes held while other tasks are ready, up to one per worker;
-    ``hold=False``: each as soon as ready); worker ``i`` joins at ``joins[i]`` seconds (:func:`join_times`;
-    none: all at once), plus ``own_start`` for each after the first (its own process's start, on its own
-    core), and the client, which hands out and takes back every task on one thread, lets task ``k`` begin no
-    sooner than ``k * dispatch``."""
-    from pipeline.batch.ready import Ready, Task
-
-    ready = Ready(workers)
-    left: dict[int, int] = {}
-    writes: dict[int, Task] = {}
-    for n, (cost, part, write) in enumerate(tasks):
-        made = Task(None, (cost, part), {}, 1 if write else 0, n, hold and write)   # type: ignore[arg-type]
-        if write:
-            writes[part] = made
-        else:
-            left[part] = left.get(part, 0) + 1
-            ready.push(made)
-    joins = joins or [0.0] * workers
-    free = [(joins[i] + (own_start if i else 0.0), i) for i in range(workers)]
-    heapq.heapify(free)
-    busy: list[tuple[float, int, int, Any]] = []
-    end, sent = 0.0, 0
-    while len(ready) or busy:
-        if len(ready) and free and (not busy or free[0][0] <= busy[0][0]):
-            at, worker = heapq.heappop(free)
-            task = ready.pop()
-            assert task is not None
-            finish = max(at, sent * dispatch) + task.args[0] + gap
-            heapq.heappush(busy, (finish, task.order, worker, task))
-            sent += 1
-            continue
-        finish, _, worker, done = heapq.heappop(busy)
-        end = max(end, finish)
-        heapq.heappush(free, (finish, worker))
-        part = done.args[1]
-        if done.priority == 0 and part in writes:
-            left[part] -= 1
-            if left[part] == 0:
-                ready.push(writes.pop(part))
-        if len(ready):             # a worker idle since before now takes what became ready now
-            free = [(max(at, finish), w) for at, w in free]
-            heapq.heapify(free)
-    return end
-
-
-def join_times(workers: int, cluster: tuple[float, float, float]) -> list[float]:
-    """When each of ``workers`` workers joins, after the cluster's start: the ``i``-th no sooner than ``i``
-    times the client's (and, forked one after the other, the fork server's) CPU a worker, ``cluster[1]``, and,
-    started as a tree whose forks take ``cluster[2]`` seconds each, when the tree has forked it
-    (:func:`pipeline.batch.branches.joined_after`: every worker of 64 after 6 forks)."""
-    from pipeline.batch.branches import joined_after
-
-    _, each, fork = cluster
-    tree = sorted(joined_after(workers, fork)) if fork > 0 else [0.0] * workers
-    return [max(t, i * each) for i, t in enumerate(tree)]
-
-
-def predict(base: dict[str, Any], workers: int, cluster: tuple[float, float, float]) -> float:
-    """The dataset's predicted seconds on ``workers`` workers from the terms of a measured run (``base``): the
-    client's serial seconds, the cluster's start until its first worker ``cluster[0]``, the others joining as
-    :func:`join_times` says, each taking its measured start CPU, the median worker preparation, the makespan of
-    the measured task costs (CPU) in the runner's order with the client's CPU a task as the pace at which it can
-    hand them out, and the side outputs (what is left of them after the last part: made then by one worker, or
-    finished by the client from the columns it folded in as the parts came back)."""
-    own = statistics.median(base["start_cpu"] or [0.0])
-    return (base["serial_before"] + cluster[0] + statistics.median(base["prepare"] or [0.0])
-            + makespan(base["order"], workers, base["gap"] + base["slack"], join_times(workers, cluster), own,
-                       base["dispatch"])
-            + base["side"] + base["serial_after"])
-
-
-def fitted_stagger(runs: list[tuple[int, dict, float, float]]) -> float:
-    """The seconds between one worker's first task and the next one's, fitted over every run's workers: on a
-    machine with fewer cores than workers, this is the oversubscribed machine's pace, not a figure of merit."""
-    points = [(i, t) for _, r, _, _ in runs for i, t in enumerate(terms(r)["joined"])]
-    sxx = sum(i * i for i, _ in points)
-    return sum(i * t for i, t in points) / sxx if sxx else 0.0
-
-
-def cluster_model(runs: list[tuple[int, dict, float, float]]) -> tuple[float, float, float]:
-    """The cluster's start: ``a``, until its first worker can work (the median over the runs: the fork server,
-    the scheduler and one worker do not depend on how many follow); ``b``, the serial CPU a worker joining
-    costs, the client's (and the fork server's where it forks each worker); and ``f``, a fork's CPU where the
-    workers start as a tree (:mod:`pipeline.batch.branches`; else 0): the join probe's medians over the runs,
-    or, where no probe ran (an existing cluster), the joining pace fitted over the runs
-    (:func:`fitted_stagger`)."""
-    a = statistics.median([r["moments"]["cluster_seconds"] for _, r, _, _ in runs])
-    probes = [r["joins"] for _, r, _, _ in runs if r.get("joins")]
-    if probes:
-        tree = all(p.get("tree") for p in probes)
-        b = statistics.median(p["client_cpu"] + (0.0 if tree else p["server_cpu"]) for p in probes)
-        return a, b, statistics.median(p.get("fork", 0.0) for p in probes) if tree else 0.0
-    return a, fitted_stagger(runs), 0.0
-
-
 def cpu_name() -> str:
     try:
         for line in open("/proc/cpuinfo"):
@@ -406,8 +247,9 @@ def _fmt(xs: list[float]) -> str:
     return f"{min(xs):.2f} / {statistics.median(xs):.2f} / {max(xs):.2f}"
 
 
-def report(name: str, runs: list[tuple[int, dict, float, float]], predict_at: list[int]) -> list[str]:
-    """The lines printed for one dataset: each run's terms, the model and its predictions, and the checks."""
+def report(name: str, runs: list[Run], predict_at: list[int], cores: int) -> list[str]:
+    """The lines printed for one dataset: each run's terms, the model and its predictions, and the checks
+    (``cores``: those of the machine the runs were timed on)."""
     out = [f"\n== {name}   parameters {json.dumps(runs[0][1]['params'], sort_keys=True)}"]
     out.append(f"{'workers':>7} {'wall':>7} {'dataset':>7} {'client':>7} {'workers':>8} {'server':>7} {'tree':>7} "
                f"{'serial<':>7} {'cluster':>7} {'serial>':>7} {'start s min/med/max':>20} {'start CPU':>18} "
@@ -467,9 +309,16 @@ def report(name: str, runs: list[tuple[int, dict, float, float]], predict_at: li
         if 1 in measured and w > 1:
             got, want = speedups[w] = measured[1]["seconds"] / t["seconds"], one / predict(bt, w, cluster)
             line += f"; speed-up measured {got:.2f}x, predicted {want:.2f}x ({100 * (got / want - 1):+.0f}%)"
+            if w <= cores:       # where a gap is from: the tasks' own CPU with all cores busy, and the wait for one
+                g = cpu_growth(t, measured[1])
+                then = one / predict(grown(bt, g), w, cluster)
+                line += (f"; its tasks took {g:.2f}x their CPU on 1 worker (all {w} busy: the clock, cache and "
+                         f"memory they share), which the model would turn into {then:.2f}x "
+                         f"({100 * (got / then - 1):+.0f}%), and were on a core {100 * t['on_core']:.0f}% of their "
+                         f"time (against {100 * measured[1]['on_core']:.0f}% on 1: the rest waited for a core or I/O)")
         out.append(line)
     out += checks(measured, bt, cluster, one)
-    return out + agreement(speedups, os.cpu_count())
+    return out + agreement(speedups, cores)
 
 
 def agreement(speedups: dict[int, tuple[float, float]], cores: int | None) -> list[str]:
@@ -511,6 +360,19 @@ def checks(measured: dict[int, dict], bt: dict[str, Any], cluster: tuple[float, 
     return out
 
 
+def reread(path: str, predict_at: list[int]) -> None:
+    """The reports of the runs saved by ``--json``, made again (with this model, on this machine, for runs
+    that may have been timed on another: the cores compared are those the file says)."""
+    with open(path) as f:
+        saved = json.load(f)
+    machine = saved.get("machine") or {"cpu": "not recorded", "cores": os.cpu_count() or 1}
+    print(f"bench_scaling: the runs of {path}, timed on {machine['cpu']}"
+          + (f"; load average {machine['load']:.2f} then" if "load" in machine else ""))
+    for name, runs in saved.get("datasets", saved).items():
+        timed = [(x["workers"], x["record"], x["wall"], x["tree_cpu"]) for x in runs]
+        print("\n".join(report(name, timed, predict_at, machine["cores"])), flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("datasets", nargs="*", default=DEFAULT)
@@ -522,10 +384,16 @@ def main() -> None:
     ap.add_argument("--scheduler", default=None, help="an existing Dask scheduler to run on")
     ap.add_argument("--json", default=None, help="write every run's record to this file")
     ap.add_argument("--warm", action="store_true", help="one untimed build first (kernels not covered by prepare)")
+    ap.add_argument("--report", default=None, metavar="FILE",
+                    help="print the reports of the runs a --json FILE holds (timed here or on another machine)")
     ap.add_argument("--child", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
         print(json.dumps(child(json.loads(args.child))))
+        return
+    predict_at = [int(w) for w in args.predict.split(",")]
+    if args.report:
+        reread(args.report, predict_at)
         return
     params: dict[str, dict] = {}
     for item in args.param:
@@ -536,10 +404,10 @@ def main() -> None:
         except ValueError:
             params.setdefault(name, {})[field] = value
     counts = [int(w) for w in args.workers.split(",")]
-    predict_at = [int(w) for w in args.predict.split(",")]
     print(f"bench_scaling: {cpu_name()}; load average {os.getloadavg()[0]:.2f}; "
           f"POKERPIPE_CACHE={os.environ.get('POKERPIPE_CACHE', '~/.cache/pokerpipe')}")
     walls: list[tuple[str, int, float]] = []
+    machine = {"cpu": cpu_name(), "cores": os.cpu_count() or 1, "load": os.getloadavg()[0]}
     records: dict[str, list[dict[str, Any]]] = {}
     yard = Yardstick()
     with tempfile.TemporaryDirectory() as tmp:
@@ -560,11 +428,11 @@ def main() -> None:
                 runs.append((w, r, wall, tree))
                 walls.append((name, w, wall))
                 print(f"  {w} workers: {wall:.2f} s", flush=True)
-            print("\n".join(report(name, runs, predict_at)), flush=True)
+            print("\n".join(report(name, runs, predict_at, os.cpu_count() or 1)), flush=True)
             records[name] = [{"workers": w, "wall": wall, "tree_cpu": tree, "record": r} for w, r, wall, tree in runs]
             if args.json:
                 with open(args.json, "w") as f:
-                    f.write(json.dumps(records))
+                    f.write(json.dumps({"machine": machine, "datasets": records}))
     yard.after()
     print(yard.line())
     if yard.seconds:

@@ -20,7 +20,9 @@
 # (eval7 is the yardstick every figure is set beside.)  Where Dask is installed already, .whl/ may be absent.
 # ehs-table/flop runs on its first 400 flops (-p ehs-table/flop.limit=400; all 1,755 take 7 minutes on one
 # worker), exploitability (where asked) on 1,400 hands, as on the 2-core machine.  Everything printed goes to
-# OUT_FOLDER/log as well, and every run's record to OUT_FOLDER/scaling.json.
+# OUT_FOLDER/log as well, and every run's record to OUT_FOLDER/scaling.json, which
+# `python benchmarks/bench_scaling.py --report OUT_FOLDER/scaling.json` reports again anywhere (with a later
+# model, say), comparing against the cores of the machine that timed it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-${OUT:-$(mktemp -d)}}
