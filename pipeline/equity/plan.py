@@ -255,17 +255,16 @@ def _lists(rest: dict, range_players: list[int], offsets: list[int], masks: np.n
 
 
 @njit(cache=True, nogil=True)
-def alias_arrays(weights: np.ndarray) -> tuple:
-    """:func:`alias_table` in numba, for long lists (Vose's method, the same stacks)."""
-    n = weights.size
-    scaled = weights * (n / weights.sum())
-    prob = np.ones(n, np.float64)
-    alias = np.arange(n)
+def _vose(scaled: np.ndarray, unit: float, cut: np.ndarray, alias: np.ndarray) -> None:
+    """Vose's pairing, in place: ``scaled`` holds each column's share in units of ``unit`` (a column holds
+    ``unit`` in all); a column short of ``unit`` keeps ``cut`` of its own and takes the rest from ``alias``.  Two
+    stacks of indices, as :func:`alias_table` keeps them, so that every form gives the same table."""
+    n = scaled.size
     small = np.empty(n, np.int64)
     large = np.empty(n, np.int64)
     ns = nl = 0
     for i in range(n):
-        if scaled[i] < 1.0:
+        if scaled[i] < unit:
             small[ns] = i
             ns += 1
         else:
@@ -275,14 +274,23 @@ def alias_arrays(weights: np.ndarray) -> tuple:
         ns -= 1
         nl -= 1
         s, g = small[ns], large[nl]
-        prob[s], alias[s] = scaled[s], g
-        scaled[g] -= 1.0 - scaled[s]
-        if scaled[g] < 1.0:
+        cut[s], alias[s] = scaled[s], g
+        scaled[g] -= unit - scaled[s]
+        if scaled[g] < unit:
             small[ns] = g
             ns += 1
         else:
             large[nl] = g
             nl += 1
+
+
+@njit(cache=True, nogil=True)
+def alias_arrays(weights: np.ndarray) -> tuple:
+    """:func:`alias_table` in numba, for long lists (Vose's method, the same stacks)."""
+    n = weights.size
+    prob = np.ones(n, np.float64)
+    alias = np.arange(n)
+    _vose(weights * (n / weights.sum()), 1.0, prob, alias)
     return prob, alias
 
 
@@ -294,31 +302,9 @@ def alias_integers(weights: np.ndarray) -> tuple:
     ``weights[a] / sum(weights)``: each column holds ``sum(weights)`` units, ``cut[a]`` of its own."""
     n = weights.size
     total = weights.sum()
-    scaled = weights * n
     cut = np.full(n, total, np.int64)
     alias = np.arange(n)
-    small = np.empty(n, np.int64)
-    large = np.empty(n, np.int64)
-    ns = nl = 0
-    for i in range(n):
-        if scaled[i] < total:
-            small[ns] = i
-            ns += 1
-        else:
-            large[nl] = i
-            nl += 1
-    while ns > 0 and nl > 0:
-        ns -= 1
-        nl -= 1
-        s, g = small[ns], large[nl]
-        cut[s], alias[s] = scaled[s], g
-        scaled[g] -= total - scaled[s]
-        if scaled[g] < total:
-            small[ns] = g
-            ns += 1
-        else:
-            large[nl] = g
-            nl += 1
+    _vose(weights * n, total, cut, alias)
     return cut, alias
 
 
