@@ -20,6 +20,7 @@ from typing import Callable, Optional, TypeVar
 import numpy as np
 
 T = TypeVar("T")
+Progress = Callable[[int, Optional[int], float, str], None]   # (done, total, seconds, unit)
 
 POLL_SECONDS = 0.1
 

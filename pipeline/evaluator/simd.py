@@ -139,7 +139,7 @@ def offsets32(deck: Deck = STANDARD) -> np.ndarray:
 def lookup_values(deck: Deck = STANDARD) -> np.ndarray:
     """The flush table, then the rank table (``deck``'s): one table for a lookup that reads a flush at its rank
     mask and any other hand :data:`~.kernels.FLUSH_SLOTS` past its rank slot (Monte Carlo,
-    :mod:`pipeline.equity.calculator`; built once per process and deck from :func:`~.tables.tables`)."""
+    :mod:`pipeline.equity.trials`; built once per process and deck from :func:`~.tables.tables`)."""
     T = tables(deck)
     return np.concatenate([T.flush_values, T.rank_values])
 

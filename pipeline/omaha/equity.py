@@ -30,19 +30,18 @@ import numpy as np
 
 from ..core.budget import TargetWatch, duration
 from ..core.cards import CardError, check_disjoint, format_cards, mask_of, parse_board, parse_cards
-from ..equity.calculator import (
+from ..equity.chunks import chunked_exact, run_chunks
+from ..equity.exact import any_assignment
+from ..equity.limits import (
     CHUNK_TRIALS,
     DEFAULT_TRIALS,
     EXACT_SECONDS_LIMIT,
     MAX_TRIALS,
-    EquityResult,
-    PlayerEquity,
     check_budget,
     thread_count,
 )
-from ..equity.chunks import chunked_exact, run_chunks
-from ..equity.exact import any_assignment
 from ..equity.plan import alias_table
+from ..equity.result import EquityResult, PlayerEquity
 from ..equity.scoring import wins_ties_units
 from ..ranges.omaha import choose, is_random, parse_omaha_range
 from ..ranges.syntax import Range

@@ -22,7 +22,7 @@ from ..core.cards import CardError, check_disjoint, format_cards, mask_of, parse
 from ..core.cores import available_cores
 from ..core.inputs import integer
 from ..equity import equity
-from ..equity.calculator import MAX_TRIALS, MC_TRIALS_PER_SECOND
+from ..equity.limits import MAX_TRIALS, MC_TRIALS_PER_SECOND
 from ..evaluator.decks import STANDARD, Deck
 from ..evaluator.kernels import Tables
 from ..evaluator.tables import tables

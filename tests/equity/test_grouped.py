@@ -6,6 +6,8 @@ import pytest
 from oracles.shares import brute_shares
 
 import pipeline.equity.calculator as calculator
+import pipeline.equity.exact_runs as exact_runs
+import pipeline.equity.fast_postflop as fast_postflop
 from pipeline import parse_cards
 from pipeline.core.cards import mask_of
 from pipeline.equity import equity
@@ -21,14 +23,14 @@ def _combos(text: str) -> list[tuple[int, int]]:
 
 def _spy(monkeypatch, name: str) -> list:
     answered: list = []
-    real = getattr(calculator, name)
+    real = getattr(fast_postflop, name)
 
     def spy(*a, **k):
         r = real(*a, **k)
         answered.append(r is not None)
         return r
 
-    monkeypatch.setattr(calculator, name, spy)
+    monkeypatch.setattr(fast_postflop, name, spy)
     return answered
 
 
@@ -81,7 +83,7 @@ def test_the_general_path_groups_too(monkeypatch):
     players, board = ["AA:1e-200,KK:1e-200", "QQ,JJ:1e-200"], "2c7d9h"
     r = equity(players, board=board, exact=True, threads=1)
     with monkeypatch.context() as m:
-        m.setattr(calculator, "grouped_counts", lambda *a, **k: None)
+        m.setattr(exact_runs, "grouped_counts", lambda *a, **k: None)
         old = equity(players, board=board, exact=True, threads=1)
     assert r.boards == old.boards
     for a, b in zip(r.players, old.players):

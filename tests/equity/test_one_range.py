@@ -1,11 +1,14 @@
 """Exact equity of one range against specific hands after the flop (:mod:`pipeline.equity.one_range`): the
 integer counts against the plain brute force of ``tests/oracles/shares.py``, weighted ranges against the
 combo-by-combo enumeration of :mod:`pipeline.equity.exact`, and the front's fallbacks."""
+from types import ModuleType
+
 import numpy as np
 import pytest
 from oracles.shares import brute_shares
 
 import pipeline.equity.calculator as calculator
+import pipeline.equity.fast_postflop as fast_postflop
 from pipeline import parse_cards
 from pipeline.core.cards import CardError
 from pipeline.equity import equity
@@ -16,17 +19,17 @@ def _combos(text: str) -> list[tuple[int, int]]:
     return [tuple(c) for c in parse_query(text).combos.tolist()]
 
 
-def _spy(monkeypatch, name: str = "_one_range") -> list:
-    """Calls of the one-range kernel's path (or ``name``'s): whether each answered."""
+def _spy(monkeypatch, name: str = "_one_range", module: ModuleType = fast_postflop) -> list:
+    """Calls of the one-range kernel's path (or ``name``'s, as ``module`` calls it): whether each answered."""
     answered: list = []
-    real = getattr(calculator, name)
+    real = getattr(module, name)
 
     def spy(*a, **k):
         r = real(*a, **k)
         answered.append(r is not None)
         return r
 
-    monkeypatch.setattr(calculator, name, spy)
+    monkeypatch.setattr(module, name, spy)
     return answered
 
 
@@ -105,7 +108,7 @@ def test_bad_questions_keep_the_general_paths_messages(players, board, dead, mes
 def test_other_questions_go_elsewhere(monkeypatch):
     one = _spy(monkeypatch)
     grouped = _spy(monkeypatch, "_grouped")
-    fast = _spy(monkeypatch, "_exact_fast")
+    fast = _spy(monkeypatch, "_exact_fast", calculator)
     equity(["AhKh", "22+", "AK"], "Qh7h2c", exact=True, threads=1)          # two ranges: grouped
     equity(["AhKh:0.5", "22+"], "Qh7h2c", exact=True, threads=1)            # a weighted hand: grouped
     equity(["AhKh", "QsQd"], "Qh7h2c", exact=True, threads=1)               # two hands: the general path

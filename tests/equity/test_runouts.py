@@ -7,6 +7,7 @@ import pytest
 from oracles.shares import brute_shares
 
 import pipeline.equity.calculator as calculator
+import pipeline.equity.exact_runs as exact_runs
 from pipeline import parse_cards
 from pipeline.core.cards import mask_of
 from pipeline.equity import equity
@@ -34,7 +35,7 @@ def _plan(players: list[str], board: str):
 def test_every_path_equals_the_brute_force(monkeypatch, players, board, path):
     """(The one-range and grouped kernels answer these first; here :mod:`.runouts`' own paths answer.)"""
     monkeypatch.setattr(calculator, "_exact_fast", lambda *a, **k: None)
-    monkeypatch.setattr(calculator, "grouped_counts", lambda *a, **k: None)
+    monkeypatch.setattr(exact_runs, "grouped_counts", lambda *a, **k: None)
     p = _plan(players, board)
     assert {"sweep": len(p.assign) == 0, "groups": len(p.group_rp) > 0,
             "list": len(p.assign) > 0 and len(p.group_rp) == 0}[path]
@@ -46,7 +47,7 @@ def test_every_path_equals_the_brute_force(monkeypatch, players, board, path):
 
 def test_weighted_ranges_equal_the_combo_enumeration(monkeypatch):
     monkeypatch.setattr(calculator, "_exact_fast", lambda *a, **k: None)
-    monkeypatch.setattr(calculator, "grouped_counts", lambda *a, **k: None)
+    monkeypatch.setattr(exact_runs, "grouped_counts", lambda *a, **k: None)
     players = ["AA:0.5,KK,QQ:0.25", "AK,KQ:0.3,JJ"]
     for board in ("Kh7h2c", "Kh7h2c5d", "Kh7h2c5d9h"):
         new = equity(players, board=board, exact=True, threads=1)
@@ -79,7 +80,7 @@ def test_threads_executor_and_progress_give_the_same_answer(monkeypatch):
     the same floats on one thread, two, or an executor; progress counts the runouts up to all of them."""
     from concurrent.futures import ThreadPoolExecutor
 
-    monkeypatch.setattr(calculator, "RUNOUT_CHUNK_WORK", 20_000)      # many small chunks
+    monkeypatch.setattr(exact_runs, "RUNOUT_CHUNK_WORK", 20_000)      # many small chunks
 
     players, board = ["22+,A2+:0.5,K2+,Q2+", "22+,A2s+:0.3"], "Kh7h2c"     # too many to list (.grouped): swept
     calls: list = []

@@ -123,7 +123,7 @@ class VsRandom(Dataset):
 
     def seconds(self) -> float:
         """Every Monte Carlo trial of the 169 hands at the fastest rate measured, and more (exact counts: fixed)."""
-        from ...equity.calculator import MC_TRIALS_PER_SECOND
+        from ...equity.limits import MC_TRIALS_PER_SECOND
 
         return 169 * self.trials * sum(k not in EXACT_OPPONENTS for k in self.opponents) / MC_TRIALS_PER_SECOND
 
