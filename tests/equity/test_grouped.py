@@ -11,7 +11,8 @@ import pipeline.equity.fast_postflop as fast_postflop
 from pipeline import parse_cards
 from pipeline.core.cards import mask_of
 from pipeline.equity import equity
-from pipeline.equity.grouped import FIT, TOO_MANY_GROUPS, grouped_kernel, list_assignments
+from pipeline.equity.assignment_groups import list_assignments
+from pipeline.equity.grouped import FIT, TOO_MANY_GROUPS, grouped_kernel
 from pipeline.equity.suits import stabilizer
 from pipeline.evaluator.tables import tables
 from pipeline.ranges.query import parse_query
