@@ -83,7 +83,7 @@ ExactKernel = Callable[[int, int, np.ndarray, np.ndarray], tuple[int, float]]
 
 
 def chunked_exact(bounds: np.ndarray, kernel: ExactKernel, shape: tuple[int, ...],
-                  progress: Optional[Callable[[int, Optional[int], float, str], None]], unit: str,
+                  progress: Optional[Progress], unit: str,
                   executor: Optional[Executor] = None, workers: int = 1) -> tuple[np.ndarray, np.ndarray, int, float]:
     """An exact enumeration cut at ``bounds`` (chunk ``i`` is ``bounds[i]..bounds[i+1]``), run by
     :func:`run_chunks` and summed in index order: ``kernel(start, stop, counts, wcounts)`` adds its

@@ -24,13 +24,13 @@ import math
 import time
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import Callable, Optional, Sequence
+from typing import Optional, Sequence
 
 import numpy as np
 
 from ..core.budget import TargetWatch, duration
 from ..core.cards import CardError, check_disjoint, format_cards, mask_of, parse_board, parse_cards
-from ..equity.chunks import chunked_exact, run_chunks
+from ..equity.chunks import Progress, chunked_exact, run_chunks
 from ..equity.exact import any_assignment
 from ..equity.limits import (
     CHUNK_TRIALS,
@@ -59,8 +59,6 @@ TRIALS_SPEEDUP = 4.0                # a batch of values is judged this much fast
 MC_TRIALS_PER_SECOND = 10e6         # heads-up Monte Carlo trials a second on one thread, about 3x the fastest
                                     # measured (AAxx vs random, 2.4-2.7 M a CPU second): the refusal's rate
 CHUNK_VALUES = 20_000_000           # hand values in one chunk of an exact run (~0.2 s)
-
-Progress = Callable[[int, Optional[int], float, str], None]
 
 
 @dataclass

@@ -13,7 +13,7 @@ dead to every deal).
 from __future__ import annotations
 
 from concurrent.futures import Executor
-from typing import Callable, Optional
+from typing import Optional
 
 import numpy as np
 
@@ -22,6 +22,7 @@ from ..core.cards import CardError, check_disjoint, format_cards, mask_of, parse
 from ..core.cores import available_cores
 from ..core.inputs import integer
 from ..equity import equity
+from ..equity.chunks import Progress
 from ..equity.limits import MAX_TRIALS, MC_TRIALS_PER_SECOND
 from ..evaluator.decks import STANDARD, Deck
 from ..evaluator.kernels import Tables
@@ -36,7 +37,7 @@ DEFAULT_TRIALS = 100_000     # Monte Carlo trials per opponent count
 
 def win_odds(hole: str, board: str, max_opponents: int = MAX_OPPONENTS, trials: int = DEFAULT_TRIALS, seed: int = 0, *,
              dead: str = "", executor: Optional[Executor] = None,
-             progress: Optional[Callable[[int, Optional[int], float, str], None]] = None,
+             progress: Optional[Progress] = None,
              deck: Deck = STANDARD) -> dict:
     """``{"hs", "ppot", "npot", "combos", "opponents": [{opponents, win, tie, equity, stderr, exact}]}``.
 
