@@ -32,7 +32,8 @@ ALLOWED = {
     "pipeline/core/cache.py:np.load": "parses a cache file opened by open_regular (and checked by its SHA-256)",
     "pipeline/equity/matchup_sums.py:np.load": "the package's own data file, shipped with it",
     "pipeline/ranges/omaha_ranking.py:np.load": "the package's own data file (the Omaha rankings), shipped with it",
-    "pipeline/omaha/ranking.py:np.load": "the maintainers' tool that rewrites the shipped rankings reads their last version",
+    "pipeline/omaha/ranking.py:np.load":
+        "the maintainers' tool that rewrites the shipped rankings reads their last version",
     "pipeline/abstraction/lookup.py:read_text": "the package's own data file (importlib.resources)",
     "pipeline/batch/trace.py:open": "this process's start time, from the kernel's /proc",
     "jobs/commands/tables.py:write_text": "click's help formatter writing the help's text (no file)",

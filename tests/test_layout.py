@@ -10,7 +10,8 @@ The rules (the README's layout picture):
   its left; ``videopoker`` sits on ``core``, ``evaluator`` and ``isomorphism``; ``shortdeck`` on ``core``,
   ``evaluator``, ``isomorphism`` and ``equity`` (the short deck is a deck of theirs: it holds only its
   classes and tables);
-  ``exploit`` on ``holdem`` and the packages below it; ``plots`` and ``batch`` on ``core`` alone; ``ga`` also draws with ``plots`` and measures with ``exploit``;
+  ``exploit`` on ``holdem`` and the packages below it; ``plots`` and ``batch`` on ``core`` alone; ``ga`` also
+  draws with ``plots`` and measures with ``exploit``;
   ``solver`` sits on ``holdem`` and ``abstraction`` and measures with ``exploit`` (the exact best response
   and the terminal kernels both walk);
 * only ``datasets`` joins the domain and ``batch``; no package of the engine

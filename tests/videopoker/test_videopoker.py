@@ -125,7 +125,8 @@ def test_cli_json_and_custom_paytable(tmp_path):
     assert set(doc["distribution"][0]) >= {"hand", "pays", "combinations", "probability", "return"}
     custom = tmp_path / "my-game.toml"
     custom.write_text('family = "natural"\n[pays]\nroyal-flush = 800\nstraight-flush = 50\nfour-of-a-kind = 25\n'
-                      'full-house = 9\nflush = 6\nstraight = 4\nthree-of-a-kind = 3\ntwo-pair = 2\njacks-or-better = 1\n')
+                      'full-house = 9\nflush = 6\nstraight = 4\nthree-of-a-kind = 3\ntwo-pair = 2\n'
+                      'jacks-or-better = 1\n')
     q = run("--paytable", str(custom), "--json")
     assert q.returncode == 0, q.stderr
     assert json.loads(q.stdout)["return"] == doc["return"]
