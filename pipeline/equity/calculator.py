@@ -110,6 +110,8 @@ def equity(players: Sequence[Union[str, Range]], board: str = "", dead: str = ""
                         f"{2 * len(players) + missing} cards, only {left} are left beside the board and dead cards")
     ranges, given = [], []             # the ranges left beside board and dead cards; their sizes as given
     for i, p in enumerate(players, 1):
+        if not isinstance(p, (str, Range)):
+            raise CardError(f"player {i}: a range must be text or a Range, got {type(p).__name__}")
         try:
             rng = p if isinstance(p, Range) else _parse_player(p)
         except CardError as e:

@@ -78,8 +78,9 @@ def _exact_fast(players: Sequence[Union[str, Range]], board: str, dead: str, thr
     whenever anything is out of the ordinary (a bad card, a clash, weights to rescale, no live combo, no
     deal, specific hands only, too many assignments...): the general path then answers, or says what is
     wrong, as it always did."""
-    if threads is not None and threads < 1:
-        return None
+    if (threads is not None and threads < 1) or not (isinstance(board, str) and isinstance(dead, str)
+                                                     and all(isinstance(p, (str, Range)) for p in players)):
+        return None             # not text: the general path says so (the caches below take only text)
     start = time.perf_counter()
     try:
         board_cards, board_mask, board_text = _cards_text(board)

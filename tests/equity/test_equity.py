@@ -140,6 +140,11 @@ def test_auto_mode_falls_back_to_monte_carlo():
     (["AA", "AA", "AA"], {}, "no deal is possible"),
     (["AA", "KK"], {"board": "AcAdAh", "dead": "As"}, "no combo left"),
     (["AA", "KK"], {"trials": 10, "exact": True}, "not both"),
+    # not text, on the exact path after the flop (whose caches take text) as on the others
+    (["AA", "KK"], {"board": [0, 1, 2]}, "board must be text, got list"),
+    (["AA", "KK"], {"board": "2c2d2h", "dead": [5]}, "dead cards must be text, got list"),
+    ([["Ah", "Kh"], "KK"], {"board": "2c2d2h"}, "player 1: a range must be text or a Range, got list"),
+    (["AA", 5], {}, "player 2: a range must be text or a Range, got int"),
 ])
 def test_bad_input(players, kw, match):
     with pytest.raises(CardError, match=match):
