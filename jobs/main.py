@@ -6,7 +6,7 @@ the command being run is imported (help imports them all), so a quick command
 starts without loading the others' libraries.
 
 Every command reports bad input as one line on stderr and exits with code 2;
-Ctrl-C prints ``pokerpipe: interrupted`` and exits with 130.  A command that
+Ctrl-C prints ``pokerpipe: interrupted`` (or, for a batch run, what it kept) and exits with 130.  A command that
 compiles its kernels (first use after an install or upgrade) says so in one
 line first (:mod:`jobs.firstuse`).
 """
@@ -22,7 +22,7 @@ import typer
 from jobs import commands
 from jobs.app import app, one_line
 from jobs.firstuse import compile_notice
-from pipeline.core.errors import InputError
+from pipeline.core.errors import InputError, Interrupted
 
 
 def command_modules() -> dict[str, str]:
@@ -94,6 +94,9 @@ def main(argv: list[str] | None = None) -> int:
     except InputError as e:             # bad input the library found: one line, as every command's own checks
         print(f"pokerpipe: error: {one_line(e)}", file=sys.stderr)
         return 2
+    except Interrupted as e:            # a run stopped by Ctrl-C or SIGTERM that its command did not catch
+        print(f"pokerpipe: {one_line(e)}", file=sys.stderr)
+        return 130
     except Exception as e:
         # Usage errors (Click's, vendored or not, per Typer version): one line, exit 2.
         if hasattr(e, "format_message") and hasattr(e, "exit_code"):

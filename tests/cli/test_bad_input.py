@@ -222,6 +222,19 @@ def test_ctrl_c_in_process(monkeypatch):
     assert (code, out, err) == (130, "", "pokerpipe: interrupted\n")
 
 
+def test_a_run_interrupted_past_its_command_is_one_line_and_130(monkeypatch):
+    """A batch run's Interrupted (Ctrl-C or SIGTERM, with what was kept) that its command does not catch."""
+    import pipeline.equity as pe
+    from pipeline.core.errors import Interrupted
+
+    def interrupted(*a, **k):
+        raise Interrupted("some-dataset: interrupted with 1 of 2 parts done; run the same command again to resume")
+    monkeypatch.setattr(pe, "equity", interrupted)
+    code, out, err = run_main(["equity", "AA", "KK"])
+    assert (code, out) == (130, "")
+    assert err == "pokerpipe: some-dataset: interrupted with 1 of 2 parts done; run the same command again to resume\n"
+
+
 # ---------------------------------------------------------------------------
 # The library API
 
