@@ -183,17 +183,29 @@ class Layout:
         missing = [k for k in LAYOUT_KEYS[:5] if k not in values]
         if missing:
             raise LayoutError(f"layout: {missing[0]} is missing")
-        return cls(**{"relative_weight": False, **values})
+        return cls(**{"relative_weight": False, **values}).agreeing(d)
 
     @classmethod
     def from_values(cls, d: Any) -> "Layout":
         """A layout from a ``--layout`` object: any of :data:`LAYOUT_KEYS`, the others the defaults."""
         return cls(**_layout_values(d))
 
+    def agreeing(self, d: dict[str, Any]) -> "Layout":
+        """This layout, read from the player file's ``d``, once the ``axes`` and ``shape`` that ``d`` records
+        (where it does) are the ones its fields give: a file whose shape disagrees with its fields was edited by
+        hand or damaged, and which of the two its genes were laid out by cannot be told.  (A ``--layout``
+        object, :meth:`from_values`, lays out genes still to come: there they are only not read.)"""
+        for key, given in (("axes", list(AXES)), ("shape", list(self.shape))):
+            if key in d and d[key] != given:
+                raise LayoutError(f"layout: {key} {shown(d[key])} disagrees with the layout's fields, which give "
+                                  f"{given}")
+        return self
+
 
 def _layout_values(d: Any) -> dict[str, Any]:
     """The layout fields of the JSON object ``d`` (edges as tuples), after refusing unknown keys; ``axes`` and
-    ``shape``, which :meth:`Layout.to_dict` writes for readers, follow from the fields and are not read."""
+    ``shape``, which :meth:`Layout.to_dict` writes for readers, follow from the fields (:meth:`Layout.agreeing`
+    checks them in a player file)."""
     if not isinstance(d, dict):
         raise LayoutError(f"layout must be a JSON object, got {shown(d)}")
     unknown = sorted(set(d) - set(LAYOUT_KEYS) - {"axes", "shape"}, key=str)
