@@ -76,6 +76,10 @@ def play(seats: Optional[int] = typer.Option(None, "--seats", "-s",
     from pipeline.batch.storage import Storage, StorageError
 
     try:
+        storage = Storage.open(out) if history else None     # checked before the hands are played
+    except StorageError as e:
+        raise fail(str(e)) from None
+    try:
         with Session(workers, scheduler, quiet=quiet) as session:
             executor = session.executor("hands") if many else None
             if scheduler is not None:                 # the cluster's size is known once it is reached
@@ -85,8 +89,8 @@ def play(seats: Optional[int] = typer.Option(None, "--seats", "-s",
     except RunnerError as e:          # bad --workers, a scheduler that cannot be reached
         raise fail(str(e)) from None
     try:
-        files = (write_histories(table, seed, r.hands, history, Storage.open(out), not no_duplicate,
-                                 None if hero is None else hero - 1, source, start) if history else [])
+        files = (write_histories(table, seed, r.hands, history, storage, not no_duplicate,
+                                 None if hero is None else hero - 1, source, start) if history and storage else [])
     except StorageError as e:
         raise fail(f"--out: {e}") from None
     except OSError as e:

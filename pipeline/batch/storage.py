@@ -38,6 +38,7 @@ import os
 import re
 import socket
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -64,6 +65,11 @@ URL = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*)://")
 SCHEMES = ("s3", "gs", "gcs", "hdfs", "viewfs", "file")
 SLUG_PART = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 LOCK = "_lock"
+# An object store is asked about the root before a run starts (:meth:`Storage.open`): its answer is waited for this
+# long at most.  On gs:// that first question retries for at most GCS_PROBE_RETRY_SECONDS (Google's client retries
+# for 15 minutes by default: with no credentials and no metadata server, ``--out gs://...`` hung silently).
+REACH_SECONDS = 30.0
+GCS_PROBE_RETRY_SECONDS = 3
 
 
 class StorageError(InputError):
@@ -101,8 +107,40 @@ class Storage:
         if not m and re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]+:", text):
             raise StorageError(f"--out {text!r} looks like a URL but is not one (scheme://bucket/prefix)")
         storage = cls(text if m else str(Path(text).absolute()), text)
-        _ = storage._fs_root        # fail now, with one line, if the URL cannot be opened
+        if m:
+            storage._reach()        # fail now, with one line, if the store does not answer
         return storage
+
+    def _reach(self) -> None:
+        """Open the object store and ask it what is at the root; StorageError in one line (the URL and the cause)
+        if that fails or takes beyond :data:`REACH_SECONDS`.
+
+        The question runs in a daemon thread that this one waits on: pyarrow's calls hold this thread in C++
+        (on gs:// a credential lookup and retries) where Ctrl-C is not seen, and the wait is interruptible, so
+        Ctrl-C stops a run at once while the store is silent.
+        """
+        outcome: list[BaseException | None] = []
+
+        def ask() -> None:
+            try:
+                fs, root = self._fs_root
+                _bounded(self.location, fs).get_file_info(root)
+            except BaseException as e:   # handed to the waiting thread
+                outcome.append(e)
+            else:
+                outcome.append(None)
+
+        thread = threading.Thread(target=ask, name=f"pokerpipe-reach {self.location}", daemon=True)
+        thread.start()
+        thread.join(REACH_SECONDS)
+        if not outcome:
+            raise StorageError(f"--out {self.shown or self.location!r}: no answer from the store in "
+                               f"{REACH_SECONDS:g} s")
+        if isinstance(outcome[0], StorageError):
+            raise outcome[0]
+        if outcome[0] is not None:
+            raise StorageError(f"--out {self.shown or self.location!r} cannot be reached: "
+                               f"{_cause(outcome[0])}") from None
 
     @property
     def is_local(self) -> bool:
@@ -306,6 +344,25 @@ class Storage:
         for info in self.fs.get_file_info(selector):
             if info.type == kind:
                 yield info.base_name
+
+
+def _bounded(location: str, fs: pafs.FileSystem) -> pafs.FileSystem:
+    """``fs`` for a first question to the store at ``location``: on gs:// one that gives up retrying after
+    :data:`GCS_PROBE_RETRY_SECONDS` (unless the URL sets ``retry_limit_seconds``), else ``fs`` itself.  The
+    run's own filesystem keeps the client's retries, for the transient errors of a long run."""
+    if fs.type_name != "gcs" or "retry_limit_seconds=" in location:
+        return fs
+    bounded, _ = pafs.FileSystem.from_uri(location + ("&" if "?" in location else "?")
+                                          + f"retry_limit_seconds={GCS_PROBE_RETRY_SECONDS}")
+    return bounded
+
+
+def _cause(e: BaseException) -> str:
+    """The gist of a store's error: Google's client wraps it in ``google::cloud::Status(...)`` and appends its
+    metadata (``error_info={...}``)."""
+    text = str(e) or type(e).__name__
+    text = text.split(" error_info=")[0]
+    return text.removeprefix("google::cloud::Status(")
 
 
 def _holder(storage: Storage, *parts: str) -> tuple[int, str] | None:
