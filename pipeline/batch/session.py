@@ -273,15 +273,7 @@ def _dask_client(workers: int | None, scheduler: str | None, dashboard: str | No
         clock = now
 
     if scheduler:
-        from distributed import Client
-
-        _quiet_logs()
-        try:
-            import dask
-
-            client = Client(scheduler, timeout=dask.config.get("pokerpipe.connect-timeout", CONNECT_TIMEOUT))
-        except (OSError, TimeoutError, ValueError) as e:
-            raise RunnerError(f"cannot reach Dask scheduler {scheduler}: {e}") from None
+        client = _connect(scheduler)
         step("client")
         try:
             yield client
@@ -340,11 +332,39 @@ def _dask_client(workers: int | None, scheduler: str | None, dashboard: str | No
                 cluster.close()
 
 
+def _connect(scheduler: str) -> Any:
+    """A Dask client of the scheduler at ``scheduler``; RunnerError in one line if the address is malformed, if
+    nothing answers there within :data:`CONNECT_TIMEOUT`, or if what answers is not a Dask scheduler."""
+    import dask
+    from distributed import Client
+    from distributed.comm.addressing import get_address_host_port, parse_address
+
+    _quiet_logs()
+    try:                                  # checked before connecting: a ValueError below is then the answer's
+        if parse_address(scheduler)[0] in ("tcp", "tls"):
+            get_address_host_port(scheduler)
+    except ValueError as e:
+        raise RunnerError(f"--scheduler {scheduler!r}: {e}") from None
+    try:
+        return Client(scheduler, timeout=dask.config.get("pokerpipe.connect-timeout", CONNECT_TIMEOUT))
+    except (OSError, TimeoutError) as e:
+        raise RunnerError(f"cannot reach Dask scheduler {scheduler}: {e}") from None
+    except MemoryError:
+        # the first 8 bytes Dask reads are a frame's length: an HTTP or SSH server's greeting reads as exabytes
+        raise RunnerError(f"not a Dask scheduler at {scheduler}: what answers there does not speak Dask's "
+                          "protocol") from None
+    except Exception as e:                # bytes that do not decode, a handshake of the wrong shape, ...
+        cause = f"{type(e).__name__}: {e}" if str(e) else type(e).__name__
+        raise RunnerError(f"not a Dask scheduler at {scheduler}, or not one this client can talk to: "
+                          f"{cause}") from None
+
+
 def _quiet_logs() -> None:
     """Dask's own logging off (a lost scheduler is reported in one line); after :mod:`distributed` is imported,
-    which sets its loggers' levels from its config."""
+    which sets its loggers' levels from its config.  Above CRITICAL: Dask logs bytes it cannot decode (from a
+    server that is not a scheduler) at CRITICAL, with a traceback, before the one line says so."""
     for noisy in ("distributed", "tornado", "asyncio"):
-        logging.getLogger(noisy).setLevel(logging.CRITICAL)
+        logging.getLogger(noisy).setLevel(logging.CRITICAL + 1)
 
 
 class Progress:
