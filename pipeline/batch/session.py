@@ -17,6 +17,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import contextlib
 import logging
+import socket
 import threading
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -246,12 +247,36 @@ def _local_pool(workers: int | None, prepare: Sequence[tuple[Any, Any]] = (),
 
 
 def check_address(address: str) -> str:
-    """``address`` if it is ``HOST:PORT`` (port 0 to 65535, 0 for a free one), else RunnerError."""
+    """``address`` if it is ``HOST:PORT`` (port 0 to 65535, 0 for a free one) and this machine can listen on
+    HOST, else RunnerError: checked before any work, where the dashboard would otherwise fail the cluster's
+    start (``8.8.8.8:8787``: "Cannot assign requested address") with a traceback.  HOST cannot hold ``:`` or
+    ``,``, which Dask's own parsing splits at."""
     host, colon, port = address.rpartition(":")
     if not colon or not port.isascii() or not port.isdigit() or len(port) > 5 or int(port) > 65535 \
-            or any(c.isspace() for c in host):
+            or any(c.isspace() or c in ":," for c in host):
         raise RunnerError(f"--dashboard-address {address!r}: expected HOST:PORT, e.g. 127.0.0.1:8787")
+    why = _cannot_listen(host)
+    if why is not None:
+        raise RunnerError(f"--dashboard-address {address!r}: this machine cannot listen on {host!r} ({why})")
     return address
+
+
+def _cannot_listen(host: str) -> str | None:
+    """Why no socket of this machine can listen on ``host`` (empty: every interface), or None if one can; each
+    of its addresses is tried on a free port (a busy port is Dask's to replace with another)."""
+    try:
+        found = socket.getaddrinfo(host or None, 0, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as e:
+        return str(e.args[-1]) if isinstance(e, socket.gaierror) else "not a host name"
+    why = "no address"
+    for family, kind, proto, _, where in found:
+        try:
+            with socket.socket(family, kind, proto) as s:
+                s.bind(where)
+            return None
+        except OSError as e:
+            why = e.strerror or str(e)
+    return why
 
 
 @contextlib.contextmanager
@@ -297,17 +322,20 @@ def _dask_client(workers: int | None, scheduler: str | None, dashboard: str | No
         # the cluster's settings hold for as long as it runs: workers that join later are made with them too
         settings.enter_context(dask.config.set({} if dashboard else LOCAL_CLUSTER_CONFIG))
         try:
-            with sigint_held():
-                with warnings.catch_warnings():   # "Port 8787 is already in use" when another cluster runs
-                    warnings.filterwarnings("ignore", message="Port .* is already in use")
-                    cluster = LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
-                                           worker_class=QuietNanny, dashboard_address=dashboard,
-                                           silence_logs=logging.CRITICAL)
-                step("cluster")                   # the scheduler and a first worker, forked and registered
-                local = Client(cluster)
-                step("client")
-                if n > 1:
-                    cluster.scale(n)              # the others are forked while the first one computes
+            try:
+                with sigint_held():
+                    with warnings.catch_warnings():   # "Port 8787 is already in use" when another cluster runs
+                        warnings.filterwarnings("ignore", message="Port .* is already in use")
+                        cluster = LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                               worker_class=QuietNanny, dashboard_address=dashboard,
+                                               silence_logs=logging.CRITICAL)
+                    step("cluster")               # the scheduler and a first worker, forked and registered
+                    local = Client(cluster)
+                    step("client")
+                    if n > 1:
+                        cluster.scale(n)          # the others are forked while the first one computes
+            except Exception as e:                # Dask's "Cluster failed to start: ...": one line, as the pool's
+                raise RunnerError(f"cannot start the local Dask cluster: {e}") from None
             if dashboard:
                 print(f"pokerpipe: Dask dashboard at {local.dashboard_link}", file=sys.stderr)
             yield local

@@ -78,3 +78,33 @@ def test_a_malformed_scheduler_address_is_named(address, words):
     with Session(scheduler=address, quiet=True) as session:
         with pytest.raises(RunnerError, match=f"^--scheduler '{address}': .*{words}"):
             session.connect()
+
+
+# --dashboard-address at an address of another machine (192.0.2.1 is TEST-NET-1, documentation only: no machine
+# has it) failed the cluster's start with a traceback; refused now before anything starts or is written
+@pytest.mark.parametrize("address, why", [("192.0.2.1:8787", "Cannot assign requested address"),
+                                          ("no-such-host.invalid:8787", ""),
+                                          ("[::1]:8787", "expected HOST:PORT")])
+def test_a_dashboard_address_this_machine_cannot_listen_on_is_refused_first(address, why, tmp_path, capsys):
+    from jobs.main import main
+
+    code = main(["tables", "odds-table", "--out", str(tmp_path), "--force", "--dashboard-address", address])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1, err
+    assert err.startswith(f"pokerpipe: error: --dashboard-address {address!r}: ") and why in err, err
+    assert not any(tmp_path.iterdir())
+
+
+@pytest.mark.slow
+def test_a_local_cluster_that_fails_to_start_is_one_line(monkeypatch):
+    """Whatever else stops Dask's local cluster from starting (here made to fail as it did for 8.8.8.8) is a
+    RunnerError, not Dask's RuntimeError."""
+    import distributed
+
+    def fails(*args, **kwargs):
+        raise RuntimeError("Cluster failed to start: [Errno 99] Cannot assign requested address")
+
+    monkeypatch.setattr(distributed, "LocalCluster", fails)
+    with Session(workers=1, dashboard=True, quiet=True) as session:
+        with pytest.raises(RunnerError, match=r"^cannot start the local Dask cluster: Cluster failed to start: "):
+            session.connect()
