@@ -42,6 +42,10 @@ def solve(game: str = typer.Argument(..., metavar="GAME", help="leduc or hulhe (
     from pipeline.datasets.solve import CURVE, SolveError
     from pipeline.datasets.solve import solve as run_solve
 
+    try:
+        storage = Storage.open(out)          # before the solver is built (seconds): a bad --out is said at once
+    except StorageError as e:
+        raise fail(str(e)) from None
     solver = plan.solver()
     if not quiet:
         print(f"pokerpipe: solve {game}: " + (f"{n:,} iterations, at least {duration(plan.least_seconds)} on one "
@@ -56,7 +60,6 @@ def solve(game: str = typer.Argument(..., metavar="GAME", help="leduc or hulhe (
 
     threads = workers or available_cores()
     try:
-        storage = Storage.open(out)
         with ThreadPoolExecutor(threads) as executor:
             manifest, done = run_solve(storage, solver, plan.recorded, iterations=n, hours=hours,
                                        checkpoint_seconds=params["checkpoint_seconds"], measure=plan.measure,

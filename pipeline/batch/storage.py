@@ -98,8 +98,15 @@ class Storage:
 
     @classmethod
     def open(cls, out: str | os.PathLike) -> Storage:
-        """Validate ``out`` and return its storage; StorageError for an unsupported URL."""
+        """Validate ``out`` and return its storage; StorageError for an empty location or an unsupported URL.
+
+        An empty ``out`` is refused rather than read as the current folder (what ``Path("")`` means): a user
+        who gives ``--out ""`` (an unset variable, ``--out "$DIR"``) did not choose to write into the folder
+        they stand in, and the run would report its files at ``/``.
+        """
         text = os.fspath(out)
+        if not text:
+            raise StorageError("--out is empty: give a folder ('.' for the current one) or a URL")
         m = URL.match(text)
         if m and m.group(1).lower() not in SCHEMES:
             raise StorageError(f"--out {text!r}: unsupported scheme {m.group(1)!r} "

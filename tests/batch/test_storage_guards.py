@@ -53,3 +53,12 @@ def test_live_holder_refuses_dead_holder_is_replaced(tmp_path):
     with pytest.raises(StorageError, match="on another-host"):
         with s.lock():
             pass
+
+
+def test_an_empty_location_is_refused_not_taken_for_the_current_folder(tmp_path, monkeypatch):
+    """``Path("")`` is the current folder: ``--out ""`` wrote there, and reported its files at ``/``."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(StorageError, match=r"^--out is empty: give a folder \('\.' for the current one\) or a URL$"):
+        Storage.open("")
+    assert Storage.open(".").url("f") == "./f"
+    assert not any(tmp_path.iterdir())
