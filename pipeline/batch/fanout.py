@@ -36,8 +36,26 @@ class ProgressExecutor(cf.Executor):
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> cf.Future:
         future = self.inner.submit(fn, *args, **kwargs)
         self.progress.expect(self.label, 1)
-        future.add_done_callback(lambda _f: self.progress.finish(self.label, 1))
+        future.add_done_callback(self._ended)
         return future
+
+    def _ended(self, future: Any) -> None:
+        """A task ended: shown as finished only if it computed its result.  A run abandoned (Ctrl-C, a failure)
+        cancels or loses its other tasks at once: counted, they made the bar's last frame claim nearly all the
+        work done (``play`` stopped at 6 of 250 tasks showed 248/250)."""
+        if succeeded(future):
+            self.progress.finish(self.label, 1)
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         """The cluster outlives the executor: the session closes it."""
+
+
+def succeeded(future: Any) -> bool:
+    """Whether a future that has ended ended with its result: not cancelled, not failed (its worker lost or
+    killed).  A ``concurrent.futures`` future (the local pool's, a Dask executor's) or a Dask future, asked by
+    its ``status`` (``"finished"``; else ``"error"``, ``"cancelled"``, ``"lost"``) without a call back to the
+    scheduler."""
+    status = getattr(future, "status", None)
+    if isinstance(status, str):
+        return status == "finished"
+    return not future.cancelled() and future.exception() is None

@@ -75,6 +75,7 @@ from ..core.files import is_temporary
 from ..core.version import __version__
 from . import hive
 from .errors import Interrupted, RunnerError
+from .fanout import succeeded
 from .migrate import carry_flat_parts, carry_records
 from .parquet import canonical_json, part_rows, sha256
 from .parts import (
@@ -451,6 +452,7 @@ def _compute(dataset: Dataset, storage: Storage, session: Session, partitions: l
     except BaseException as e:
         for future in pending:
             future.cancel()
+        session.progress.abandon()                # the bar's last frame: the parts written, as the message says
         if isinstance(e, (KeyboardInterrupt, RunnerError)):
             raise
         raise _failure(dataset.name, e) from None
@@ -460,8 +462,9 @@ def _compute(dataset: Dataset, storage: Storage, session: Session, partitions: l
 
 
 def _piece_back(progress: Any, share: float, future: Any) -> None:
-    """A piece's future ended: its share of its part on the progress bar (a failed one fails the run)."""
-    if not future.cancelled():
+    """A piece's future ended: its share of its part on the progress bar if it computed its piece (a failed or
+    cancelled one adds nothing: it fails the run, or the run was abandoned)."""
+    if succeeded(future):
         progress.piece(share)
 
 

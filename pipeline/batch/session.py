@@ -409,6 +409,7 @@ class Progress:
         self._planned = self._skipped = 0
         self._parts = self._all = 0                 # parts done: the current dataset's, and the whole run's
         self._pieces = 0.0                          # what the pieces of parts not yet written add, in parts
+        self._abandoned = False                     # the dataset's run stopped: no more pieces are counted
         self._tasks: dict[str, Any] = {}
         self._expected: dict[str, int] = {}
         self._lock = threading.Lock()
@@ -429,7 +430,7 @@ class Progress:
                 self._total = self._bar.add_task("all datasets", total=self._planned, completed=self._skipped)
                 self._all = self._skipped
             self._current = self._bar.add_task(name, total=parts, completed=done)
-            self._parts, self._pieces = done, 0.0
+            self._parts, self._pieces, self._abandoned = done, 0.0, False
             self._all += done
             self._show()
 
@@ -449,7 +450,18 @@ class Progress:
         written).  Called from whichever thread ends the piece's future."""
         if self._bar is not None:
             with self._lock:
-                self._pieces += fraction
+                if not self._abandoned:
+                    self._pieces += fraction
+                    self._show()
+
+    def abandon(self) -> None:
+        """The dataset's run stopped (Ctrl-C, a failure): what the pieces of parts not written added is taken
+        back, and pieces ending later add nothing, so that the bar's last frame shows the parts written, the
+        work a rerun keeps (``ehs-table/flop`` stopped with 6 of 176 parts written showed 8/176)."""
+        if self._bar is not None:
+            with self._lock:
+                self._abandoned = True
+                self._pieces = 0.0
                 self._show()
 
     def _show(self) -> None:
