@@ -47,6 +47,7 @@ def play(seats: Optional[int] = typer.Option(None, "--seats", "-s",
 
     Work estimated beyond a day, and hand histories beyond their limit, are refused before anything starts.
     """
+    from pipeline.batch.session import local_processes
     from pipeline.holdem import Table, TableError, simulate
     from pipeline.holdem.histories import write_histories
     from pipeline.holdem.histories.stamps import RunStamp, StampError
@@ -61,8 +62,8 @@ def play(seats: Optional[int] = typer.Option(None, "--seats", "-s",
     except StampError as e:
         raise fail(f"--history-start: {e}") from None
     many = workers is not None and workers > 1 or scheduler is not None    # else one process: no cluster
-    if scheduler is None:
-        plan.refuse_work(workers if many and workers else 1)
+    if scheduler is None:                  # workers beyond the cores take turns on them: they divide no more
+        plan.refuse_work(local_processes(workers) if many else 1)
     source = weight_source(weights, tables)
     from pipeline.datasets.solve import SolveError, resolve_policy
 

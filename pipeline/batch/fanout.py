@@ -28,7 +28,8 @@ class TaskProgress(Protocol):
 
 
 class ProgressExecutor(cf.Executor):
-    """An executor that shows its tasks on a progress display; ``workers`` is how many run at once."""
+    """An executor that shows its tasks on a progress display; ``workers`` is how many run at once, each on
+    its own core (what the time of a run on it divides by)."""
 
     def __init__(self, inner: cf.Executor, progress: TaskProgress, label: str, workers: int) -> None:
         self.inner, self.progress, self.label, self.workers = inner, progress, label, workers

@@ -152,10 +152,10 @@ class Session:
     def executor(self, label: str) -> ProgressExecutor:
         """The cluster as a ``concurrent.futures.Executor`` for domain code (:mod:`.fanout`): its tasks are
         shown as one bar, ``label``, of the session's progress display."""
-        client = self.client()
-        # a local cluster's workers may still be joining: count the ones it will have
-        workers = self.workers or available_cores() if self.scheduler is None else sum(client.nthreads().values())
-        return ProgressExecutor(self.cluster_executor(), self.progress, label, max(1, workers))
+        self.client()
+        # a local cluster's workers may still be joining: count the ones it will have, and no more than the
+        # cores, which workers beyond them share (what an estimate of the run's time divides by)
+        return ProgressExecutor(self.cluster_executor(), self.progress, label, self.processes())
 
     def cluster_executor(self) -> cf.Executor:
         """The cluster's own executor (tasks never deduplicated), for the runner, which counts parts itself."""

@@ -124,3 +124,37 @@ def test_every_dataset_parameter_beyond_a_day_is_one_line(tmp_path, name, param)
     finally:
         session.close()
     assert "\n" not in str(e.value) and not any(tmp_path.iterdir())
+
+
+@pytest.fixture(scope="module")
+def ten_seat_player(tmp_path_factory):
+    from pipeline.holdem.player import Layout, Player
+
+    layout = Layout()
+    path = tmp_path_factory.mktemp("ten") / "player.json"
+    Player(layout, np.zeros((layout.genes, 2), np.int8), {"seats": 10}).save(path)
+    return path
+
+
+@pytest.mark.parametrize("args, words", [
+    # 2.2-3.2 µs a hand measured here (sampled weights): 12-18 days on two processes
+    (["play", "-p", "tag,random", "--hands", "1e12", "--workers", "2", "--weights", "sampled"],
+     "--hands 1,000,000,000,000 on 2 processes would take about"),
+    # eight workers on two cores play no faster than two
+    (["play", "-p", "tag,random", "--hands", "1e12", "--workers", "8", "--weights", "sampled"],
+     "--hands 1,000,000,000,000 on 2 processes would take about"),
+    # a ten-seat player against nine random bots, 4.3 µs a hand measured here: 2.5 days on two
+    (["evaluate", "{player}", "--against", "random", "--hands", "1e11", "--workers", "2"],
+     "evaluate of 100,000,000,000 hands per yardstick on 2 worker(s) would take about"),
+])
+def test_work_measured_beyond_a_day_on_two_cores_is_one_line(ten_seat_player, monkeypatch, capsys, args, words):
+    """Runs measured at days on this 2-core machine are refused, however many workers share its cores."""
+    import pipeline.batch.session as session
+
+    monkeypatch.setattr(session, "available_cores", lambda: 2)
+    try:
+        code = _bounded(lambda: main([a.replace("{player}", str(ten_seat_player)) for a in args]), 60)
+    except Slow:
+        pytest.fail(f"{' '.join(args)} started work")
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and err.startswith("pokerpipe: error: ") and words in err, (code, err)

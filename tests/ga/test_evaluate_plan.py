@@ -74,14 +74,12 @@ def test_work_beyond_a_day_is_refused_before_anything_starts() -> None:
 
 
 def test_the_player_gives_the_table_size_unless_seats_do() -> None:
-    """At the fastest the kernels play, ten seats take five times two's: hands for 0.4 of a day heads-up are
-    refused at the ten seats the player was evolved at, unless ``--seats 2`` says otherwise."""
-    from pipeline.core.budget import MAX_WORK_SECONDS
-    from pipeline.ga.fitness import SEAT_HANDS_PER_SECOND
-
+    """10^11 hands against tag: heads-up that can be under a day (2.5 µs a hand measured here with hand
+    weights sampled, a few times less with the weight tables), at ten seats days (5.5 µs measured); refused
+    at the ten seats the player was evolved at, unless ``--seats 2`` says otherwise."""
     layout = Layout()
     ten = Player(layout, np.zeros((layout.genes, 2), np.int8), {"seats": 10})
-    hands = int(0.2 * MAX_WORK_SECONDS * SEAT_HANDS_PER_SECOND)
+    hands = 10**11
     EvaluatePlan("p.json", ("tag",), hands=hands).refuse_work(1, None)             # no player: heads-up
     with pytest.raises(TooMuchWork):
         EvaluatePlan("p.json", ("tag",), hands=hands).refuse_work(1, ten)

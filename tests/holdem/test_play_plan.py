@@ -42,3 +42,29 @@ def test_work_and_histories_beyond_their_limits_are_refused_before_anything_star
     with pytest.raises(TooMuchWork, match="files, more than the 1,000,000"):
         write_histories(Table.make(list(TWO)), 0, 10**7, "phh", Storage.open(str(tmp_path / "h")))
     assert not (tmp_path / "h").exists()
+
+
+# Runs timed on the loaded 2-core Xeon this estimate was set on (one process, CPU time, hand weights sampled;
+# see pipeline/holdem/work.py): (line-up, hands, processes, what that measured, whether it is refused).
+# Beyond a day by days is refused; under a day even on this machine is not.
+MEASURED = [
+    (("tag", "random"), 10**12, 2, "2.2-3.2 µs a hand: 12-18 days on two", True),
+    (("tag", "station"), 10**12, 1, "4.2 µs a hand: 49 days", True),
+    (("player.json",) + ("random",) * 9, 10**11, 2, "4.3 µs a hand (evaluate's ten-seat table): 2.5 days", True),
+    (("tag", "random"), 10**10, 2, "2.2-3.2 µs a hand: 3-4.5 hours on two", False),
+    (("player.json",) + ("random",) * 9, 10**10, 1, "4.3 µs a hand: 12 hours", False),
+    (("random", "maniac"), 10**11, 1, "0.58 µs a hand (0.42 quiet, docs/holdem.md): 12-16 hours", False),
+    (("random",) * 10, 10**10, 1, "4.2-4.4 µs a hand: 12 hours", False),
+]
+
+
+@pytest.mark.parametrize("names, hands, processes, measured, refused", MEASURED)
+def test_runs_measured_beyond_a_day_are_refused_and_those_under_are_not(names, hands, processes, measured,
+                                                                         refused) -> None:
+    from pipeline.holdem.work import refuse_play
+
+    if refused:
+        with pytest.raises(TooMuchWork, match=f"on {processes} process"):
+            refuse_play(names, hands, processes)
+    else:
+        refuse_play(names, hands, processes)

@@ -31,8 +31,7 @@ from ...holdem.player import Player, PlayerFileError
 from ...holdem.policies import DEFAULT_SAMPLES, KINDS
 from ...holdem.seating import MAX_SEATS
 from ...holdem.weights import WeightSource
-from ...holdem.work import MAX_HANDS
-from ..fitness import fastest_seconds
+from ...holdem.work import MAX_HANDS, play_seconds
 from .rlcard_agent import OPPONENTS as RLCARD
 
 YARDSTICKS = (*KINDS, "trainers", *RLCARD)
@@ -139,7 +138,10 @@ def against(player: Player, opponent: str, hands: int, seed: int = 0, *, executo
 def fastest(opponents: Sequence[str], hands: int, rlcard_hands: int, seats: int, workers: int = 1) -> float:
     """The least time playing ``hands`` hands against each engine yardstick of ``opponents`` (at ``seats``
     seats, on ``workers`` processes) and ``rlcard_hands`` against each rlcard one can take: what a refusal
-    of too much work rests on (:mod:`pipeline.core.budget`)."""
-    engine = sum(1 for o in opponents if o not in RLCARD)
-    rlcard = len(opponents) - engine
-    return fastest_seconds(engine * hands, seats, engine, workers) + rlcard * rlcard_hands / RLCARD_HANDS_PER_SECOND
+    of too much work rests on (:mod:`pipeline.core.budget`).  An engine yardstick is the player and
+    ``seats - 1`` copies of the bot (the trainers: evolved players like it), at the engine's own rates
+    (:func:`pipeline.holdem.work.play_seconds`)."""
+    engine = [o for o in opponents if o not in RLCARD]
+    seconds = sum(play_seconds(["player"] + [o if o in KINDS else "player"] * (seats - 1), hands, workers)
+                  for o in engine)
+    return seconds + (len(opponents) - len(engine)) * rlcard_hands / RLCARD_HANDS_PER_SECOND
