@@ -26,10 +26,16 @@ def videopoker(
 ) -> None:
     """Exact return, variance and distribution for any pay table, over all deal classes; with --hand,
     the exact EV and final-hand counts of each hold of one dealt hand."""
+    from pipeline.batch.errors import RunnerError
+    from pipeline.batch.session import check_cluster
     from pipeline.core.cards import CardError
     from pipeline.videopoker import PayTableError, analyze, break_even_royal, builtin, builtin_names, load
     from pipeline.videopoker.hand import analyze_hand
 
+    try:
+        check_cluster(workers, scheduler)         # as every command's session checks them, before any work
+    except RunnerError as e:
+        raise fail(str(e)) from None
     if list_games:
         print_games({name: builtin(name).title for name in builtin_names()})
         return

@@ -65,11 +65,7 @@ class Session:
                  dashboard: bool = False, dashboard_address: str | None = None) -> None:
         """``dashboard`` starts a local cluster's dashboard on ``dashboard_address`` (``HOST:PORT``; by default
         127.0.0.1 on a free port, so that only this machine can reach it: it shows the code and data)."""
-        cap = WORKERS_PER_CORE * available_cores()
-        if workers is not None and not 1 <= workers <= cap:
-            raise RunnerError(f"--workers must be 1 to {cap} ({WORKERS_PER_CORE} per core), got {workers}")
-        if scheduler is not None and not scheduler.startswith(("tcp://", "tls://", "ucx://", "inproc://")):
-            raise RunnerError(f"--scheduler {scheduler!r}: expected an address such as tcp://host:8786")
+        check_cluster(workers, scheduler)
         address = None
         if dashboard or dashboard_address is not None:
             address = check_address(DASHBOARD_ADDRESS if dashboard_address is None else dashboard_address)
@@ -178,6 +174,17 @@ class Session:
     def executor_or_none(self, label: str) -> Optional[ProgressExecutor]:
         """:meth:`executor`, or None (run in this process) for a session of one local worker."""
         return None if self.in_process() else self.executor(label)
+
+
+def check_cluster(workers: int | None, scheduler: str | None = None) -> None:
+    """RunnerError, one line, for ``--workers`` beyond 1 to :data:`WORKERS_PER_CORE` a core or a ``--scheduler``
+    that is no address: what a :class:`Session` checks when it is made, and what a command that does its own
+    work before it needs a session (``videopoker --out``) checks first."""
+    cap = WORKERS_PER_CORE * available_cores()
+    if workers is not None and not 1 <= workers <= cap:
+        raise RunnerError(f"--workers must be 1 to {cap} ({WORKERS_PER_CORE} per core), got {workers}")
+    if scheduler is not None and not scheduler.startswith(("tcp://", "tls://", "ucx://", "inproc://")):
+        raise RunnerError(f"--scheduler {scheduler!r}: expected an address such as tcp://host:8786")
 
 
 def local_processes(workers: int | None, scheduler: str | None = None) -> int:
