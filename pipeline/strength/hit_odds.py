@@ -100,12 +100,16 @@ def pot_odds(n: int, unseen: int, cards_to_come: int, pot: Fraction, to_call: Fr
     chance ``p`` of hitting on the next card and loses ``to_call`` otherwise:
     ``EV = p * pot - (1 - p) * to_call``.  The break-even equity is ``to_call / (pot + to_call)``;
     ``implied_needed`` is what more must be won after hitting for the call to break even
-    (``(1 - p) * to_call / p - pot``, 0 when the call already pays).  Outs are taken as winners.
+    (``(1 - p) * to_call / p - pot``, 0 when the call already pays).  Outs are taken as winners.  A pot
+    below the call cannot be (it holds the bet called): :class:`~pipeline.core.errors.InputError`.
     """
     for name, amount in (("pot", pot), ("to-call", to_call)):
         if amount < 0 or amount > MAX_CHIPS or 0 < amount < MIN_CHIPS:
             raise InputError(f"{name} must be 0 or between {float(MIN_CHIPS):g} and {float(MAX_CHIPS):,.0f}, "
                              f"got {float(amount):g}")
+    if pot < to_call:       # the pot holds the bet being called, which is at least the call (less when all in)
+        raise InputError(f"pot {float(pot):g} is less than to-call {float(to_call):g}: the pot includes the bet "
+                         f"to call, so it is at least the call")
     nxt, by_river = hit_chances(n, unseen, cards_to_come)
     break_even = to_call / (pot + to_call) if pot + to_call else Fraction(0)
     ev = nxt * pot - (1 - nxt) * to_call

@@ -33,6 +33,9 @@ REFUSALS = [
     (["outs", "AhKh", "--board", "Qh 7h 2c", "--pot", "100", "--to-call", "1e-300"], "to-call must be 0 or"),
     (["outs", "AhKh", "--board", "Qh 7h 2c", "--pot", "-1", "--to-call", "5"], "pot must be 0 or between"),
     (["outs", "AhKh", "--board", "Qh 7h 2c", "--pot", "inf", "--to-call", "5"], "--pot must be a finite number"),
+    # the pot holds the bet to call: one below the call gave a break-even and implied odds
+    (["outs", "AhKh", "--board", "Qh 7h 2c", "--pot", "10", "--to-call", "20"], "pot 10 is less than to-call 20"),
+    (["outs", "AhKh", "--board", "Qh 7h 2c", "--pot", "0", "--to-call", "5"], "the pot includes the bet to call"),
     # item 21: --hand analyses one hand; --out and --break-even were silently ignored
     (["videopoker", "jacks-or-better-9-6", "--hand", "Jc Qc Kc Ac 2h", "--out", "x"], "--out apply to a whole game"),
     (["videopoker", "jacks-or-better-9-6", "--hand", "Jc Qc Kc Ac 2h", "--break-even"], "--break-even apply"),

@@ -119,6 +119,18 @@ def test_pot_odds_by_hand():
     assert cheap["call_ev"] == pytest.approx((15 * 100 - 32 * 20) / 47)
 
 
+@pytest.mark.parametrize("pot, to_call", [(10, 20), (0, 5), (Fraction(1999, 100), 20)])
+def test_a_pot_below_the_call_is_refused(pot, to_call):
+    """The pot holds the bet being called, so it is never less than the call: 10 into a call of 20 has no
+    break-even to give."""
+    from pipeline.core.errors import InputError
+    from pipeline.strength.hit_odds import pot_odds
+
+    with pytest.raises(InputError, match="the pot includes the bet to call"):
+        pot_odds(15, 47, 2, Fraction(pot), Fraction(to_call))
+    assert pot_odds(15, 47, 2, Fraction(20), Fraction(20))["break_even_equity"] == 0.5     # a bet into nothing
+
+
 def test_outs_cli_pot_odds_json():
     p = subprocess.run([sys.executable, "-m", "jobs", "outs", "AhKh", "--board", "Qh7h2c", "--pot", "100",
                         "--to-call", "50", "--json"], capture_output=True, text=True, timeout=300)
