@@ -207,6 +207,10 @@ def test_force_with_bad_scheduler_deletes_nothing(small, tmp_path):
     (["tables", "vs-random", "--param", "vs-random.trials=0"], "vs-random.trials must be at least 1"),
     (["tables", "vs-random", "--param", "vs-random.opponents=2-1000000000"], "opponents must be 1 to 9"),
     (["vs-random", "--opponents", "2-1000000000"], "opponents must be 1 to 9"),
+    # a reversed span names no count: it said "opponents must be 1 to 9 (got none)", and beside another
+    # count ("1,3-1") it was dropped without a word
+    (["vs-random", "--opponents", "3-1"], "--opponents \"3-1\": the span 3-1 is reversed and names no count"),
+    (["vs-random", "--opponents", "1,3-1"], "the span 3-1 is reversed and names no count (write 1-3)"),
     (["vs-random", "--trials", "10000000000000"], "use at most"),
     # a huge integral float: shown as written, not as its 208 digits (Hypothesis found a 401-character line)
     (["tables", "vs-random", "--param", "vs-random.trials=1e207"], "vs-random.trials about 1e207 per hand"),

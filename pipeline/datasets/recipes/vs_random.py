@@ -52,9 +52,10 @@ def parse_opponents(text: str) -> list[int]:
         if bad:
             raise InputError(f"--opponents {shown(text)}: opponents must be 1 to {MAX_OPPONENTS} "
                              f"(got {bad[0] if len(bad[0]) <= 12 else bad[0][:9] + '...'})")
+        if int(ends[0]) > int(ends[1]):      # an empty span: refused, not read as no counts or skipped
+            raise InputError(f"--opponents {shown(text)}: the span {ends[0]}-{ends[1]} is reversed and names "
+                             f"no count (write {ends[1]}-{ends[0]})")
         out.update(range(int(ends[0]), int(ends[1]) + 1))
-    if not out:
-        raise InputError(f"--opponents {shown(text)}: opponents must be 1 to {MAX_OPPONENTS} (got none)")
     return sorted(out)
 
 
