@@ -49,6 +49,8 @@ class PlayPlan:
 
     def __post_init__(self) -> None:
         n = len(self.policies)
+        if n == 0:          # before the seats, which default to one a policy: "--seats ... got 0" says nothing
+            raise PlayError("--policies names no policy: give one a seat, e.g. -p tag,random")
         if not 2 <= self.seats <= MAX_SEATS:
             raise PlayError(f"--seats must be 2 to {MAX_SEATS}, got {self.seats}")
         if n < self.seats:

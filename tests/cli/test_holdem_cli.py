@@ -24,6 +24,8 @@ def test_table_and_histories(capsys, tmp_path):
 
 @pytest.mark.parametrize("args, words", [
     (["--seats", "1", "--policies", "tag"], "--seats must be 2 to 10"),
+    (["--policies", ""], "--policies names no policy"),          # not "--seats must be 2 to 10, got 0"
+    (["--policies", " , "], "--policies names no policy"),
     (["--seats", "11", "--policies", ",".join(["tag"] * 11)], "--seats must be 2 to 10"),
     (["--seats", "3", "--policies", "tag,station"], "2 policies for 3 seats"),
     (["--seats", "2", "--policies", "tag,shark"], "unknown policy 'shark'"),

@@ -14,6 +14,8 @@ TWO = ("tag", "station")
 
 @pytest.mark.parametrize("change, message", [
     ({"seats": 1, "policies": ("tag",)}, "--seats must be 2 to 10, got 1"),
+    ({"seats": 0, "policies": ()}, "--policies names no policy: give one a seat, e.g. -p tag,random"),
+    ({"seats": 3, "policies": ()}, "--policies names no policy: give one a seat, e.g. -p tag,random"),
     ({"seats": 3}, "--policies names 2 policies for 3 seats"),
     ({"policies": ("tag", "station", "maniac")}, "--policies names 3 policies for only 2 seats"),
     ({"hands": 0}, "--hands must be positive, got 0"),
