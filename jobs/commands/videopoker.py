@@ -39,8 +39,12 @@ def videopoker(
     if list_games:
         print_games({name: builtin(name).title for name in builtin_names()})
         return
-    if len([x for x in (game, paytable, all_games or None) if x]) != 1:
+    given = [name for name, x in (("GAME", game), ("--paytable", paytable), ("--all", all_games)) if x]
+    if not given:
         raise fail("give one of GAME, --paytable FILE or --all (see --list)")
+    if len(given) > 1:
+        raise fail(f"{', '.join(given[:-1])} and {given[-1]} exclude each other: give only one of GAME, "
+                   "--paytable FILE or --all")
     if hand is not None and all_games:
         raise fail("--hand takes one game, not --all")
     if hand is not None and (out is not None or break_even):

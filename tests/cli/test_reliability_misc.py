@@ -39,6 +39,10 @@ REFUSALS = [
     # item 21: --hand analyses one hand; --out and --break-even were silently ignored
     (["videopoker", "jacks-or-better-9-6", "--hand", "Jc Qc Kc Ac 2h", "--out", "x"], "--out apply to a whole game"),
     (["videopoker", "jacks-or-better-9-6", "--hand", "Jc Qc Kc Ac 2h", "--break-even"], "--break-even apply"),
+    # GAME, --paytable and --all exclude each other: two of them said "give one of ..."
+    (["videopoker", "jacks-or-better-9-6", "--paytable", "F"],
+     "GAME and --paytable exclude each other: give only one of GAME, --paytable FILE or --all"),
+    (["videopoker", "--paytable", "F", "--all"], "--paytable and --all exclude each other"),
     # --workers out of range: checked after the whole analysis was printed (--out), or not at all (without)
     (["videopoker", "jacks-or-better-9-6", "--out", "x", "--workers", "0"], "--workers must be 1 to "),
     (["videopoker", "jacks-or-better-9-6", "--workers", "0"], "--workers must be 1 to "),
