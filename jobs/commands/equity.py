@@ -1,7 +1,8 @@
 """``pokerpipe equity``: equity of 2..10 hands or ranges, exact or Monte Carlo."""
 from __future__ import annotations
 
-from typing import List, Optional
+import math
+from typing import Any, List, Optional
 
 import typer
 
@@ -20,6 +21,20 @@ def _pct(x: float) -> str:
 
 def _count(x: Optional[int]) -> str:
     return "" if x is None else f"{x:,}"
+
+
+def _known(result: Any, p: Any) -> bool:
+    """Whether a Monte Carlo sample gives player ``p`` a standard error: two trials at least, not all alike
+    for him (every one lost, or every one won or split among as many winners), where the sample's spread of
+    0 would claim an error of 0 it cannot know.  Hi/lo pots split by the low too: there only an error of
+    exactly 0 says so."""
+    n = result.boards
+    if n < 2 or not math.isfinite(p.stderr) or p.stderr == 0:
+        return False
+    if getattr(p, "scoops", None) is not None:
+        return True
+    shares = [float(x) for x in p.shares]
+    return any(shares) and not any(math.isclose(x, n) for x in shares)
 
 
 @app.command()
@@ -75,13 +90,23 @@ def equity(
                                   seconds=seconds, progress=Estimate())
     except CardError as e:
         raise fail(str(e)) from None
+    known = result.exact or all(_known(result, p) for p in result.players)
     if as_json:
-        print_json(result.to_json(), seed)
+        doc = result.to_json()
+        if not known:          # the sample gives no standard error: null, not the 0 of a spread it lacks
+            doc["stderr"] = None
+            for p, d in zip(result.players, doc["players"]):
+                d["stderr"] = d["stderr"] if _known(result, p) else None
+        print_json(doc, seed)
         return
+    alike = [str(i) for i, p in enumerate(result.players, 1) if not _known(result, p)]
+    unknown = ("n/a (1 trial)" if result.boards < 2 else
+               f"n/a (no spread for player{'s' if len(alike) > 1 else ''} {', '.join(alike)})")
     source = "matchups" if len(result.players) == 2 else "preflop-3way"
     how = (f"exact, {_deals(result, game)}" + (f", from the {source} table" if result.source == "table" else "")
            if result.exact
-           else f"Monte Carlo, {result.boards:,} trials, seed {seed}, stderr {_pct(result.stderr)}"
+           else f"Monte Carlo, {result.boards:,} trial{'s' if result.boards != 1 else ''}, seed {seed}, "
+           f"stderr {_pct(result.stderr) if known else unknown}"
            + {"stderr": ", target reached", "time": ", time budget spent"}.get(result.stopped or "", ""))
     print(("" if game == "holdem" else f"game: {game}   ") + f"board: {result.board or '-'}   "
           f"dead: {result.dead or '-'}   ({how})")
@@ -91,7 +116,8 @@ def equity(
             + (("scoop", "high only", "low only", "quartered") if hilo else ())]
     for i, p in enumerate(result.players, 1):
         rows.append((str(i), p.range, _pct(p.equity), _pct(p.win), _pct(p.tie), _count(p.wins),
-                     _count(p.ties), _count(p.losses), "" if result.exact else _pct(p.stderr))
+                     _count(p.ties), _count(p.losses),
+                     "" if result.exact else _pct(p.stderr) if _known(result, p) else "n/a")
                     + (tuple(_pct(getattr(p, k) / result.boards) for k in ("scoops", "high_only", "low_only",
                                                                                "quartered")) if hilo else ()))
     keep = [k for k in range(len(rows[0])) if any(r[k] for r in rows[1:]) or k < 5]

@@ -100,8 +100,15 @@ def play(seats: Optional[int] = typer.Option(None, "--seats", "-s",
     def num(x: float) -> float | None:
         return round(x, 4) if math.isfinite(x) else None   # JSON has no inf/nan: an infinite AF is null
 
+    def known(se: float) -> bool:
+        """Whether the deals give a standard error: two at least, and not all alike (a sample without a
+        spread says nothing of the error, where [x, x] would claim none)."""
+        return math.isfinite(se) and se > 0
+
+    why = ("n/a (1 hand)" if no_duplicate else "n/a (1 deal)") if r.deals < 2 else "n/a (no spread)"
     rows = [{"seat": s.seat, "policy": s.policy, "bb_per_100": round(s.bb_per_100, 3),
-             "ci95": [num(s.ci95[0]), num(s.ci95[1])], "vpip": num(s.stats["vpip"]),
+             "ci95": [num(s.ci95[0]), num(s.ci95[1])] if known(s.stderr) else [None, None],
+             "vpip": num(s.stats["vpip"]),
              "pfr": num(s.stats["pfr"]), "af": num(s.stats["af"]), "wtsd": num(s.stats["wtsd"]),
              "wsd": num(s.stats["wsd"])} for s in r.seats]
     if as_json:
@@ -112,7 +119,8 @@ def play(seats: Optional[int] = typer.Option(None, "--seats", "-s",
           f"{'WTSD':>6s} {'W$SD':>6s}")
     for s in r.seats:
         af = "inf" if math.isinf(s.stats["af"]) else f"{s.stats['af']:.2f}"
-        print(f"{s.seat:4d}  {s.policy:<15s} {s.bb_per_100:8.2f}  [{s.ci95[0]:8.2f}, {s.ci95[1]:8.2f}] "
+        interval = f"[{s.ci95[0]:8.2f}, {s.ci95[1]:8.2f}]" if known(s.stderr) else f"{why:>20s}"
+        print(f"{s.seat:4d}  {s.policy:<15s} {s.bb_per_100:8.2f}  {interval} "
               f"{100 * s.stats['vpip']:5.1f}% {100 * s.stats['pfr']:5.1f}% {af:>6s} "
               f"{100 * s.stats['wtsd']:5.1f}% {100 * s.stats['wsd']:5.1f}%")
     if files:

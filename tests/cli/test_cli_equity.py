@@ -30,6 +30,19 @@ def test_table_output():
     assert "(exact, 61,642,944 deals: 36 hand assignments × 1,712,304 boards, from the matchups table)" in p.stdout
 
 
+def test_a_standard_error_the_trials_cannot_give_is_n_a():
+    """One trial has no standard error, where the table printed ± 0.0000%; nor do trials that all come out
+    alike: on 2c3c4c5d6d both hands play the board's straight and split every pot."""
+    rows = run("equity", "AhKh", "QsQd", "-n", "1").stdout.splitlines()
+    assert "(Monte Carlo, 1 trial, seed 0, stderr n/a (1 trial))" in rows[0], rows
+    assert [r.split()[-1] for r in rows[2:]] == ["n/a", "n/a"], rows
+    tie = run("equity", "AhKh", "QsQd", "--board", "2c3c4c5d6d", "-n", "10")
+    assert "stderr n/a (no spread for players 1, 2)" in tie.stdout and "50.0000%" in tie.stdout, tie.stdout
+    doc = json.loads(run("equity", "AhKh", "QsQd", "--board", "2c3c4c5d6d", "-n", "10", "--json").stdout)
+    assert doc["stderr"] is None and [p["stderr"] for p in doc["players"]] == [None, None]
+    assert doc["players"][0]["equity"] == 0.5
+
+
 @pytest.mark.slow
 def test_monte_carlo_json_is_reproducible():
     a = run("equity", "QQ+,AKs", "random", "--trials", "50000", "--seed", "5", "--json")

@@ -57,3 +57,24 @@ def test_holdem_weights_bad_workers_one_line(capsys):
     assert main(["holdem-weights", "--workers", "999"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("pokerpipe: error: --workers must be 1 to") and err.count("\n") == 1
+
+
+def test_an_interval_the_deals_cannot_give_is_n_a(capsys):
+    """One deal (``-n 1`` heads-up: one duplicate deal of two hands) has no standard error, where the table
+    printed ``[nan, nan]``; nor do deals that all come out alike: fold against fold, each deal the small
+    blind lost in one seat and won back in the other, is 0 every deal.  Two deals or more that differ give
+    numbers."""
+    assert main(["play", "-p", "tag,random", "-n", "1"]) == 0
+    out = capsys.readouterr().out
+    rows = out.splitlines()[2:]
+    assert len(rows) == 2 and all("n/a (1 deal)" in r for r in rows) and "nan" not in out, out
+    assert main(["play", "-p", "tag,random", "-n", "1", "--no-duplicate"]) == 0
+    assert capsys.readouterr().out.count("n/a (1 hand)") == 2
+    assert main(["play", "-p", "tag,random", "-n", "1", "--json"]) == 0
+    assert [s["ci95"] for s in json.loads(capsys.readouterr().out)["seats"]] == [[None, None]] * 2
+    assert main(["play", "-p", "fold,fold", "-n", "100"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("n/a (no spread)") == 2 and "0.00" in out, out
+    assert main(["play", "-p", "tag,random", "-n", "200", "--json"]) == 0
+    lo, hi = json.loads(capsys.readouterr().out)["seats"][0]["ci95"]
+    assert lo < hi
