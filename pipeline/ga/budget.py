@@ -35,7 +35,7 @@ def fastest(cfg: Config, workers: int = 1) -> float:
     what a refusal of too much work rests on."""
     evaluations = cfg.generations * cfg.population * (1 + cfg.crossover_percent / 100)
     matches = evaluations * (1 if cfg.format == "table" else cfg.trainers)
-    return fastest_seconds(planned_hands(cfg), cfg.seats, matches, workers)
+    return fastest_seconds(planned_hands(cfg), cfg.seats, matches, workers, cfg.weights)
 
 
 def refuse_too_long(cfg: Config, workers: int = 1, more_seconds: float = 0.0) -> None:

@@ -31,18 +31,25 @@ from ..holdem.simulate import play_deals
 from ..holdem.weights import WeightSource
 from .config import FORMATS, Config
 
-# The kernel's speed on the machine this was measured on (2-core x86, one process, loaded; issue 24's
-# engine): 10 seats 225-560k hands/s (tag with the weight tables, stations), heads-up 1.2-2.5M hands/s, up
-# to 5M seat-hands a CPU second, about twice that on a quiet machine.  The bounds a refusal of too much work
-# rests on are taken above it, so that an estimate from them is never more than the truth:
-SEAT_HANDS_PER_SECOND = 25_000_000  # seat-hands per second per process at most
+# The kernel's speed, one process: with the weight tables, 10 seats 225-560k hands/s (tag, stations: up to 5.6M
+# seat-hands a second; issue 24's engine, a loaded 2-core x86), heads-up 1.2-2.5M hands/s; with hand weights
+# sampled (the default where no tables are built), measured 2026-12-07 on a loaded 2-core Intel Xeon with
+# budget.hand_rate on a random individual, 20,000 hands: 80-94k hands/s at the 10-seat table (0.80-0.94M
+# seat-hands/s), 245-443k heads-up (0.49-0.89M).  The bounds a refusal of too much work rests on are about
+# twice the fastest of these, so that an estimate from them is never more than the truth on a quicker machine
+# (until 2026-12-07 one bound, 25M, stood for both: sampled runs 20-30 times longer than their estimate, days
+# long, started):
+SEAT_HANDS_PER_SECOND = {"tables": 10_000_000, "sampled": 2_000_000}   # seat-hands per second per process at most
 EVALUATION_SECONDS = 1e-3           # an evaluation's own cost besides its hands (measured 8 ms), at least
 
 
-def fastest_seconds(hands: float, seats: int, evaluations: float = 0.0, workers: int = 1) -> float:
+def fastest_seconds(hands: float, seats: int, evaluations: float = 0.0, workers: int = 1,
+                    weights: str = "tables") -> float:
     """The least time ``hands`` hands at ``seats``-seat tables (in ``evaluations`` matches) can take on
-    ``workers`` processes: the estimate a refusal of too much work rests on (never more than the truth)."""
-    return (hands * seats / SEAT_HANDS_PER_SECOND + evaluations * EVALUATION_SECONDS) / max(workers, 1)
+    ``workers`` processes, the hands weighed by ``weights`` (``tables`` or ``sampled``): the estimate a refusal
+    of too much work rests on (never more than the truth)."""
+    rate = SEAT_HANDS_PER_SECOND[weights]
+    return (hands * seats / rate + evaluations * EVALUATION_SECONDS) / max(workers, 1)
 
 
 @dataclass

@@ -35,3 +35,18 @@ def test_layout_option_and_a_run_without_checkpoint(tmp_path) -> None:
     with pytest.raises(LayoutError, match=r"^--layout: "):
         read_layout(str(tmp_path / "missing.json"))
     assert saved_weights(Storage.open(str(tmp_path))) is None      # no checkpoint: --weights auto decides
+
+
+def test_an_evolution_days_long_with_sampled_weights_is_refused() -> None:
+    """10 seats, 1,000 generations of 100 (180,000 evaluations of 300,000 hands) and 1,000 yardstick matches:
+    54,300,000,000 hands, 5.43e11 seat-hands.  Sampled weights play 0.80-0.94M seat-hands a second at ten seats
+    (measured, fitness.py): about 6.7 days on one process, refused (the bound, 2M a second, says 75 hours; the
+    former single bound, 25M, said 6 hours and let it start).  With the weight tables (5.6M a second at most
+    measured: 27 hours) the bound, 10M, says 15 hours: not refused."""
+    from pipeline.ga.budget import refuse_too_long
+
+    sampled = Config(population=100, generations=1_000, hands_per_match=300_000, trainers=9, weights="sampled")
+    assert sampled.seats == 10 and planned_hands(sampled) == 54_300_000_000
+    with pytest.raises(TooMuchWork, match=r"^evolve of 54,300,000,000 hands on 1 worker\(s\) would take about 3 days"):
+        refuse_too_long(sampled)
+    refuse_too_long(Config(population=100, generations=1_000, hands_per_match=300_000, trainers=9, weights="tables"))
