@@ -37,6 +37,11 @@ def videopoker(
     except RunnerError as e:
         raise fail(str(e)) from None
     if list_games:
+        others = [name for name, x in (("GAME", game), ("--paytable", paytable), ("--all", all_games),
+                                       ("--hand", hand), ("--out", out), ("--royal", royal is not None),
+                                       ("--break-even", break_even)) if x]
+        if others:
+            raise fail(f"--list lists the games and takes no {' or '.join(others)}")
         print_games({name: builtin(name).title for name in builtin_names()})
         return
     given = [name for name, x in (("GAME", game), ("--paytable", paytable), ("--all", all_games)) if x]

@@ -65,6 +65,8 @@ class PlayPlan:
             raise PlayError(f"--history must be one of {', '.join(FORMATS)}, got {self.history!r}")
         if self.hero is not None and not 1 <= self.hero <= self.seats:
             raise PlayError(f"--hero must be a seat 1 to {self.seats}, got {self.hero}")
+        if self.hero is not None and self.history != "pokerstars":       # it would change nothing: say so
+            raise PlayError("--hero goes with --history pokerstars (the text that shows one seat's hole cards)")
         if not all(math.isfinite(x) for x in (self.stack, self.rake, self.rake_cap)):
             raise PlayError("--stack, --rake and --rake-cap must be finite numbers")
 

@@ -10,7 +10,7 @@ a cluster.
 The estimate is a bound, not a forecast: 10^12 heads-up hands of tag
 against station are estimated at 3.4 days on one process, where they were
 measured at about 50 days with hand weights sampled (4.2 µs a hand); tag
-against random, estimated the same, plays in 26-37 days sampled and about 8
+against random, estimated the same, plays in 25-37 days (2.2-3.2 µs a hand) sampled and about 8
 with the weight tables on a quiet machine (docs/holdem.md).
 
 >>> round(play_seconds(["tag", "station"], 10**12, 1) / 86400, 1)

@@ -47,6 +47,11 @@ REFUSALS = [
     (["videopoker", "jacks-or-better-9-6", "--out", "x", "--workers", "0"], "--workers must be 1 to "),
     (["videopoker", "jacks-or-better-9-6", "--workers", "0"], "--workers must be 1 to "),
     (["videopoker", "jacks-or-better-9-6", "--workers", "100000"], "per core), got 100000"),
+    # --list with a game, --all or options that only an analysis takes: they were ignored
+    (["videopoker", "--list", "--all"], "--list lists the games and takes no --all"),
+    (["videopoker", "--list", "jacks-or-better-9-6", "--royal", "800"], "takes no GAME or --royal"),
+    # --hero shows one seat's cards in PokerStars text: without it, it was ignored
+    (["play", "-p", "tag,random", "--hands", "100", "--hero", "1"], "--hero goes with --history pokerstars"),
 ]
 
 

@@ -12,6 +12,9 @@ from pipeline.holdem.plan import PlayError, PlayPlan
 TWO = ("tag", "station")
 
 
+HERO_ALONE = "--hero goes with --history pokerstars (the text that shows one seat's hole cards)"
+
+
 @pytest.mark.parametrize("change, message", [
     ({"seats": 1, "policies": ("tag",)}, "--seats must be 2 to 10, got 1"),
     ({"seats": 0, "policies": ()}, "--policies names no policy: give one a seat, e.g. -p tag,random"),
@@ -22,6 +25,8 @@ TWO = ("tag", "station")
     ({"seed": 1 << 63}, f"--seed must fit in 64 bits, got {1 << 63}"),
     ({"history": "pdf"}, "--history must be one of pokerstars, phh, ohh, got 'pdf'"),
     ({"hero": 3}, "--hero must be a seat 1 to 2, got 3"),
+    ({"hero": 1}, HERO_ALONE),
+    ({"hero": 1, "history": "phh"}, HERO_ALONE),
     ({"rake": float("nan")}, "--stack, --rake and --rake-cap must be finite numbers"),
 ])
 def test_each_bad_option_is_one_line_naming_it(change: dict, message: str) -> None:
