@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..evaluator.kernels import live_cards
 from .runout_symmetries import canonical_runouts
 
 __all__ = ["MAX_GROUPS", "KEYS", "list_assignments"]
@@ -196,11 +197,7 @@ def _runouts(held: np.uint64, k: int, perms: np.ndarray) -> tuple:
     """``(runouts (R, k), mult (R,))``: every set of ``k`` cards outside ``held``, or with suit symmetries one
     of each orbit (:func:`.runout_symmetries.canonical_runouts`), with the orbit's size."""
     deck = np.empty(52, np.int64)
-    D = 0
-    for c in range(52):
-        if not (held >> np.uint64(c)) & np.uint64(1):
-            deck[D] = c
-            D += 1
+    D = live_cards(held, deck)
     if perms.shape[0] > 1:
         return canonical_runouts(deck[:D], k, perms)
     R = D * (D - 1) // 2 if k == 2 else (D if k == 1 else 1)

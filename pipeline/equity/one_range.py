@@ -34,6 +34,7 @@ from ..evaluator.kernels import (
     RANK_SUM_MASK,
     board_state,
     flush_suit,
+    live_cards,
     suit_ranks,
     suited_bit,
 )
@@ -165,11 +166,7 @@ def _signatures(used: np.uint64, bsuits: np.ndarray, k: int, both: np.ndarray) -
     combo (``both``) are listed from ``head``: the combo ``rec_j``, the next entry ``rec_next`` (-1 ends).
     """
     deck = np.empty(52, np.int64)
-    D = 0
-    for c in range(52):
-        if not (used >> np.uint64(c)) & np.uint64(1):
-            deck[D] = c
-            D += 1
+    D = live_cards(used, deck)
     R = D * (D - 1) // 2 if k == 2 else (D if k == 1 else 1)
     ftype = np.zeros((5, 5), np.int64)      # (suit of t, of v; 4: no card) -> 0, or 1 + 4 * suit + pattern
     for st in range(5):
