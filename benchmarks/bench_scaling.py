@@ -130,7 +130,8 @@ def child(spec: dict[str, Any]) -> dict[str, Any]:
         target.prepare(target.pieces(partitions[0])[0])
         return {}
     imported = time.time()
-    with Session(spec["workers"], spec.get("scheduler"), quiet=True) as session:
+    # on a cluster --workers only labels the run: its workers are the ones started there
+    with Session(None if spec.get("scheduler") else spec["workers"], spec.get("scheduler"), quiet=True) as session:
         reports = build_many([spec["dataset"]], spec["out"], session, force=spec["force"], write_catalog=False,
                              params=params)
         report = reports[-1]

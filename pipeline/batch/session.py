@@ -177,14 +177,17 @@ class Session:
 
 
 def check_cluster(workers: int | None, scheduler: str | None = None) -> None:
-    """RunnerError, one line, for ``--workers`` beyond 1 to :data:`WORKERS_PER_CORE` a core or a ``--scheduler``
-    that is no address: what a :class:`Session` checks when it is made, and what a command that does its own
+    """RunnerError, one line, for ``--workers`` beyond 1 to :data:`WORKERS_PER_CORE` a core, a ``--scheduler``
+    that is no address, or both (the count would be ignored): what a :class:`Session` checks when it is made, and what a command that does its own
     work before it needs a session (``videopoker --out``) checks first."""
     cap = WORKERS_PER_CORE * available_cores()
     if workers is not None and not 1 <= workers <= cap:
         raise RunnerError(f"--workers must be 1 to {cap} ({WORKERS_PER_CORE} per core), got {workers}")
     if scheduler is not None and not scheduler.startswith(("tcp://", "tls://", "ucx://", "inproc://")):
         raise RunnerError(f"--scheduler {scheduler!r}: expected an address such as tcp://host:8786")
+    if scheduler is not None and workers is not None:
+        raise RunnerError(f"--workers {workers} and --scheduler exclude each other: a cluster's workers are "
+                          "the ones started there (`dask worker ...`)")
 
 
 def local_processes(workers: int | None, scheduler: str | None = None) -> int:

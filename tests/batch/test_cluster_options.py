@@ -108,3 +108,17 @@ def test_a_local_cluster_that_fails_to_start_is_one_line(monkeypatch):
     with Session(workers=1, dashboard=True, quiet=True) as session:
         with pytest.raises(RunnerError, match=r"^cannot start the local Dask cluster: Cluster failed to start: "):
             session.connect()
+
+
+# `tables --workers 4 --scheduler tcp://...` ran on the cluster's workers, ignoring the count without a word
+def test_workers_with_a_scheduler_is_refused_before_anything_starts(tmp_path, capsys):
+    from jobs.main import main
+
+    with pytest.raises(RunnerError, match=r"^--workers 4 and --scheduler exclude each other"):
+        Session(workers=4, scheduler="tcp://127.0.0.1:1", quiet=True)
+    code = main(["tables", "odds-table", "--out", str(tmp_path), "--workers", "4", "--scheduler",
+                 "tcp://127.0.0.1:1"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1, err
+    assert err.startswith("pokerpipe: error: --workers 4 and --scheduler exclude each other"), err
+    assert not any(tmp_path.iterdir())
