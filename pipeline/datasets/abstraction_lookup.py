@@ -39,7 +39,7 @@ from ..abstraction.lookup import (
 from ..abstraction.streets import DEFAULT_K, MAX_K
 from ..abstraction.waugh_file import WaughBuckets
 from ..batch.runner import check_manifest, manifest_matches
-from ..batch.storage import Storage, StorageError
+from ..batch.storage import FOLDER, Storage, StorageError
 from ..batch.verified import manifest_path, read_document, side_array, side_bytes, side_document, side_path
 from ..core.errors import InputError
 from ..core.inputs import integer, shown
@@ -66,9 +66,11 @@ def _local(out: str | os.PathLike[str]) -> Storage:
         raise AbstractionError(f"{location} is a URL: lookups map local files; copy the abstraction to a local "
                                "folder")
     try:
-        return Storage.open(location)
+        storage = Storage.open(location)
+        storage.check(FOLDER)               # a file there is a mistake to name, not an abstraction "not built"
     except StorageError as e:
         raise AbstractionError(str(e)) from None
+    return storage
 
 
 def _manifest(storage: Storage, name: str, what: str) -> dict:

@@ -197,6 +197,13 @@ def test_case_4_bins_1_is_refused_by_the_command_line_as_by_the_library(capsys):
             "--bins must be between 2 and 1,980, got 1")
 
 
+# `bucket --out FILE` said "bucket not built" and exited 0, as if a folder held no abstraction yet
+def test_a_file_as_the_abstractions_folder_is_refused(tmp_path, capsys):
+    (tmp_path / "notes.txt").write_text("not an abstraction")
+    refused(run(["bucket", "AhKh", "--board", "Qh7h2c", "--out", str(tmp_path / "notes.txt")], capsys),
+            f"{tmp_path / 'notes.txt'} is a regular file, not a folder")
+
+
 # ---- case 5: Omaha wildcards count (the parser's own loop: tests/omaha/test_omaha_wildcards.py)
 
 @pytest.mark.parametrize("pattern", ["xxxxx", "*****", "x" * 5000])
