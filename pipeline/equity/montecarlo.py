@@ -45,6 +45,7 @@ the trial count, never on the threads or the SIMD path.
 """
 from __future__ import annotations
 
+import math
 from typing import Optional
 
 import numpy as np
@@ -290,7 +291,8 @@ class MonteCarloTotals:
     Unweighted runs add integer counts (Python ints: no overflow however many
     trials); weighted runs add float sums of omega.  Each player's standard
     error is the sample one, for weighted runs by the delta method for a ratio
-    estimator: ``sum omega^2 (x - mean)^2 / (sum omega)^2``.
+    estimator: ``sum omega^2 (x - mean)^2 / (sum omega)^2``; NaN after one trial,
+    whose sample has no spread to tell it (0 would claim an error it cannot know).
     """
 
     def __init__(self, players: int, weighted: bool):
@@ -321,7 +323,8 @@ class MonteCarloTotals:
                 return (float("nan"),) * 3 + (None,) * 3 + (float("nan"), [float("nan")] * P)
             w = self.wsums[p]
             mean = sum(w[j] / (j + 1) for j in range(P)) / s
-            var = max(w[P + 1] - 2 * mean * w[P] + mean * mean * self.wtot[1], 0.0) / (s * s)
+            var = max(w[P + 1] - 2 * mean * w[P] + mean * mean * self.wtot[1], 0.0) / (s * s) \
+                if self.trials > 1 else math.nan
             return (float(w[0] / s), float(w[1:P].sum() / s), float(mean), None, None, None, float(np.sqrt(var)),
                     [float(w[j] * self.trials / s) for j in range(P)])
         n = self.trials
@@ -329,7 +332,7 @@ class MonteCarloTotals:
         wins, ties, shares = wins_ties_units(row)
         sq = sum(m * (SHARE_UNIT // (j + 1)) ** 2 for j, m in enumerate(row))
         mean = equity_fraction(wins, shares, n)
-        var = max(sq / SHARE_UNIT**2 / n - mean * mean, 0.0) * n / max(n - 1, 1)
+        var = max(sq / SHARE_UNIT**2 / n - mean * mean, 0.0) * n / (n - 1) if n > 1 else math.nan
         return (wins / n, ties / n, float(mean), None, None, None, float(np.sqrt(var / n)), list(row))
 
     def max_stderr(self) -> float:

@@ -34,8 +34,9 @@ class PlayerEquity:
 @dataclass
 class EquityResult:
     """Equities of all players.  ``trials`` and ``stderr`` (the largest player's standard
-    error) describe a Monte Carlo run, ``stopped`` why it ended: ``"trials"``, ``"stderr"``
-    (the target was reached) or ``"time"`` (the budget ran out)."""
+    error; NaN after a single trial, whose sample cannot tell one) describe a Monte Carlo run,
+    ``stopped`` why it ended: ``"trials"``, ``"stderr"`` (the target was reached) or ``"time"``
+    (the budget ran out)."""
 
     exact: bool
     boards: int                      # boards scored: over all combo assignments (exact) or trials

@@ -319,8 +319,11 @@ def _monte_carlo(ps: list[_Player], g: Game, board: list[int], used: int, trials
 
 
 def _stderr(tally: np.ndarray, squares: np.ndarray, p: int, n: int, unit: int) -> float:
-    """Standard error of player ``p``'s mean pot share over ``n`` trials."""
+    """Standard error of player ``p``'s mean pot share over ``n`` trials; NaN for one trial, whose sample has
+    no spread to tell it (0 would claim an error it cannot know)."""
+    if n < 2:
+        return math.nan
     P = len(tally)
     mean = tally[p, 2 * P] / (unit * n)
-    var = max(squares[p] / n - mean * mean, 0.0) * n / max(n - 1, 1)
+    var = max(squares[p] / n - mean * mean, 0.0) * n / (n - 1)
     return float(np.sqrt(var / n))

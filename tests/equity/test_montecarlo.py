@@ -71,6 +71,22 @@ def test_same_result_whatever_the_threads_or_executor():
         assert equity(hands, trials=300_000, seed=6, threads=1) != a
 
 
+def test_one_trial_has_no_standard_error():
+    """A sample of one trial has no spread to tell its error: NaN, where the library gave 0.0 (an error of
+    nothing, which a caller's stopping rule or interval would believe); two trials give a number."""
+    from pipeline.omaha.equity import omaha_equity
+
+    for weighted in (False, True):
+        hands = ["22+,A2+,K2+,Q2+"] * 3 if weighted else ["AhKh", "QsQd"]        # importance weights, or none
+        one = equity(hands, trials=1, seed=3, threads=1)
+        assert one.trials == 1 and math.isnan(one.stderr) and all(math.isnan(p.stderr) for p in one.players)
+        assert sum(p.equity for p in one.players) == pytest.approx(1.0)      # the trial itself still counts
+    two = equity(["AhKh", "QsQd"], trials=2, seed=3, threads=1)
+    assert two.trials == 2 and math.isfinite(two.stderr)
+    om = omaha_equity(["AsKsQdJd", "random"], trials=1, seed=3, threads=1)
+    assert om.trials == 1 and math.isnan(om.stderr) and all(math.isnan(p.stderr) for p in om.players)
+
+
 def test_stderr_target_stops_reproducibly():
     a = equity(["AKs", "QQ"], stderr=0.002, seed=1, threads=1)
     b = equity(["AKs", "QQ"], stderr=0.002, seed=1, threads=2)
