@@ -50,13 +50,13 @@ def evaluate(player_file: str = typer.Argument(..., help="a player .json written
         return _evaluate_solved(plan, seed, as_json, tables, workers, scheduler, quiet)
     player = Player.load(player_file)
     trainers = trainers_in(Storage.open(Path(player_file).parent)) if "trainers" in names else None
-    plan.refuse_work(local_processes(workers, scheduler), player)
-    source = weight_source(evolved_weights(player, weights), tables)
+    source = weight_source(evolved_weights(player, weights), tables)    # None: sampled, several times slower
+    plan.refuse_work(local_processes(workers, scheduler), player, source is None)
     results = []
     try:
         with Session(workers, scheduler, quiet=quiet) as session:
             if scheduler is not None:                       # the cluster reached: its size is known
-                plan.refuse_work(session.processes(), player)
+                plan.refuse_work(session.processes(), player, source is None)
             for n in names:
                 t = time.perf_counter()
                 results.append(play_against(player, n, plan.hands_against(n), seed,

@@ -62,9 +62,9 @@ def play(seats: Optional[int] = typer.Option(None, "--seats", "-s",
     except StampError as e:
         raise fail(f"--history-start: {e}") from None
     many = workers is not None and workers > 1 or scheduler is not None    # else one process: no cluster
+    source = weight_source(weights, tables)           # None: sampled, several times slower for tag and players
     if scheduler is None:                  # workers beyond the cores take turns on them: they divide no more
-        plan.refuse_work(local_processes(workers) if many else 1)
-    source = weight_source(weights, tables)
+        plan.refuse_work(local_processes(workers) if many else 1, source is None)
     from pipeline.datasets.solve import SolveError, resolve_policy
 
     try:
@@ -84,7 +84,7 @@ def play(seats: Optional[int] = typer.Option(None, "--seats", "-s",
         with Session(workers, scheduler, quiet=quiet) as session:
             executor = session.executor("hands") if many else None
             if scheduler is not None:                 # the cluster's size is known once it is reached
-                plan.refuse_work(max(1, int(getattr(executor, "workers", 1) or 1)))
+                plan.refuse_work(max(1, int(getattr(executor, "workers", 1) or 1)), source is None)
             r = simulate(players, hands, seed, not no_duplicate, stack_bb=stack, rake_percent=rake,
                          rake_cap_bb=rake_cap, executor=executor, weights=source)
     except RunnerError as e:          # bad --workers, a scheduler that cannot be reached

@@ -178,8 +178,8 @@ class Session:
 
 def check_cluster(workers: int | None, scheduler: str | None = None) -> None:
     """RunnerError, one line, for ``--workers`` beyond 1 to :data:`WORKERS_PER_CORE` a core, a ``--scheduler``
-    that is no address, or both (the count would be ignored): what a :class:`Session` checks when it is made, and what a command that does its own
-    work before it needs a session (``videopoker --out``) checks first."""
+    that is no address, or both (the count would be ignored): what a :class:`Session` checks when it is made,
+    and what a command that does its own work before it needs a session (``videopoker --out``) checks first."""
     cap = WORKERS_PER_CORE * available_cores()
     if workers is not None and not 1 <= workers <= cap:
         raise RunnerError(f"--workers must be 1 to {cap} ({WORKERS_PER_CORE} per core), got {workers}")

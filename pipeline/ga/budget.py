@@ -71,7 +71,7 @@ def refuse_report(cfg: Config, report_hands: int, rlcard_hands: int, lbr_hands: 
     if report_hands < 0 or rlcard_hands < 0 or lbr_hands < 0:
         raise ConfigError("--report-hands, --rlcard-hands and --lbr-hands must be 0 or more")
     seconds = report_seconds(cfg.seats, cfg.yardstick, report_hands, rlcard_hands, lbr_hands,
-                             tables=cfg.weights == "tables")
+                             tables=cfg.weights == "tables", sampled=cfg.weights == "sampled")
     refuse_beyond(seconds, f"the report (--report-hands {report_hands:,}, --rlcard-hands {rlcard_hands:,}, "
                   f"--lbr-hands {lbr_hands:,})", "fewer --report-hands, --rlcard-hands or --lbr-hands")
     return seconds

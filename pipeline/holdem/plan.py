@@ -70,9 +70,10 @@ class PlayPlan:
         if not all(math.isfinite(x) for x in (self.stack, self.rake, self.rake_cap)):
             raise PlayError("--stack, --rake and --rake-cap must be finite numbers")
 
-    def refuse_work(self, processes: int = 1) -> None:
+    def refuse_work(self, processes: int = 1, sampled: bool = False) -> None:
         """Refuse (:class:`~pipeline.core.budget.TooMuchWork`), before anything starts, histories beyond their
-        limit or a run estimated beyond a day on ``processes`` processes."""
+        limit or a run estimated beyond a day on ``processes`` processes (``sampled``: the hand weights
+        sampled, not read from the weight tables)."""
         if self.history is not None:
             refuse_histories(self.history, self.hands, self.seats)
-        refuse_play(self.policies, self.hands, processes, self.history is not None)
+        refuse_play(self.policies, self.hands, processes, self.history is not None, sampled)

@@ -204,7 +204,7 @@ def simulate(policies: Sequence[Any], hands: int, seed: int = 0, duplicate: bool
     hands = integer(hands, "hands", 1, MAX_HANDS, error=TableError, strict=True)
     seed = integer(seed, "seed", -(1 << 63), (1 << 63) - 1, error=TableError, strict=True)
     partition_deals = integer(partition_deals, "partition_deals", 1, MAX_HANDS, error=TableError, strict=True)
-    refuse_play(table.names, hands, workers_of(executor))     # work beyond a day: refused before it starts
+    refuse_play(table.names, hands, workers_of(executor), sampled=weights is None)   # beyond a day: refused first
     n = table.seats
     per = n if duplicate else 1
     deals = -(-hands // per)

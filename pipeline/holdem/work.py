@@ -17,6 +17,8 @@ with the weight tables on a quiet machine (docs/holdem.md).
 3.4
 >>> round(play_seconds(["tag", "random"], 10**12, 2) / 3600)      # refused: beyond a day even on two
 40
+>>> round(play_seconds(["tag", "random"], 10**11, 1, sampled=True) / 3600)   # 61-89 h measured
+28
 """
 from __future__ import annotations
 
@@ -45,28 +47,48 @@ SEAT_MICROSECONDS = {"random": (0.14, 0.19), "station": (0.14, 0.11), "maniac": 
                      "fold": (0.06, 0.035), "rlcard-v1": (0.08, 0.09), "tag": (0.15, 0.15),
                      "thesis-preflop": (0.15, 0.15)}
 EVOLVED_MICROSECONDS = (0.15, 0.15)
+# With the hand weights sampled in the kernel (no weight tables: ``sampled``) the policies that weigh their
+# hands cost what was measured so, again about half the least: tag 1.7 heads-up and 0.58 at 3-10 seats (above),
+# thesis-preflop 1.1 heads-up, an evolved player 0.82 heads-up and 0.35 among nine random ones.  On the 2-core
+# AMD EPYC Zen 1 (AVX2; 2026-12-07, CPU time of 100,000 hands, /work/runs/rates.py of the note) a seat cost
+# 1.7-1.9x the Xeon's for the rule bots (random 0.56 heads-up, 0.62 at ten), and: tag 2.9 heads-up, 0.86 at
+# ten; thesis-preflop 2.2 heads-up, 1.29 at ten; a random evolved player 1.9 heads-up, 1.30 at ten.
+SAMPLED_MICROSECONDS = {"tag": (0.85, 0.29), "thesis-preflop": (0.55, 0.35)}
+SAMPLED_EVOLVED_MICROSECONDS = (0.41, 0.17)
 HISTORY_HANDS_PER_SECOND = 5_000      # hand histories are written by one process; measured 300-2,200
 
 
-def seat_microseconds(name: str, seats: int) -> float:
+def seat_microseconds(name: str, seats: int, sampled: bool = False) -> float:
     """The least microseconds a seat of policy ``name`` costs a hand at a table of ``seats`` on one core
-    (:data:`SEAT_MICROSECONDS`, interpolated between heads-up and ten seats)."""
-    heads_up, ten = SEAT_MICROSECONDS.get(str(name).strip().lower(), EVOLVED_MICROSECONDS)
+    (:data:`SEAT_MICROSECONDS`, interpolated between heads-up and ten seats); ``sampled``: its hand weights
+    sampled in the kernel, not read from the weight tables (:data:`SAMPLED_MICROSECONDS`).  A solved strategy
+    (``cfr:DIR``) counts as an evolved player read from the tables."""
+    key = str(name).strip().lower()
+    heads_up, ten = SEAT_MICROSECONDS.get(key, EVOLVED_MICROSECONDS)
+    if sampled and not key.startswith("cfr:"):
+        heads_up, ten = SAMPLED_MICROSECONDS.get(key, SAMPLED_EVOLVED_MICROSECONDS if key not in SEAT_MICROSECONDS
+                                                 else (heads_up, ten))
     return heads_up + (ten - heads_up) * (min(max(seats, 2), 10) - 2) / 8
 
 
-def play_seconds(names: Sequence[str], hands: int, processes: int = 1, history: bool = False) -> float:
+def play_seconds(names: Sequence[str], hands: int, processes: int = 1, history: bool = False,
+                 sampled: bool = False) -> float:
     """A low estimate of the seconds ``hands`` hands take at a table of ``names`` (policy names; anything
-    else counts as an evolved player) on ``processes`` processes, and their ``history`` written by one."""
-    per_hand = sum(seat_microseconds(n, len(names)) for n in names) * 1e-6
+    else counts as an evolved player) on ``processes`` processes, and their ``history`` written by one;
+    ``sampled``: the hand weights after the flop sampled, not read from the weight tables (several times
+    slower for the policies that weigh their hands)."""
+    per_hand = sum(seat_microseconds(n, len(names), sampled) for n in names) * 1e-6
     return hands * per_hand / max(1, processes) + (hands / HISTORY_HANDS_PER_SECOND if history else 0.0)
 
 
-def refuse_play(names: Sequence[str], hands: int, processes: int = 1, history: bool = False) -> None:
+def refuse_play(names: Sequence[str], hands: int, processes: int = 1, history: bool = False,
+                sampled: bool = False) -> None:
     """:class:`~pipeline.core.budget.TooMuchWork` when :func:`play_seconds` is beyond a day."""
-    refuse_beyond(play_seconds(names, hands, processes, history),
-                  f"--hands {hands:,} on {processes} process{'es' if processes > 1 else ''}",
-                  "fewer --hands (or more --workers)")
+    refuse_beyond(play_seconds(names, hands, processes, history, sampled),
+                  f"--hands {hands:,} on {processes} process{'es' if processes > 1 else ''}"
+                  + (" with the hand weights sampled" if sampled else ""),
+                  "fewer --hands (or more --workers" + (", or the weight tables: `pokerpipe holdem-weights`)"
+                                                        if sampled else ")"))
 
 
 def workers_of(executor: Optional[Any]) -> int:

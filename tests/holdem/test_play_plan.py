@@ -75,3 +75,39 @@ def test_runs_measured_beyond_a_day_are_refused_and_those_under_are_not(names, h
             refuse_play(names, hands, processes)
     else:
         refuse_play(names, hands, processes)
+
+
+# With the hand weights sampled (no weight tables built, or --weights sampled) tag and the evolved players cost
+# several times more: `play -p tag,random --hands 1e11 --workers 1 --weights sampled` was estimated at 8 hours,
+# as with the tables (1.39 M hands/s quiet: 20 hours), and started; sampled it takes 2.2-3.2 µs a hand on the
+# Xeon, 3.5 on the AMD EPYC Zen 1: 61-96 hours.
+SAMPLED = [
+    (("tag", "random"), 10**11, 1, "2.2-3.5 µs a hand: 61-96 hours", True),
+    (("tag", "random"), 2 * 10**10, 1, "2.2-3.5 µs a hand: 12-19 hours", False),
+    (("thesis-preflop", "random"), 10**11, 2, "1.9-2.8 µs a hand: 26-38 hours on two", False),
+    (("thesis-preflop",) * 10, 10**11, 2, "12.9 µs a hand on the Zen 1: 7.5 days on two", True),
+]
+
+
+@pytest.mark.parametrize("names, hands, processes, measured, refused", SAMPLED)
+def test_sampled_weights_are_judged_at_their_own_rates(names, hands, processes, measured, refused) -> None:
+    from pipeline.holdem.work import play_seconds, refuse_play
+
+    assert play_seconds(names, hands, processes, sampled=True) > 2 * play_seconds(names, hands, processes)
+    if refused:
+        with pytest.raises(TooMuchWork, match="with the hand weights sampled .*or the weight tables"):
+            refuse_play(names, hands, processes, sampled=True)
+        refuse_play(names, hands, processes)          # the weight tables' rates: no refusal from this bound
+    else:
+        refuse_play(names, hands, processes, sampled=True)
+
+
+def test_the_command_line_and_the_library_judge_sampled_weights_so(capsys) -> None:
+    from jobs.main import main
+    from pipeline.holdem import simulate
+
+    code = main(["play", "-p", "tag,random", "--hands", "1e11", "--workers", "1", "--weights", "sampled"])
+    err = capsys.readouterr().err
+    assert code == 2 and "with the hand weights sampled would take about 28 hours" in err, err
+    with pytest.raises(TooMuchWork, match="with the hand weights sampled"):
+        simulate(["tag", "random"], 10**11)                     # weights=None: the in-kernel sampler

@@ -115,16 +115,17 @@ class EvaluatePlan:
             return False
         return self.hands >= PARALLEL_HANDS
 
-    def refuse_work(self, processes: int = 1, player: Optional[Player] = None) -> None:
+    def refuse_work(self, processes: int = 1, player: Optional[Player] = None, sampled: bool = False) -> None:
         """Refuse (:class:`~pipeline.core.budget.TooMuchWork`), before anything starts, a run beyond a day on
         ``processes`` processes at the fastest the kernels play (a lower bound); ``player`` (loaded) gives the
-        table size when :attr:`seats` does not (:func:`.yardsticks.seats_of`; 2 without one)."""
+        table size when :attr:`seats` does not (:func:`.yardsticks.seats_of`; 2 without one); ``sampled``:
+        the hand weights sampled, not read from the weight tables."""
         if self.solved:
             refuse_beyond(len(self.against) * self.hands * SOLVED_SECONDS_PER_HAND,
                           f"evaluate of {self.hands:,} hands per yardstick", "fewer --hands")
             return
         seats = self.seats or (seats_of(player) if player is not None else 2)
-        seconds = fastest(self.against, self.hands, self.rlcard_hands, seats, processes)
+        seconds = fastest(self.against, self.hands, self.rlcard_hands, seats, processes, sampled)
         per = f"{self.hands:,} hands per yardstick" + (f" ({self.rlcard_hands:,} per rlcard one)"
                                                        if self.rlcard else "")
         refuse_beyond(seconds, f"evaluate of {per} on {processes} worker(s)", "fewer --hands or --rlcard-hands")

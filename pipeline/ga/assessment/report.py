@@ -204,17 +204,17 @@ def report_opponents(yardstick: str, rlcard_hands: int) -> list[str]:
 
 
 def report_seconds(seats: int, yardstick: str, hands: int, rlcard_hands: int, lbr_hands: int = 0,
-                   workers: int = 1, tables: bool = False) -> float:
+                   workers: int = 1, tables: bool = False, sampled: bool = False) -> float:
     """The least time the report takes: ``hands`` against each engine opponent at ``seats`` seats and
-    ``rlcard_hands`` against each rlcard one (:func:`.yardsticks.fastest`), and ``lbr_hands`` of local best
-    response against the final player (:func:`pipeline.exploit.lbr.lbr_seconds`; ``tables``: its weights read
-    from the hand-weight tables), on ``workers`` processes:
-    what a refusal of a report beyond a day rests on."""
+    ``rlcard_hands`` against each rlcard one (:func:`.yardsticks.fastest`; ``sampled``: the hand weights
+    sampled, not read from the weight tables), and ``lbr_hands`` of local best response against the final
+    player (:func:`pipeline.exploit.lbr.lbr_seconds`; ``tables``: its weights read from the hand-weight
+    tables), on ``workers`` processes: what a refusal of a report beyond a day rests on."""
     from ...exploit.lbr import lbr_seconds
     from .yardsticks import fastest
 
-    seconds = fastest(report_opponents(yardstick, rlcard_hands), hands, rlcard_hands, seats, workers) if hands \
-        else 0.0
+    seconds = fastest(report_opponents(yardstick, rlcard_hands), hands, rlcard_hands, seats, workers,
+                      sampled) if hands else 0.0
     return seconds + (lbr_seconds("evolved player", lbr_hands, workers, tables) if lbr_hands else 0.0)
 
 
@@ -240,7 +240,7 @@ def build_report(files: Files, hands: int, rlcard_hands: int, *, executor: Optio
     config: dict = state.get("config") if isinstance(state.get("config"), dict) else {}  # type: ignore[assignment]
     refuse_beyond(report_seconds(len(trainers) + 1 if config.get("format") == "table" else 2,
                                  str(config.get("yardstick", "tag")), hands, rlcard_hands, lbr_hands,
-                                 workers_of(executor), weights is not None),
+                                 workers_of(executor), weights is not None, weights is None),
                   f"the report ({hands:,} hands a yardstick, {lbr_hands:,} of local best response)",
                   "fewer report hands or LBR hands")
     results = []

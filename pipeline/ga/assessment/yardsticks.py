@@ -135,13 +135,15 @@ def against(player: Player, opponent: str, hands: int, seed: int = 0, *, executo
     return YardstickResult(opponent, sim.hands, s.bb_per_100, s.stderr, len(line_up))
 
 
-def fastest(opponents: Sequence[str], hands: int, rlcard_hands: int, seats: int, workers: int = 1) -> float:
+def fastest(opponents: Sequence[str], hands: int, rlcard_hands: int, seats: int, workers: int = 1,
+            sampled: bool = False) -> float:
     """The least time playing ``hands`` hands against each engine yardstick of ``opponents`` (at ``seats``
     seats, on ``workers`` processes) and ``rlcard_hands`` against each rlcard one can take: what a refusal
     of too much work rests on (:mod:`pipeline.core.budget`).  An engine yardstick is the player and
     ``seats - 1`` copies of the bot (the trainers: evolved players like it), at the engine's own rates
-    (:func:`pipeline.holdem.work.play_seconds`)."""
+    (:func:`pipeline.holdem.work.play_seconds`; ``sampled``: the hand weights sampled, not read from the
+    weight tables)."""
     engine = [o for o in opponents if o not in RLCARD]
-    seconds = sum(play_seconds(["player"] + [o if o in KINDS else "player"] * (seats - 1), hands, workers)
-                  for o in engine)
+    seconds = sum(play_seconds(["player"] + [o if o in KINDS else "player"] * (seats - 1), hands, workers,
+                               sampled=sampled) for o in engine)
     return seconds + (len(opponents) - len(engine)) * rlcard_hands / RLCARD_HANDS_PER_SECOND
