@@ -4,7 +4,9 @@ Each is one instruction where the CPU has it (``popcnt``, ``tzcnt``, BMI2's ``pd
 intrinsic inline in the kernel that calls it.  :func:`nth_set_bit` is how the Monte Carlo kernels deal a card
 from a 64-bit mask of live cards without a deck array and without skipping held cards: the ``j``-th live card
 for ``j`` uniform is a uniform live card.  ``pdep`` is used only where it is fast (Intel since Haswell, AMD
-since Zen 3: :data:`FAST_PDEP`); elsewhere a branch-free halving search by population counts gives the same bit.
+since Zen 3: :data:`FAST_PDEP`); elsewhere a branch-free halving search by population counts gives the same bit,
+and the Monte Carlo deal, whose cards would chain one search after another, ranks them all at once instead
+(:func:`pipeline.equity.dealing.live_ranks`).
 
 >>> from numba import njit
 >>> @njit

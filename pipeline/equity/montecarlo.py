@@ -51,6 +51,7 @@ from typing import Optional
 import numpy as np
 from numba import njit
 
+from ..core.bits import FAST_PDEP
 from ..core.rng import chunk_state
 from ..evaluator.kernels import (
     FLUSH_FLAGS,
@@ -63,7 +64,7 @@ from ..evaluator.kernels import (
     flush_shift,
     flush_suit,
 )
-from .dealing import LANES, card_lanes, deal_bits_block, deal_ranges_block
+from .dealing import LANES, card_lanes, deal_bits_block, deal_ranges_block, rank_bits
 from .plan import DealPlan
 from .scoring import SHARE_UNIT, equity_fraction, wins_ties_units
 
@@ -83,9 +84,10 @@ def deal_lanes(plan: DealPlan) -> Optional[np.ndarray]:
     """The ``lanes`` of :func:`monte_carlo_chunk` for ``plan``: where its trials take their card indexes at once
     (:func:`.dealing.deal_bits_block`), each card's count of live cards and Lemire's threshold for it
     (:func:`.dealing.card_lanes`), else None.  At once from six cards a trial up (a board alone ran 4% slower
-    so: the three-way ranges, 18.8 against 18.1 ns a trial), at most :data:`~.dealing.LANES`."""
+    so: the three-way ranges, 18.8 against 18.1 ns a trial), at most :data:`~.dealing.LANES`; where ``pdep`` is
+    slow (:data:`~pipeline.core.bits.FAST_PDEP`, whose absence the at-once deal spares most) from two cards up."""
     cards = 5 - plan.board.size + 2 * plan.dplayers.size
-    if not plan.bits or not 5 < cards <= LANES:
+    if not plan.bits or not (5 if FAST_PDEP else 1) < cards <= LANES:
         return None
     return card_lanes(int(plan.live).bit_count() - 2 * (plan.listed.size + plan.alone.size), cards)
 
@@ -126,6 +128,7 @@ def monte_carlo_chunk(trials: int, seed: int, chunk: int, plan: DealPlan, counts
         for c in range(52):
             bit_keys[16 * (c & 3) + (c >> 2)] = T.card_keys[c]
         drawn = np.empty(LANES, np.uint32)
+        by_rank = None if FAST_PDEP else rank_bits(plan.live)     # where pdep is slow: cards ranked at once
         done = 0
         while done < trials:
             nb = min(BLOCK, trials - done)
@@ -135,7 +138,7 @@ def monte_carlo_chunk(trials: int, seed: int, chunk: int, plan: DealPlan, counts
                                      plan.row_prob, plan.row_alias, plan.row_cut, plan.row_total, plan.alone,
                                      plan.reject, plan.choices, plan.choice_count, plan.live,
                                      5 - board.size, plan.dplayers, bkey0, bsuit0, bkeys, bsuited, keys, suited,
-                                     bit_keys, picks, dkeys, dsuited, lanes, drawn)
+                                     bit_keys, picks, dkeys, dsuited, lanes, drawn, by_rank)
             evaluate_bits_block(nb, bkeys, bsuited, keys, suited, values, lookup, offsets, pending)
             showdown_block(nb, values, omegas, False, counts, wsums, wtot, top, holders)
         return

@@ -1,11 +1,13 @@
 """A Monte Carlo trial's card indexes drawn at once (``dealing.card_indexes``, one 16-lane multiply) are the
 card-by-card draws' own: the same indexes and rejections as Lemire's test on each 16-bit draw, and the same
 deal, block for block, from the same generator state (the at-once path falls back to the card-by-card
-draw for a trial with a rejected draw)."""
+draw for a trial with a rejected draw), whether the at-once path then takes each card by ``nth_set_bit`` on
+the live mask or ranks them all at once (``dealing.live_ranks``, where ``pdep`` is slow)."""
 import numpy as np
 import pytest
 from numba import njit
 
+from pipeline.core.bits import _nth_set_bit_search
 from pipeline.equity import dealing
 from pipeline.equity.plan import plan_deal
 from pipeline.evaluator.tables import tables
@@ -46,7 +48,8 @@ def _bits(x) -> int:
 CASES = [(("AA", "random", "random", "random", "random", "random"), []),
          (("QQ+,AK", "TT+,AQ+", "77+,AT+,KQ", "random", "random", "random"), []),
          (("AK:0.5,AQ", "random", "random"), [48, 44, 0]),
-         (("22+", "random", "random", "random"), [48, 44, 0, 5])]
+         (("22+", "random", "random", "random"), [48, 44, 0, 5]),
+         (("AK,AQ", "AK,KQ", "AQ,KQ"), [])]          # a board alone: at once from two cards where pdep is slow
 
 
 @pytest.mark.parametrize("players,board", CASES)
@@ -61,7 +64,8 @@ def test_the_deal_at_once_equals_the_deal_card_by_card(players, board):
     missing = 5 - len(board)
     lanes = dealing.card_lanes(_bits(plan.live) - 2 * (plan.listed.size + plan.alone.size), missing + 2 * D)
     got = []
-    for given in (lanes, None):         # at once, then card by card
+    by_rank = dealing.rank_bits(plan.live)
+    for given, ranks in ((lanes, None), (lanes, by_rank), (None, None)):     # at once (two ways), card by card
         out = [np.zeros(B, np.uint64), np.zeros(B, np.uint64), np.zeros((P, B), np.uint64),
                np.zeros((P, B), np.uint64)]
         state = dealing.deal_bits_block(
@@ -70,12 +74,56 @@ def test_the_deal_at_once_equals_the_deal_card_by_card(players, board):
             plan.row_alias, plan.row_cut, plan.row_total, plan.alone, plan.reject, plan.choices, plan.choice_count,
             plan.live, missing, plan.dplayers, np.uint64(0), np.uint64(0), *out, bit_keys,
             np.zeros((1 + plan.alone.size, B), np.int64), np.zeros((D, B), np.uint64), np.zeros((D, B), np.uint64),
-            given, np.zeros(dealing.LANES, np.uint32))
+            given, np.zeros(dealing.LANES, np.uint32), ranks)
         got.append((state, out))
-    (state1, out1), (state2, out2) = got
-    assert state1 == state2
-    for a, b in zip(out1, out2):
-        assert np.array_equal(a, b)
+    (state1, out1) = got[0]
+    for state2, out2 in got[1:]:
+        assert state1 == state2
+        for a, b in zip(out1, out2):
+            assert np.array_equal(a, b)
     dealt = out1[3][plan.dplayers] if D else np.zeros((0, B), np.uint64)
     assert all(_bits(x) == 2 for x in dealt.ravel())                  # two cards each
     assert all(_bits(x) == missing for x in out1[1])                  # the board's missing cards
+
+
+@njit(cache=True)
+def _ranks_by_chain(drawn: np.ndarray, cards: int, live0: np.uint64, taken: np.uint64) -> np.ndarray:
+    """Each card's rank among ``live0``, dealt as the card-by-card path deals it: the ``drawn[k]``-th set bit of
+    the live mask less the taken cards and those dealt before."""
+    live = live0 & ~taken
+    out = np.zeros(cards, np.int64)
+    for k in range(cards):
+        bit = _nth_set_bit_search(live, drawn[k])
+        live ^= bit
+        out[k] = dealing.popcount(live0 & (bit - np.uint64(1)))
+    return out
+
+
+@njit(cache=True)
+def _ranks_at_once(drawn: np.ndarray, cards: int, live0: np.uint64, taken: np.uint64) -> np.ndarray:
+    dealing.live_ranks(drawn, cards, live0, taken)
+    return drawn[:cards].astype(np.int64)
+
+
+def test_live_ranks_decode_the_draws_as_the_chain_deals_them():
+    """dealing.live_ranks (the Lehmer decode the deal uses where pdep is slow) gives every card the rank the
+    chain of nth_set_bit gives it, on random live masks, taken cards (0 to 18) and 2 to 16 cards; and the
+    table rank_bits turns a rank back into the card's bit."""
+    rng = np.random.default_rng(7)
+    for t in range(5_000):
+        cards52 = rng.permutation(52)
+        live_cards = cards52[:int(rng.integers(34, 53))]
+        live0 = np.uint64(sum(1 << (16 * (c & 3) + (c >> 2)) for c in live_cards))
+        taken_n = int(rng.integers(0, 10)) * 2
+        taken = np.uint64(sum(1 << (16 * (c & 3) + (c >> 2)) for c in live_cards[:taken_n]))
+        n = len(live_cards) - taken_n
+        cards = int(rng.integers(2, min(dealing.LANES, n) + 1))
+        drawn = np.zeros(dealing.LANES, np.uint32)
+        drawn[:cards] = [rng.integers(0, n - k) for k in range(cards)]
+        drawn[cards:] = rng.integers(0, 40, dealing.LANES - cards)      # lanes not dealt: anything
+        want = _ranks_by_chain(drawn, cards, live0, taken)
+        got = _ranks_at_once(drawn.copy(), cards, live0, taken)
+        assert got.tolist() == want.tolist(), (t, drawn[:cards].tolist(), taken_n)
+        by_rank = dealing.rank_bits(live0)
+        bits = [int(by_rank[r]) for r in got]
+        assert all(int(live0) >> b & 1 and not int(taken) >> b & 1 for b in bits) and len(set(bits)) == cards

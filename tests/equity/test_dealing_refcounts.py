@@ -45,11 +45,12 @@ def test_range_dealing_loops_hold_no_increfs():
         bkeys, bsuited, keys, suited, B = _buffers(P)
         lanes = dealing.card_lanes(int(bin(int(plan.live)).count("1")) - 2 * (P - plan.dplayers.size),
                                    5 + 2 * plan.dplayers.size)
-        for given in (lanes, None):         # both compilations: every card's index at once, or card by card
+        for given, ranks in ((lanes, None), (None, None), (lanes, dealing.rank_bits(plan.live))):
+            # the three compilations: every card's index at once, or card by card; ranked at once
             f(B, s0, s1, plan.rplayers, plan.roffsets, plan.alias_prob, plan.alias_idx, plan.requal, plan.ckeys,
               plan.csuited, plan.listed, plan.rows, plan.row_mask, plan.row_prob, plan.row_alias, plan.row_cut,
               plan.row_total, plan.alone, plan.reject, plan.choices, plan.choice_count, plan.live, 5, plan.dplayers,
               np.uint64(0), np.uint64(0), bkeys, bsuited, keys, suited, bit_keys,
               np.zeros((1 + plan.alone.size, B), np.int64), np.zeros((plan.dplayers.size, B), np.uint64),
-              np.zeros((plan.dplayers.size, B), np.uint64), given, np.zeros(dealing.LANES, np.uint32))
-    assert len(f.signatures) == 2 and _increfs(f) == 0
+              np.zeros((plan.dplayers.size, B), np.uint64), given, np.zeros(dealing.LANES, np.uint32), ranks)
+    assert len(f.signatures) == 3 and _increfs(f) == 0
