@@ -63,7 +63,7 @@ REFUSALS = {
     "evaluate-about-text": ({"p.json": json.dumps(player_doc(about="me"))},
                             ["evaluate", "{d}/p.json", "--against", "random"], "about must be a JSON object"),
     "hands-1e12": ({}, ["play", "-s", "2", "-p", "tag,station", "-n", "1e12"],
-                   "--hands 1,000,000,000,000 on 1 process would take about"),
+                   "--hands 1,000,000,000,000 on 1 process "),      # (with the hand weights sampled) would take
     "hands-1e11-phh": ({}, ["play", "-s", "2", "-p", "tag,station", "-n", "1e11", "--history", "phh"],
                        "--hands 100,000,000,000 --history phh would write at least"),
 }

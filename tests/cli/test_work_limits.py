@@ -139,10 +139,10 @@ def ten_seat_player(tmp_path_factory):
 @pytest.mark.parametrize("args, words", [
     # 2.2-3.2 µs a hand measured here (sampled weights): 12-18 days on two processes
     (["play", "-p", "tag,random", "--hands", "1e12", "--workers", "2", "--weights", "sampled"],
-     "--hands 1,000,000,000,000 on 2 processes would take about"),
+     "--hands 1,000,000,000,000 on 2 processes with the hand weights sampled would take about"),
     # eight workers on two cores play no faster than two
     (["play", "-p", "tag,random", "--hands", "1e12", "--workers", "8", "--weights", "sampled"],
-     "--hands 1,000,000,000,000 on 2 processes would take about"),
+     "--hands 1,000,000,000,000 on 2 processes with the hand weights sampled would take about"),
     # a ten-seat player against nine random bots, 4.3 µs a hand measured here: 2.5 days on two
     (["evaluate", "{player}", "--against", "random", "--hands", "1e11", "--workers", "2"],
      "evaluate of 100,000,000,000 hands per yardstick on 2 worker(s) would take about"),
