@@ -120,7 +120,9 @@ def force_unreachable(base, finished):
     out = base / "force"
     shutil.copytree(finished()[0], out)
     before = digests(out)
-    p = cli(*SMALL, "--out", str(out), "--force", "--scheduler", "tcp://127.0.0.1:1")
+    w = SMALL.index("--workers")                 # a cluster's workers are its own: no --workers beside --scheduler
+    on_cluster = SMALL[:w] + SMALL[w + 2:]
+    p = cli(*on_cluster, "--out", str(out), "--force", "--scheduler", "tcp://127.0.0.1:1")
     return before, digests(out), p
 
 
