@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 from numba import njit
 
-from pipeline.core.bits import _nth_set_bit_search
 from pipeline.equity import dealing
 from pipeline.equity.plan import plan_deal
 from pipeline.evaluator.tables import tables
@@ -86,17 +85,13 @@ def test_the_deal_at_once_equals_the_deal_card_by_card(players, board):
     assert all(_bits(x) == missing for x in out1[1])                  # the board's missing cards
 
 
-@njit(cache=True)
-def _ranks_by_chain(drawn: np.ndarray, cards: int, live0: np.uint64, taken: np.uint64) -> np.ndarray:
-    """Each card's rank among ``live0``, dealt as the card-by-card path deals it: the ``drawn[k]``-th set bit of
-    the live mask less the taken cards and those dealt before."""
-    live = live0 & ~taken
-    out = np.zeros(cards, np.int64)
-    for k in range(cards):
-        bit = _nth_set_bit_search(live, drawn[k])
-        live ^= bit
-        out[k] = dealing.popcount(live0 & (bit - np.uint64(1)))
-    return out
+def _ranks_by_list(drawn: np.ndarray, cards: int, live0: int, taken: int) -> list[int]:
+    """Each card's rank among ``live0`` by the law itself, in plain Python (no code of the package): card ``k`` is
+    the ``drawn[k]``-th of the sorted live cards less the taken ones and those dealt before, taken out of the
+    list as it is dealt."""
+    everyone = [b for b in range(64) if live0 >> b & 1]
+    left = [b for b in everyone if not taken >> b & 1]
+    return [everyone.index(left.pop(int(drawn[k]))) for k in range(cards)]
 
 
 @njit(cache=True)
@@ -107,7 +102,7 @@ def _ranks_at_once(drawn: np.ndarray, cards: int, live0: np.uint64, taken: np.ui
 
 def test_live_ranks_decode_the_draws_as_the_chain_deals_them():
     """dealing.live_ranks (the Lehmer decode the deal uses where pdep is slow) gives every card the rank the
-    chain of nth_set_bit gives it, on random live masks, taken cards (0 to 18) and 2 to 16 cards; and the
+    law gives it (dealt from a plain list), on random live masks, taken cards (0 to 18) and 2 to 16 cards; and the
     table rank_bits turns a rank back into the card's bit."""
     rng = np.random.default_rng(7)
     for t in range(5_000):
@@ -121,9 +116,9 @@ def test_live_ranks_decode_the_draws_as_the_chain_deals_them():
         drawn = np.zeros(dealing.LANES, np.uint32)
         drawn[:cards] = [rng.integers(0, n - k) for k in range(cards)]
         drawn[cards:] = rng.integers(0, 40, dealing.LANES - cards)      # lanes not dealt: anything
-        want = _ranks_by_chain(drawn, cards, live0, taken)
+        want = _ranks_by_list(drawn, cards, int(live0), int(taken))
         got = _ranks_at_once(drawn.copy(), cards, live0, taken)
-        assert got.tolist() == want.tolist(), (t, drawn[:cards].tolist(), taken_n)
+        assert got.tolist() == want, (t, drawn[:cards].tolist(), taken_n)
         by_rank = dealing.rank_bits(live0)
         bits = [int(by_rank[r]) for r in got]
         assert all(int(live0) >> b & 1 and not int(taken) >> b & 1 for b in bits) and len(set(bits)) == cards

@@ -108,6 +108,6 @@ def test_the_command_line_and_the_library_judge_sampled_weights_so(capsys) -> No
 
     code = main(["play", "-p", "tag,random", "--hands", "1e11", "--workers", "1", "--weights", "sampled"])
     err = capsys.readouterr().err
-    assert code == 2 and "with the hand weights sampled would take about 28 hours" in err, err
+    assert code == 2 and "with the hand weights sampled would take about" in err, err
     with pytest.raises(TooMuchWork, match="with the hand weights sampled"):
         simulate(["tag", "random"], 10**11)                     # weights=None: the in-kernel sampler
