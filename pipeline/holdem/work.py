@@ -64,10 +64,10 @@ def seat_microseconds(name: str, seats: int, sampled: bool = False) -> float:
     sampled in the kernel, not read from the weight tables (:data:`SAMPLED_MICROSECONDS`).  A solved strategy
     (``cfr:DIR``) counts as an evolved player read from the tables."""
     key = str(name).strip().lower()
-    heads_up, ten = SEAT_MICROSECONDS.get(key, EVOLVED_MICROSECONDS)
-    if sampled and not key.startswith("cfr:"):
-        heads_up, ten = SAMPLED_MICROSECONDS.get(key, SAMPLED_EVOLVED_MICROSECONDS if key not in SEAT_MICROSECONDS
-                                                 else (heads_up, ten))
+    if key in SEAT_MICROSECONDS:
+        heads_up, ten = SAMPLED_MICROSECONDS.get(key, SEAT_MICROSECONDS[key]) if sampled else SEAT_MICROSECONDS[key]
+    else:                                       # an evolved player, or a solved strategy (no sampled weights)
+        heads_up, ten = SAMPLED_EVOLVED_MICROSECONDS if sampled and not key.startswith("cfr:") else EVOLVED_MICROSECONDS
     return heads_up + (ten - heads_up) * (min(max(seats, 2), 10) - 2) / 8
 
 
