@@ -38,7 +38,7 @@ from ..abstraction.lookup import (
 )
 from ..abstraction.streets import DEFAULT_K, MAX_K
 from ..abstraction.waugh_file import WaughBuckets
-from ..batch.runner import check_manifest, manifest_matches
+from ..batch.manifest import check_manifest, manifest_matches
 from ..batch.storage import FOLDER, Storage, StorageError
 from ..batch.verified import manifest_path, read_document, side_array, side_bytes, side_document, side_path
 from ..core.errors import InputError

@@ -6,6 +6,11 @@
 whatever is already there; ``read(name, out)`` returns a finished dataset as a
 pyarrow Table after checking every part against its manifest's SHA-256.
 ``build_many`` runs several on one cluster and writes ``<out>/_catalog.json``.
+
+The runner and the cluster session are imported by the calls that build, not with the module: every worker of
+a run that reads its inputs unpickles a :class:`PlannedInputs`, and the local cluster's fork server does so
+before its first worker can start (issue 38: with the runner, the session and the equity package, the server
+took 0.42 s of CPU to unpickle abstraction/turn's sample on an AMD EPYC Zen 1; measured in the note).
 """
 from __future__ import annotations
 
@@ -13,32 +18,27 @@ import json
 import os
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..batch import hive
+from ..batch.errors import RunnerError
+from ..batch.manifest import check_manifest, manifest_matches, read_manifest
 from ..batch.parquet import sha256
-from ..batch.runner import (
-    MANIFEST,
-    RunnerError,
-    RunReport,
-    check_manifest,
-    manifest_matches,
-    part_name,
-    read_manifest,
-    run_dataset,
-)
-from ..batch.session import Session
 from ..batch.spec import Dataset
 from ..batch.storage import Storage, StorageError
-from ..batch.verified import manifest_path, part_path
+from ..batch.verified import MANIFEST, manifest_path, part_name, part_path
 from ..core.budget import MAX_WORK_SECONDS, refuse_beyond
 from ..core.cores import available_cores
 from ..core.errors import InputError
 from ..core.inputs import parse_json, shown
 from .registry import DatasetError, dataset
+
+if TYPE_CHECKING:
+    from ..batch.runner import RunReport
+    from ..batch.session import Session
 
 CATALOG = "_catalog.json"
 
@@ -209,6 +209,8 @@ def build_many(targets: Iterable[str | Dataset], out: str | os.PathLike[str], se
     seconds and manifest.  Work estimated beyond ``max_seconds`` (a day) is refused before any starts
     (:func:`refuse_too_long`); a caller that asked the user for longer passes a larger one.
     """
+    from ..batch.runner import run_dataset  # here, not with the module: a worker reading inputs needs no runner
+
     storage = open_storage(out)
     targets = list(targets)
     planned = plan(targets, params)
@@ -231,6 +233,8 @@ def build(name: str | Dataset, out: str | os.PathLike[str], *, workers: int | No
           max_seconds: float = MAX_WORK_SECONDS, **params: Any) -> RunReport:
     """Build one dataset (and what it reads) under ``out``; the report of ``name``'s run.  Work estimated
     beyond ``max_seconds`` is refused (:func:`build_many`; a dataset's own ``limit`` parameter is a param)."""
+    from ..batch.session import Session
+
     ds = _resolve(name, params)
     with Session(workers, scheduler, quiet) as session:
         return build_many([ds], out, session, force=force, write_catalog=False, max_seconds=max_seconds)[-1]

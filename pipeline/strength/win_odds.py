@@ -21,7 +21,6 @@ from ..core.budget import refuse_count
 from ..core.cards import CardError, check_disjoint, format_cards, mask_of, parse_board, parse_cards
 from ..core.cores import available_cores
 from ..core.inputs import integer
-from ..equity import equity
 from ..equity.chunks import Progress
 from ..equity.limits import MAX_TRIALS, MC_TRIALS_PER_SECOND
 from ..evaluator.decks import STANDARD, Deck
@@ -45,6 +44,8 @@ def win_odds(hole: str, board: str, max_opponents: int = MAX_OPPONENTS, trials: 
     Monte Carlo opponent count (opponent count ``k`` is seeded with ``seed + k``).  ``dead``
     cards (folded, burnt) are in no one's hand and not on the board to come.
     """
+    from ..equity import equity  # here: importing this package (a worker's street kernel) loads no calculator
+
     b = parse_board(board)
     d = parse_cards(dead, what="dead cards") if dead.strip() else []
     check_disjoint([("board", b), ("dead cards", d)])

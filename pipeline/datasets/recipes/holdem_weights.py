@@ -28,8 +28,8 @@ from typing import Any, Optional
 import numpy as np
 import pyarrow as pa
 
+from ...batch.manifest import check_manifest, read_manifest
 from ...batch.parquet import described
-from ...batch.runner import check_manifest, read_manifest
 from ...batch.spec import Dataset, Inputs
 from ...batch.storage import Storage, StorageError
 from ...batch.verified import manifest_path, side_array
