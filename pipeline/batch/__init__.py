@@ -3,6 +3,7 @@
 =================  ====================================================================
 :mod:`.spec`       what a dataset is: name, parameters, schema, partitions, ``compute``
 :mod:`.runner`     one dataset's partitions on the cluster: resume, lock, manifest, costly work first
+:mod:`.manifest`   a run's manifest read back: whether it is a finished run of exactly this dataset
 :mod:`.parts`      what the workers run: parts whole or in pieces, atomic checksummed writes
 :mod:`.trace`      where a run's time goes: each task's worker, cost and start, the client's moments
 :mod:`.session`    the cluster of a run (a local pool, or Dask's) and its progress display
