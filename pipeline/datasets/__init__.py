@@ -20,9 +20,9 @@ engine's modules).
 """
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ..core.exports import lazy_exports
 from .build import BuildError, build, build_many, catalog, is_built, open_storage, read, update_catalog
 from .registry import PREFLOP_SET, DatasetError, dataset, figures, names, parameters, registry
 
@@ -52,14 +52,7 @@ __all__ = ["BuildError", "DatasetError", "EhsTable", "HandWeightTables", "Holdem
            "names", "open_storage", "parameters", "read", "registry", "update_catalog"]
 
 
-def __getattr__(name: str) -> Any:
-    """A name of :data:`_LAZY`, imported from its module now (and kept, so that this runs once a name)."""
-    where = _LAZY.get(name)
-    if where is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{where}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(__name__, _LAZY, globals())
 
 
 def __dir__() -> list[str]:
