@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import os
 import pickle
+import sys
 import tempfile
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -35,20 +36,62 @@ PR_SET_CHILD_SUBREAPER = 36      # prctl(2)'s option: orphaned descendants are h
 def listed(prepare: Sequence[tuple[Any, Any]]) -> Iterator[dict[str, str]]:
     """Within the block, a temporary file holds the ``(dataset, sample)`` pairs (a file, not the value itself:
     an environment variable is capped at 128 kB, and a sample may hold arrays); yields the environment that
-    names it to the fork server (:data:`PREPARE`)."""
+    names it to the fork server (:data:`PREPARE`).
+
+    The file holds this process's module search path beside the pairs, each pickled on its own
+    (:func:`listing`): the server finds a dataset's module where this process found it, and one pair it
+    cannot read loses only itself."""
     from ..core.files import write_atomic
-    from .handoff import pickled
 
     folder = tempfile.mkdtemp(prefix="pokerpipe-prepare-")
     path = os.path.join(folder, "prepare.pickle")
     try:
-        write_atomic(path, pickled(list(prepare)))      # a dataset of the program's __main__ by value
+        write_atomic(path, listing(prepare))
         yield {PREPARE: path}
     finally:
         with contextlib.suppress(OSError):
             os.unlink(path)
         with contextlib.suppress(OSError):
             os.rmdir(folder)
+
+
+def listing(prepare: Sequence[tuple[Any, Any]]) -> bytes:
+    """The bytes of a :data:`PREPARE` file: the module search path this process's workers are given, and each
+    ``(dataset, sample)`` pair pickled apart (:func:`.handoff.pickled`: a dataset of the program's ``__main__``
+    by value).
+
+    multiprocessing gives a worker this process's ``sys.path`` when it forks it, but the fork server itself
+    ignored it until Python 3.12.8 and 3.13.1 (CPython gh-117378), so a dataset whose class lives in a folder
+    this process added to its path (a test module, a user's script beside its data) did not unpickle in the
+    server, and with it the whole list: nothing was prepared there, and every worker prepared every dataset
+    itself, all at once (in CI, two workers compiling the same kernels for 94 s of CPU each, where the server
+    would have compiled them once for both)."""
+    from multiprocessing import process
+
+    from .handoff import pickled
+
+    here = process.ORIGINAL_DIR  # type: ignore[attr-defined]  # the working folder multiprocessing starts from
+    search = [here if folder == "" else folder for folder in sys.path]     # as multiprocessing gives its workers
+    return pickle.dumps((search, [pickled(pair) for pair in prepare]), pickle.HIGHEST_PROTOCOL)
+
+
+def read_listing(data: bytes) -> list[tuple[Any, Any]]:
+    """The pairs of a :func:`listing`, read with its search path as this process's (the path its workers will
+    have: a module found here is the one they would find).  A pair that does not unpickle is left out (the
+    workers prepare it themselves), and so are the modules its attempt imported: a worker inherits this
+    process's modules, and one found here by another name's folder (a namespace package of the working
+    folder) would stand in its way."""
+    search, blobs = pickle.loads(data)
+    sys.path[:] = search
+    pairs = []
+    for blob in blobs:
+        before = set(sys.modules)
+        try:
+            pairs.append(pickle.loads(blob))
+        except Exception:                  # noqa: BLE001 - the workers prepare it, and fail there if they must
+            for name in set(sys.modules) - before:
+                sys.modules.pop(name, None)
+    return pairs
 
 
 def prepare_listed(path: str | None) -> int:
@@ -62,7 +105,7 @@ def prepare_listed(path: str | None) -> int:
     done = 0
     try:
         with open_regular(path) as f:
-            pairs = pickle.loads(f.read())
+            pairs = read_listing(f.read())
     except Exception:                      # noqa: BLE001 - a lost list only loses the head start
         return 0
     for ds, sample in pairs:
