@@ -66,12 +66,11 @@ def listing(prepare: Sequence[tuple[Any, Any]]) -> bytes:
     server, and with it the whole list: nothing was prepared there, and every worker prepared every dataset
     itself, all at once (in CI, two workers compiling the same kernels for 94 s of CPU each, where the server
     would have compiled them once for both)."""
-    from multiprocessing import process
+    from multiprocessing import spawn
 
     from .handoff import pickled
 
-    here = process.ORIGINAL_DIR  # type: ignore[attr-defined]  # the working folder multiprocessing starts from
-    search = [here if folder == "" else folder for folder in sys.path]     # as multiprocessing gives its workers
+    search = spawn.get_preparation_data("pokerpipe-prepare")["sys_path"]    # what a forked worker is given
     return pickle.dumps((search, [pickled(pair) for pair in prepare]), pickle.HIGHEST_PROTOCOL)
 
 

@@ -5,37 +5,15 @@ Before, the server unpickled the whole list at once on its own ``sys.path`` (mul
 ignored the client's until Python 3.12.8): a test module's dataset, or a user's beside a script, made it prepare
 nothing, and every worker then prepared (compiled) every dataset itself, all at the same time.
 """
-import json
-import os
 import pickle
-import subprocess
 import sys
-from pathlib import Path
 
 import pytest
+from support.prepared import MODULE, preparing_seconds
 
 from pipeline.batch.handoff import pickled
 from pipeline.batch.preload import listing, read_listing
 from pipeline.datasets.recipes.matchups import Matchups
-
-ROOT = Path(__file__).resolve().parents[2]
-
-MODULE = """
-from pipeline.datasets.recipes.matchups import Matchups
-
-
-class Mine(Matchups):
-    '''matchups, from a module only the client's sys.path finds'''
-"""
-
-RUN = """
-import json, sys
-sys.path.insert(0, sys.argv[2])          # the client's own addition: not in PYTHONPATH, so not the server's
-from mine import Mine
-from pipeline.datasets import build
-report = build(Mine(limit=300), sys.argv[1], workers=2)
-print(json.dumps([t.prepare for t in report.trace.parts]))
-"""
 
 
 @pytest.mark.slow
@@ -43,13 +21,7 @@ def test_the_server_prepares_a_dataset_from_the_clients_own_folder(tmp_path):
     """Every part's worker found the dataset prepared (0 s of its own preparing): the server unpickled it from the
     folder the client had added to ``sys.path``.  On the earlier listing, the server could not import ``mine``
     and each of the two workers prepared it (a part with a non-zero preparation)."""
-    folder = tmp_path / "src"
-    folder.mkdir()
-    (folder / "mine.py").write_text(MODULE)
-    got = subprocess.run([sys.executable, "-c", RUN, str(tmp_path / "out"), str(folder)], capture_output=True,
-                         text=True, timeout=600, env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=tmp_path)
-    assert got.returncode == 0, got.stderr
-    prepares = json.loads(got.stdout.splitlines()[-1])
+    prepares = preparing_seconds(tmp_path / "out", tmp_path / "src")
     assert prepares and all(p == 0 for p in prepares), prepares
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from support import tiny_datasets
 from support.layout import manifest
+from support.prepared import preparing_seconds
 
 from pipeline.batch import verified
 from pipeline.batch.session import Session
@@ -87,26 +88,11 @@ def test_a_process_start_is_read_to_a_hundredth_of_a_second():
     assert before - 0.03 <= spawned <= min(after, before + 1.0), (spawned - before, after - before)
 
 
-PREPARED_RUN = """
-import json, sys
-from pipeline.datasets import build
-from pipeline.datasets.recipes.matchups import Matchups
-report = build(Matchups(limit=300), sys.argv[1], workers=2)
-print(json.dumps([[t.index, t.prepare] for t in report.trace.parts]))
-"""
-
-
 @pytest.mark.slow
 def test_a_worker_starts_with_the_dataset_prepared(tmp_path):
-    """A local cluster's workers are forked from a process that prepared the dataset: none prepares it again.
-
-    Run in a process of its own: this one's fork server may be serving the session's shared cluster (tests/
-    conftest.py), whose workers still run, and is then kept (the new workers prepare for themselves)."""
-    got = subprocess.run([sys.executable, "-c", PREPARED_RUN, str(tmp_path)], capture_output=True, text=True,
-                         timeout=600, env={**os.environ, "PYTHONPATH": str(HERE.parent.parent)})
-    assert got.returncode == 0, got.stderr
-    parts = json.loads(got.stdout.splitlines()[-1])
-    assert parts and all(prepare == 0 for _, prepare in parts), parts
+    """A local cluster's workers are forked from a process that prepared the dataset: none prepares it again."""
+    parts = preparing_seconds(tmp_path / "out")
+    assert parts and all(prepare == 0 for prepare in parts), parts
 
 
 FROZEN_RUN = """

@@ -1,0 +1,50 @@
+"""A local build in a process of its own, and how long each part's worker spent preparing the dataset.
+
+Its own process: a test process's fork server may be serving the session's shared cluster (tests/conftest.py),
+whose workers still run, and is then kept, so that new workers prepare for themselves.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# matchups, from a module that only the client's own sys.path finds (when given a folder holding it)
+MODULE = """
+from pipeline.datasets.recipes.matchups import Matchups
+
+
+class Mine(Matchups):
+    '''matchups, from a module only the client's sys.path finds'''
+"""
+
+RUN = """
+import json, sys
+if len(sys.argv) > 2:
+    sys.path.insert(0, sys.argv[2])      # the client's own addition: not in PYTHONPATH, so not the server's
+    from mine import Mine as Matchups
+else:
+    from pipeline.datasets.recipes.matchups import Matchups
+from pipeline.datasets import build
+report = build(Matchups(limit=300), sys.argv[1], workers=2)
+print(json.dumps([t.prepare for t in report.trace.parts]))
+"""
+
+
+def preparing_seconds(out: Path, folder: Path | None = None) -> list[float]:
+    """``build(Matchups(limit=300), out, workers=2)`` in a fresh process (the dataset's class ``Mine`` of
+    :data:`MODULE` written into ``folder``, which only that process adds to its path, when given); each part's
+    preparation seconds in its worker (0 where the fork server had prepared it)."""
+    args = [sys.executable, "-c", RUN, str(out)]
+    if folder is not None:
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "mine.py").write_text(MODULE)
+        args.append(str(folder))
+    got = subprocess.run(args, capture_output=True, text=True, timeout=600, cwd=out.parent,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert got.returncode == 0, got.stderr
+    return json.loads(got.stdout.splitlines()[-1])
