@@ -67,6 +67,7 @@ def _public_cards() -> PublicCards:
     cards[1:, 0] = np.arange(CARDS)
     seen = np.array([0] + [1] * CARDS, np.int64)
     holdings = np.stack([np.arange(CARDS), np.full(CARDS, -1)], axis=1).astype(np.int64)
+    holdings.flags.writeable = False    # as hold'em's (exploit.holdings.HOLDING_CARDS): one best-response compile
     return PublicCards(B.first_child, B.n_child, B.bucket, B.showdown, B.order, B.n_valid, B.rank, cards, seen,
                        holdings, CARDS, np.array([CARDS - 2.0, 1.0]))
 
