@@ -15,16 +15,21 @@ os.environ.setdefault("DASK_POKERPIPE__CONNECT_TIMEOUT", "3s")
 os.environ["POKERPIPE_COMPILE_NOTICE"] = "0"
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def small_cluster():
-    """One local Dask worker for the small builds that fixtures of several modules share (started once)."""
+    """One local Dask worker for a module's small builds.
+
+    Per module, not per session: a process has one fork server (:mod:`pipeline.batch.forkserver`), kept while any
+    cluster's workers live, so a session-long cluster left every later cluster of its test process unprepared:
+    each of their workers compiled its kernels itself (the two of tests/datasets/test_folder_readers.py's
+    cluster 92 s each for one kernel, on the AMD EPYC Zen 1 of CI)."""
     from pipeline.batch.session import Session
 
     with Session(1, None, True) as session:
         yield session
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def built_sides(tmp_path_factory, small_cluster):
     """``<out>/sides/`` (parts, checksum records, an array and a document beside them, a manifest) and
     ``<out>/_catalog.json``, built clean: the dataset of the tests of reading back and of path kinds."""
