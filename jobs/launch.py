@@ -6,7 +6,8 @@ the command's own modules (0.25 s): the server's imports (numpy, Arrow, numba an
 CPU) then run on another core from the process's first instant, and the cluster is ready sooner after the
 command has planned its run.  The command itself still asks for the server where it always did
 (:func:`jobs.options.ahead`), which finds it started; a server no run uses is stopped when the command
-ends (:func:`jobs.main.entry`).  Nothing but :mod:`os` and the fork server's module is imported here.
+ends (:func:`jobs.main.entry`).  Nothing but :mod:`os`, :mod:`pipeline.core.numba_start` and the fork server's
+module is imported here.
 """
 from __future__ import annotations
 
@@ -35,8 +36,12 @@ def builds_locally(argv: list[str]) -> bool:
 
 def entry() -> None:
     """Console-script entry: the fork server first when the command will use one, then the command line
-    (:func:`jobs.main.entry`)."""
+    (:func:`jobs.main.entry`).  numba's start, when the command's first kernel loads, skips SciPy
+    (:func:`pipeline.core.numba_start.start_numba_without_scipy`)."""
     try:
+        from pipeline.core.numba_start import start_numba_without_scipy
+
+        start_numba_without_scipy()
         if builds_locally(sys.argv[1:]):
             from pipeline.batch.forkserver import start_ahead
 

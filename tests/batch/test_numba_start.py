@@ -57,3 +57,14 @@ def test_numba_starts_without_importing_scipy_linalg_and_compiles_as_anywhere_el
     a, b = np.linspace(0.1, 3.7, 31), np.linspace(-2.0, 1.3, 9)
     assert np.allclose(ours["convolved"], np.convolve(a, b), rtol=1e-13, atol=1e-13)
     assert abs(ours["dotted"] - float(np.dot(a[:9], b))) < 1e-12
+
+
+def test_numba_started_when_its_first_kernel_loads_without_importing_scipy_linalg():
+    """The command line's way (jobs.launch): nothing starts until numba.np.arraymath is first imported."""
+    ours = run("from pipeline.core.numba_start import start_numba_without_scipy\nstart_numba_without_scipy()\n"
+               "import sys\nassert 'numba.np.arraymath' not in sys.modules")
+    plain = run("from numba.core.registry import cpu_target\n"
+                "cpu_target.target_context.refresh(); cpu_target.typing_context.refresh()")
+    assert not ours["linalg_before"]
+    assert ours["blas"] == plain["blas"] == ours["scipy"]
+    assert ours["convolved"] == plain["convolved"] and ours["dotted"] == plain["dotted"]

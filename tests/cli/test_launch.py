@@ -50,3 +50,17 @@ def test_the_fork_server_starts_before_the_command_line_and_numpy_load(tmp_path)
     seen = run("tables", "no-such-dataset", "--out", str(tmp_path))
     assert seen[0] == "start_ahead False False"      # first, before Typer and numpy
     assert run("tables", "no-such-dataset", "--out", str(tmp_path), "--scheduler", "tcp://127.0.0.1:1") == []
+
+
+def test_a_command_that_runs_kernels_does_not_import_scipy():
+    """numba's start imports scipy.linalg to probe for a BLAS (0.35 s of a warm command's 1.6 s of CPU on the AMD EPYC
+    Zen 1 of CI); the console script answers the probe itself (pipeline.core.numba_start).  ``-X importtime`` lists
+    every module the real entry imports."""
+    p = subprocess.run([sys.executable, "-X", "importtime", "-m", "jobs", "equity", "AhKh", "QsQd", "--board",
+                        "2c7d9h"], capture_output=True, text=True, timeout=300, cwd=ROOT,
+                       env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert p.returncode == 0, p.stderr
+    assert "(exact, 990 boards)" in p.stdout
+    imported = {line.split("|")[-1].strip() for line in p.stderr.splitlines() if line.startswith("import time:")}
+    assert "numba.np.arraymath" in imported and "pipeline.equity.exact" in imported     # kernels did run
+    assert "scipy.linalg" not in imported
