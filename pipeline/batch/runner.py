@@ -64,7 +64,7 @@ import json
 import signal
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from concurrent.futures import CancelledError
 from dataclasses import dataclass, field
 from typing import Any
@@ -239,10 +239,13 @@ def _failure(name: str, e: BaseException) -> RunnerError:
     return RunnerError(f"{name}: a partition failed: {kind}: {e}")
 
 
-def run_dataset(dataset: Dataset, storage: Storage, session: Session, inputs: Any, force: bool = False) -> RunReport:
+def run_dataset(dataset: Dataset, storage: Storage, session: Session, inputs: Any, force: bool = False,
+                prepare: Sequence[tuple[Dataset, Any]] = ()) -> RunReport:
     """Compute every missing part of ``dataset`` in ``storage`` and write its manifest.
 
-    ``inputs`` reads the datasets it depends on (already built).
+    ``inputs`` reads the datasets it depends on (already built).  ``prepare``: ``(dataset, sample)`` pairs of the
+    other datasets of the run, prepared beside this one where this run starts the local cluster
+    (:meth:`.session.Session.connect`), so that its workers find them loaded too.
     """
     start = time.time()
     name = check_name(dataset.name)
@@ -262,13 +265,13 @@ def run_dataset(dataset: Dataset, storage: Storage, session: Session, inputs: An
         storage.refuse_links(*parts_folder(name), sub)
     try:
         with storage.lock(*meta_folder(name)):
-            return _run_locked(dataset, storage, session, inputs, force, start)
+            return _run_locked(dataset, storage, session, inputs, force, start, prepare)
     except (StorageError, OSError) as e:
         raise RunnerError(f"{name}: {getattr(e, 'strerror', None) or e}") from None
 
 
 def _run_locked(dataset: Dataset, storage: Storage, session: Session, inputs: Any, force: bool,
-                start: float) -> RunReport:
+                start: float, prepare: Sequence[tuple[Dataset, Any]] = ()) -> RunReport:
     name = dataset.name
     moments = RunTrace(started=start)
     partitions = list(dataset.partitions(inputs))
@@ -299,7 +302,8 @@ def _run_locked(dataset: Dataset, storage: Storage, session: Session, inputs: An
         storage.check("file", *part_path(name, files[i]))
     if todo:
         reached = time.time()
-        session.connect([(dataset, dataset.pieces(partitions[todo[0]])[0])])   # before touching anything
+        session.connect([(dataset, dataset.pieces(partitions[todo[0]])[0]),     # before touching anything
+                         *[(ds, sample) for ds, sample in prepare if ds.name != dataset.name]])
         moments.connected = time.time()
         moments.cluster_seconds = moments.connected - reached
     storage.remove(*manifest_path(name))          # from here on the dataset is unfinished

@@ -9,7 +9,7 @@ import pickle
 import sys
 
 import pytest
-from support.prepared import MODULE, preparing_seconds
+from support.prepared import MODULE, preparing_seconds, preparing_seconds_of_a_run
 
 from pipeline.batch.handoff import pickled
 from pipeline.batch.preload import listing, read_listing
@@ -69,3 +69,13 @@ def test_a_failed_pair_leaves_no_module_of_its_own_behind(tmp_path, monkeypatch)
     monkeypatch.delitem(sys.modules, "mine")
     data = pickle.dumps(([str(tmp_path), *[p for p in sys.path if p != str(tmp_path / "src")]], [blob]))
     assert read_listing(data) == [] and "mine" not in sys.modules
+
+
+
+@pytest.mark.slow
+def test_a_run_of_several_datasets_prepares_them_all_before_the_workers_fork(tmp_path):
+    """The cluster starts once, for the run's first dataset: the server prepares the later ones too, where their
+    inputs are at hand, and no worker prepares any of them for itself."""
+    parts = preparing_seconds_of_a_run(tmp_path / "out")
+    assert set(parts) == {"matchups", "ehs-table/river"} and all(parts.values()), parts
+    assert all(seconds == 0 for times in parts.values() for seconds in times), parts

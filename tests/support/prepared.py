@@ -48,3 +48,25 @@ def preparing_seconds(out: Path, folder: Path | None = None) -> list[float]:
                          env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert got.returncode == 0, got.stderr
     return json.loads(got.stdout.splitlines()[-1])
+
+
+RUN_MANY = """
+import json, sys
+from pipeline.batch.session import Session
+from pipeline.datasets import build_many, dataset
+from pipeline.datasets.recipes.matchups import Matchups
+with Session(2, None, True) as session:
+    reports = build_many([Matchups(limit=300), dataset("ehs-table/river", limit=4)], sys.argv[1], session,
+                         write_catalog=False)
+print(json.dumps({r.name: [t.prepare for t in r.trace.parts] for r in reports}))
+"""
+
+
+def preparing_seconds_of_a_run(out: Path) -> dict[str, list[float]]:
+    """One ``build_many`` of two datasets that do not read each other (``matchups`` limited to 300 rows, then
+    ``ehs-table/river`` to 4 boards) on a local 2-worker session, in a fresh process; each dataset's parts'
+    preparation seconds in their workers."""
+    got = subprocess.run([sys.executable, "-c", RUN_MANY, str(out)], capture_output=True, text=True, timeout=600,
+                         cwd=out.parent, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert got.returncode == 0, got.stderr
+    return json.loads(got.stdout.splitlines()[-1])
