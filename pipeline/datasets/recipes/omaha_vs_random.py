@@ -113,6 +113,10 @@ class OmahaVsRandom(Dataset):
     def partition_value(self, partition: Any) -> int:
         return int(partition[0])
 
+    def prepare(self, sample: Any) -> None:
+        k, block, start, stop = sample
+        self.compute((k, block, start, min(start + 1, stop)))    # one hand: the classes, the tables, the kernel
+
     def compute(self, partition: Any) -> pa.Table:
         from ...core.cards import format_card_rows
         from ...omaha.classes import class_labels, starting_classes
