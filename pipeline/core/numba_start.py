@@ -9,6 +9,8 @@ True
 from __future__ import annotations
 
 import contextlib
+import importlib.abc
+import importlib.machinery
 from collections.abc import Iterator
 from typing import Any
 
@@ -50,38 +52,36 @@ def start_numba_without_scipy() -> None:
     BLAS: a finder placed first on :data:`sys.meta_path` wraps that one import in the same answer, and leaves.
     A warm ``pokerpipe equity AhKh QsQd`` spent 0.35 s of its 1.6 s of CPU importing ``scipy.linalg``
     (AMD EPYC Zen 1).  Where numba has started already, there is nothing to skip; nothing here may fail."""
-    import importlib.abc
-    import importlib.machinery
     import sys
 
-    if "numba.np.arraymath" in sys.modules or any(isinstance(f, _ArraymathFinder) for f in sys.meta_path):
-        return
+    if "numba.np.arraymath" not in sys.modules and not any(isinstance(f, _ArraymathFinder) for f in sys.meta_path):
+        sys.meta_path.insert(0, _ArraymathFinder())
 
-    class Finder(_ArraymathFinder, importlib.abc.MetaPathFinder):
-        def find_spec(self, name: str, path: Any, target: Any = None) -> Any:
-            if name != "numba.np.arraymath":
-                return None
-            with contextlib.suppress(ValueError):
-                sys.meta_path.remove(self)
-            spec = importlib.machinery.PathFinder.find_spec(name, path)
-            loader = getattr(spec, "loader", None)
-            run = getattr(loader, "exec_module", None)
-            if run is None:
-                return spec
 
-            def exec_module(module: Any) -> None:
-                with _probe_answered_absent(True):     # the module is listed already while it runs
-                    run(module)
+class _ArraymathFinder(importlib.abc.MetaPathFinder):
+    """:func:`start_numba_without_scipy`'s finder: wraps the first import of ``numba.np.arraymath`` in
+    :func:`_probe_answered_absent`, then leaves :data:`sys.meta_path`."""
 
-            with contextlib.suppress(Exception):
-                loader.exec_module = exec_module  # type: ignore[union-attr]
+    def find_spec(self, name: str, path: Any, target: Any = None) -> Any:
+        import sys
+
+        if name != "numba.np.arraymath":
+            return None
+        with contextlib.suppress(ValueError):
+            sys.meta_path.remove(self)
+        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        loader = getattr(spec, "loader", None)
+        run = getattr(loader, "exec_module", None)
+        if run is None:
             return spec
 
-    sys.meta_path.insert(0, Finder())
+        def exec_module(module: Any) -> None:
+            with _probe_answered_absent(True):     # the module is listed already while it runs
+                run(module)
 
-
-class _ArraymathFinder:
-    """The class of :func:`start_numba_without_scipy`'s finder (placed once)."""
+        with contextlib.suppress(Exception):
+            loader.exec_module = exec_module  # type: ignore[union-attr]
+        return spec
 
 
 @contextlib.contextmanager

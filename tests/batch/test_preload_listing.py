@@ -71,7 +71,6 @@ def test_a_failed_pair_leaves_no_module_of_its_own_behind(tmp_path, monkeypatch)
     assert read_listing(data) == [] and "mine" not in sys.modules
 
 
-
 @pytest.mark.slow
 def test_a_run_of_several_datasets_prepares_them_all_before_the_workers_fork(tmp_path):
     """The cluster starts once, for the run's first dataset: the server prepares the later ones too, where their

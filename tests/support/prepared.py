@@ -1,6 +1,6 @@
 """A local build in a process of its own, and how long each part's worker spent preparing the dataset.
 
-Its own process: a test process's fork server may be serving the session's shared cluster (tests/conftest.py),
+Its own process: a test process's fork server may be serving a module's shared cluster (tests/conftest.py),
 whose workers still run, and is then kept, so that new workers prepare for themselves.
 """
 from __future__ import annotations
@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -39,13 +40,18 @@ def preparing_seconds(out: Path, folder: Path | None = None) -> list[float]:
     """``build(Matchups(limit=300), out, workers=2)`` in a fresh process (the dataset's class ``Mine`` of
     :data:`MODULE` written into ``folder``, which only that process adds to its path, when given); each part's
     preparation seconds in its worker (0 where the fork server had prepared it)."""
-    args = [sys.executable, "-c", RUN, str(out)]
+    args = [str(out)]
     if folder is not None:
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "mine.py").write_text(MODULE)
         args.append(str(folder))
-    got = subprocess.run(args, capture_output=True, text=True, timeout=600, cwd=out.parent,
-                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    return _last_json(RUN, out, args)
+
+
+def _last_json(script: str, out: Path, args: list[str]) -> Any:
+    """Run ``script`` with ``args`` in a fresh process beside ``out``; the JSON of its last line."""
+    got = subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True, timeout=600,
+                         cwd=out.parent, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert got.returncode == 0, got.stderr
     return json.loads(got.stdout.splitlines()[-1])
 
@@ -66,7 +72,4 @@ def preparing_seconds_of_a_run(out: Path) -> dict[str, list[float]]:
     """One ``build_many`` of two datasets that do not read each other (``matchups`` limited to 300 rows, then
     ``ehs-table/river`` to 4 boards) on a local 2-worker session, in a fresh process; each dataset's parts'
     preparation seconds in their workers."""
-    got = subprocess.run([sys.executable, "-c", RUN_MANY, str(out)], capture_output=True, text=True, timeout=600,
-                         cwd=out.parent, env={**os.environ, "PYTHONPATH": str(ROOT)})
-    assert got.returncode == 0, got.stderr
-    return json.loads(got.stdout.splitlines()[-1])
+    return _last_json(RUN_MANY, out, [str(out)])
